@@ -1,0 +1,73 @@
+"""The one error hierarchy of Arena.
+
+The CLI turns an ``ArenaError`` into a one-line message and the exit code
+its class carries; the window shows it through one function. Anything else
+escaping is a bug.
+"""
+
+from __future__ import annotations
+
+
+class ArenaError(Exception):
+    """Root of every error Arena reports to a person."""
+
+    exit_code = 1
+
+
+class BadInput(ArenaError):
+    """Input that Arena refuses: rendered as ``PATH:LINE: field: problem``."""
+
+    exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.field = field
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
+        what = f"{self.field}: " if self.field else ""
+        return f"{where}{what}{self.message}"
+
+
+class NotAvailable(ArenaError):
+    """A command or feature this build or machine cannot provide."""
+
+    exit_code = 3
+
+
+class LedgerError(ArenaError):
+    """The ledger cannot be used as asked (damaged, or a rule refused a write)."""
+
+
+class LedgerLocked(LedgerError):
+    """Another process holds the ledger open for writing."""
+
+    exit_code = 3
+
+
+class LedgerTooNew(LedgerError):
+    """The ledger was written by a newer Arena with a schema this one does not know."""
+
+    exit_code = 3
+
+
+class AppendOnlyViolation(LedgerError):
+    """An attempt to change or remove a row the ledger keeps forever."""
+
+
+class AlreadyRecorded(ArenaError):
+    """A write whose app-made id is already in the ledger (a retry after a crash)."""
+
+    exit_code = 0

@@ -1,0 +1,203 @@
+"""Reading large JSON inputs record by record, with line numbers for errors.
+
+JSON Lines are read line by line. A top-level JSON array is decoded one
+element at a time from a sliding buffer, so a 1 GB file never sits in
+memory whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from arena.errors import BadInput
+
+Progress = Callable[[int], None]
+_CHUNK = 1 << 20
+_DECODER = json.JSONDecoder()
+
+
+def _text(raw: bytes, path: str, line: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"not UTF-8 text (byte {exc.start})", path=path, line=line) from None
+
+
+def _loads(text: str, path: str, line: int) -> Any:
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"not valid JSON ({exc.msg}, column {exc.colno})",
+                       path=path, line=line) from None
+    except RecursionError:
+        raise BadInput("JSON nested too deeply", path=path, line=line) from None
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise json.JSONDecodeError(f"{text} is too large for a number", text, 0)
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+def iter_json_lines(path: str | Path, progress: Progress | None = None
+                    ) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line_number, value)`` for each non-blank line of a JSON Lines file."""
+    name = str(path)
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if progress:
+                progress(len(raw))
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            text = _text(raw, name, number)
+            if not text.strip():
+                continue
+            yield number, _loads(text, name, number)
+
+
+def iter_json_array(path: str | Path, progress: Progress | None = None
+                    ) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line_number, element)`` for each element of a top-level JSON array.
+
+    The line number is where the element starts.
+    """
+    name = str(path)
+    with open(path, "rb") as handle:
+        reader = _Buffer(handle, name, progress)
+        reader.skip_space()
+        if reader.peek() == "\ufeff":
+            reader.pos += 1
+            reader.skip_space()
+        if reader.peek() != "[":
+            raise BadInput("expected a JSON array ('[')", path=name, line=reader.line)
+        reader.pos += 1
+        reader.skip_space()
+        if reader.peek() == "]":
+            reader.pos += 1
+            reader.expect_end()
+            return
+        while True:
+            reader.skip_space()
+            yield reader.line, reader.value()
+            reader.skip_space()
+            mark = reader.peek()
+            if mark == ",":
+                reader.pos += 1
+                continue
+            if mark == "]":
+                reader.pos += 1
+                reader.expect_end()
+                return
+            raise BadInput("expected ',' or ']' after an array element",
+                           path=name, line=reader.line)
+
+
+class _Buffer:
+    """A window onto a UTF-8 file that tracks the current line."""
+
+    def __init__(self, handle: Any, name: str, progress: Progress | None) -> None:
+        self.handle = handle
+        self.name = name
+        self.progress = progress
+        self.buf = ""
+        self.pos = 0
+        self.line = 1
+        self.eof = False
+        self._pending = b""
+
+    def _fill(self) -> bool:
+        if self.eof:
+            return False
+        raw = self.handle.read(_CHUNK)
+        if self.progress:
+            self.progress(len(raw))
+        if not raw:
+            self.eof = True
+            if self._pending:
+                raise BadInput("not UTF-8 text (file ends inside a character)",
+                               path=self.name, line=self.line)
+            return False
+        raw = self._pending + raw
+        # Keep an incomplete trailing UTF-8 sequence for the next chunk.
+        cut = len(raw)
+        for back in range(1, min(4, len(raw)) + 1):
+            byte = raw[-back]
+            if byte & 0xC0 == 0x80:
+                continue
+            if byte >= 0xC0:
+                need = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+                if back < need:
+                    cut = len(raw) - back
+            break
+        self._pending = raw[cut:]
+        try:
+            text = raw[:cut].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadInput(f"not UTF-8 text (byte {exc.start} of a chunk)",
+                           path=self.name, line=self.line) from None
+        self.buf = self.buf[self.pos:] + text
+        self.pos = 0
+        return True
+
+    def peek(self) -> str:
+        while self.pos >= len(self.buf):
+            if not self._fill():
+                return ""
+        return self.buf[self.pos]
+
+    def skip_space(self) -> None:
+        while True:
+            ch = self.peek()
+            if ch in (" ", "\t", "\r", "\n"):
+                if ch == "\n":
+                    self.line += 1
+                self.pos += 1
+            else:
+                return
+
+    def value(self) -> Any:
+        while True:
+            try:
+                value, end = _DECODER.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                if not self.eof and self._fill():
+                    continue
+                raise BadInput(f"not valid JSON ({exc.msg})", path=self.name,
+                               line=self.line + self.buf.count("\n", self.pos, exc.pos)) from None
+            except RecursionError:
+                raise BadInput("JSON nested too deeply", path=self.name,
+                               line=self.line) from None
+            # A number at the very end of the buffer may continue in the next chunk.
+            if end >= len(self.buf) and not self.eof and self._fill():
+                continue
+            self.line += self.buf.count("\n", self.pos, end)
+            self.pos = end
+            _check_constants(value, self.name, self.line)
+            return value
+
+    def expect_end(self) -> None:
+        self.skip_space()
+        if self.peek() != "":
+            raise BadInput("unexpected text after the JSON array", path=self.name,
+                           line=self.line)
+
+
+def _check_constants(value: Any, path: str, line: int) -> None:
+    """raw_decode accepts NaN and Infinity; JSON does not."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and (item != item or item in (float("inf"), float("-inf"))):
+            raise BadInput("NaN and Infinity are not JSON numbers", path=path, line=line)
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)

@@ -1,0 +1,204 @@
+"""Families, cases, systems, outputs and gate results: what imports add."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from arena.clock import now_iso
+from arena.errors import BadInput
+from arena.ledger.connection import Ledger
+from arena.records import (
+    Case,
+    CaseId,
+    Family,
+    GateResult,
+    Output,
+    OutputId,
+    System,
+    SystemDescriptor,
+    SystemId,
+)
+
+
+def _family(row: dict) -> Family:
+    return Family(
+        name=row["name"], kind=row["kind"], language=row["language"],
+        min_chars=row["min_chars"], max_chars=row["max_chars"], aspect=row["aspect"],
+        reference=row["reference"],
+    )
+
+
+def get_family(ledger: Ledger, name: str) -> Family | None:
+    rows = list(ledger.db["families"].rows_where("name = ?", [name]))
+    return _family(rows[0]) if rows else None
+
+
+def families(ledger: Ledger) -> list[Family]:
+    return [_family(r) for r in ledger.db["families"].rows_where(order_by="name")]
+
+
+def add_family(ledger: Ledger, family: Family) -> None:
+    ledger.db["families"].insert({
+        "name": family.name, "kind": family.kind, "language": family.language,
+        "min_chars": family.min_chars, "max_chars": family.max_chars,
+        "aspect": family.aspect, "reference": family.reference, "created_at": now_iso(),
+    })
+
+
+def set_reference(ledger: Ledger, family: str, system_id: SystemId) -> None:
+    ledger.db["families"].update(family, {"reference": system_id})
+
+
+def add_system(ledger: Ledger, label: str, descriptor: SystemDescriptor) -> tuple[SystemId, bool]:
+    """Store a system once; return its id and whether it was new.
+
+    The same descriptor always maps to the same id, so a known system is
+    found again (keeping its first label). A label already naming another
+    descriptor is refused: labels are how people name systems in commands.
+    """
+    system_id = descriptor.system_id
+    table = ledger.db["systems"]
+    if list(table.rows_where("system_id = ?", [system_id], select="system_id")):
+        return system_id, False
+    clash = list(table.rows_where("label = ?", [label], select="system_id"))
+    if clash:
+        raise BadInput(
+            f"label {label!r} already names system {clash[0]['system_id'][:12]}… with a "
+            "different descriptor; a changed descriptor is a new system and needs its own label",
+            field="system.label",
+        )
+    table.insert({
+        "system_id": system_id, "label": label,
+        "descriptor": json.dumps(descriptor.canonical(), sort_keys=True, ensure_ascii=False),
+        "created_at": now_iso(),
+    })
+    return system_id, True
+
+
+def _system(row: dict) -> System:
+    fields = json.loads(row["descriptor"])
+    return System(SystemId(row["system_id"]), row["label"], SystemDescriptor(**fields))
+
+
+def systems(ledger: Ledger, family: str | None = None) -> list[System]:
+    if family is None:
+        rows = ledger.db["systems"].rows_where(order_by="label")
+    else:
+        rows = ledger.db.query(
+            "SELECT * FROM systems WHERE system_id IN "
+            "(SELECT system_id FROM outputs WHERE family = ?) ORDER BY label",
+            [family],
+        )
+    return [_system(r) for r in rows]
+
+
+def find_system(ledger: Ledger, name: str) -> System | None:
+    """A system by label, full id or unambiguous id prefix (at least 8 characters)."""
+    rows = list(ledger.db["systems"].rows_where("label = ? OR system_id = ?", [name, name]))
+    if not rows and len(name) >= 8:
+        rows = list(ledger.db["systems"].rows_where("system_id LIKE ?", [name + "%"]))
+    return _system(rows[0]) if len(rows) == 1 else None
+
+
+def add_case(ledger: Ledger, case: Case) -> bool:
+    """Store a case; an identical case is found again, a different one refused."""
+    rows = list(ledger.db["cases"].rows_where(
+        "family = ? AND case_id = ?", [case.family, case.case_id]))
+    if rows:
+        old = rows[0]
+        if (old["category"], old["prompt"]) != (case.category, case.prompt):
+            what = "prompt" if old["prompt"] != case.prompt else "category"
+            raise BadInput(
+                f"case {case.case_id!r} is already in family {case.family!r} with a "
+                f"different {what}", field=f"case.{what}",
+            )
+        return False
+    ledger.db["cases"].insert({
+        "family": case.family, "case_id": case.case_id,
+        "category": case.category, "prompt": case.prompt,
+    })
+    return True
+
+
+def cases(ledger: Ledger, family: str) -> list[Case]:
+    return [
+        Case(r["family"], CaseId(r["case_id"]), r["category"], r["prompt"])
+        for r in ledger.db["cases"].rows_where("family = ?", [family], order_by="rowid")
+    ]
+
+
+_OUTPUT_COLUMNS = (
+    "output_id", "family", "case_id", "system_id", "sample", "text", "is_diff",
+    "finish_reason", "latency_ms", "cost", "prompt_tokens", "completion_tokens", "test_result",
+)
+
+
+def _output(row: dict) -> Output:
+    values = {name: row[name] for name in _OUTPUT_COLUMNS}
+    values["is_diff"] = bool(values["is_diff"])
+    return Output(**values)
+
+
+def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
+    """Store an output once. The same output again adds nothing; a changed one is refused."""
+    rows = list(ledger.db["outputs"].rows_where("output_id = ?", [output.output_id]))
+    if rows:
+        if _output(rows[0]) != output:
+            raise BadInput(
+                f"sample {output.sample} of this system on case {output.case_id!r} is already "
+                "in the ledger with different content; outputs are never overwritten "
+                "(give the new one another sample index or system descriptor)",
+                field="output",
+            )
+        return False
+    row = {name: getattr(output, name) for name in _OUTPUT_COLUMNS}
+    row.update(is_diff=int(output.is_diff), content_hash=output.content_hash,
+               import_id=import_id)
+    ledger.db["outputs"].insert(row)
+    return True
+
+
+def outputs(ledger: Ledger, family: str) -> list[Output]:
+    rows = ledger.db["outputs"].rows_where("family = ?", [family], order_by="rowid")
+    return [_output(r) for r in rows]
+
+
+def get_output(ledger: Ledger, output_id: OutputId) -> Output | None:
+    rows = list(ledger.db["outputs"].rows_where("output_id = ?", [output_id]))
+    return _output(rows[0]) if rows else None
+
+
+def record_gate_results(
+    ledger: Ledger, results: Iterable[tuple[OutputId, Iterable[GateResult]]]
+) -> None:
+    """Append one evaluation of every gate per output; the newest row per gate is in force."""
+    at = now_iso()
+    ledger.db["gate_results"].insert_all(
+        {"output_id": oid, "gate": r.gate, "passed": int(r.passed), "reason": r.reason,
+         "evaluated_at": at}
+        for oid, rs in results for r in rs
+    )
+
+
+def gate_results(ledger: Ledger, family: str) -> dict[OutputId, tuple[GateResult, ...]]:
+    """The results in force (newest evaluation of each gate) for every output of ``family``."""
+    rows = ledger.db.query(
+        """
+        SELECT g.output_id, g.gate, g.passed, g.reason FROM gate_results g
+        JOIN (SELECT output_id, gate, MAX(seq) AS seq FROM gate_results
+              WHERE output_id IN (SELECT output_id FROM outputs WHERE family = ?)
+              GROUP BY output_id, gate) newest ON newest.seq = g.seq
+        ORDER BY g.output_id, g.seq
+        """,
+        [family],
+    )
+    found: dict[OutputId, list[GateResult]] = {}
+    for r in rows:
+        found.setdefault(OutputId(r["output_id"]), []).append(
+            GateResult(r["gate"], bool(r["passed"]), r["reason"]))
+    return {k: tuple(v) for k, v in found.items()}
+
+
+def record_import(ledger: Ledger, row: dict) -> None:
+    ledger.db["imports"].insert({**row, "imported_at": now_iso()})

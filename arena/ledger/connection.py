@@ -1,0 +1,119 @@
+"""Opening a ledger: durable pragmas, migrations and the single-writer lock."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import filelock
+from sqlite_utils import Database
+
+from arena.errors import LedgerError, LedgerLocked, LedgerTooNew
+from arena.ledger.schema import SCHEMA_VERSION, migrate
+
+MEMORY = ":memory:"
+
+
+def _apply_pragmas(conn: sqlite3.Connection, *, readonly: bool) -> None:
+    # WAL with a full fsync at every commit: a vote acknowledged is a vote on disk
+    # (research/reliability.md: NORMAL lost acknowledged votes under power loss).
+    if not readonly:
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA busy_timeout = 5000")
+    if sys.platform == "darwin":
+        # Only F_FULLFSYNC makes macOS flush the drive's cache.
+        conn.execute("PRAGMA fullfsync = ON")
+        conn.execute("PRAGMA checkpoint_fullfsync = ON")
+
+
+class Ledger:
+    """One open ledger file. Writers hold an exclusive lock for their lifetime."""
+
+    def __init__(self, path: Path | str, db: Database, *, readonly: bool,
+                 lock: filelock.BaseFileLock | None) -> None:
+        self.path = str(path)
+        self.db = db
+        self.readonly = readonly
+        self._lock = lock
+
+    @classmethod
+    def open(cls, path: Path | str, *, readonly: bool = False) -> Ledger:
+        """Open (creating and migrating when writing) the ledger at ``path``."""
+        if str(path) == MEMORY:
+            db = Database(sqlite3.connect(MEMORY))
+            _apply_pragmas(db.conn, readonly=False)
+            migrate(db)
+            return cls(MEMORY, db, readonly=False, lock=None)
+        file = Path(path).expanduser()
+        if readonly:
+            return cls._open_readonly(file)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        lock = filelock.FileLock(str(file) + ".lock", timeout=0)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            raise LedgerLocked(
+                f"{file} is open for writing in another Arena process; close it there "
+                "first (only one process may write a ledger at a time)"
+            ) from None
+        try:
+            db = Database(sqlite3.connect(str(file)))
+            _apply_pragmas(db.conn, readonly=False)
+            migrate(db)
+        except sqlite3.DatabaseError as exc:
+            lock.release()
+            raise LedgerError(f"{file}: not a usable Arena ledger ({exc})") from None
+        except BaseException:
+            lock.release()
+            raise
+        return cls(file, db, readonly=False, lock=lock)
+
+    @classmethod
+    def _open_readonly(cls, file: Path) -> Ledger:
+        if not file.exists():
+            raise LedgerError(f"{file}: no ledger there")
+        conn = sqlite3.connect(file.resolve().as_uri() + "?mode=ro", uri=True)
+        db = Database(conn)
+        try:
+            _apply_pragmas(conn, readonly=True)
+            found = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise LedgerError(f"{file}: not a usable Arena ledger ({exc})") from None
+        if found > SCHEMA_VERSION:
+            conn.close()
+            raise LedgerTooNew(
+                f"{file} has schema version {found}; this Arena knows up to {SCHEMA_VERSION}"
+            )
+        if found < SCHEMA_VERSION:
+            conn.close()
+            raise LedgerError(
+                f"{file} has schema version {found} and must be upgraded: open it once for writing"
+            )
+        return cls(file, db, readonly=True, lock=None)
+
+    @contextmanager
+    def atomic(self) -> Iterator[Database]:
+        """One transaction: everything inside commits together or not at all."""
+        with self.db.atomic() as db:
+            yield db
+
+    def pragma(self, name: str) -> object:
+        return self.db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    def close(self) -> None:
+        self.db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,35 @@
+"""Events: retiring a case, removing an output, flagging a presentation."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from arena.clock import now_iso
+from arena.ledger import chain
+from arena.ledger.connection import Ledger
+from arena.ledger.voting import new_id
+
+EventKind = Literal["retire_case", "remove_output", "flag"]
+
+
+def add_event(ledger: Ledger, family: str, kind: EventKind, *, case_id: str | None = None,
+              output_id: str | None = None, presentation_id: str | None = None,
+              note: str = "") -> str:
+    event_id = new_id()
+    with ledger.atomic() as db:
+        chain.append(db, "events", {
+            "event_id": event_id, "family": family, "kind": kind, "case_id": case_id,
+            "output_id": output_id, "presentation_id": presentation_id, "note": note,
+            "at": now_iso(),
+        })
+    return event_id
+
+
+def retired_cases(ledger: Ledger, family: str) -> set[str]:
+    return {r["case_id"] for r in ledger.db["events"].rows_where(
+        "family = ? AND kind = 'retire_case'", [family], select="case_id")}
+
+
+def removed_outputs(ledger: Ledger, family: str) -> set[str]:
+    return {r["output_id"] for r in ledger.db["events"].rows_where(
+        "family = ? AND kind = 'remove_output'", [family], select="output_id")}

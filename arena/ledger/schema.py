@@ -1,0 +1,278 @@
+"""The ledger's schema as named, ordered migrations.
+
+Each migration runs in one transaction together with its record in
+``_sqlite_migrations`` (sqlite-utils) and sets ``PRAGMA user_version`` to its
+position, so the version read from the file header always matches the
+migrations applied. Never edit a released migration: add a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from arena.errors import LedgerTooNew
+
+GENESIS_HASH = "0" * 64
+
+# Tables whose rows are never updated, deleted or replaced; each carries a hash chain.
+# name -> the app-made id column.
+APPEND_ONLY: dict[str, str] = {
+    "presentations": "presentation_id",
+    "votes": "vote_id",
+    "retractions": "retraction_id",
+    "events": "event_id",
+}
+
+# Tables whose rows may be added but never changed or removed (no chain: their
+# content is addressed by hash already, or they record facts, not judgments).
+IMMUTABLE: dict[str, str] = {
+    "systems": "system_id",
+    "outputs": "output_id",
+    "rounds": "round_id",
+    "gate_results": "seq",
+    "sessions": "session_id",
+}
+
+migrations = Migrations("arena")
+
+
+def _set_version(db: Database, version: int) -> None:
+    db.execute(f"PRAGMA user_version = {int(version)}")
+
+
+def _run(db: Database, script: str) -> None:
+    """Run a script statement by statement inside the caller's transaction.
+
+    ``sqlite3.executescript`` would COMMIT first and break the migration's
+    one-transaction promise.
+    """
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"incomplete SQL statement in a migration: {statement!r}")
+
+
+@migrations(name="0001_catalog")
+def _catalog(db: Database) -> None:
+    _run(db,
+        """
+        CREATE TABLE families (
+            name TEXT PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('votes', 'tests', 'tests_then_votes', 'graded')),
+            language TEXT NOT NULL,
+            min_chars INTEGER NOT NULL,
+            max_chars INTEGER NOT NULL,
+            aspect TEXT NOT NULL DEFAULT '',
+            reference TEXT REFERENCES systems(system_id),
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE systems (
+            system_id TEXT PRIMARY KEY,
+            label TEXT NOT NULL UNIQUE,
+            descriptor TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE cases (
+            family TEXT NOT NULL REFERENCES families(name),
+            case_id TEXT NOT NULL,
+            category TEXT NOT NULL,
+            prompt TEXT NOT NULL,
+            PRIMARY KEY (family, case_id)
+        );
+        CREATE TABLE outputs (
+            output_id TEXT PRIMARY KEY,
+            family TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            system_id TEXT NOT NULL REFERENCES systems(system_id),
+            sample INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            is_diff INTEGER NOT NULL DEFAULT 0,
+            finish_reason TEXT,
+            latency_ms REAL,
+            cost REAL,
+            prompt_tokens INTEGER,
+            completion_tokens INTEGER,
+            test_result TEXT CHECK (test_result IN ('passed', 'failed', 'errored')),
+            import_id TEXT NOT NULL,
+            FOREIGN KEY (family, case_id) REFERENCES cases(family, case_id),
+            UNIQUE (family, case_id, system_id, sample)
+        );
+        CREATE INDEX outputs_by_family ON outputs(family, case_id);
+        CREATE TABLE gate_results (
+            seq INTEGER PRIMARY KEY,
+            output_id TEXT NOT NULL REFERENCES outputs(output_id),
+            gate TEXT NOT NULL,
+            passed INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            evaluated_at TEXT NOT NULL
+        );
+        CREATE INDEX gate_results_by_output ON gate_results(output_id, gate, seq);
+        CREATE TABLE imports (
+            import_id TEXT PRIMARY KEY,
+            family TEXT NOT NULL REFERENCES families(name),
+            path TEXT NOT NULL,
+            format TEXT NOT NULL,
+            file_sha256 TEXT NOT NULL,
+            records INTEGER NOT NULL,
+            added INTEGER NOT NULL,
+            imported_at TEXT NOT NULL
+        );
+        """
+    )
+    _set_version(db, 1)
+
+
+@migrations(name="0002_voting")
+def _voting(db: Database) -> None:
+    _run(db,
+        """
+        CREATE TABLE sessions (
+            session_id TEXT PRIMARY KEY,
+            family TEXT NOT NULL REFERENCES families(name),
+            number INTEGER NOT NULL,
+            seed INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            UNIQUE (family, number)
+        );
+        CREATE TABLE presentations (
+            seq INTEGER PRIMARY KEY,
+            presentation_id TEXT NOT NULL UNIQUE,
+            session_id TEXT NOT NULL REFERENCES sessions(session_id),
+            family TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            left_output TEXT NOT NULL REFERENCES outputs(output_id),
+            right_output TEXT NOT NULL REFERENCES outputs(output_id),
+            repeat_of TEXT REFERENCES presentations(presentation_id),
+            shown_at TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL
+        );
+        CREATE TABLE votes (
+            seq INTEGER PRIMARY KEY,
+            vote_id TEXT NOT NULL UNIQUE,
+            presentation_id TEXT NOT NULL REFERENCES presentations(presentation_id),
+            session_id TEXT NOT NULL REFERENCES sessions(session_id),
+            family TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            left_output TEXT NOT NULL REFERENCES outputs(output_id),
+            right_output TEXT NOT NULL REFERENCES outputs(output_id),
+            choice TEXT NOT NULL CHECK (choice IN ('left', 'right', 'tie', 'both_bad', 'skip')),
+            shown_at TEXT NOT NULL,
+            voted_at TEXT NOT NULL,
+            active_ms INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            repeat_of TEXT REFERENCES votes(vote_id),
+            comment TEXT NOT NULL DEFAULT '',
+            identity_leak INTEGER NOT NULL DEFAULT 0,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL
+        );
+        CREATE INDEX votes_by_family ON votes(family, session_id);
+        CREATE TABLE retractions (
+            seq INTEGER PRIMARY KEY,
+            retraction_id TEXT NOT NULL UNIQUE,
+            vote_id TEXT NOT NULL REFERENCES votes(vote_id),
+            session_id TEXT REFERENCES sessions(session_id),
+            retracted_at TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL
+        );
+        """
+    )
+    _set_version(db, 2)
+
+
+@migrations(name="0003_events_and_rounds")
+def _events_and_rounds(db: Database) -> None:
+    _run(db,
+        """
+        CREATE TABLE events (
+            seq INTEGER PRIMARY KEY,
+            event_id TEXT NOT NULL UNIQUE,
+            family TEXT NOT NULL REFERENCES families(name),
+            kind TEXT NOT NULL CHECK (kind IN ('retire_case', 'remove_output', 'flag')),
+            case_id TEXT,
+            output_id TEXT REFERENCES outputs(output_id),
+            presentation_id TEXT REFERENCES presentations(presentation_id),
+            note TEXT NOT NULL DEFAULT '',
+            at TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL
+        );
+        CREATE TABLE rounds (
+            round_id TEXT PRIMARY KEY,
+            family TEXT NOT NULL REFERENCES families(name),
+            closed_at TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            results TEXT NOT NULL
+        );
+        """
+    )
+    _set_version(db, 3)
+
+
+def _refuse(table: str, what: str) -> str:
+    return f"SELECT RAISE(ABORT, '{table} is append-only: {what}')"
+
+
+def _guard_sql(table: str, key: str, *, chained: bool) -> str:
+    # BEFORE INSERT triggers fire before conflict resolution, so they also stop
+    # INSERT OR REPLACE / REPLACE / upserts even with recursive_triggers off
+    # (when a replaced row's DELETE trigger would not fire).
+    sql = f"""
+        CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
+        BEGIN {_refuse(table, 'rows cannot be changed')}; END;
+        CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+        BEGIN {_refuse(table, 'rows cannot be removed')}; END;
+        CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table}
+        WHEN EXISTS (SELECT 1 FROM {table} WHERE {key} = NEW.{key})
+        BEGIN {_refuse(table, f'{key} already recorded')}; END;
+    """
+    if chained:
+        sql += f"""
+        CREATE TRIGGER {table}_no_reuse_seq BEFORE INSERT ON {table}
+        WHEN EXISTS (SELECT 1 FROM {table} WHERE seq = NEW.seq)
+        BEGIN {_refuse(table, 'seq already used')}; END;
+        CREATE TRIGGER {table}_chain BEFORE INSERT ON {table}
+        WHEN NEW.prev_hash IS NOT COALESCE(
+            (SELECT hash FROM {table} ORDER BY seq DESC LIMIT 1), '{GENESIS_HASH}')
+        BEGIN {_refuse(table, 'prev_hash does not continue the chain')}; END;
+        """
+    return sql
+
+
+@migrations(name="0004_append_only_guards")
+def _append_only_guards(db: Database) -> None:
+    for table, key in APPEND_ONLY.items():
+        _run(db, _guard_sql(table, key, chained=True))
+    for table, key in IMMUTABLE.items():
+        _run(db, _guard_sql(table, key, chained=False))
+    _set_version(db, 4)
+
+
+SCHEMA_VERSION = 4
+
+
+def migrate(db: Database, *, stop_before: str | None = None) -> None:
+    """Bring ``db`` to the newest schema, refusing a ledger from a newer Arena."""
+    found = db.execute("PRAGMA user_version").fetchone()[0]
+    if found > SCHEMA_VERSION:
+        raise LedgerTooNew(
+            f"this ledger has schema version {found}; this Arena knows up to "
+            f"{SCHEMA_VERSION}. Open it with a newer Arena."
+        )
+    migrations.apply(db, stop_before=stop_before)
+
+
+def migration_names() -> list[str]:
+    """Every migration's name, in the order they apply."""
+    return [m.name for m in migrations.pending(Database(memory=True))]

@@ -1,0 +1,159 @@
+"""Sessions, presentations, votes and retractions: what the rater adds.
+
+Ids are made by the caller before writing (``new_id``), so a write retried
+after a crash finds its own row and reports it as already recorded instead
+of writing it twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from dataclasses import dataclass
+from typing import Literal
+
+from arena.clock import now_iso
+from arena.errors import ArenaError, BadInput
+from arena.ledger import chain
+from arena.ledger.connection import Ledger
+from arena.records import (
+    CaseId,
+    OutputId,
+    Presentation,
+    PresentationId,
+    Session,
+    SessionId,
+    Vote,
+    VoteId,
+)
+
+Written = Literal["recorded", "already_recorded"]
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def start_session(ledger: Ledger, family: str, *, seed: int, actor: str = "rater") -> Session:
+    """Open the next numbered session of ``family``."""
+    with ledger.atomic() as db:
+        (last,) = db.execute(
+            "SELECT COALESCE(MAX(number), 0) FROM sessions WHERE family = ?", [family]
+        ).fetchone()
+        session = Session(SessionId(new_id()), family, last + 1, seed, actor, now_iso())
+        db["sessions"].insert(dataclasses.asdict(session))
+    return session
+
+
+def sessions(ledger: Ledger, family: str) -> list[Session]:
+    return [Session(**r) for r in ledger.db["sessions"].rows_where(
+        "family = ?", [family], order_by="number")]
+
+
+def _existing(ledger: Ledger, table: str, key: str, value: str) -> dict | None:
+    rows = list(ledger.db[table].rows_where(f"{key} = ?", [value]))
+    return rows[0] if rows else None
+
+
+def _same(stored: dict, row: dict) -> bool:
+    return all(stored[k] == v for k, v in row.items())
+
+
+def _write_once(ledger: Ledger, table: str, key: str, row: dict) -> Written:
+    with ledger.atomic() as db:
+        stored = _existing(ledger, table, key, row[key])
+        if stored is not None:
+            if not _same(stored, row):
+                raise ArenaError(f"{table} {row[key]} is already recorded with other content")
+            return "already_recorded"
+        chain.append(db, table, row)
+    return "recorded"
+
+
+def record_presentation(ledger: Ledger, presentation: Presentation) -> Written:
+    return _write_once(ledger, "presentations", "presentation_id",
+                       dataclasses.asdict(presentation))
+
+
+def _vote_row(vote: Vote) -> dict:
+    row = dataclasses.asdict(vote)
+    row["identity_leak"] = int(vote.identity_leak)
+    return row
+
+
+def record_vote(ledger: Ledger, vote: Vote) -> Written:
+    """Commit ``vote`` (durably, before returning) or find it already recorded."""
+    if vote.left_output == vote.right_output:
+        raise BadInput("a vote needs two different outputs", field="right_output")
+    return _write_once(ledger, "votes", "vote_id", _vote_row(vote))
+
+
+def _vote(row: dict) -> Vote:
+    values = {f.name: row[f.name] for f in dataclasses.fields(Vote)}
+    values["identity_leak"] = bool(values["identity_leak"])
+    return Vote(**values)
+
+
+def get_vote(ledger: Ledger, vote_id: VoteId) -> Vote | None:
+    row = _existing(ledger, "votes", "vote_id", vote_id)
+    return _vote(row) if row else None
+
+
+def retract(ledger: Ledger, vote_id: VoteId, *, session_id: SessionId | None = None,
+            retraction_id: str | None = None) -> Written:
+    """Supersede a vote with a retraction row; the vote row itself stays."""
+    with ledger.atomic() as db:
+        rid = retraction_id or new_id()
+        stored = _existing(ledger, "retractions", "retraction_id", rid)
+        if stored is not None:
+            return "already_recorded"
+        if _existing(ledger, "votes", "vote_id", vote_id) is None:
+            raise BadInput(f"no vote {vote_id} to retract", field="vote_id")
+        if _existing(ledger, "retractions", "vote_id", vote_id) is not None:
+            raise BadInput(f"vote {vote_id} is already retracted", field="vote_id")
+        chain.append(db, "retractions", {
+            "retraction_id": rid, "vote_id": vote_id, "session_id": session_id,
+            "retracted_at": now_iso(),
+        })
+    return "recorded"
+
+
+def undo_last(ledger: Ledger, session_id: SessionId) -> Vote | None:
+    """Retract the newest vote (or skip) of the session still in force; None if none is left."""
+    rows = list(ledger.db.query(
+        "SELECT * FROM votes WHERE session_id = ? AND vote_id NOT IN "
+        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1", [session_id]))
+    if not rows:
+        return None
+    vote = _vote(rows[0])
+    retract(ledger, vote.vote_id, session_id=session_id)
+    return vote
+
+
+def votes_in_force(ledger: Ledger, family: str, *, include_skips: bool = False) -> list[Vote]:
+    """Votes not retracted, oldest first; repeats included, skips only on request."""
+    skip = "" if include_skips else "AND choice != 'skip'"
+    rows = ledger.db.query(
+        f"SELECT * FROM votes WHERE family = ? {skip} AND vote_id NOT IN "
+        "(SELECT vote_id FROM retractions) ORDER BY seq", [family])
+    return [_vote(r) for r in rows]
+
+
+@dataclass(frozen=True)
+class OpenPresentation:
+    """A pair that was shown but has no vote in force: shown again on resume."""
+
+    presentation_id: PresentationId
+    session_id: SessionId
+    case_id: CaseId
+    left_output: OutputId
+    right_output: OutputId
+
+
+def open_presentations(ledger: Ledger, family: str) -> list[OpenPresentation]:
+    rows = ledger.db.query(
+        "SELECT presentation_id, session_id, case_id, left_output, right_output "
+        "FROM presentations p WHERE family = ? AND NOT EXISTS (SELECT 1 FROM votes v "
+        "WHERE v.presentation_id = p.presentation_id AND v.vote_id NOT IN "
+        "(SELECT vote_id FROM retractions)) ORDER BY seq", [family])
+    return [OpenPresentation(**r) for r in rows]

@@ -1,0 +1,186 @@
+"""Frozen records that the core passes around, named as in SPEC.md.
+
+The ledger turns rows into these; gates, settling, scheduling and the UI
+read them. Nothing here touches SQLite or Qt.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal, NewType
+
+from arena.canonical import content_hash
+
+SystemId = NewType("SystemId", str)
+OutputId = NewType("OutputId", str)
+CaseId = NewType("CaseId", str)
+VoteId = NewType("VoteId", str)
+PresentationId = NewType("PresentationId", str)
+SessionId = NewType("SessionId", str)
+
+Kind = Literal["votes", "tests", "tests_then_votes", "graded"]
+KINDS: tuple[str, ...] = ("votes", "tests", "tests_then_votes", "graded")
+Choice = Literal["left", "right", "tie", "both_bad", "skip"]
+CHOICES: tuple[str, ...] = ("left", "right", "tie", "both_bad", "skip")
+TestResult = Literal["passed", "failed", "errored"]
+TEST_RESULTS: tuple[str, ...] = ("passed", "failed", "errored")
+GATES: tuple[str, ...] = ("empty", "truncated", "length", "language", "script")
+
+# Every field of a system descriptor; the id hashes all of them.
+DESCRIPTOR_FIELDS: tuple[str, ...] = (
+    "model",
+    "revision",
+    "artifact_digest",
+    "quantization",
+    "effort",
+    "harness",
+    "system_prompt",
+    "answer_contract",
+    "parser",
+    "retry_policy",
+    "inference",
+)
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    kind: Kind = "votes"
+    language: str = "en"
+    min_chars: int = 1
+    max_chars: int = 20_000
+    aspect: str = ""
+    reference: SystemId | None = None
+
+
+@dataclass(frozen=True)
+class Case:
+    family: str
+    case_id: CaseId
+    category: str
+    prompt: str
+
+
+def _hashable(value: Any) -> Any:
+    """Floats become their shortest decimal string so the descriptor can be hashed."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"non-finite number {value!r} in a system descriptor")
+        return repr(value)
+    if isinstance(value, dict):
+        return {str(k): _hashable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_hashable(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class SystemDescriptor:
+    """What produced outputs. Any field changed is a new system."""
+
+    model: str
+    revision: str | None = None
+    artifact_digest: str | None = None
+    quantization: str | None = None
+    effort: str | None = None
+    harness: str | None = None
+    system_prompt: str | None = None
+    answer_contract: str | None = None
+    parser: str | None = None
+    retry_policy: str | None = None
+    inference: dict[str, Any] = field(default_factory=dict)
+
+    def canonical(self) -> dict[str, Any]:
+        return {name: _hashable(getattr(self, name)) for name in DESCRIPTOR_FIELDS}
+
+    @property
+    def system_id(self) -> SystemId:
+        return SystemId(content_hash(self.canonical()))
+
+
+@dataclass(frozen=True)
+class System:
+    system_id: SystemId
+    label: str
+    descriptor: SystemDescriptor
+
+
+def output_id(family: str, case_id: str, system_id: str, sample: int) -> OutputId:
+    """An output is named by where it sits, so re-importing it finds it again."""
+    return OutputId(
+        content_hash({"family": family, "case": case_id, "system": system_id, "sample": sample})
+    )
+
+
+@dataclass(frozen=True)
+class Output:
+    output_id: OutputId
+    family: str
+    case_id: CaseId
+    system_id: SystemId
+    sample: int
+    text: str
+    is_diff: bool = False
+    finish_reason: str | None = None
+    latency_ms: float | None = None
+    cost: float | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    test_result: TestResult | None = None
+
+    @property
+    def content_hash(self) -> str:
+        return content_hash(self.text)
+
+
+@dataclass(frozen=True)
+class GateResult:
+    gate: str
+    passed: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Session:
+    session_id: SessionId
+    family: str
+    number: int
+    seed: int
+    actor: str
+    started_at: str
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """One showing of a pair, with its left/right assignment."""
+
+    presentation_id: PresentationId
+    session_id: SessionId
+    family: str
+    case_id: CaseId
+    left_output: OutputId
+    right_output: OutputId
+    shown_at: str
+    repeat_of: PresentationId | None = None
+
+
+@dataclass(frozen=True)
+class Vote:
+    """The rater's choice on a presentation (``skip`` is recorded but is not a vote)."""
+
+    vote_id: VoteId
+    presentation_id: PresentationId
+    session_id: SessionId
+    family: str
+    case_id: CaseId
+    left_output: OutputId
+    right_output: OutputId
+    choice: Choice
+    shown_at: str
+    voted_at: str
+    active_ms: int
+    actor: str = "rater"
+    repeat_of: VoteId | None = None
+    comment: str = ""
+    identity_leak: bool = False
