@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 
@@ -70,7 +71,8 @@ def add_system(ledger: Ledger, label: str, descriptor: SystemDescriptor) -> tupl
         )
     table.insert({
         "system_id": system_id, "label": label,
-        "descriptor": json.dumps(descriptor.canonical(), sort_keys=True, ensure_ascii=False),
+        "descriptor": json.dumps(dataclasses.asdict(descriptor), sort_keys=True,
+                                 ensure_ascii=False),
         "created_at": now_iso(),
     })
     return system_id, True

@@ -1,0 +1,3 @@
+from arena.cli.main import main
+
+raise SystemExit(main())

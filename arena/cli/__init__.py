@@ -1,0 +1,1 @@
+"""The ``arena`` command line. It never imports the UI at module level."""

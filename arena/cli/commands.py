@@ -1,0 +1,146 @@
+"""The commands of the foundation: init, import, status, demo, check."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from arena.cli import output
+from arena.errors import LedgerError, NotAvailable
+from arena.ledger import Ledger
+from arena.paths import default_ledger_path
+
+
+def open_ledger(args: argparse.Namespace, *, readonly: bool = False) -> Ledger:
+    path = Path(args.ledger).expanduser() if args.ledger else default_ledger_path()
+    return Ledger.open(path, readonly=readonly)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("init", help="create the ledger (or upgrade it) and print where it is")
+    p.set_defaults(handler=cmd_init)
+
+    p = sub.add_parser("import", help="import outputs into a family (one transaction)")
+    p.add_argument("file", type=Path, help="the file to import")
+    p.add_argument("--family", required=True, help="the family to add the outputs to")
+    p.add_argument("--format", choices=("native", "alpacaeval", "fastchat", "csv"),
+                   help="input format (default: from the file name; .jsonl = native)")
+    p.add_argument("--questions", type=Path,
+                   help="FastChat question.jsonl (default: ../question.jsonl)")
+    p.add_argument("--kind", choices=("votes", "tests", "tests_then_votes", "graded"))
+    p.add_argument("--language", help="BCP 47 language of the family, e.g. en, zh-Hans, ja")
+    p.add_argument("--min-chars", type=int, help="Length gate: fewest characters allowed")
+    p.add_argument("--max-chars", type=int, help="Length gate: most characters allowed")
+    p.add_argument("--aspect", help="the skill this family measures")
+    p.add_argument("--reference", metavar="SYSTEM", help="the anchor system (label or id)")
+    p.add_argument("--api-key-env", action="append", default=[], metavar="VAR",
+                   help="redact the value of this environment variable from everything "
+                        "imported (repeatable; ARENA_API_KEY and OPENAI_API_KEY always are)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(handler=cmd_import)
+
+    p = sub.add_parser("status", help="families, their systems, outputs, votes and pairs")
+    p.add_argument("--family", help="only this family")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(handler=cmd_status)
+
+    p = sub.add_parser("demo", help="build the demo ledger and open the rater window on it")
+    p.add_argument("--no-gui", action="store_true", help="only build the demo ledger")
+    p.add_argument("--out", type=Path, help="where to write the demo ledger")
+    p.set_defaults(handler=cmd_demo)
+
+    p = sub.add_parser("check", help="check the ledger's integrity and every hash chain")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(handler=cmd_check)
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    with open_ledger(args) as ledger:
+        print(f"ledger ready: {ledger.path} (schema version {ledger.pragma('user_version')})")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from arena.gates import evaluate
+    from arena.importers import ReadOptions, guess_format
+    from arena.importing import FamilySettings, import_file
+    from arena.redact import DEFAULT_SECRET_ENVS, Redactor
+
+    settings = FamilySettings(kind=args.kind, language=args.language, min_chars=args.min_chars,
+                              max_chars=args.max_chars, aspect=args.aspect,
+                              reference=args.reference)
+    fmt = args.format or guess_format(args.file)
+    redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
+    with open_ledger(args) as ledger, output.progress_bar(args.file, "import") as advance:
+        options = ReadOptions(redactor=redactor, questions=args.questions, progress=advance)
+        report = import_file(ledger, args.file, family=args.family, fmt=fmt, settings=settings,
+                             options=options, gates=evaluate)
+    if args.json:
+        output.emit_json(report.__dict__)
+    else:
+        created = " (new family)" if report.family_created else ""
+        print(f"{args.file}: {report.records} records, {report.outputs_added} new outputs, "
+              f"{report.cases_added} new cases, {report.systems_added} new systems "
+              f"in {report.family}{created}")
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from arena.status import family_status
+
+    with open_ledger(args) as ledger:
+        rows = family_status(ledger, args.family)
+    if args.json:
+        output.emit_json({"families": rows})
+        return 0
+    if not rows:
+        print("no families yet: import outputs with `arena import FILE --family NAME`")
+        return 0
+    keys = ("name", "kind", "language", "systems", "cases", "outputs", "gate_failures",
+            "votes", "settled_pairs", "pending_pairs")
+    print(output.table(keys, [[r[k] for k in keys] for r in rows]))
+    return 0
+
+
+def _has_display() -> bool:
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from arena.demo import build_demo, default_demo_path
+
+    path = args.out or default_demo_path()
+    if not args.no_gui and not _has_display():
+        raise NotAvailable(
+            "no display to open the window on: run `xvfb-run -a arena demo`, or "
+            "`arena demo --no-gui` to only build the demo ledger")
+    report = build_demo(path, replace=args.out is None)
+    print(f"demo ledger: {path} ({report})")
+    if args.no_gui:
+        return 0
+    from arena.ui.app import run  # the UI is imported only when a window is wanted
+
+    return run(["arena"], ledger_path=path)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from arena.ledger.integrity import check
+
+    with open_ledger(args, readonly=True) as ledger:
+        problems = check(ledger)
+    if args.json:
+        output.emit_json({"ledger": str(ledger.path), "ok": not problems, "problems": problems})
+    elif problems:
+        for line in problems:
+            print(line)
+    else:
+        print(f"{ledger.path}: ok (integrity, foreign keys and every hash chain)")
+    if problems:
+        raise LedgerError(f"{len(problems)} problem(s) found in {ledger.path}")
+    return 0

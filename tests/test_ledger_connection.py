@@ -1,0 +1,76 @@
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from arena.errors import LedgerError, LedgerLocked, LedgerTooNew
+from arena.ledger import Ledger
+from arena.ledger.schema import SCHEMA_VERSION
+
+
+def test_every_connection_is_wal_with_full_sync_and_foreign_keys(ledger):
+    assert ledger.pragma("journal_mode") == "wal"
+    assert ledger.pragma("synchronous") == 2  # FULL
+    assert ledger.pragma("foreign_keys") == 1
+    assert ledger.pragma("user_version") == SCHEMA_VERSION
+
+
+def test_read_only_connections_read_back_the_same_pragmas(ledger_path):
+    Ledger.open(ledger_path).close()
+    with Ledger.open(ledger_path, readonly=True) as reader:
+        assert reader.pragma("journal_mode") == "wal"
+        assert reader.pragma("synchronous") == 2
+        assert reader.pragma("foreign_keys") == 1
+
+
+@pytest.mark.skipif(sys.platform != "darwin", reason="fullfsync matters on macOS only")
+def test_macos_connections_use_fullfsync(ledger):
+    assert ledger.pragma("fullfsync") == 1
+
+
+def test_a_second_writer_in_this_process_is_refused(ledger, ledger_path):
+    with pytest.raises(LedgerLocked, match="open for writing"):
+        Ledger.open(ledger_path)
+
+
+def test_a_second_writer_process_is_refused_while_readers_are_allowed(ledger, ledger_path):
+    code = textwrap.dedent(f"""
+        from arena.ledger import Ledger
+        from arena.errors import LedgerLocked
+        try:
+            Ledger.open({str(ledger_path)!r})
+        except LedgerLocked as exc:
+            print("refused:", exc)
+        with Ledger.open({str(ledger_path)!r}, readonly=True) as r:
+            print("read", r.pragma("user_version"))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "refused:" in out and "close it there first" in out
+    assert f"read {SCHEMA_VERSION}" in out
+
+
+def test_the_lock_is_released_on_close(ledger_path):
+    Ledger.open(ledger_path).close()
+    Ledger.open(ledger_path).close()
+
+
+def test_a_ledger_from_a_newer_arena_is_refused(ledger_path):
+    Ledger.open(ledger_path).close()
+    import sqlite3
+
+    conn = sqlite3.connect(ledger_path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    with pytest.raises(LedgerTooNew, match="newer Arena"):
+        Ledger.open(ledger_path)
+    with pytest.raises(LedgerTooNew):
+        Ledger.open(ledger_path, readonly=True)
+
+
+def test_a_file_that_is_not_a_database_is_refused_clearly(ledger_path):
+    ledger_path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(LedgerError, match="not a usable Arena ledger"):
+        Ledger.open(ledger_path)

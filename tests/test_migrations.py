@@ -1,0 +1,60 @@
+"""Every earlier schema version migrates to the newest one, keeping its rows."""
+
+import sqlite3
+
+import pytest
+from sqlite_utils import Database
+
+from arena.ledger import Ledger
+from arena.ledger.schema import SCHEMA_VERSION, migrate, migration_names
+
+
+def _version(db: Database) -> int:
+    return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def test_migrations_are_named_and_ordered_and_set_the_version():
+    names = migration_names()
+    assert names == sorted(names)
+    assert len(names) == SCHEMA_VERSION
+    db = Database(memory=True)
+    for position, name in enumerate(names):
+        migrate(db, stop_before=name)
+        assert _version(db) == position
+    migrate(db)
+    assert _version(db) == SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("stop_before", migration_names()[1:])
+def test_a_ledger_at_each_earlier_version_upgrades_with_its_rows(tmp_path, stop_before):
+    path = tmp_path / "old.sqlite"
+    db = Database(sqlite3.connect(path))
+    migrate(db, stop_before=stop_before)
+    db["families"].insert({"name": "f", "kind": "votes", "language": "en", "min_chars": 1,
+                           "max_chars": 10, "aspect": "", "reference": None,
+                           "created_at": "2026-01-01T00:00:00.000+00:00"})
+    db.conn.commit()
+    db.close()
+    with Ledger.open(path) as ledger:
+        assert ledger.pragma("user_version") == SCHEMA_VERSION
+        assert [r["name"] for r in ledger.db["families"].rows] == ["f"]
+        applied = [r["name"] for r in ledger.db["_sqlite_migrations"].rows]
+        assert applied == migration_names()
+
+
+def test_a_failing_migration_leaves_no_trace(tmp_path):
+    from sqlite_utils.migrations import Migrations
+
+    trial = Migrations("trial")
+
+    @trial(name="0001_half")
+    def _half(db):
+        db.execute("CREATE TABLE a (x)")
+        db.execute("PRAGMA user_version = 7")
+        raise RuntimeError("boom")
+
+    db = Database(sqlite3.connect(tmp_path / "t.sqlite"))
+    with pytest.raises(RuntimeError):
+        trial.apply(db)
+    assert not db["a"].exists()
+    assert _version(db) == 0
