@@ -8,7 +8,6 @@ import filelock
 import platformdirs
 
 from arena.errors import BadInput, LedgerLocked
-from arena.gates import evaluate
 from arena.importers import ReadOptions
 from arena.importing import import_file
 from arena.ledger import Ledger
@@ -41,6 +40,6 @@ def build_demo(path: Path, *, replace: bool) -> str:
     with Ledger.open(path) as ledger:
         for name in DEMO_FAMILIES:
             report = import_file(ledger, resource_path("demo", f"{name}.jsonl"), family=name,
-                                 fmt="native", options=ReadOptions(), gates=evaluate)
+                                 fmt="native", options=ReadOptions())
             outputs += report.outputs_added
     return f"{len(DEMO_FAMILIES)} families, {outputs} outputs"

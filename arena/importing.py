@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from arena import gates
 from arena.errors import BadInput
 from arena.importers import READERS, ParsedOutput, ReadOptions
 from arena.ledger import Ledger, catalog
 from arena.ledger.voting import new_id
-from arena.records import KINDS, Case, CaseId, Family, GateResult, Output, output_id
+from arena.records import KINDS, Case, CaseId, Family, Output, output_id
 
-GateRunner = Callable[[Output, Case, Family], Iterable[GateResult]]
 SETTINGS = ("kind", "language", "min_chars", "max_chars", "aspect", "reference")
 
 
@@ -88,9 +87,11 @@ def import_file(
     fmt: str,
     settings: FamilySettings | None = None,
     options: ReadOptions | None = None,
-    gates: GateRunner | None = None,
 ) -> ImportReport:
-    """Read ``path`` and add its outputs to ``family``; any bad record changes nothing."""
+    """Read ``path`` and add its outputs to ``family``, screening each new one with every gate.
+
+    Any bad record changes nothing: the whole import is one transaction.
+    """
     settings = settings or FamilySettings()
     options = options or ReadOptions()
     if fmt not in READERS:
@@ -145,9 +146,8 @@ def import_file(
                                path=str(path), line=line, field="family.reference")
             catalog.set_reference(ledger, family, system.system_id)
             target = replace(target, reference=system.system_id)
-        if gates is not None and new_outputs:
-            catalog.record_gate_results(
-                ledger, ((o.output_id, tuple(gates(o, c, target))) for o, c in new_outputs))
+        catalog.record_gate_results(
+            ledger, ((o.output_id, gates.evaluate(o, c, target)) for o, c in new_outputs))
         catalog.record_import(ledger, {
             "import_id": import_id, "family": family, "path": str(path), "format": fmt,
             "file_sha256": _sha256(path), "records": counts["records"],

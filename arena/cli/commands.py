@@ -63,7 +63,6 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from arena.gates import evaluate
     from arena.importers import ReadOptions, guess_format
     from arena.importing import FamilySettings, import_file
     from arena.redact import DEFAULT_SECRET_ENVS, Redactor
@@ -76,7 +75,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     with open_ledger(args) as ledger, output.progress_bar(args.file, "import") as advance:
         options = ReadOptions(redactor=redactor, questions=args.questions, progress=advance)
         report = import_file(ledger, args.file, family=args.family, fmt=fmt, settings=settings,
-                             options=options, gates=evaluate)
+                             options=options)
     if args.json:
         output.emit_json(report.__dict__)
     else:
