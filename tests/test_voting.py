@@ -31,9 +31,9 @@ def test_undo_writes_a_retraction_and_keeps_the_vote_row(small_family):
     session = voting.start_session(small_family, "small", seed=1)
     first = cast(small_family, session=session)
     second = cast(small_family, session=session, case_index=1, choice="tie")
-    assert voting.undo_last(small_family, session.session_id) == second
-    assert voting.undo_last(small_family, session.session_id) == first
-    assert voting.undo_last(small_family, session.session_id) is None
+    assert voting.undo_last(small_family, "small") == second
+    assert voting.undo_last(small_family, "small") == first
+    assert voting.undo_last(small_family, "small") is None
     assert voting.votes_in_force(small_family, "small") == []
     assert small_family.db["votes"].count == 2
     assert small_family.db["retractions"].count == 2
@@ -63,3 +63,33 @@ def test_a_shown_pair_without_a_vote_is_open_on_restart(small_family):
     voting.retract(small_family, vote.vote_id)
     open_ = voting.open_presentations(small_family, "small")
     assert [p.presentation_id for p in open_] == [vote.presentation_id]
+
+
+def test_a_vote_committed_by_a_killed_process_is_recognised_on_retry(small_family):
+    """The child commits, then dies before it can acknowledge; the retry writes nothing."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+
+    from arena.records import VoteId
+
+    path = small_family.path
+    small_family.close()
+    code = textwrap.dedent(f"""
+        import os, sys
+        from arena.ledger import Ledger
+        from tests.votes_helpers import cast
+        with Ledger.open({path!r}) as ledger:
+            vote = cast(ledger, vote_id="feedfacefeedfacefeedfacefeedface")
+            os.kill(os.getpid(), {int(signal.SIGKILL)})
+    """)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    child = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True)
+    assert child.returncode == -signal.SIGKILL
+    with Ledger.open(path) as reopened:
+        vote = voting.get_vote(reopened, VoteId("feedfacefeedfacefeedfacefeedface"))
+        assert vote is not None
+        assert voting.record_vote(reopened, vote) == "already_recorded"
+        assert reopened.db["votes"].count == 1

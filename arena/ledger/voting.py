@@ -118,11 +118,16 @@ def retract(ledger: Ledger, vote_id: VoteId, *, session_id: SessionId | None = N
     return "recorded"
 
 
-def undo_last(ledger: Ledger, session_id: SessionId) -> Vote | None:
-    """Retract the newest vote (or skip) of the session still in force; None if none is left."""
+def undo_last(ledger: Ledger, family: str, *, actor: str = "rater",
+              session_id: SessionId | None = None) -> Vote | None:
+    """Retract ``actor``'s newest vote (or skip) in ``family`` still in force.
+
+    Returns the retracted vote, or None when nothing is left to undo; undo is
+    unlimited and reaches back across sessions.
+    """
     rows = list(ledger.db.query(
-        "SELECT * FROM votes WHERE session_id = ? AND vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1", [session_id]))
+        "SELECT * FROM votes WHERE family = ? AND actor = ? AND vote_id NOT IN "
+        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1", [family, actor]))
     if not rows:
         return None
     vote = _vote(rows[0])
@@ -157,3 +162,35 @@ def open_presentations(ledger: Ledger, family: str) -> list[OpenPresentation]:
         "WHERE v.presentation_id = p.presentation_id AND v.vote_id NOT IN "
         "(SELECT vote_id FROM retractions)) ORDER BY seq", [family])
     return [OpenPresentation(**r) for r in rows]
+
+
+def history(ledger: Ledger, family: str) -> list[dict]:
+    """Every presentation of ``family`` in order, with the vote in force on it (if any)."""
+    return list(ledger.db.query(
+        """
+        SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
+               v.vote_id, v.choice
+        FROM presentations p
+        LEFT JOIN (
+            SELECT presentation_id, vote_id, choice, MAX(seq) FROM votes
+            WHERE vote_id NOT IN (SELECT vote_id FROM retractions)
+            GROUP BY presentation_id
+        ) v ON v.presentation_id = p.presentation_id
+        WHERE p.family = ?
+        ORDER BY p.seq
+        """, [family]))
+
+
+def vote_on(ledger: Ledger, presentation_id: PresentationId) -> Vote | None:
+    """The vote in force on a presentation, if any."""
+    rows = list(ledger.db.query(
+        "SELECT * FROM votes WHERE presentation_id = ? AND vote_id NOT IN "
+        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1", [presentation_id]))
+    return _vote(rows[0]) if rows else None
+
+
+def get_presentation(ledger: Ledger, presentation_id: PresentationId) -> Presentation | None:
+    row = _existing(ledger, "presentations", "presentation_id", presentation_id)
+    if row is None:
+        return None
+    return Presentation(**{f.name: row[f.name] for f in dataclasses.fields(Presentation)})

@@ -1,0 +1,177 @@
+"""A rating session: what the rater window (and the crash harness) calls to vote.
+
+Each presentation is recorded when it is first shown and each vote is
+committed before the next pair is handed out; a write that fails raises and
+leaves the session on the same pair.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from arena.clock import now_iso
+from arena.errors import BadInput
+from arena.ledger import Ledger, catalog, events, voting
+from arena.records import (
+    Case,
+    Choice,
+    Family,
+    Output,
+    OutputId,
+    Presentation,
+    PresentationId,
+    Session,
+    Vote,
+    VoteId,
+)
+from arena.scheduling import DEFAULT_REPEAT_SHARE, Candidate, NextPair, Scheduler, Shown
+from arena.settling import settle
+
+# Time on a pair beyond this is idle time, not judging time.
+IDLE_CAP_MS = 5 * 60 * 1000
+VOTE_CHOICES = ("left", "right", "tie", "both_bad")
+
+
+@dataclass(frozen=True)
+class PairView:
+    """What the window shows: never the system names."""
+
+    presentation: Presentation
+    case: Case
+    left: Output
+    right: Output
+    # Readable warning when an output names a system of the family, else "".
+    identity_leak: str
+
+
+def find_leak(outputs: tuple[Output, ...], names: dict[str, str]) -> str:
+    """Name the first system (label or model id) an output mentions, as a warning."""
+    for side, output in zip(("left", "right"), outputs, strict=True):
+        for name, label in names.items():
+            if len(name) >= 3 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])",
+                                            output.text, re.IGNORECASE):
+                return f"The {side} output names a system of this family ({label})."
+    return ""
+
+
+class RatingSession:
+    """One sitting of the rater on one family."""
+
+    def __init__(self, ledger: Ledger, family: str, *, seed: int | None = None,
+                 repeat_share: float = DEFAULT_REPEAT_SHARE, actor: str = "rater",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        found = catalog.get_family(ledger, family)
+        if found is None:
+            raise BadInput(f"no family named {family!r}", field="--family")
+        if found.kind == "graded":
+            raise BadInput(f"{family} is a graded family: graders score it, not votes",
+                           field="--family")
+        self.ledger = ledger
+        self.family: Family = found
+        self.repeat_share = repeat_share
+        self.actor = actor
+        self.clock = clock
+        self._load()
+        self.session: Session = voting.start_session(
+            ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor)
+        self._current: PairView | None = None
+        self._shown_clock = 0.0
+
+    def _load(self) -> None:
+        name = self.family.name
+        retired = events.retired_cases(self.ledger, name)
+        removed = events.removed_outputs(self.ledger, name)
+        outputs = catalog.outputs(self.ledger, name)
+        self.outputs = {o.output_id: o for o in outputs}
+        self.cases = {c.case_id: c for c in catalog.cases(self.ledger, name)}
+        settlement = settle(self.family, outputs, catalog.gate_results(self.ledger, name),
+                            retired_cases=retired, removed_outputs=removed)
+        self.candidates = [Candidate(p.case_id, p.output_a, p.output_b)
+                           for p in settlement.pending]
+        systems = catalog.systems(self.ledger, name)
+        self.names = {s.label: s.label for s in systems}
+        self.names.update({s.descriptor.model: s.label for s in systems})
+
+    def _scheduler(self) -> Scheduler:
+        shown = [Shown(**row) for row in voting.history(self.ledger, self.family.name)]
+        return Scheduler(self.candidates, {k: o.system_id for k, o in self.outputs.items()},
+                         shown, seed=self.session.seed, repeat_share=self.repeat_share)
+
+    def progress(self) -> tuple[int, int]:
+        """(pairs voted, pairs for the rater) of the whole family."""
+        return self._scheduler().progress()
+
+    def current(self) -> PairView | None:
+        """The pair on screen, recording its presentation when it is first shown."""
+        if self._current is None:
+            planned = self._scheduler().next()
+            if planned is None:
+                return None
+            self._current = self._present(planned)
+            self._shown_clock = self.clock()
+        return self._current
+
+    def _present(self, planned: NextPair) -> PairView:
+        if planned.resume is not None:
+            presentation = voting.get_presentation(self.ledger, planned.resume)
+            assert presentation is not None  # it came from this ledger's history
+        else:
+            presentation = Presentation(
+                PresentationId(voting.new_id()), self.session.session_id, self.family.name,
+                planned.case_id, planned.left_output, planned.right_output, now_iso(),
+                planned.repeat_of)
+            voting.record_presentation(self.ledger, presentation)
+        left, right = self.outputs[planned.left_output], self.outputs[planned.right_output]
+        return PairView(presentation, self.cases[planned.case_id], left, right,
+                        find_leak((left, right), self.names))
+
+    def _record(self, choice: Choice, comment: str) -> Vote:
+        view = self.current()
+        if view is None:
+            raise BadInput("there is no pair left to vote on", field="choice")
+        p = view.presentation
+        repeat_of = None
+        if p.repeat_of is not None:
+            original = voting.vote_on(self.ledger, p.repeat_of)
+            repeat_of = original.vote_id if original else None
+        elapsed = int((self.clock() - self._shown_clock) * 1000)
+        vote = Vote(VoteId(voting.new_id()), p.presentation_id, self.session.session_id,
+                    self.family.name, p.case_id, p.left_output, p.right_output, choice,
+                    p.shown_at, now_iso(), min(max(elapsed, 0), IDLE_CAP_MS), self.actor,
+                    repeat_of, comment, bool(view.identity_leak))
+        voting.record_vote(self.ledger, vote)  # raises on failure: the pair stays
+        self._current = None
+        return vote
+
+    def vote(self, choice: Choice, comment: str = "") -> Vote:
+        if choice not in VOTE_CHOICES:
+            raise BadInput(f"choice must be one of {', '.join(VOTE_CHOICES)}", field="choice")
+        return self._record(choice, comment)
+
+    def skip(self, comment: str = "") -> Vote:
+        return self._record("skip", comment)
+
+    def undo(self) -> Vote | None:
+        """Retract the rater's newest vote in this family; its pair is shown again next."""
+        undone = voting.undo_last(self.ledger, self.family.name, actor=self.actor,
+                                  session_id=self.session.session_id)
+        if undone is not None:
+            self._current = None
+        return undone
+
+    def flag(self, note: str) -> str:
+        """Flag the pair on screen (a broken prompt, a leak…) with a note, as an event."""
+        view = self.current()
+        if view is None:
+            raise BadInput("there is no pair to flag", field="flag")
+        return events.add_event(self.ledger, self.family.name, "flag",
+                                case_id=view.case.case_id,
+                                presentation_id=view.presentation.presentation_id, note=note)
+
+    def pair_outputs(self) -> tuple[OutputId, OutputId] | None:
+        view = self._current
+        return (view.left.output_id, view.right.output_id) if view else None

@@ -1,0 +1,153 @@
+"""Counterbalanced, coverage-first scheduling with hidden repeats, resumable after a crash."""
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from arena.importing import import_file
+from arena.ledger import Ledger, voting
+from arena.rating import RatingSession
+from arena.scheduling import Candidate, Scheduler, Shown, is_repeat_chosen
+from tests.conftest import native_line
+
+SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
+
+
+@pytest.fixture
+def family(ledger, tmp_path: Path):
+    lines = [native_line(f"c{c:02d}", s, f"{s} answers case {c} with a clear and helpful "
+                         f"explanation of the topic, number {c}.")
+             for c in range(8) for s in SYSTEMS]
+    path = tmp_path / "f.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    import_file(ledger, path, family="f", fmt="native")
+    return ledger
+
+
+def _vote_all(rater: RatingSession, limit: int = 10_000) -> list:
+    seen = []
+    for _ in range(limit):
+        view = rater.current()
+        if view is None:
+            break
+        seen.append(view)
+        rater.vote(("left", "right", "tie", "both_bad")[len(seen) % 4])
+    return seen
+
+
+def test_every_pending_pair_is_shown_and_sides_balance_within_each_system_pair(family):
+    rater = RatingSession(family, "f", seed=11, repeat_share=0.0)
+    seen = _vote_all(rater)
+    assert len(seen) == 8 * 10
+    assert rater.progress() == (80, 80)
+    left_in_pair = Counter()
+    overall = Counter()
+    for view in seen:
+        a, b = view.left.system_id, view.right.system_id
+        left_in_pair[(frozenset((a, b)), a)] += 1
+        overall[a] += 1
+        overall[b] -= 1
+    for (pair, system), count in left_in_pair.items():
+        other = next(iter(pair - {system}))
+        assert abs(count - left_in_pair[(pair, other)]) <= 1
+    assert max(abs(v) for v in overall.values()) <= 1
+
+
+def test_coverage_comes_first_and_no_case_repeats_back_to_back(family):
+    rater = RatingSession(family, "f", seed=3, repeat_share=0.0)
+    seen = _vote_all(rater)
+    first_ten = {frozenset((v.left.system_id, v.right.system_id)) for v in seen[:10]}
+    assert len(first_ten) == 10, "the first ten pairs should cover all ten system pairs"
+    cases = [v.case.case_id for v in seen]
+    assert all(a != b for a, b in zip(cases, cases[1:], strict=False))
+
+
+def test_repeats_come_back_later_with_sides_swapped(family):
+    rater = RatingSession(family, "f", seed=5, repeat_share=0.25)
+    seen = _vote_all(rater)
+    originals = {v.presentation.presentation_id: (i, v) for i, v in enumerate(seen)
+                 if v.presentation.repeat_of is None}
+    repeats = [(i, v) for i, v in enumerate(seen) if v.presentation.repeat_of is not None]
+    assert 8 <= len(repeats) <= 35
+    for index, view in repeats:
+        first_index, first = originals[view.presentation.repeat_of]
+        assert index > first_index
+        assert (view.left.output_id, view.right.output_id) == \
+            (first.right.output_id, first.left.output_id)
+    votes = voting.votes_in_force(family, "f")
+    assert sum(v.repeat_of is not None for v in votes) == len(repeats)
+
+
+def test_the_repeat_choice_follows_the_share():
+    chosen = sum(is_repeat_chosen(f"{i:032x}", 0.10) for i in range(20_000))
+    assert 1_800 <= chosen <= 2_200
+
+
+def test_the_same_history_and_seed_give_the_same_next_pair():
+    candidates = [Candidate(f"c{i}", f"a{i}", f"b{i}") for i in range(20)]
+    systems = {**{f"a{i}": "A" for i in range(20)}, **{f"b{i}": "B" for i in range(20)}}
+    history = [Shown("p0", "c3", "a3", "b3", None, "v0", "left")]
+    picks = {Scheduler(candidates, systems, history, seed=9).next() for _ in range(5)}
+    assert len(picks) == 1
+    (pick,) = picks
+    assert pick.case_id != "c3" and pick.left_output.startswith("b")
+
+
+def test_a_pair_shown_but_not_voted_is_shown_again_after_a_restart(family):
+    path = family.path
+    first = RatingSession(family, "f", seed=1)
+    first.vote("left")
+    shown = first.current()
+    family.close()
+    with Ledger.open(path) as reopened:
+        again = RatingSession(reopened, "f", seed=2)
+        assert again.current().presentation == shown.presentation
+        assert again.session.number == 2
+
+
+def test_undo_walks_back_and_shows_the_undone_pairs_again(family):
+    rater = RatingSession(family, "f", seed=4, repeat_share=0.0)
+    first = rater.current().presentation
+    rater.vote("left")
+    second = rater.current().presentation
+    rater.vote("right")
+    third = rater.current().presentation
+    assert rater.undo().presentation_id == second.presentation_id
+    assert rater.undo().presentation_id == first.presentation_id
+    assert rater.current().presentation == first
+    rater.vote("tie")
+    assert rater.current().presentation == second
+    rater.vote("tie")
+    assert rater.current().presentation == third
+    assert [v.choice for v in voting.votes_in_force(family, "f")] == ["tie", "tie"]
+
+
+def test_a_failed_write_does_not_advance(family, monkeypatch):
+    rater = RatingSession(family, "f", seed=8)
+    shown = rater.current()
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(voting, "record_vote", broken)
+    with pytest.raises(OSError):
+        rater.vote("left")
+    assert rater.current() == shown
+    monkeypatch.undo()
+    rater.vote("left")
+    assert voting.votes_in_force(family, "f")[0].presentation_id == \
+        shown.presentation.presentation_id
+
+
+def test_an_output_naming_a_system_is_marked_as_a_leak(ledger, tmp_path):
+    path = tmp_path / "leak.jsonl"
+    path.write_text("\n".join([
+        native_line("c1", "alpha", "As Beta, I would say the answer is clearly forty-two."),
+        native_line("c1", "beta", "The answer is forty-two, for the reasons given below."),
+    ]), encoding="utf-8")
+    import_file(ledger, path, family="leaky", fmt="native")
+    rater = RatingSession(ledger, "leaky", seed=1)
+    view = rater.current()
+    assert "names a system of this family (beta)" in view.identity_leak
+    assert rater.vote("left").identity_leak
