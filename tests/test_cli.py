@@ -142,7 +142,7 @@ def test_demo_builds_a_fresh_ledger(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("command", ["vote", "round", "export", "verify", "collect", "grade",
-                                     "gate", "fit"])
+                                     "fit"])
 def test_commands_not_built_yet_exit_3(capsys, command):
     code, _, err = run(capsys, command)
     assert code == 3 and "not available" in err

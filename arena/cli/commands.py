@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from arena.cli import output
-from arena.errors import LedgerError, NotAvailable
+from arena.errors import BadInput, LedgerError, NotAvailable
 from arena.ledger import Ledger
 from arena.paths import default_ledger_path
 
@@ -50,6 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-gui", action="store_true", help="only build the demo ledger")
     p.add_argument("--out", type=Path, help="where to write the demo ledger")
     p.set_defaults(handler=cmd_demo)
+
+    p = sub.add_parser("gate", help="re-run the gates and print the failures per gate and system")
+    p.add_argument("--family", help="only this family")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(handler=cmd_gate)
 
     p = sub.add_parser("check", help="check the ledger's integrity and every hash chain")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -142,4 +147,34 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{ledger.path}: ok (integrity, foreign keys and every hash chain)")
     if problems:
         raise LedgerError(f"{len(problems)} problem(s) found in {ledger.path}")
+    return 0
+
+
+def cmd_gate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from arena.gating import rerun
+    from arena.ledger import catalog
+    from arena.records import GATES
+
+    with open_ledger(args) as ledger:
+        chosen = [f for f in catalog.families(ledger) if args.family in (None, f.name)]
+        if args.family and not chosen:
+            raise BadInput(f"no family named {args.family!r}", field="--family")
+        summaries = []
+        for family in chosen:
+            with tqdm(total=ledger.db["outputs"].count_where("family = ?", [family.name]),
+                      desc=f"gates {family.name}", unit="output", disable=None,
+                      file=sys.stderr, leave=False) as bar:
+                summaries.append(rerun(ledger, family, progress=bar.update))
+    if args.json:
+        output.emit_json({"families": [s.as_json() for s in summaries]})
+        return 0
+    for s in summaries:
+        print(f"{s.name}: {s.failed} of {s.outputs} outputs fail a gate"
+              + (f" ({s.changed} results changed since last run)" if s.changed else ""))
+        rows = [[label, *(counts[g] for g in GATES)] for label, counts in sorted(s.by_system.items())]
+        rows.append(["all systems", *(s.by_gate[g] for g in GATES)])
+        print(output.table(["system", *GATES], rows))
+        print()
     return 0

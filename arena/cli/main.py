@@ -18,7 +18,6 @@ NOT_YET = {
     "collect": "collecting outputs from an endpoint",
     "grade": "grading a suite",
     "vote": "the rater window",
-    "gate": "re-running the gates from the command line",
     "fit": "fitting a battles file",
 }
 
