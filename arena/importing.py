@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,7 @@ from arena.errors import BadInput
 from arena.importers import READERS, ParsedOutput, ReadOptions
 from arena.ledger import Ledger, catalog
 from arena.ledger.voting import new_id
-from arena.records import KINDS, Case, CaseId, Family, Output, output_id
+from arena.records import KINDS, Case, CaseId, Family, GateResult, Output, OutputId, output_id
 
 SETTINGS = ("kind", "language", "min_chars", "max_chars", "aspect", "reference")
 
@@ -51,7 +51,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _settings(name: str, cli: FamilySettings, parsed: ParsedOutput, path: Path) -> dict[str, Any]:
+def _settings(cli: FamilySettings, parsed: ParsedOutput, path: Path) -> dict[str, Any]:
     from_file = {k: v for k, v in parsed.family.items() if k != "name"}
     merged = dict(from_file)
     for key, value in cli.given().items():
@@ -92,85 +92,115 @@ def import_file(
 
     Any bad record changes nothing: the whole import is one transaction.
     """
-    settings = settings or FamilySettings()
-    options = options or ReadOptions()
     if fmt not in READERS:
         raise BadInput(f"unknown format {fmt!r}; one of {', '.join(READERS)}", field="--format")
     if not path.is_file():
         raise BadInput("no such file", path=str(path))
-    counts = {"records": 0, "outputs": 0, "cases": 0, "systems": 0}
-    created = False
-    target: Family | None = None
-    pending_reference: tuple[str, int] | None = None
-    new_outputs: list[tuple[Output, Case]] = []
-    first_line, first_family = 0, {}
-    import_id = new_id()
+    run = _Import(ledger, path, family, settings or FamilySettings())
     with ledger.atomic():
-        target = catalog.get_family(ledger, family)
-        for parsed in READERS[fmt](path, options):
-            counts["records"] += 1
-            if parsed.family.get("name", family) != family:
-                raise BadInput(f"record is for family {parsed.family['name']!r}, importing into "
-                               f"{family!r}", path=str(path), line=parsed.line, field="family")
-            if counts["records"] == 1:
-                merged = _settings(family, settings, parsed, path)
-                if target is None:
-                    reference = merged.pop("reference", None)
-                    if reference is not None:
-                        pending_reference = (reference, parsed.line)
-                    target = Family(name=family, **merged)
-                    catalog.add_family(ledger, target)
-                    created = True
-                else:
-                    _check_unchanged(target, merged, path, parsed.line, ledger)
-                first_line, first_family = parsed.line, parsed.family
-            elif parsed.family and parsed.family != first_family and len(parsed.family) > 1:
-                raise BadInput(f"family settings differ from those on line {first_line}",
-                               path=str(path), line=parsed.line, field="family")
+        for parsed in READERS[fmt](path, options or ReadOptions()):
             try:
-                case, output, added = _add(ledger, family, parsed, import_id, counts)
+                run.add(parsed)
             except BadInput as exc:
+                if exc.path is not None:
+                    raise
                 raise BadInput(exc.message, path=str(path), line=parsed.line,
                                field=exc.field) from None
-            if added:
-                new_outputs.append((output, case))
-        if target is None:
-            raise BadInput("no records found", path=str(path))
-        if pending_reference is None and created and settings.reference:
-            pending_reference = (settings.reference, 1)
-        if pending_reference is not None:
-            name, line = pending_reference
-            system = catalog.find_system(ledger, name)
+        run.finish(fmt)
+    return run.report()
+
+
+# Gate results are written in batches so a huge import holds few outputs in memory.
+_GATE_BATCH = 500
+
+
+class _Import:
+    """The state of one import while its transaction is open."""
+
+    def __init__(self, ledger: Ledger, path: Path, family: str, settings: FamilySettings):
+        self.ledger = ledger
+        self.path = path
+        self.name = family
+        self.settings = settings
+        self.import_id = new_id()
+        self.family = catalog.get_family(ledger, family)
+        self.created = False
+        self.reference: tuple[str, int] | None = None
+        self.first: ParsedOutput | None = None
+        self.gated: list[tuple[OutputId, tuple[GateResult, ...]]] = []
+        self.counts = {"records": 0, "outputs": 0, "cases": 0, "systems": 0}
+
+    def _bad(self, line: int, field: str, message: str) -> BadInput:
+        return BadInput(message, path=str(self.path), line=line, field=field)
+
+    def _open_family(self, parsed: ParsedOutput) -> Family:
+        merged = _settings(self.settings, parsed, self.path)
+        if self.family is not None:
+            _check_unchanged(self.family, merged, self.path, parsed.line, self.ledger)
+            return self.family
+        reference = merged.pop("reference", None)
+        if reference is not None:
+            self.reference = (reference, parsed.line)
+        family = Family(name=self.name, **merged)
+        catalog.add_family(self.ledger, family)
+        self.created = True
+        return family
+
+    def add(self, parsed: ParsedOutput) -> None:
+        self.counts["records"] += 1
+        if parsed.family.get("name", self.name) != self.name:
+            raise self._bad(parsed.line, "family", f"record is for family "
+                            f"{parsed.family['name']!r}, importing into {self.name!r}")
+        if self.first is None:
+            self.family = self._open_family(parsed)
+            self.first = parsed
+        elif len(parsed.family) > 1 and parsed.family != self.first.family:
+            raise self._bad(parsed.line, "family",
+                            f"family settings differ from those on line {self.first.line}")
+        assert self.family is not None
+        system_id, new_system = catalog.add_system(self.ledger, parsed.label, parsed.descriptor)
+        case = Case(self.name, CaseId(parsed.case_id), parsed.category, parsed.prompt)
+        new_case = catalog.add_case(self.ledger, case)
+        output = Output(
+            output_id=output_id(self.name, parsed.case_id, system_id, parsed.sample),
+            family=self.name, case_id=case.case_id, system_id=system_id, sample=parsed.sample,
+            text=parsed.text, is_diff=parsed.is_diff, finish_reason=parsed.finish_reason,
+            latency_ms=parsed.latency_ms, cost=parsed.cost, prompt_tokens=parsed.prompt_tokens,
+            completion_tokens=parsed.completion_tokens, test_result=parsed.test_result,
+        )
+        added = catalog.add_output(self.ledger, output, self.import_id)
+        if added:
+            self.gated.append((output.output_id, gates.evaluate(output, case, self.family)))
+            if len(self.gated) >= _GATE_BATCH:
+                self._flush_gates()
+        self.counts["systems"] += new_system
+        self.counts["cases"] += new_case
+        self.counts["outputs"] += added
+
+    def _flush_gates(self) -> None:
+        catalog.record_gate_results(self.ledger, self.gated)
+        self.gated = []
+
+    def finish(self, fmt: str) -> None:
+        if self.family is None:
+            raise BadInput("no records found", path=str(self.path))
+        if self.reference is None and self.created and self.settings.reference:
+            self.reference = (self.settings.reference, 1)
+        if self.reference is not None:
+            name, line = self.reference
+            system = catalog.find_system(self.ledger, name)
             if system is None:
-                raise BadInput(f"reference system {name!r} is not among the imported systems",
-                               path=str(path), line=line, field="family.reference")
-            catalog.set_reference(ledger, family, system.system_id)
-            target = replace(target, reference=system.system_id)
-        catalog.record_gate_results(
-            ledger, ((o.output_id, gates.evaluate(o, c, target)) for o, c in new_outputs))
-        catalog.record_import(ledger, {
-            "import_id": import_id, "family": family, "path": str(path), "format": fmt,
-            "file_sha256": _sha256(path), "records": counts["records"],
-            "added": counts["outputs"],
+                raise self._bad(line, "family.reference",
+                                f"reference system {name!r} is not among the imported systems")
+            catalog.set_reference(self.ledger, self.name, system.system_id)
+        self._flush_gates()
+        catalog.record_import(self.ledger, {
+            "import_id": self.import_id, "family": self.name, "path": str(self.path),
+            "format": fmt, "file_sha256": _sha256(self.path), "records": self.counts["records"],
+            "added": self.counts["outputs"],
         })
-    return ImportReport(family, counts["records"], counts["outputs"], counts["cases"],
-                        counts["systems"], created)
 
-
-def _add(ledger: Ledger, family: str, parsed: ParsedOutput, import_id: str,
-         counts: dict[str, int]) -> tuple[Case, Output, bool]:
-    system_id, new_system = catalog.add_system(ledger, parsed.label, parsed.descriptor)
-    case = Case(family, CaseId(parsed.case_id), parsed.category, parsed.prompt)
-    new_case = catalog.add_case(ledger, case)
-    output = Output(
-        output_id=output_id(family, parsed.case_id, system_id, parsed.sample),
-        family=family, case_id=case.case_id, system_id=system_id, sample=parsed.sample,
-        text=parsed.text, is_diff=parsed.is_diff, finish_reason=parsed.finish_reason,
-        latency_ms=parsed.latency_ms, cost=parsed.cost, prompt_tokens=parsed.prompt_tokens,
-        completion_tokens=parsed.completion_tokens, test_result=parsed.test_result,
-    )
-    added = catalog.add_output(ledger, output, import_id)
-    counts["systems"] += new_system
-    counts["cases"] += new_case
-    counts["outputs"] += added
-    return case, output, added
+    def report(self) -> ImportReport:
+        c = self.counts
+        return ImportReport(self.name, c["records"], c["outputs"], c["cases"], c["systems"],
+                            self.created)

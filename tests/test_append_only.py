@@ -17,6 +17,10 @@ def full_ledger(small_family):
     cast(small_family, case_index=1)
     voting.retract(small_family, vote.vote_id)
     events.add_event(small_family, "small", "retire_case", case_id="c4", note="typo")
+    # No round API yet: a closed round row as the rounds issue will write it.
+    small_family.db["rounds"].insert({"round_id": "r1", "family": "small",
+                                      "closed_at": "2026-11-30T10:00:00.000+00:00",
+                                      "settings": "{}", "results": "{}"})
     return small_family
 
 
@@ -107,8 +111,6 @@ def test_a_new_row_must_continue_the_chain(full_ledger):
 def test_catalog_rows_are_never_overwritten(full_ledger, table):
     conn = sqlite3.connect(full_ledger.path)
     conn.execute("PRAGMA recursive_triggers = OFF")
-    if conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0:
-        pytest.skip(f"no {table} rows in this ledger")
     cur = conn.execute(f"SELECT * FROM {table} LIMIT 1")
     row = dict(zip([d[0] for d in cur.description], cur.fetchone(), strict=True))
     names, marks = ", ".join(row), ", ".join("?" for _ in row)

@@ -22,19 +22,36 @@ def test_output_with_a_single_visible_character_passes_empty(make_output, make_c
 
 @pytest.mark.parametrize(
     "reason",
-    ["length", "max_tokens", "model_context_window_exceeded", "MAX_TOKENS", "incomplete", "max_output_tokens"],
+    [
+        "length",
+        "max_tokens",
+        "model_context_window_exceeded",
+        "MAX_TOKENS",
+        "incomplete",
+        "max_output_tokens",
+    ],
 )
 def test_every_limit_finish_reason_fails_truncated(make_output, make_case, make_family, reason):
-    result = truncated(make_output("Partial answer", finish_reason=reason), make_case(), make_family())
+    result = truncated(
+        make_output("Partial answer", finish_reason=reason), make_case(), make_family()
+    )
     assert (result.gate, result.passed) == ("truncated", False)
     assert result.reason == f"Truncated: finish reason {reason!r} means the output limit was hit"
 
 
 def test_limit_reasons_cover_the_common_apis():
-    assert {"length", "max_tokens", "model_context_window_exceeded", "incomplete", "max_output_tokens"} <= LIMIT_REASONS
+    assert {
+        "length",
+        "max_tokens",
+        "model_context_window_exceeded",
+        "incomplete",
+        "max_output_tokens",
+    } <= LIMIT_REASONS
 
 
-@pytest.mark.parametrize("reason", ["stop", "end_turn", "STOP", "completed", "tool_use", "content_filter"])
+@pytest.mark.parametrize(
+    "reason", ["stop", "end_turn", "STOP", "completed", "tool_use", "content_filter"]
+)
 def test_ordinary_finish_reasons_pass_truncated(make_output, make_case, make_family, reason):
     result = truncated(make_output("Done.", finish_reason=reason), make_case(), make_family())
     assert result.passed
@@ -60,7 +77,9 @@ def test_closed_fences_add_no_note(make_output, make_case, make_family):
     assert result.reason == "Truncated: finish reason 'stop'"
 
 
-@pytest.mark.parametrize(("size", "passed"), [(9, False), (10, True), (11, True), (19, True), (20, True), (21, False)])
+@pytest.mark.parametrize(
+    ("size", "passed"), [(9, False), (10, True), (11, True), (19, True), (20, True), (21, False)]
+)
 def test_length_bounds_are_inclusive(make_output, make_case, make_family, size, passed):
     family = make_family(min_chars=10, max_chars=20)
     assert length(make_output("x" * size), make_case(), family).passed is passed
@@ -80,4 +99,6 @@ def test_length_reasons_name_the_count_and_the_bound(make_output, make_case, mak
     assert length(make_output("y" * 25), case, family).reason == (
         "Length: 25 characters, above the family maximum of 20"
     )
-    assert length(make_output("z" * 15), case, family).reason == "Length: 15 characters, within 10-20"
+    assert (
+        length(make_output("z" * 15), case, family).reason == "Length: 15 characters, within 10-20"
+    )

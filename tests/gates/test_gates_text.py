@@ -41,7 +41,9 @@ def test_markdown_fence_is_read_as_prose():
 
 
 def test_inline_code_links_and_urls_are_not_prose():
-    split = split_markdown("Call `load_config()` as in [the docs](https://example.com/x) or https://a.b/c <br>")
+    split = split_markdown(
+        "Call `load_config()` as in [the docs](https://example.com/x) or https://a.b/c <br>"
+    )
     assert _prose(split).split() == ["Call", "as", "in", "[the", "docs", "or"]
 
 
@@ -65,8 +67,14 @@ def test_prose_without_any_code_marker_skips_markdown_parsing():
 
 
 def test_pygments_finds_comments_and_docstrings_but_not_code_or_strings():
-    code = '#!/usr/bin/env python\n"""Module docstring."""\nimport os  # why os\nprint("# not a comment")\n'
-    assert [line.strip() for line in comments(CodeBlock(code, "python"))] == ["Module docstring.", "why os"]
+    code = (
+        '#!/usr/bin/env python\n"""Module docstring."""\n'
+        'import os  # why os\nprint("# not a comment")\n'
+    )
+    assert [line.strip() for line in comments(CodeBlock(code, "python"))] == [
+        "Module docstring.",
+        "why os",
+    ]
 
 
 def test_preprocessor_lines_are_code_not_comments():
@@ -76,12 +84,21 @@ def test_preprocessor_lines_are_code_not_comments():
 
 
 def test_untagged_code_takes_only_plain_whole_line_comments():
-    code = "# Compute it\nx = '#fff'  # trailing is ignored\n// also this\n#include <x>\n/* and this */\n"
-    assert [line.strip() for line in comments(CodeBlock(code))] == ["Compute it", "also this", "and this"]
+    code = (
+        "# Compute it\nx = '#fff'  # trailing is ignored\n"
+        "// also this\n#include <x>\n/* and this */\n"
+    )
+    assert [line.strip() for line in comments(CodeBlock(code))] == [
+        "Compute it",
+        "also this",
+        "and this",
+    ]
 
 
 def test_unknown_tag_uses_the_plain_fallback():
-    assert [line.strip() for line in comments(CodeBlock("# hello\nx\n", "no-such-language"))] == ["hello"]
+    assert [line.strip() for line in comments(CodeBlock("# hello\nx\n", "no-such-language"))] == [
+        "hello"
+    ]
 
 
 def test_diff_yields_added_lines_per_file_lexed_by_file_name():
