@@ -12,7 +12,17 @@ from arena.errors import BadInput
 from arena.importers import READERS, ParsedOutput, ReadOptions
 from arena.ledger import Ledger, catalog
 from arena.ledger.voting import new_id
-from arena.records import KINDS, Case, CaseId, Family, GateResult, Output, OutputId, output_id
+from arena.records import (
+    KINDS,
+    Case,
+    CaseId,
+    Family,
+    GateResult,
+    Output,
+    OutputId,
+    SystemId,
+    output_id,
+)
 
 SETTINGS = ("kind", "language", "min_chars", "max_chars", "aspect", "reference")
 
@@ -70,7 +80,7 @@ def _check_unchanged(family: Family, settings: dict[str, Any], path: Path, line:
     for key, value in settings.items():
         current = getattr(family, key)
         if key == "reference":
-            system = catalog.find_system(ledger, value)
+            system = catalog.find_system(ledger, value, family.name)
             if system is not None and system.system_id == current:
                 continue
         if current != value:
@@ -129,6 +139,9 @@ class _Import:
         self.first: ParsedOutput | None = None
         self.gated: list[tuple[OutputId, tuple[GateResult, ...]]] = []
         self.counts = {"records": 0, "outputs": 0, "cases": 0, "systems": 0}
+        # label -> system id within this file; labels already checked against the ledger.
+        self.labels: dict[str, SystemId] = {}
+        self.checked: set[str] = set()
 
     def _bad(self, line: int, field: str, message: str) -> BadInput:
         return BadInput(message, path=str(self.path), line=line, field=field)
@@ -159,6 +172,12 @@ class _Import:
                             f"family settings differ from those on line {self.first.line}")
         assert self.family is not None
         system_id, new_system = catalog.add_system(self.ledger, parsed.label, parsed.descriptor)
+        if self.labels.setdefault(parsed.label, system_id) != system_id:
+            raise self._bad(parsed.line, "system.label", f"label {parsed.label!r} names two "
+                            "different system descriptors in this file")
+        if parsed.label not in self.checked:
+            catalog.check_label(self.ledger, self.name, parsed.label, system_id)
+            self.checked.add(parsed.label)
         case = Case(self.name, CaseId(parsed.case_id), parsed.category, parsed.prompt)
         new_case = catalog.add_case(self.ledger, case)
         output = Output(
@@ -188,7 +207,7 @@ class _Import:
             self.reference = (self.settings.reference, 1)
         if self.reference is not None:
             name, line = self.reference
-            system = catalog.find_system(self.ledger, name)
+            system = catalog.find_system(self.ledger, name, self.name)
             if system is None:
                 raise self._bad(line, "family.reference",
                                 f"reference system {name!r} is not among the imported systems")

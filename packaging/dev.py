@@ -61,7 +61,7 @@ def _install() -> None:
 
 
 def main(argv: list[str]) -> int:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (this script runs on any python3)
         sys.exit("[dev] Arena needs Python 3.11 or newer")
     if not argv or argv[0] not in ("demo", "test", "arena"):
         print(__doc__)

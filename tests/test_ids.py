@@ -50,10 +50,30 @@ def test_a_known_system_is_found_again_and_keeps_its_label(ledger):
     assert catalog.find_system(ledger, "writer-2") is None
 
 
-def test_a_label_cannot_name_a_second_descriptor(ledger):
-    catalog.add_system(ledger, "writer", FULL)
+def _import(ledger, tmp_path, family, descriptor_extra, name="a.jsonl"):
+    import json
+
+    from arena.importing import import_file
+
+    path = tmp_path / name
+    path.write_text(json.dumps({"case": {"id": "c1", "prompt": "p"}, "output": "text",
+                                "system": {"label": "writer", "model": "m",
+                                           **descriptor_extra}}), encoding="utf-8")
+    return import_file(ledger, path, family=family, fmt="native")
+
+
+def test_within_a_family_a_label_cannot_name_a_second_descriptor(ledger, tmp_path):
+    _import(ledger, tmp_path, "f", {"effort": "high"})
     with pytest.raises(BadInput, match="new system and needs its own label"):
-        catalog.add_system(ledger, "writer", dataclasses.replace(FULL, effort="low"))
+        _import(ledger, tmp_path, "f", {"effort": "low"}, name="b.jsonl")
+
+
+def test_another_family_may_reuse_a_label_for_another_descriptor(ledger, tmp_path):
+    _import(ledger, tmp_path, "f", {"effort": "high"})
+    _import(ledger, tmp_path, "g", {"effort": "low"}, name="b.jsonl")
+    assert catalog.find_system(ledger, "writer", "f").descriptor.effort == "high"
+    assert catalog.find_system(ledger, "writer", "g").descriptor.effort == "low"
+    assert catalog.find_system(ledger, "writer") is None  # ambiguous across families
 
 
 def test_systems_are_found_by_id_prefix(ledger):

@@ -173,7 +173,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
     for s in summaries:
         print(f"{s.name}: {s.failed} of {s.outputs} outputs fail a gate"
               + (f" ({s.changed} results changed since last run)" if s.changed else ""))
-        rows = [[label, *(counts[g] for g in GATES)] for label, counts in sorted(s.by_system.items())]
+        rows = [[label, *(counts[g] for g in GATES)]
+                for label, counts in sorted(s.by_system.items())]
         rows.append(["all systems", *(s.by_gate[g] for g in GATES)])
         print(output.table(["system", *GATES], rows))
         print()

@@ -24,7 +24,8 @@ NOT_YET = {
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="arena", description="Judge AI outputs side by side and build a verifiable leaderboard.")
+        prog="arena",
+        description="Judge AI outputs side by side and build a verifiable leaderboard.")
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
     parser.add_argument("--ledger", metavar="PATH",
                         help="the ledger file (default: $ARENA_LEDGER, else arena.sqlite in "

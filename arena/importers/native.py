@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import fastjsonschema
 import jsonschema
 
 from arena.importers.base import (
@@ -23,11 +24,22 @@ from arena.records import SystemDescriptor
 
 
 @cache
-def _validator() -> jsonschema.protocols.Validator:
+def _schema() -> dict[str, Any]:
     schema = json.loads(resource_path("schema", "native-output.schema.json").read_text("utf-8"))
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema)
+    jsonschema.validators.validator_for(schema).check_schema(schema)
+    return schema
+
+
+@cache
+def _is_valid() -> Callable[[Any], Any]:
+    # fastjsonschema compiles the schema to Python: ~20x faster on the common, valid path.
+    return fastjsonschema.compile(_schema())
+
+
+def _first_error(record: Any) -> jsonschema.ValidationError | None:
+    """The most relevant error, from the reference implementation, for the message."""
+    validator = jsonschema.validators.validator_for(_schema())(_schema())
+    return jsonschema.exceptions.best_match(validator.iter_errors(record))
 
 
 def _field_name(error: jsonschema.ValidationError) -> str:
@@ -53,9 +65,13 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
         record = options.redactor.value(record)
         if not isinstance(record, dict):
             raise bad(path, line, "(record)", "expected a JSON object")
-        error = jsonschema.exceptions.best_match(_validator().iter_errors(record))
-        if error is not None:
-            raise bad(path, line, _field_name(error), _message(error))
+        try:
+            _is_valid()(record)
+        except fastjsonschema.JsonSchemaException:
+            error = _first_error(record)
+            if error is not None:
+                raise bad(path, line, _field_name(error), _message(error)) from None
+            raise bad(path, line, "(record)", "does not match the native format") from None
         yield _parsed(record, path, line)
 
 

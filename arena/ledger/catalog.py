@@ -55,27 +55,36 @@ def add_system(ledger: Ledger, label: str, descriptor: SystemDescriptor) -> tupl
     """Store a system once; return its id and whether it was new.
 
     The same descriptor always maps to the same id, so a known system is
-    found again (keeping its first label). A label already naming another
-    descriptor is refused: labels are how people name systems in commands.
+    found again and keeps the label it was first stored with.
     """
     system_id = descriptor.system_id
-    table = ledger.db["systems"]
-    if list(table.rows_where("system_id = ?", [system_id], select="system_id")):
+    db = ledger.db
+    if db.execute("SELECT 1 FROM systems WHERE system_id = ?", [system_id]).fetchone():
         return system_id, False
-    clash = list(table.rows_where("label = ?", [label], select="system_id"))
+    db.execute(
+        "INSERT INTO systems (system_id, label, descriptor, created_at) VALUES (?, ?, ?, ?)",
+        [system_id, label,
+         json.dumps(dataclasses.asdict(descriptor), sort_keys=True, ensure_ascii=False),
+         now_iso()])
+    return system_id, True
+
+
+def check_label(ledger: Ledger, family: str, label: str, system_id: SystemId) -> None:
+    """Refuse a label that already names another system of ``family``.
+
+    Labels are how people name systems in commands, so within a family each
+    names one descriptor; a changed descriptor is a new system and needs a new label.
+    """
+    clash = ledger.db.execute(
+        "SELECT system_id FROM systems WHERE label = ? AND system_id != ? AND system_id IN "
+        "(SELECT system_id FROM outputs WHERE family = ?) LIMIT 1",
+        [label, system_id, family]).fetchone()
     if clash:
         raise BadInput(
-            f"label {label!r} already names system {clash[0]['system_id'][:12]}… with a "
+            f"label {label!r} already names system {clash[0][:12]}… in family {family!r} with a "
             "different descriptor; a changed descriptor is a new system and needs its own label",
             field="system.label",
         )
-    table.insert({
-        "system_id": system_id, "label": label,
-        "descriptor": json.dumps(dataclasses.asdict(descriptor), sort_keys=True,
-                                 ensure_ascii=False),
-        "created_at": now_iso(),
-    })
-    return system_id, True
 
 
 def _system(row: dict) -> System:
@@ -95,31 +104,37 @@ def systems(ledger: Ledger, family: str | None = None) -> list[System]:
     return [_system(r) for r in rows]
 
 
-def find_system(ledger: Ledger, name: str) -> System | None:
-    """A system by label, full id or unambiguous id prefix (at least 8 characters)."""
-    rows = list(ledger.db["systems"].rows_where("label = ? OR system_id = ?", [name, name]))
+def find_system(ledger: Ledger, name: str, family: str | None = None) -> System | None:
+    """A system by label (within ``family`` when given), full id or id prefix (8+ characters).
+
+    None when nothing, or more than one system, matches.
+    """
+    scope, params = "", [name, name]
+    if family is not None:
+        scope, params = " AND system_id IN (SELECT system_id FROM outputs WHERE family = ?)", \
+            [name, name, family]
+    rows = list(ledger.db.query(
+        f"SELECT * FROM systems WHERE (label = ? OR system_id = ?){scope}", params))
     if not rows and len(name) >= 8:
-        rows = list(ledger.db["systems"].rows_where("system_id LIKE ?", [name + "%"]))
+        rows = list(ledger.db.query(
+            f"SELECT * FROM systems WHERE system_id LIKE ?{scope}", [name + "%", *params[2:]]))
     return _system(rows[0]) if len(rows) == 1 else None
 
 
 def add_case(ledger: Ledger, case: Case) -> bool:
     """Store a case; an identical case is found again, a different one refused."""
-    rows = list(ledger.db["cases"].rows_where(
-        "family = ? AND case_id = ?", [case.family, case.case_id]))
-    if rows:
-        old = rows[0]
-        if (old["category"], old["prompt"]) != (case.category, case.prompt):
-            what = "prompt" if old["prompt"] != case.prompt else "category"
+    old = ledger.db.execute("SELECT category, prompt FROM cases WHERE family = ? AND case_id = ?",
+                            [case.family, case.case_id]).fetchone()
+    if old is not None:
+        if tuple(old) != (case.category, case.prompt):
+            what = "prompt" if old[1] != case.prompt else "category"
             raise BadInput(
                 f"case {case.case_id!r} is already in family {case.family!r} with a "
                 f"different {what}", field=f"case.{what}",
             )
         return False
-    ledger.db["cases"].insert({
-        "family": case.family, "case_id": case.case_id,
-        "category": case.category, "prompt": case.prompt,
-    })
+    ledger.db.execute("INSERT INTO cases (family, case_id, category, prompt) VALUES (?, ?, ?, ?)",
+                      [case.family, case.case_id, case.category, case.prompt])
     return True
 
 
@@ -144,9 +159,11 @@ def _output(row: dict) -> Output:
 
 def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
     """Store an output once. The same output again adds nothing; a changed one is refused."""
-    rows = list(ledger.db["outputs"].rows_where("output_id = ?", [output.output_id]))
-    if rows:
-        if _output(rows[0]) != output:
+    cursor = ledger.db.execute("SELECT * FROM outputs WHERE output_id = ?", [output.output_id])
+    found = cursor.fetchone()
+    if found is not None:
+        stored = dict(zip([d[0] for d in cursor.description], found, strict=True))
+        if _output(stored) != output:
             raise BadInput(
                 f"sample {output.sample} of this system on case {output.case_id!r} is already "
                 "in the ledger with different content; outputs are never overwritten "
@@ -157,7 +174,8 @@ def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
     row = {name: getattr(output, name) for name in _OUTPUT_COLUMNS}
     row.update(is_diff=int(output.is_diff), content_hash=output.content_hash,
                import_id=import_id)
-    ledger.db["outputs"].insert(row)
+    ledger.db.execute(f"INSERT INTO outputs ({', '.join(row)}) VALUES "
+                      f"({', '.join('?' for _ in row)})", list(row.values()))
     return True
 
 
@@ -176,11 +194,10 @@ def record_gate_results(
 ) -> None:
     """Append one evaluation of every gate per output; the newest row per gate is in force."""
     at = now_iso()
-    ledger.db["gate_results"].insert_all(
-        {"output_id": oid, "gate": r.gate, "passed": int(r.passed), "reason": r.reason,
-         "evaluated_at": at}
-        for oid, rs in results for r in rs
-    )
+    ledger.db.conn.executemany(
+        "INSERT INTO gate_results (output_id, gate, passed, reason, evaluated_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [(oid, r.gate, int(r.passed), r.reason, at) for oid, rs in results for r in rs])
 
 
 def gate_results(ledger: Ledger, family: str) -> dict[OutputId, tuple[GateResult, ...]]:

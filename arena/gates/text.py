@@ -1,0 +1,235 @@
+"""Separate what the Language gate reads (prose, comments) from code.
+
+An answer is Markdown: markdown-it-py finds the fenced and indented code
+blocks, and every other line is prose. Inside code only comments and
+docstrings are language; Pygments finds them, with the lexer named by the
+fence tag. A diff has no prose: its added lines are code, lexed by file name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from markdown_it import MarkdownIt
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.token import Comment, String, _TokenType
+from pygments.util import ClassNotFound
+
+# Blocks a model uses for program output or plain text: not prose, not comments.
+OUTPUT_TAGS = frozenset(
+    {
+        "text", "txt", "plain", "plaintext", "output", "console", "stdout", "stderr",
+        "log", "shell-session", "terminal", "none", "nohighlight",
+    }
+)  # fmt: skip
+# Markdown inside a fence is prose written by the model (a README, a letter).
+MARKDOWN_TAGS = frozenset({"markdown", "md"})
+# Comment kinds that are really code: preprocessor lines, `#!` lines.
+_CODE_COMMENTS = (Comment.Preproc, Comment.PreprocFile, Comment.Hashbang)
+
+_FENCE_LINE = re.compile(r"^[\s>]*(`{3,}|~{3,})")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_INDENTED = re.compile(r"^(?: {4}|\t)", re.MULTILINE)
+# Inline code, links' targets, bare URLs and HTML tags are not prose.
+_NOT_PROSE = re.compile(r"`[^`\n]*`|\]\([^)\n]*\)|\bhttps?://\S+|<[^<>\n]{1,200}>")
+_COMMENT_MARKS = re.compile(
+    r"^[ \t]*(?:#+|//+|/\*+|\*+/?|--+|;+|%+|\"\"\"|''')|(?:\*+/|\"\"\"|''')[ \t]*$", re.MULTILINE
+)
+# Without a usable tag, only whole lines that plainly are comments count.
+_PLAIN_COMMENT = re.compile(
+    r"^[ \t]*(?:#|//|--)[ \t]+(.+)$|^[ \t]*/\*(.*?)\*/[ \t]*$", re.MULTILINE
+)
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    """Code whose comments may be read: ``tag`` from the fence, or a diff's file name."""
+
+    code: str
+    tag: str = ""
+    filename: str = ""
+
+
+@dataclass(frozen=True)
+class Split:
+    prose: tuple[str, ...]
+    code: tuple[CodeBlock, ...]
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark")
+    # Only block structure is needed: skipping inline parsing halves the cost.
+    md.disable("inline")
+    return md
+
+
+def _clean(line: str) -> str:
+    return _NOT_PROSE.sub(" ", line)
+
+
+def _fence_tag(info: str) -> str:
+    words = info.strip().split()
+    return words[0].strip("{}.").lower() if words else ""
+
+
+def _closes(line: str, markup: str) -> bool:
+    match = _FENCE_LINE.match(line)
+    return bool(
+        match
+        and match.group(1)[0] == markup[0]
+        and len(match.group(1)) >= len(markup)
+        and not line[match.end() :].strip()
+    )
+
+
+def might_have_code(text: str) -> bool:
+    """False when no line can start a code block, so Markdown parsing can be skipped."""
+    return "```" in text or "~~~" in text or bool(_INDENTED.search(text))
+
+
+def split_markdown(text: str, *, truncated: bool = False) -> Split:
+    """Prose lines and code blocks of a Markdown answer.
+
+    A fence left open runs to the end of the answer in CommonMark. If the
+    answer was cut off at its output limit (``truncated``) that is right: the
+    code really runs to the end. Otherwise it is a formatting slip, and the
+    code is taken to end at the fence's first blank line, after which the rest
+    is read as Markdown again, so prose after a forgotten fence stays prose.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    prose: list[str] = []
+    code: list[CodeBlock] = []
+    _split_into(text, truncated, prose, code)
+    return Split(tuple(prose), tuple(code))
+
+
+def _split_into(text: str, truncated: bool, prose: list[str], code: list[CodeBlock]) -> None:
+    if not might_have_code(text):
+        prose.extend(_clean(text).split("\n"))
+        return
+    lines = text.split("\n")
+    last = len(lines) - 1 if lines[-1] == "" else len(lines)
+    is_code = [False] * len(lines)
+    rest = ""
+    for token in _markdown().parse(text):
+        if token.type not in ("fence", "code_block") or token.map is None:
+            continue
+        start, end = token.map
+        body = token.content
+        tag = _fence_tag(token.info) if token.type == "fence" else ""
+        open_to_end = (
+            token.type == "fence"
+            and end >= last
+            and (end - start < 2 or not _closes(lines[end - 1], token.markup))
+        )
+        if open_to_end and not truncated:
+            parts = _BLANK_LINE.split(body, maxsplit=1)
+            if len(parts) == 2:
+                body, rest = parts[0] + "\n", parts[1]
+                end = start + 1 + body.count("\n")
+                last = end
+        for index in range(start, min(end, len(lines))):
+            is_code[index] = True
+        if tag in MARKDOWN_TAGS:
+            _split_into(body, truncated, prose, code)
+        elif tag not in OUTPUT_TAGS:
+            code.append(CodeBlock(body, tag))
+        if rest:
+            break
+    prose.extend(
+        _clean(line) for line, skip in zip(lines[:last], is_code[:last], strict=True) if not skip
+    )
+    if rest:
+        _split_into(rest, truncated, prose, code)
+
+
+def split_diff(text: str) -> Split:
+    """The added lines of a unified diff, one code block per file; no prose."""
+    blocks: list[CodeBlock] = []
+    filename = ""
+    added: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if line.startswith("+++ "):
+            if added:
+                blocks.append(CodeBlock("\n".join(added) + "\n", filename=filename))
+            added = []
+            target = line[4:].split("\t")[0].strip()
+            filename = target[2:] if target.startswith("b/") else target
+        elif line.startswith("+"):
+            added.append(line[1:])
+    if added:
+        blocks.append(CodeBlock("\n".join(added) + "\n", filename=filename))
+    return Split((), tuple(blocks))
+
+
+@lru_cache(maxsize=512)
+def _lexer_for_tag(tag: str) -> Lexer | None:
+    try:
+        return get_lexer_by_name(tag, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+@lru_cache(maxsize=512)
+def _lexer_for_suffix(suffix: str) -> Lexer | None:
+    try:
+        return get_lexer_for_filename(f"file{suffix}", stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+def _lexer(block: CodeBlock) -> Lexer | None:
+    if block.tag:
+        return _lexer_for_tag(block.tag)
+    if block.filename:
+        name = block.filename.rsplit("/", 1)[-1]
+        suffix = name[name.rfind(".") :] if "." in name else name
+        return _lexer_for_suffix(suffix)
+    return None
+
+
+@cache
+def _is_comment(kind: _TokenType) -> bool:
+    # Cached: the subtype checks walk the token hierarchy and lexing yields many tokens.
+    return (kind in Comment and not any(kind in code for code in _CODE_COMMENTS)) or (
+        kind in String.Doc
+    )
+
+
+def comments(block: CodeBlock) -> list[str]:
+    """Comment and docstring text of a code block, markers removed, one item per line.
+
+    Without a known lexer (no tag, an unknown tag, an indented block) guessing
+    one is unreliable on short snippets, so only whole lines starting with
+    ``#``, ``//`` or ``--`` and a space, or wrapped in ``/* */``, are taken.
+    """
+    lexer = _lexer(block)
+    if lexer is None:
+        found = "\n".join(a or b for a, b in _PLAIN_COMMENT.findall(block.code))
+    else:
+        found = "\n".join(
+            value
+            for _, kind, value in lexer.get_tokens_unprocessed(block.code)
+            if _is_comment(kind)
+        )
+    return [line for line in _COMMENT_MARKS.sub(" ", found).split("\n") if line.strip()]
+
+
+def unclosed_fence(text: str) -> bool:
+    """Whether a code fence is still open at the end of ``text`` (a truncation hint)."""
+    if "```" not in text and "~~~" not in text:
+        return False
+    opener = ""
+    for line in text.split("\n"):
+        match = _FENCE_LINE.match(line)
+        if not match:
+            continue
+        if not opener:
+            opener = match.group(1)
+        elif _closes(line, opener):
+            opener = ""
+    return bool(opener)

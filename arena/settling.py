@@ -1,0 +1,210 @@
+"""Settling: the pairs of a family decided without a vote, and those left for the rater.
+
+Pure: records in, records out. For every case, every two outputs of
+different systems form a pair, and the first rule that applies settles it:
+
+1. ``gate_loses``: one output fails a gate and the other passes all; the passing one wins.
+2. ``both_gated``: both fail some gate; tie.
+3. ``identical``: same text after normalising line endings and trailing whitespace; tie.
+4. ``tests_separate`` (``tests`` and ``tests_then_votes``): passing beats failing.
+   ``errored`` counts as failed, and so does a missing test result.
+5. ``both_failed_tests``: tie.
+6. ``identical_diffs``: both pass and their diffs are the same change once
+   commit history and index lines are set aside; tie.
+7. ``both_passed_tests`` (``tests`` only, where no rater votes): tie.
+
+What remains is pending: in ``votes`` families every pair the rules leave,
+in ``tests_then_votes`` two passing solutions with different diffs.
+``graded`` families are scored by graders, not pairs: nothing is returned.
+
+Each settled comparison weighs 1/(k_a*k_b), k being the number of outputs
+(samples) each system has on the case, so the settled comparisons of one
+case and one system pair weigh at most 1 together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from arena.records import CaseId, Family, GateResult, Output, OutputId, SystemId
+
+RULES: tuple[str, ...] = (
+    "gate_loses",
+    "both_gated",
+    "identical",
+    "tests_separate",
+    "both_failed_tests",
+    "identical_diffs",
+    "both_passed_tests",
+)
+TESTED_KINDS = frozenset({"tests", "tests_then_votes"})
+
+_TRAILING_SPACE = re.compile(r"[ \t\f\v]+$", re.MULTILINE)
+# Lines of a patch that record where it came from, not what it changes.
+_PATCH_HISTORY = re.compile(r"^(?:index |similarity index |dissimilarity index )")
+
+
+@dataclass(frozen=True)
+class SettledComparison:
+    """A pair decided without a vote; ``y`` is from a's view: 1 won, 0 lost, 0.5 tie."""
+
+    case_id: CaseId
+    output_a: OutputId
+    output_b: OutputId
+    system_a: SystemId
+    system_b: SystemId
+    y: float
+    weight: float
+    rule: str
+
+
+@dataclass(frozen=True)
+class PendingPair:
+    """A pair the rater has to judge."""
+
+    case_id: CaseId
+    output_a: OutputId
+    output_b: OutputId
+    system_a: SystemId
+    system_b: SystemId
+
+
+@dataclass(frozen=True)
+class Settlement:
+    settled: tuple[SettledComparison, ...]
+    pending: tuple[PendingPair, ...]
+
+
+def normalise_text(text: str) -> str:
+    """Line endings made ``\\n`` and trailing whitespace dropped, per line and at the end."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _TRAILING_SPACE.sub("", text).rstrip()
+
+
+def normalise_diff(diff: str) -> str:
+    """The change a diff makes, read as a reviewer reads a pull request.
+
+    Anything before the first file header (a format-patch mail: commit id,
+    author, date, message, diffstat), ``index`` lines and the timestamps on
+    ``---``/``+++`` lines say where the change came from, not what it is.
+    """
+    lines = normalise_text(diff).split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith(("diff --git ", "--- "))), 0)
+    kept = []
+    for line in lines[start:]:
+        if _PATCH_HISTORY.match(line):
+            continue
+        if line.startswith(("--- ", "+++ ")):
+            line = line.split("\t", 1)[0]
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def any_gate_failed(results: Iterable[GateResult]) -> bool:
+    return any(not result.passed for result in results)
+
+
+def gate_failures(gate_results: Mapping[OutputId, Sequence[GateResult]]) -> dict[OutputId, bool]:
+    """For each output, whether it failed any gate (the gate-failure share counts these)."""
+    return {output_id: any_gate_failed(results) for output_id, results in gate_results.items()}
+
+
+def _passed_tests(output: Output) -> bool:
+    # Errored trials and outputs with no recorded result count as failed.
+    return output.test_result == "passed"
+
+
+def _decide(
+    a: Output, b: Output, a_gated: bool, b_gated: bool, kind: str
+) -> tuple[float, str] | None:
+    """``(y, rule)`` for a settled pair, ``None`` when the rater must judge it."""
+    if a_gated != b_gated:
+        return (0.0 if a_gated else 1.0), "gate_loses"
+    if a_gated:
+        return 0.5, "both_gated"
+    if normalise_text(a.text) == normalise_text(b.text):
+        return 0.5, "identical"
+    if kind not in TESTED_KINDS:
+        return None
+    a_passed, b_passed = _passed_tests(a), _passed_tests(b)
+    if a_passed != b_passed:
+        return (1.0 if a_passed else 0.0), "tests_separate"
+    if not a_passed:
+        return 0.5, "both_failed_tests"
+    if a.is_diff and b.is_diff and normalise_diff(a.text) == normalise_diff(b.text):
+        return 0.5, "identical_diffs"
+    if kind == "tests":
+        return 0.5, "both_passed_tests"
+    return None
+
+
+def settle(
+    family: Family,
+    outputs: Iterable[Output],
+    gate_results: Mapping[OutputId, Sequence[GateResult]],
+    *,
+    retired_cases: Collection[CaseId] = frozenset(),
+    removed_outputs: Collection[OutputId] = frozenset(),
+) -> Settlement:
+    """Settled comparisons and pending pairs of one family.
+
+    Retired cases and removed outputs are left out entirely, and do not count
+    among a system's samples. Within a pair, ``a`` is the system whose id sorts
+    first, so the result does not depend on the order of ``outputs``.
+    """
+    by_case: dict[CaseId, dict[SystemId, list[Output]]] = defaultdict(lambda: defaultdict(list))
+    for output in outputs:
+        if output.family != family.name:
+            raise ValueError(
+                f"outputs: {output.output_id} belongs to family {output.family!r}, "
+                f"not {family.name!r}"
+            )
+        if output.case_id in retired_cases or output.output_id in removed_outputs:
+            continue
+        by_case[output.case_id][output.system_id].append(output)
+    if family.kind == "graded":
+        return Settlement((), ())
+
+    gated: dict[OutputId, bool] = {}
+    for systems in by_case.values():
+        for sample_list in systems.values():
+            for output in sample_list:
+                results = gate_results.get(output.output_id)
+                if not results:
+                    raise ValueError(f"gate_results: no gate results for output {output.output_id}")
+                gated[output.output_id] = any_gate_failed(results)
+
+    settled: list[SettledComparison] = []
+    pending: list[PendingPair] = []
+    for case_id in sorted(by_case):
+        systems = by_case[case_id]
+        for system_a, system_b in combinations(sorted(systems), 2):
+            samples_a = sorted(systems[system_a], key=lambda o: (o.sample, o.output_id))
+            samples_b = sorted(systems[system_b], key=lambda o: (o.sample, o.output_id))
+            weight = 1.0 / (len(samples_a) * len(samples_b))
+            for a in samples_a:
+                for b in samples_b:
+                    decision = _decide(a, b, gated[a.output_id], gated[b.output_id], family.kind)
+                    if decision is None:
+                        pending.append(
+                            PendingPair(case_id, a.output_id, b.output_id, system_a, system_b)
+                        )
+                    else:
+                        y, rule = decision
+                        settled.append(
+                            SettledComparison(
+                                case_id,
+                                a.output_id,
+                                b.output_id,
+                                system_a,
+                                system_b,
+                                y,
+                                weight,
+                                rule,
+                            )
+                        )
+    return Settlement(tuple(settled), tuple(pending))
