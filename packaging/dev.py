@@ -79,4 +79,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except subprocess.CalledProcessError as exc:
+        sys.exit(f"[dev] set-up failed: {' '.join(map(str, exc.cmd))} exited {exc.returncode}")

@@ -6,10 +6,10 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from arena.errors import BadInput
-from arena.records import TEST_RESULTS, SystemDescriptor
+from arena.records import TEST_RESULTS, SystemDescriptor, TestResult
 from arena.redact import Redactor
 
 Progress = Callable[[int], None]
@@ -31,7 +31,7 @@ class ParsedOutput:
     cost: float | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
-    test_result: str | None = None
+    test_result: TestResult | None = None
     # Family settings a native file carries (name, kind, language, ...).
     family: dict[str, Any] = field(default_factory=dict)
 
@@ -96,12 +96,12 @@ def as_count(value: Any, path: Path, line: int, name: str) -> int | None:
     return int(number)
 
 
-def as_test_result(value: Any, path: Path, line: int, name: str) -> str | None:
+def as_test_result(value: Any, path: Path, line: int, name: str) -> TestResult | None:
     if value is None or value == "":
         return None
     if value not in TEST_RESULTS:
         raise bad(path, line, name, f"expected one of {', '.join(TEST_RESULTS)}, found {value!r}")
-    return str(value)
+    return cast(TestResult, value)
 
 
 def plain_descriptor(label: str) -> SystemDescriptor:

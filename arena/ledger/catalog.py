@@ -40,7 +40,7 @@ def families(ledger: Ledger) -> list[Family]:
 
 
 def add_family(ledger: Ledger, family: Family) -> None:
-    ledger.db["families"].insert({
+    ledger.db.table("families").insert({
         "name": family.name, "kind": family.kind, "language": family.language,
         "min_chars": family.min_chars, "max_chars": family.max_chars,
         "aspect": family.aspect, "reference": family.reference, "created_at": now_iso(),
@@ -48,7 +48,7 @@ def add_family(ledger: Ledger, family: Family) -> None:
 
 
 def set_reference(ledger: Ledger, family: str, system_id: SystemId) -> None:
-    ledger.db["families"].update(family, {"reference": system_id})
+    ledger.db.table("families").update(family, {"reference": system_id})
 
 
 def add_system(ledger: Ledger, label: str, descriptor: SystemDescriptor) -> tuple[SystemId, bool]:
@@ -220,4 +220,4 @@ def gate_results(ledger: Ledger, family: str) -> dict[OutputId, tuple[GateResult
 
 
 def record_import(ledger: Ledger, row: dict) -> None:
-    ledger.db["imports"].insert({**row, "imported_at": now_iso()})
+    ledger.db.table("imports").insert({**row, "imported_at": now_iso()})

@@ -30,7 +30,7 @@ def append(db: Database, table: str, row: dict[str, Any]) -> dict[str, Any]:
     head = db.execute(f"SELECT hash FROM {table} ORDER BY seq DESC LIMIT 1").fetchone()
     prev = head[0] if head else GENESIS_HASH
     stored = {**row, "prev_hash": prev, "hash": row_hash(prev, row)}
-    db[table].insert(stored)
+    db.table(table).insert(stored)
     return stored
 
 

@@ -8,6 +8,7 @@ from arena.clock import now_iso
 from arena.ledger import chain
 from arena.ledger.connection import Ledger
 from arena.ledger.voting import new_id
+from arena.records import CaseId, OutputId
 
 EventKind = Literal["retire_case", "remove_output", "flag"]
 
@@ -25,11 +26,11 @@ def add_event(ledger: Ledger, family: str, kind: EventKind, *, case_id: str | No
     return event_id
 
 
-def retired_cases(ledger: Ledger, family: str) -> set[str]:
-    return {r["case_id"] for r in ledger.db["events"].rows_where(
+def retired_cases(ledger: Ledger, family: str) -> set[CaseId]:
+    return {CaseId(r["case_id"]) for r in ledger.db["events"].rows_where(
         "family = ? AND kind = 'retire_case'", [family], select="case_id")}
 
 
-def removed_outputs(ledger: Ledger, family: str) -> set[str]:
-    return {r["output_id"] for r in ledger.db["events"].rows_where(
+def removed_outputs(ledger: Ledger, family: str) -> set[OutputId]:
+    return {OutputId(r["output_id"]) for r in ledger.db["events"].rows_where(
         "family = ? AND kind = 'remove_output'", [family], select="output_id")}

@@ -41,7 +41,7 @@ def start_session(ledger: Ledger, family: str, *, seed: int, actor: str = "rater
             "SELECT COALESCE(MAX(number), 0) FROM sessions WHERE family = ?", [family]
         ).fetchone()
         session = Session(SessionId(new_id()), family, last + 1, seed, actor, now_iso())
-        db["sessions"].insert(dataclasses.asdict(session))
+        db.table("sessions").insert(dataclasses.asdict(session))
     return session
 
 
