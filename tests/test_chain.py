@@ -68,3 +68,21 @@ def test_a_byte_edited_in_the_file_is_found(voted):
     with Ledger.open(voted.path, readonly=True) as reader:
         problems = check(reader)
     assert any("edited" in p or "integrity" in p for p in problems), problems
+
+
+def test_each_family_keeps_its_own_chain(voted, tmp_path):
+    from arena.importing import import_file
+    from tests.conftest import native_line
+
+    other = tmp_path / "other.jsonl"
+    other.write_text("\n".join(native_line("o1", s, f"{s} says something useful here.")
+                               for s in ("p", "q")), encoding="utf-8")
+    import_file(voted, other, family="other", fmt="native")
+    cast(voted, family="other")
+    cast(voted, case_index=3)
+    rows = list(voted.db.query("SELECT family, prev_hash, hash FROM votes ORDER BY seq"))
+    small = [r for r in rows if r["family"] == "small"]
+    (theirs,) = [r for r in rows if r["family"] == "other"]
+    assert theirs["prev_hash"] == GENESIS_HASH
+    assert small[-1]["prev_hash"] == small[-2]["hash"]
+    assert check(voted) == []

@@ -17,7 +17,8 @@ from arena.errors import LedgerTooNew
 
 GENESIS_HASH = "0" * 64
 
-# Tables whose rows are never updated, deleted or replaced; each carries a hash chain.
+# Tables whose rows are never updated, deleted or replaced; each carries one hash chain
+# per family (so a family's rows can be exported and checked on their own).
 # name -> the app-made id column.
 APPEND_ONLY: dict[str, str] = {
     "presentations": "presentation_id",
@@ -181,6 +182,7 @@ def _voting(db: Database) -> None:
         CREATE TABLE retractions (
             seq INTEGER PRIMARY KEY,
             retraction_id TEXT NOT NULL UNIQUE,
+            family TEXT NOT NULL,
             vote_id TEXT NOT NULL REFERENCES votes(vote_id),
             session_id TEXT REFERENCES sessions(session_id),
             retracted_at TEXT NOT NULL,
@@ -245,7 +247,8 @@ def _guard_sql(table: str, key: str, *, chained: bool) -> str:
         BEGIN {_refuse(table, 'seq already used')}; END;
         CREATE TRIGGER {table}_chain BEFORE INSERT ON {table}
         WHEN NEW.prev_hash IS NOT COALESCE(
-            (SELECT hash FROM {table} ORDER BY seq DESC LIMIT 1), '{GENESIS_HASH}')
+            (SELECT hash FROM {table} WHERE family = NEW.family ORDER BY seq DESC LIMIT 1),
+            '{GENESIS_HASH}')
         BEGIN {_refuse(table, 'prev_hash does not continue the chain')}; END;
         """
     return sql

@@ -107,12 +107,14 @@ def retract(ledger: Ledger, vote_id: VoteId, *, session_id: SessionId | None = N
         stored = _existing(ledger, "retractions", "retraction_id", rid)
         if stored is not None:
             return "already_recorded"
-        if _existing(ledger, "votes", "vote_id", vote_id) is None:
+        vote = _existing(ledger, "votes", "vote_id", vote_id)
+        if vote is None:
             raise BadInput(f"no vote {vote_id} to retract", field="vote_id")
         if _existing(ledger, "retractions", "vote_id", vote_id) is not None:
             raise BadInput(f"vote {vote_id} is already retracted", field="vote_id")
         chain.append(db, "retractions", {
-            "retraction_id": rid, "vote_id": vote_id, "session_id": session_id,
+            "retraction_id": rid, "family": vote["family"], "vote_id": vote_id,
+            "session_id": session_id,
             "retracted_at": now_iso(),
         })
     return "recorded"
