@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal, NewType
 
-from arena.canonical import content_hash
+from arena.canonical import content_hash, sha256_hex
 
 SystemId = NewType("SystemId", str)
 OutputId = NewType("OutputId", str)
@@ -131,7 +131,8 @@ class Output:
 
     @property
     def content_hash(self) -> str:
-        return content_hash(self.text)
+        """sha256 of the text's UTF-8 bytes: how exported bundles refer to it."""
+        return sha256_hex(self.text)
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,11 @@ import sys
 from collections.abc import Sequence
 
 from arena import __version__
-from arena.cli import commands, output
+from arena.cli import commands, output, round_cmd
 from arena.errors import ArenaError
 
 # Commands later work fills in; until then they say so and exit 3.
 NOT_YET = {
-    "round": "closing and showing rounds",
-    "export": "exporting a round ledger",
-    "verify": "verifying an exported round",
     "collect": "collecting outputs from an endpoint",
     "grade": "grading a suite",
     "vote": "the rater window",
@@ -32,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "the user data folder)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.register(sub)
+    round_cmd.register(sub)
     for name, what in NOT_YET.items():
         p = sub.add_parser(name, help=f"{what} (not available yet)")
         p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)

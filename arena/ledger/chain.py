@@ -2,8 +2,9 @@
 
 Each table keeps one chain per family. A row stores ``prev_hash`` (the
 ``hash`` of the previous row of its family, or the genesis hash) and
-``hash = sha256(prev_hash + canonical JSON of the row's other columns)``. Triggers refuse a row that does not continue the chain; walking
-it finds edits made with the triggers dropped or with a hex editor.
+``hash = sha256(prev_hash + canonical JSON of the row's other columns)``.
+Triggers refuse a row that does not continue the chain; walking it finds
+edits made with the triggers dropped or with a hex editor.
 """
 
 from __future__ import annotations
@@ -36,13 +37,29 @@ def append(db: Database, table: str, row: dict[str, Any]) -> dict[str, Any]:
     return stored
 
 
+def head(db: Database, table: str, family: str) -> dict[str, Any]:
+    """The newest row of ``family``'s chain in ``table``: its seq and hash (0 and genesis)."""
+    row = db.execute(f"SELECT seq, hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1",
+                     [family]).fetchone()
+    return {"seq": row[0], "hash": row[1]} if row else {"seq": 0, "hash": GENESIS_HASH}
+
+
+def rows(db: Database, table: str, family: str, up_to: int) -> list[dict[str, Any]]:
+    """``family``'s rows of ``table`` in chain order, up to seq ``up_to``."""
+    cursor = db.execute(f"SELECT * FROM {table} WHERE family = ? AND seq <= ? ORDER BY seq",
+                        [family, up_to])
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, values, strict=True)) for values in cursor]
+
+
 def verify_rows(table: str, key: str, rows: Iterable[dict[str, Any]]) -> list[str]:
     """Check the chains of ``rows`` (one table's rows in seq order); one line per break."""
     problems: list[str] = []
     heads: dict[str, str] = {}
     for row in rows:
         where = f"{table} seq {row.get('seq')} ({key} {row.get(key)})"
-        prev = heads.get(row.get("family"), GENESIS_HASH)
+        family = str(row.get("family"))
+        prev = heads.get(family, GENESIS_HASH)
         if row.get("prev_hash") != prev:
             problems.append(f"{where}: does not follow the previous row (a row was removed)")
         try:
@@ -52,7 +69,7 @@ def verify_rows(table: str, key: str, rows: Iterable[dict[str, Any]]) -> list[st
         else:
             if expected != row.get("hash"):
                 problems.append(f"{where}: content does not match its hash (edited)")
-        heads[row.get("family")] = row.get("hash")
+        heads[family] = str(row.get("hash"))
     return problems
 
 

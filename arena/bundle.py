@@ -1,0 +1,111 @@
+"""The exported round ledger: a folder (or .zip) that anyone can check and refit.
+
+Files: ``manifest.json`` (round, family, settings, software version and the
+sha256 of every other file), ``manifest.sha256`` (the manifest's own hash),
+``board.json`` (board, categories, summary), ``comparisons.jsonl`` (every
+comparison and vote with its weight and status), ``votes.jsonl`` and
+``retractions.jsonl`` (the family's hash chains up to the close),
+``outputs.jsonl`` (every output a comparison refers to, by content hash),
+``systems.jsonl`` and ``cases.jsonl``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from arena import __version__
+from arena.errors import BadInput
+from arena.ledger import Ledger, catalog, chain
+from arena.ledger.rounds import find_round
+
+FORMAT = "arena-round-bundle"
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+MANIFEST_HASH = "manifest.sha256"
+
+
+def _jsonl(rows: Iterable[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(r, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+                   for r in rows).encode("utf-8")
+
+
+def _json(value: Any) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False)
+            + "\n").encode("utf-8")
+
+
+def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
+                 ) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The round and the bytes of every file of its bundle."""
+    found = find_round(ledger, round_id, family)
+    if found is None:
+        raise BadInput("no such round; close one with `arena round close`", field="round")
+    name = found["family"]
+    heads = found["chain_heads"]
+    comparisons = found["comparisons"]
+    used = {c[k] for c in comparisons for k in ("output_a", "output_b")}
+    outputs = [o for o in catalog.outputs(ledger, name) if o.output_id in used]
+    systems = {o.system_id for o in outputs}
+    fam = catalog.get_family(ledger, name)
+    assert fam is not None  # a round exists only for a family
+    files = {
+        "board.json": _json({k: found[k] for k in ("anchor", "systems", "summary",
+                                                   "categories", "fit", "chain_heads")}),
+        "comparisons.jsonl": _jsonl(comparisons),
+        "votes.jsonl": _jsonl(chain.rows(ledger.db, "votes", name, heads["votes"]["seq"])),
+        "retractions.jsonl": _jsonl(chain.rows(ledger.db, "retractions", name,
+                                               heads["retractions"]["seq"])),
+        "outputs.jsonl": _jsonl({
+            "output_id": o.output_id, "case_id": o.case_id, "system_id": o.system_id,
+            "sample": o.sample, "content_hash": o.content_hash, "text": o.text,
+            "is_diff": o.is_diff} for o in outputs),
+        "systems.jsonl": _jsonl({"system_id": s.system_id, "label": s.label,
+                                 "descriptor": s.descriptor.canonical()}
+                                for s in catalog.systems(ledger, name) if s.system_id in systems),
+        "cases.jsonl": _jsonl({"case_id": c.case_id, "category": c.category, "prompt": c.prompt}
+                              for c in catalog.cases(ledger, name)),
+    }
+    manifest = {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "software": __version__,
+        "round": found["round"], "closed_at": found["closed_at"], "settings": found["settings"],
+        "family": {"name": fam.name, "kind": fam.kind, "language": fam.language,
+                   "min_chars": fam.min_chars, "max_chars": fam.max_chars,
+                   "aspect": fam.aspect, "reference": fam.reference},
+        "files": {n: hashlib.sha256(data).hexdigest() for n, data in sorted(files.items())},
+    }
+    files[MANIFEST] = _json(manifest)
+    files[MANIFEST_HASH] = f"{hashlib.sha256(files[MANIFEST]).hexdigest()}  {MANIFEST}\n".encode()
+    return found, files
+
+
+def export_round(ledger: Ledger, out: Path, *, round_id: str | None = None,
+                 family: str | None = None) -> dict[str, Any]:
+    """Write the bundle of a round to ``out`` (a folder, or a .zip file); return the round."""
+    if out.exists():
+        raise BadInput("already exists; choose another --out", path=str(out))
+    found, files = bundle_files(ledger, round_id, family)
+    if out.suffix == ".zip":
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            for name, data in sorted(files.items()):
+                archive.writestr(name, data)
+    else:
+        out.mkdir(parents=True)
+        for name, data in files.items():
+            (out / name).write_bytes(data)
+    return found
+
+
+def read_bundle(path: Path) -> dict[str, bytes]:
+    """Every file of a bundle folder or .zip, by name."""
+    if path.is_dir():
+        return {p.name: p.read_bytes() for p in sorted(path.iterdir()) if p.is_file()}
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            return {n: archive.read(n) for n in archive.namelist()}
+    raise BadInput("not a bundle folder or .zip file", path=str(path))

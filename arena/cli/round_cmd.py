@@ -1,0 +1,214 @@
+"""`arena round close` and `arena round show`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from arena.cli import output
+from arena.cli.commands import open_ledger
+from arena.errors import BadInput
+
+# Keys of a `round show --json` system entry, in the order docs/cli.md lists them.
+SYSTEM_KEYS = ("system", "label", "points", "rank", "preliminary", "unranked", "far_behind",
+               "votes", "decisive_votes", "both_bad_share", "gate_failure_share",
+               "cost_per_output", "p50_latency_ms", "pass_rate", "failed_tests_share")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("round", help="close a round (fit the board) or show one")
+    rsub = p.add_subparsers(dest="round_command", metavar="ACTION", required=True)
+
+    c = rsub.add_parser("close", help="re-run the gates, fit the points and store the round")
+    c.add_argument("--family", required=True)
+    c.add_argument("--weighting", choices=("unit", "ledger"), default="unit",
+                   help="unit: every comparison its own weight; ledger: each actor's total "
+                        "family contribution capped at --cap (default unit)")
+    c.add_argument("--cap", type=float, help="the ledger weighting's cap (default 1000)")
+    c.add_argument("--penalty", type=float, help="the penalty λ (default 0.1)")
+    c.add_argument("--base", type=float, default=1000.0, help="the anchor's points (1000)")
+    c.add_argument("--threshold", type=float,
+                   help="decisive votes below which a system is preliminary (default 10)")
+    c.add_argument("--json", action="store_true", help="print the round as JSON")
+    c.set_defaults(handler=cmd_close)
+
+    s = rsub.add_parser("show", help="the board and summary of a round")
+    s.add_argument("round", nargs="?", help="round id or prefix (default: the newest)")
+    s.add_argument("--family", help="the newest round of this family")
+    s.add_argument("--category", help="the board refitted on one category")
+    s.add_argument("--json", action="store_true", help="print the round as JSON")
+    s.set_defaults(handler=cmd_show)
+
+    e = sub.add_parser("export", help="write a round's bundle (folder or .zip) for others")
+    e.add_argument("round", nargs="?", help="round id or prefix (default: the newest)")
+    e.add_argument("--family", help="the newest round of this family")
+    e.add_argument("--out", type=Path, required=True, help="a new folder, or a file ending .zip")
+    e.set_defaults(handler=cmd_export)
+
+    f = sub.add_parser("verify", help="recheck a bundle's hashes and refit its round")
+    f.add_argument("bundle", type=Path, help="the bundle folder or .zip")
+    f.add_argument("--json", action="store_true", help="print the result as JSON")
+    f.set_defaults(handler=cmd_verify)
+
+    v = sub.add_parser("import-votes", help="import votes cast elsewhere (JSON Lines)")
+    v.add_argument("file", type=Path, help="the vote log (docs/formats.md)")
+    v.add_argument("--family", required=True, help="the family the votes are on")
+    v.add_argument("--api-key-env", action="append", default=[], metavar="VAR",
+                   help="redact the value of this environment variable (repeatable)")
+    v.add_argument("--json", action="store_true", help="print the result as JSON")
+    v.set_defaults(handler=cmd_import_votes)
+
+
+def cmd_close(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from arena.rounds import close_round
+    from arena.scoring import RoundSettings
+
+    given = {k: getattr(args, k) for k in ("penalty", "threshold", "cap")
+             if getattr(args, k) is not None}
+    settings = RoundSettings(weighting=args.weighting, base=args.base, **given)
+    with open_ledger(args) as ledger, tqdm(desc="gates", unit="output", disable=None,
+                                           file=sys.stderr, leave=False) as bar:
+        closed = close_round(ledger, args.family, settings, progress=bar.update)
+    _print(public(closed), args.json)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from arena.ledger.rounds import find_round
+
+    with open_ledger(args, readonly=True) as ledger:
+        found = find_round(ledger, args.round, args.family)
+    if found is None:
+        raise BadInput("no such round" + (f" {args.round!r}" if args.round else "")
+                       + (f" of family {args.family!r}" if args.family else "")
+                       + "; close one with `arena round close --family NAME`", field="round")
+    shown = public(found)
+    if args.category:
+        view = found["categories"].get(args.category)
+        if view is None:
+            raise BadInput(f"no category {args.category!r} in this round; one of "
+                           f"{', '.join(found['categories'])}", field="--category")
+        shown.update(anchor=view["anchor"], category=args.category,
+                     systems=[_system(r) for r in view["systems"]])
+    _print(shown, args.json)
+    return 0
+
+
+def _system(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: row.get(k) for k in SYSTEM_KEYS + ("status",)}
+
+
+def public(found: dict[str, Any]) -> dict[str, Any]:
+    """The documented `round show --json` view of a stored round."""
+    return {"round": found["round"], "family": found["family"],
+            "closed_at": found["closed_at"], "settings": found["settings"],
+            "anchor": found["anchor"], "systems": [_system(r) for r in found["systems"]],
+            "summary": found["summary"]}
+
+
+def _fmt(value: Any, digits: int = 0, percent: bool = False, significant: bool = False) -> Any:
+    if value is None:
+        return None
+    if percent:
+        return f"{100 * value:.0f}%"
+    if significant:
+        return f"{value:.3g}"
+    return round(value) if digits == 0 else f"{value:.{digits}f}"
+
+
+def _why_unranked(row: dict[str, Any]) -> str:
+    if row["status"] == "no_comparisons":
+        return "no votes"
+    if row["status"].startswith("unbounded"):
+        return "never loses or never wins: no finite points without a penalty"
+    return "not connected to the anchor"
+
+
+def _print(shown: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        output.emit_json(shown)
+        return
+    anchor = shown["anchor"]
+    title = f"round {shown['round'][:12]} of {shown['family']}, closed {shown['closed_at']}"
+    if shown.get("category"):
+        title += f", category {shown['category']}"
+    print(title)
+    print(f"anchor: {anchor['label']} ({anchor['reason']}); settings: "
+          + ", ".join(f"{k} {v}" for k, v in shown["settings"].items() if v is not None))
+    ranked = [r for r in shown["systems"] if not r["unranked"]]
+    rows = [[r["rank"], r["label"] + (" *" if r["preliminary"] else "")
+             + (" (far behind)" if r["far_behind"] else ""), _fmt(r["points"]), r["votes"],
+             _fmt(r["both_bad_share"], percent=True), _fmt(r["gate_failure_share"], percent=True),
+             _fmt(r["cost_per_output"], significant=True), _fmt(r["p50_latency_ms"]),
+             _fmt(r["pass_rate"], percent=True)] for r in ranked]
+    # In a category view, every column but rank and points keeps its family-wide value.
+    wide = " (all)" if shown.get("category") else ""
+    print(output.table(["rank", "system", "points", f"votes{wide}", f"both bad{wide}",
+                        f"gate fail{wide}", f"cost/output{wide}", f"p50 ms{wide}",
+                        f"pass rate{wide}"], rows))
+    others = [r for r in shown["systems"] if r["unranked"]]
+    if others:
+        print("unranked: " + ", ".join(f"{r['label']} ({_why_unranked(r)})" for r in others))
+    if any(r["preliminary"] for r in ranked):
+        print("* preliminary: fewer decisive votes than the threshold")
+    summary = shown["summary"]
+    print()
+    print(f"rater agreement: {_fmt(summary['rater_agreement'], percent=True) or '—'} over "
+          f"{summary['repeats']} repeats")
+    print(f"split-half τ: {_fmt(summary['split_half_tau'], 2) or '—'}")
+    for key, name in (("length_bias_points_per_sd", "length bias"),
+                      ("diff_length_bias_points_per_sd", "diff length bias")):
+        if summary[key] is not None:
+            print(f"{name}: {summary[key]:+.0f} points per SD (positive favours longer)")
+    left = summary["left_out"]
+    print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
+
+
+def cmd_import_votes(args: argparse.Namespace) -> int:
+    from arena.redact import DEFAULT_SECRET_ENVS, Redactor
+    from arena.vote_import import import_votes
+
+    redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
+    with open_ledger(args) as ledger, output.progress_bar(args.file, "votes") as advance:
+        report = import_votes(ledger, args.file, family=args.family, redactor=redactor,
+                              progress=advance)
+    if args.json:
+        output.emit_json(report.__dict__)
+    else:
+        print(f"{args.file}: {report.records} votes read, {report.votes_added} new, "
+              f"{report.sessions_added} new sessions in {report.family}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from arena.bundle import export_round
+
+    with open_ledger(args, readonly=True) as ledger:
+        found = export_round(ledger, args.out, round_id=args.round, family=args.family)
+    print(f"round {found['round'][:12]} of {found['family']} written to {args.out}")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from arena.errors import LedgerError
+    from arena.verify import verify_bundle
+
+    report = verify_bundle(args.bundle)
+    if args.json:
+        output.emit_json({"bundle": str(args.bundle), "round": report.round, "ok": report.ok,
+                          "systems": report.systems,
+                          "largest_difference": report.largest_difference,
+                          "problems": report.problems})
+    elif report.ok:
+        print(f"{args.bundle}: ok: every hash matches and the refit reproduces the points of "
+              f"{report.systems} systems (largest difference {report.largest_difference:.2g})")
+    else:
+        for line in report.problems:
+            print(line)
+    if not report.ok:
+        raise LedgerError(f"{args.bundle}: {len(report.problems)} problem(s); do not trust it")
+    return 0

@@ -1,0 +1,110 @@
+"""The comparisons of a family: human votes and settled pairs, each fitted or left out.
+
+Every vote in force is listed once with its status: ``fitted``, ``repeat``
+(used only for rater agreement) or ``left_out`` with the reason: the case
+was retired, an output was removed, an output now fails a gate, or the pair
+now settles without a vote. Settled pairs are listed with the rule that
+settled them and their 1/(k_a·k_b) weight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from arena.ledger import Ledger, catalog, events, voting
+from arena.records import Family, GateResult, Output, OutputId, SystemId
+from arena.settling import any_gate_failed, settle
+
+SETTLER = "settler"
+LEFT_OUT_REASONS = ("retired_case", "removed_output", "failing_gate", "settled_pair")
+Y_OF_CHOICE = {"left": 1.0, "right": 0.0, "tie": 0.5, "both_bad": 0.5}
+
+Status = Literal["fitted", "repeat", "left_out"]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One comparison of system a (left, for votes) with system b; y is a's outcome."""
+
+    source: Literal["vote", "settled"]
+    case_id: str
+    category: str
+    output_a: OutputId
+    output_b: OutputId
+    system_a: SystemId
+    system_b: SystemId
+    y: float
+    weight: float
+    actor: str
+    status: Status
+    reason: str | None = None
+    vote_id: str | None = None
+    choice: str | None = None
+    repeat_of: str | None = None
+    session: int | None = None
+    rule: str | None = None
+    len_a: int = 0
+    len_b: int = 0
+    is_diff: bool = False
+
+    @property
+    def decisive(self) -> bool:
+        """A human vote for one side (left or right), as the preliminary mark counts them."""
+        return self.source == "vote" and self.choice in ("left", "right")
+
+
+def _pair(a: str, b: str) -> frozenset[str]:
+    return frozenset((a, b))
+
+
+def family_comparisons(ledger: Ledger, family: Family) -> list[Comparison]:
+    """Every comparison of ``family`` as its ledger stands now (gates as last stored)."""
+    retired = events.retired_cases(ledger, family.name)
+    removed = events.removed_outputs(ledger, family.name)
+    outputs = {o.output_id: o for o in catalog.outputs(ledger, family.name)}
+    categories = {c.case_id: c.category for c in catalog.cases(ledger, family.name)}
+    results = catalog.gate_results(ledger, family.name)
+    live = [o for o in outputs.values()
+            if o.case_id not in retired and o.output_id not in removed]
+    settlement = settle(family, live, results, retired_cases=retired, removed_outputs=removed)
+    settled_pairs = {_pair(s.output_a, s.output_b) for s in settlement.settled}
+    sessions = {s.session_id: s.number for s in voting.sessions(ledger, family.name)}
+
+    found = [
+        Comparison("settled", s.case_id, categories[s.case_id], s.output_a, s.output_b,
+                   s.system_a, s.system_b, s.y, s.weight, SETTLER, "fitted", rule=s.rule,
+                   **_lengths(outputs[s.output_a], outputs[s.output_b]))
+        for s in settlement.settled
+    ]
+    for vote in voting.votes_in_force(ledger, family.name):
+        left, right = outputs[vote.left_output], outputs[vote.right_output]
+        status, reason = _status(vote.case_id, left, right, retired, removed, results,
+                                 settled_pairs)
+        if status == "fitted" and vote.repeat_of is not None:
+            status = "repeat"
+        found.append(Comparison(
+            "vote", vote.case_id, categories[vote.case_id], left.output_id, right.output_id,
+            left.system_id, right.system_id, Y_OF_CHOICE[vote.choice], 1.0, vote.actor, status,
+            reason, vote.vote_id, vote.choice, vote.repeat_of, sessions.get(vote.session_id),
+            **_lengths(left, right)))
+    return found
+
+
+def _lengths(a: Output, b: Output) -> dict:
+    return {"len_a": len(a.text), "len_b": len(b.text), "is_diff": a.is_diff or b.is_diff}
+
+
+def _status(case_id: str, left: Output, right: Output, retired: set, removed: set,
+            results: Mapping[OutputId, Sequence[GateResult]],
+            settled_pairs: set[frozenset[str]]) -> tuple[Status, str | None]:
+    if case_id in retired:
+        return "left_out", "retired_case"
+    if left.output_id in removed or right.output_id in removed:
+        return "left_out", "removed_output"
+    if any(any_gate_failed(results.get(o.output_id, ())) for o in (left, right)):
+        return "left_out", "failing_gate"
+    if _pair(left.output_id, right.output_id) in settled_pairs:
+        return "left_out", "settled_pair"
+    return "fitted", None

@@ -1,0 +1,175 @@
+"""Comparisons in, point scores and round-summary figures out.
+
+The one module of ``arena`` that calls ``fitting``: it turns comparison
+records into the index arrays the fitting library takes, applies the
+round's weighting policy, and turns the results back into plain values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+import fitting
+from arena.comparisons import Comparison
+from arena.errors import BadInput
+from arena.records import SystemId
+
+Weighting = Literal["unit", "ledger"]
+DEFAULT_CAP = 1000.0
+
+
+@dataclass(frozen=True)
+class RoundSettings:
+    """What a round records so anyone can refit it."""
+
+    weighting: Weighting = "unit"
+    cap: float | None = None
+    penalty: float = fitting.DEFAULT_PENALTY
+    base: float = 1000.0
+    threshold: float = fitting.DEFAULT_THRESHOLD
+
+    def __post_init__(self) -> None:
+        if self.weighting not in ("unit", "ledger"):
+            raise BadInput(f"weighting must be unit or ledger, not {self.weighting!r}",
+                           field="--weighting")
+        if self.weighting == "ledger" and self.cap is None:
+            object.__setattr__(self, "cap", DEFAULT_CAP)
+        if self.cap is not None and not self.cap > 0:
+            raise BadInput("the cap must be a positive weight", field="--cap")
+        if not (self.penalty >= 0 and math.isfinite(self.penalty)):
+            raise BadInput("the penalty must be a finite number ≥ 0", field="--penalty")
+        if not math.isfinite(self.base):
+            raise BadInput("the base must be a finite number", field="--base")
+        if not self.threshold >= 0:
+            raise BadInput("the threshold must be ≥ 0", field="--threshold")
+
+    def as_json(self) -> dict[str, Any]:
+        return {"weighting": self.weighting, "cap": self.cap, "penalty": self.penalty,
+                "base": self.base, "threshold": self.threshold}
+
+
+def fitted_weights(comparisons: Sequence[Comparison], settings: RoundSettings) -> np.ndarray:
+    """The weight each comparison enters the fit with (0 when it is not fitted).
+
+    ``ledger`` weighting scales each actor's whole-family contribution down to
+    the cap, before any category or component is taken out of it.
+    """
+    weights = np.array([c.weight if c.status == "fitted" else 0.0 for c in comparisons])
+    if settings.weighting == "ledger":
+        assert settings.cap is not None  # set by RoundSettings
+        totals: dict[str, float] = defaultdict(float)
+        for c, w in zip(comparisons, weights, strict=True):
+            totals[c.actor] += w
+        scale = {actor: min(1.0, settings.cap / t) if t > 0 else 1.0
+                 for actor, t in totals.items()}
+        weights = np.array([w * scale[c.actor]
+                            for c, w in zip(comparisons, weights, strict=True)])
+    return weights
+
+
+@dataclass(frozen=True)
+class SystemScore:
+    points: float | None
+    rank: int | None
+    status: str
+    preliminary: bool
+    decisive_votes: int
+
+
+@dataclass(frozen=True)
+class BoardFit:
+    scores: dict[SystemId, SystemScore]
+    anchor: SystemId | None
+    anchor_reason: str
+    mle_exists: bool
+    iterations: int
+    converged: bool
+
+
+def _arrays(comparisons: Sequence[Comparison], weights: np.ndarray,
+            index: dict[SystemId, int]) -> tuple[np.ndarray, ...]:
+    live = [i for i, w in enumerate(weights) if w > 0]
+    a = np.array([index[comparisons[i].system_a] for i in live], dtype=np.intp)
+    b = np.array([index[comparisons[i].system_b] for i in live], dtype=np.intp)
+    y = np.array([comparisons[i].y for i in live], dtype=float)
+    w = np.array([weights[i] for i in live], dtype=float)
+    decisive = np.array([comparisons[i].decisive for i in live], dtype=bool)
+    return a, b, y, w, decisive
+
+
+def fit_board(comparisons: Sequence[Comparison], weights: np.ndarray,
+              systems: Sequence[SystemId], *, reference: SystemId | None,
+              settings: RoundSettings) -> BoardFit:
+    """Points, ranks and marks of every system from the weighted comparisons."""
+    index = {s: i for i, s in enumerate(systems)}
+    a, b, y, w, decisive = _arrays(comparisons, weights, index)
+    result = fitting.fit_points(
+        a, b, y, w, n_systems=len(systems), penalty=settings.penalty,
+        anchor=index.get(reference) if reference is not None else None,
+        base=settings.base, decisive=decisive, threshold=settings.threshold)
+    scores = {}
+    for s, i in index.items():
+        ranked = bool(result.ranked[i])
+        scores[s] = SystemScore(
+            points=float(result.points[i]) if ranked else None,
+            rank=int(result.ranks[i]) if ranked else None,
+            status=str(result.status[i]),
+            preliminary=bool(result.preliminary[i]),
+            decisive_votes=int(result.decisive_votes[i]))
+    anchor = systems[result.anchor] if result.anchor is not None else None
+    return BoardFit(scores, anchor, result.anchor_reason, result.mle_exists, result.iterations,
+                    result.converged)
+
+
+def _number(value: float) -> float | None:
+    return None if value is None or not math.isfinite(value) else float(value)
+
+
+def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
+            systems: Sequence[SystemId], *, reference: SystemId | None,
+            settings: RoundSettings, diff_family: bool) -> dict[str, Any]:
+    """The round summary: agreement, split-half τ and length bias (None where n/a)."""
+    index = {s: i for i, s in enumerate(systems)}
+    by_vote = {c.vote_id: c for c in comparisons if c.source == "vote"}
+    pairs = [(by_vote[c.repeat_of], c) for c in comparisons
+             if c.status == "repeat" and c.repeat_of in by_vote]
+    agreement = None
+    if pairs:
+        result = fitting.rater_agreement([str(o.choice) for o, _ in pairs],
+                                         [str(r.choice) for _, r in pairs], swapped=True)
+        agreement = _number(result.share)
+    human = [i for i, c in enumerate(comparisons) if c.source == "vote" and weights[i] > 0]
+    votes = [comparisons[i] for i in human]
+    tau = None
+    if votes:
+        split = fitting.split_half_tau(
+            [index[c.system_a] for c in votes], [index[c.system_b] for c in votes],
+            [c.y for c in votes], weights[human], session=[c.session or 1 for c in votes],
+            n_systems=len(systems), penalty=settings.penalty,
+            anchor=index.get(reference) if reference is not None else None)
+        tau = _number(split.tau)
+    bias = None
+    if votes:
+        fit = fitting.length_bias(
+            [index[c.system_a] for c in votes], [index[c.system_b] for c in votes],
+            [c.y for c in votes], [c.len_a for c in votes], [c.len_b for c in votes],
+            weights[human], n_systems=len(systems), penalty=settings.penalty)
+        bias = _number(fit.points_per_sd)
+    left_out: dict[str, int] = {}
+    for c in comparisons:
+        if c.status == "left_out" and c.reason:
+            left_out[c.reason] = left_out.get(c.reason, 0) + 1
+    return {
+        "rater_agreement": agreement,
+        "repeats": len(pairs),
+        "split_half_tau": tau,
+        "left_out": left_out,
+        "length_bias_points_per_sd": None if diff_family else bias,
+        "diff_length_bias_points_per_sd": bias if diff_family else None,
+    }

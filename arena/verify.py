@@ -1,0 +1,179 @@
+"""`arena verify`: recheck every hash of a bundle and refit the round from it alone."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena.bundle import FORMAT, MANIFEST, MANIFEST_HASH, read_bundle
+from arena.comparisons import Y_OF_CHOICE, Comparison
+from arena.ledger import chain
+from arena.records import SystemDescriptor, output_id
+from arena.scoring import BoardFit, RoundSettings, fit_board, fitted_weights, summary
+
+POINTS_TOLERANCE = 0.01
+_FIELDS = {f.name for f in dataclasses.fields(Comparison)}
+
+
+@dataclass
+class VerifyReport:
+    problems: list[str] = field(default_factory=list)
+    round: str | None = None
+    systems: int = 0
+    largest_difference: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class _Stop(Exception):
+    """A problem after which nothing further can be checked."""
+
+
+def _lines(data: bytes, name: str) -> list[dict[str, Any]]:
+    try:
+        return [json.loads(line) for line in data.decode("utf-8").splitlines() if line]
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _Stop(f"{name}: unreadable ({exc})") from None
+
+
+def verify_bundle(path: Path) -> VerifyReport:
+    report = VerifyReport()
+    try:
+        _verify(read_bundle(path), report)
+    except _Stop as stop:
+        report.problems.append(str(stop))
+    return report
+
+
+def _check_hashes(files: dict[str, bytes], report: VerifyReport) -> dict[str, Any]:
+    if MANIFEST not in files or MANIFEST_HASH not in files:
+        raise _Stop(f"{MANIFEST} or {MANIFEST_HASH} is missing")
+    digest = hashlib.sha256(files[MANIFEST]).hexdigest()
+    if files[MANIFEST_HASH] != f"{digest}  {MANIFEST}\n".encode():
+        raise _Stop(f"{MANIFEST} does not match {MANIFEST_HASH} (one of them was changed)")
+    try:
+        manifest = json.loads(files[MANIFEST])
+        listed = dict(manifest["files"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise _Stop(f"{MANIFEST}: unreadable ({exc})") from None
+    if manifest.get("format") != FORMAT:
+        raise _Stop(f"{MANIFEST}: not an Arena round bundle")
+    for name in sorted(set(files) - set(listed) - {MANIFEST, MANIFEST_HASH}):
+        report.problems.append(f"{name}: not listed in the manifest")
+    for name, expected in sorted(listed.items()):
+        if name not in files:
+            report.problems.append(f"{name}: listed in the manifest but missing")
+        elif hashlib.sha256(files[name]).hexdigest() != expected:
+            report.problems.append(f"{name}: sha256 differs from the manifest (changed)")
+    if report.problems:
+        raise _Stop("the files do not match their hashes; nothing else was checked")
+    return manifest
+
+
+def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
+    manifest = _check_hashes(files, report)
+    report.round = manifest["round"]
+    family = manifest["family"]["name"]
+    board = json.loads(files["board.json"])
+    votes = _lines(files["votes.jsonl"], "votes.jsonl")
+    retractions = _lines(files["retractions.jsonl"], "retractions.jsonl")
+    report.problems += chain.verify_rows("votes", "vote_id", votes)
+    report.problems += chain.verify_rows("retractions", "retraction_id", retractions)
+    heads = board["chain_heads"]
+    for table, rows in (("votes", votes), ("retractions", retractions)):
+        last = rows[-1]["hash"] if rows else chain.GENESIS_HASH
+        if last != heads[table]["hash"]:
+            report.problems.append(f"{table}.jsonl: does not end at the head recorded at closing")
+    for row in _lines(files["systems.jsonl"], "systems.jsonl"):
+        if SystemDescriptor(**row["descriptor"]).system_id != row["system_id"]:
+            report.problems.append(f"systems.jsonl: {row['label']}: id is not the hash of its "
+                                   "descriptor")
+    for row in _lines(files["outputs.jsonl"], "outputs.jsonl"):
+        if hashlib.sha256(row["text"].encode("utf-8")).hexdigest() != row["content_hash"]:
+            report.problems.append(f"outputs.jsonl: {row['output_id']}: text does not match "
+                                   "its content hash")
+        if output_id(family, row["case_id"], row["system_id"], row["sample"]) != row["output_id"]:
+            report.problems.append(f"outputs.jsonl: {row['output_id']}: id does not match "
+                                   "its case, system and sample")
+    rows = _lines(files["comparisons.jsonl"], "comparisons.jsonl")
+    comparisons = [Comparison(**{k: v for k, v in r.items() if k in _FIELDS}) for r in rows]
+    _check_votes(comparisons, votes, retractions, report)
+    settings = RoundSettings(**{k: manifest["settings"][k] for k in
+                                ("weighting", "cap", "penalty", "base", "threshold")})
+    weights = np.array([r["fitted_weight"] for r in rows], dtype=float)
+    if not np.allclose(weights, fitted_weights(comparisons, settings), rtol=0, atol=1e-12):
+        report.problems.append("comparisons.jsonl: weights do not follow the round's weighting")
+    _refit(comparisons, weights, board, manifest, settings, report)
+
+
+def _check_votes(comparisons: list[Comparison], votes: list[dict], retractions: list[dict],
+                 report: VerifyReport) -> None:
+    by_id = {v["vote_id"]: v for v in votes}
+    retracted = {r["vote_id"] for r in retractions}
+    for c in comparisons:
+        if c.source != "vote":
+            continue
+        vote = by_id.get(c.vote_id)
+        if vote is None:
+            report.problems.append(f"comparisons.jsonl: vote {c.vote_id} is not in votes.jsonl")
+        elif (vote["choice"], vote["left_output"], vote["right_output"]) != \
+                (c.choice, c.output_a, c.output_b) or Y_OF_CHOICE[vote["choice"]] != c.y:
+            report.problems.append(f"comparisons.jsonl: vote {c.vote_id} differs from its row")
+        elif c.vote_id in retracted:
+            report.problems.append(f"comparisons.jsonl: vote {c.vote_id} was retracted")
+
+
+def _same(a: float | None, b: float | None, tolerance: float) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=0, abs_tol=tolerance)
+
+
+def _compare_board(name: str, published: list[dict], refit: BoardFit,
+                   report: VerifyReport) -> None:
+    for row in published:
+        score = refit.scores.get(row["system"])
+        if score is None:
+            report.problems.append(f"{name}: {row['label']} is not among the refitted systems")
+            continue
+        if not _same(row["points"], score.points, POINTS_TOLERANCE) or row["rank"] != score.rank:
+            report.problems.append(f"{name}: {row['label']} published {row['points']} "
+                                   f"(rank {row['rank']}), refit gives {score.points} "
+                                   f"(rank {score.rank})")
+        elif row["points"] is not None:
+            report.largest_difference = max(report.largest_difference,
+                                            abs(row["points"] - score.points))
+
+
+def _refit(comparisons: list[Comparison], weights: np.ndarray, board: dict, manifest: dict,
+           settings: RoundSettings, report: VerifyReport) -> None:
+    systems = [r["system"] for r in sorted(board["systems"], key=lambda r: r["label"])]
+    report.systems = len(systems)
+    reference = manifest["family"]["reference"]
+    fit = fit_board(comparisons, weights, systems, reference=reference, settings=settings)
+    _compare_board("board.json", board["systems"], fit, report)
+    for category, view in board["categories"].items():
+        inside = np.array([c.category == category for c in comparisons])
+        part = fit_board(comparisons, np.where(inside, weights, 0.0), systems,
+                         reference=reference, settings=settings)
+        _compare_board(f"board.json category {category}", view["systems"], part, report)
+    diff_family = any(c.is_diff for c in comparisons)
+    again = summary(comparisons, weights, systems, reference=reference, settings=settings,
+                    diff_family=diff_family)
+    for key, published in board["summary"].items():
+        value = again[key]
+        if isinstance(published, (int, float)) and isinstance(value, (int, float)):
+            if not _same(float(published), float(value), 1e-6 if "tau" in key or "agreement"
+                         in key else POINTS_TOLERANCE):
+                report.problems.append(f"summary {key}: published {published}, refit {value}")
+        elif published != value:
+            report.problems.append(f"summary {key}: published {published}, refit {value}")
