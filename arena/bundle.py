@@ -12,6 +12,7 @@ comparison and vote with its weight and status), ``votes.jsonl`` and
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import zipfile
 from collections.abc import Iterable
@@ -91,14 +92,28 @@ def export_round(ledger: Ledger, out: Path, *, round_id: str | None = None,
     found, files = bundle_files(ledger, round_id, family)
     if out.suffix == ".zip":
         out.parent.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            for name, data in sorted(files.items()):
-                archive.writestr(name, data)
+        out.write_bytes(zip_bytes(files))
     else:
         out.mkdir(parents=True)
         for name, data in files.items():
             (out / name).write_bytes(data)
     return found
+
+
+def zip_bytes(files: dict[str, bytes]) -> bytes:
+    """The one canonical .zip of ``files``: stored, sorted, fixed times and modes.
+
+    Being canonical, it can be rebuilt from its content and compared byte for
+    byte, so a change to the container itself is caught too.
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
+        for name, data in sorted(files.items()):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.create_system = 3
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return buffer.getvalue()
 
 
 def read_bundle(path: Path) -> dict[str, bytes]:
@@ -107,5 +122,9 @@ def read_bundle(path: Path) -> dict[str, bytes]:
         return {p.name: p.read_bytes() for p in sorted(path.iterdir()) if p.is_file()}
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
-            return {n: archive.read(n) for n in archive.namelist()}
+            files = {n: archive.read(n) for n in archive.namelist()}
+        if zip_bytes(files) != path.read_bytes():
+            raise BadInput("the .zip differs from the canonical bundle layout (changed)",
+                           path=str(path))
+        return files
     raise BadInput("not a bundle folder or .zip file", path=str(path))

@@ -6,6 +6,8 @@ import dataclasses
 import hashlib
 import json
 import math
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import numpy as np
 
 from arena.bundle import FORMAT, MANIFEST, MANIFEST_HASH, read_bundle
 from arena.comparisons import Y_OF_CHOICE, Comparison
+from arena.errors import BadInput
 from arena.ledger import chain
 from arena.records import SystemDescriptor, output_id
 from arena.scoring import BoardFit, RoundSettings, fit_board, fitted_weights, summary
@@ -48,7 +51,12 @@ def _lines(data: bytes, name: str) -> list[dict[str, Any]]:
 def verify_bundle(path: Path) -> VerifyReport:
     report = VerifyReport()
     try:
-        _verify(read_bundle(path), report)
+        files = read_bundle(path)
+    except (BadInput, OSError, zipfile.BadZipFile, zlib.error) as exc:
+        report.problems.append(f"{path}: not a readable bundle ({exc})")
+        return report
+    try:
+        _verify(files, report)
     except _Stop as stop:
         report.problems.append(str(stop))
     return report
