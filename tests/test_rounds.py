@@ -153,7 +153,7 @@ def test_split_half_tau_compares_odd_and_even_sessions(ledger, tmp_path):
     _outputs(ledger, tmp_path, [(f"c{i}", s, f"{s} {TEXT} {i}", {})
                                 for i in range(6) for s in ("a", "b", "c")])
     # Both halves order a > b > c: tau = 1.
-    votes = [_v(f"c{i}", w, l, "left", session=s) for s in (1, 2) for i, (w, l) in
+    votes = [_v(f"c{i}", win, lose, "left", session=s) for s in (1, 2) for i, (win, lose) in
              enumerate([("a", "b"), ("b", "c"), ("a", "c")] * 2)]
     _votes(ledger, tmp_path, votes)
     summary = close_round(ledger, "f", RoundSettings())["summary"]
