@@ -48,14 +48,30 @@ class PairView:
     identity_leak: str
 
 
-def find_leak(outputs: tuple[Output, ...], names: dict[str, str]) -> str:
-    """Name the first system (label or model id) an output mentions, as a warning."""
-    for side, output in zip(("left", "right"), outputs, strict=True):
-        for name, label in names.items():
-            if len(name) >= 3 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])",
-                                            output.text, re.IGNORECASE):
+class LeakFinder:
+    """Finds an output naming a system of the family (by label or model id).
+
+    One compiled alternation per session: a single pass over each text, which
+    matters for long diffs between a vote and the next pair.
+    """
+
+    def __init__(self, names: dict[str, str]) -> None:
+        # Names shorter than 3 characters would match ordinary words.
+        usable = sorted((n for n in names if len(n) >= 3), key=len, reverse=True)
+        self.labels = {n.casefold(): names[n] for n in usable}
+        self.pattern = (re.compile("(?<![\\w-])(?:" + "|".join(map(re.escape, usable))
+                                   + ")(?![\\w-])", re.IGNORECASE) if usable else None)
+
+    def __call__(self, outputs: tuple[Output, ...]) -> str:
+        """A readable warning naming the system, or "" when no output names one."""
+        if self.pattern is None:
+            return ""
+        for side, output in zip(("left", "right"), outputs, strict=True):
+            found = self.pattern.search(output.text)
+            if found:
+                label = self.labels.get(found.group(0).casefold(), found.group(0))
                 return f"The {side} output names a system of this family ({label})."
-    return ""
+        return ""
 
 
 class RatingSession:
@@ -93,8 +109,9 @@ class RatingSession:
         self.candidates = [Candidate(p.case_id, p.output_a, p.output_b)
                            for p in settlement.pending]
         systems = catalog.systems(self.ledger, name)
-        self.names = {s.label: s.label for s in systems}
-        self.names.update({s.descriptor.model: s.label for s in systems})
+        names = {s.label: s.label for s in systems}
+        names.update({s.descriptor.model: s.label for s in systems})
+        self.find_leak = LeakFinder(names)
 
     def _scheduler(self) -> Scheduler:
         shown = [Shown(**row) for row in voting.history(self.ledger, self.family.name)]
@@ -127,7 +144,7 @@ class RatingSession:
             voting.record_presentation(self.ledger, presentation)
         left, right = self.outputs[planned.left_output], self.outputs[planned.right_output]
         return PairView(presentation, self.cases[planned.case_id], left, right,
-                        find_leak((left, right), self.names))
+                        self.find_leak((left, right)))
 
     def _record(self, choice: Choice, comment: str) -> Vote:
         view = self.current()

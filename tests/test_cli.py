@@ -141,7 +141,24 @@ def test_demo_builds_a_fresh_ledger(capsys, tmp_path):
     assert code == 2 and "already exists" in err
 
 
-@pytest.mark.parametrize("command", ["vote", "collect", "grade", "fit"])
+def test_vote_on_an_unknown_family_is_bad_input(capsys, tmp_path, small_family_file):
+    ledger = str(tmp_path / "l.sqlite")
+    run(capsys, "--ledger", ledger, "import", str(small_family_file), "--family", "small")
+    code, _, err = run(capsys, "--ledger", ledger, "vote", "--family", "nope")
+    assert code == 2 and "no family named 'nope'" in err
+
+
+def test_vote_without_a_display_says_so(capsys, monkeypatch, tmp_path, small_family_file):
+    ledger = str(tmp_path / "l.sqlite")
+    run(capsys, "--ledger", ledger, "import", str(small_family_file), "--family", "small")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    code, _, err = run(capsys, "--ledger", ledger, "vote", "--family", "small")
+    assert code == 3 and "xvfb-run" in err
+
+
+@pytest.mark.parametrize("command", ["collect", "grade", "fit"])
 def test_commands_not_built_yet_exit_3(capsys, command):
     code, _, err = run(capsys, command)
     assert code == 3 and "not available" in err

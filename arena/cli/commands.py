@@ -56,6 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_gate)
 
+    p = sub.add_parser("vote", help="open the rater window on a family")
+    p.add_argument("--family", required=True, help="the family to vote on")
+    p.set_defaults(handler=cmd_vote)
+
     p = sub.add_parser("check", help="check the ledger's integrity and every hash chain")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_check)
@@ -128,9 +132,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"demo ledger: {path} ({report})")
     if args.no_gui:
         return 0
+    return _window(path, None)
+
+
+def _window(ledger_path: Path, family: str | None) -> int:
+    if not _has_display():
+        raise NotAvailable(
+            "no display to open the window on: run it under `xvfb-run -a`, or use the "
+            "command-line tools (`arena status`, `arena round close`)")
     from arena.ui.app import run  # the UI is imported only when a window is wanted
 
-    return run(["arena"], ledger_path=path)
+    return run(["arena"], ledger_path=ledger_path, family=family)
+
+
+def cmd_vote(args: argparse.Namespace) -> int:
+    from arena.ledger import catalog
+
+    path = Path(args.ledger).expanduser() if args.ledger else default_ledger_path()
+    with Ledger.open(path, readonly=True) as ledger:
+        if catalog.get_family(ledger, args.family) is None:
+            raise BadInput(f"no family named {args.family!r} in {path}", field="--family")
+    return _window(path, args.family)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -1,0 +1,69 @@
+"""Starting the window: `arena demo` and `arena vote` call `run`; `arena-gui` calls `main`."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from arena.paths import APP_NAME, default_ledger_path
+from arena.ui.main_window import MainWindow
+from arena.ui.operations import show_error
+from arena.ui.settings import Settings
+
+ORGANISATION = "Arena"
+# No registered domain yet; Qt uses it only for macOS preference names.
+ORGANISATION_DOMAIN = "arena.invalid"
+
+
+def application(argv: list[str]) -> QApplication:
+    """The QApplication, named so QSettings finds one INI file on every platform."""
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    app = QApplication.instance() or QApplication(argv)
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_NAME)
+    app.setApplicationDisplayName(APP_NAME)
+    app.setOrganizationName(ORGANISATION)
+    app.setOrganizationDomain(ORGANISATION_DOMAIN)
+    return app
+
+
+def open_window(ledger_path: Path, family: str | None = None,
+                settings: Settings | None = None) -> MainWindow:
+    window = MainWindow(settings or Settings())
+    if window.open_ledger(ledger_path) and family is not None:
+        window.open_family(family)
+    return window
+
+
+def _report_unexpected(window: MainWindow):
+    def hook(kind, value, tb) -> None:
+        traceback.print_exception(kind, value, tb)
+        show_error(window, f"Unexpected error (a bug; please report it): {value!r}")
+    return hook
+
+
+def run(argv: list[str], *, ledger_path: Path, family: str | None = None) -> int:
+    """Open the window on ``ledger_path`` (and ``family``, if given) until it closes."""
+    app = application(argv)
+    window = open_window(ledger_path, family)
+    # A bug in a slot must not pass silently while the rater keeps voting.
+    sys.excepthook = _report_unexpected(window)
+    window.show()
+    window.raise_()
+    window.activateWindow()
+    return app.exec()
+
+
+def main() -> int:
+    """``arena-gui``: the last opened ledger, else the default one."""
+    application(sys.argv)
+    recent = [Path(p) for p in Settings().recent_ledgers if Path(p).exists()]
+    return run(sys.argv, ledger_path=recent[0] if recent else default_ledger_path())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""The families of the open ledger with their progress; Enter or double-click starts rating."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from arena.ledger import Ledger
+from arena.status import family_status
+
+COLUMNS = (
+    ("name", "Family"), ("kind", "Kind"), ("language", "Language"), ("systems", "Systems"),
+    ("cases", "Cases"), ("votes", "Votes"), ("pending_pairs", "Pairs left"),
+    ("settled_pairs", "Settled"), ("gate_failures", "Gate failures"),
+)
+Index = QModelIndex | QPersistentModelIndex
+
+
+class FamilyModel(QAbstractTableModel):
+    """Rows of ``family_status``, cached until the ledger changes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict[str, Any]] = []
+
+    def reload(self, ledger: Ledger | None) -> None:
+        self.beginResetModel()
+        self.rows = family_status(ledger) if ledger is not None else []
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row = self.rows[index.row()]
+        key = COLUMNS[index.column()][0]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return str(row[key])
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row[key], int):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and row["kind"] == "graded":
+            return "Graded families are scored by graders, not by votes."
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return COLUMNS[section][1]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+class FamilyTable(QTableView):
+    chosen = Signal(str)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        # Enter means "start rating" on every platform (macOS would otherwise edit).
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
+            self.activated.emit(self.currentIndex())
+            return
+        super().keyPressEvent(event)
+
+
+class FamilyList(QWidget):
+    """Emits ``chosen(name)`` when the rater picks a family to rate."""
+
+    chosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = FamilyModel()
+        self.table = FamilyTable()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.activated.connect(self._activated)
+        self.table.doubleClicked.connect(self._activated)
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.table, 1)
+        self.setFocusProxy(self.table)
+
+    def reload(self, ledger: Ledger | None) -> None:
+        self.model.reload(ledger)
+        if ledger is None:
+            self.hint.setText("No ledger is open: File ▸ Open ledger…")
+        elif not self.model.rows:
+            self.hint.setText("This ledger has no families yet. Drop a file of outputs "
+                              "(JSON Lines, CSV, AlpacaEval JSON) on the window to import it.")
+        else:
+            self.hint.setText(f"{ledger.path} — choose a family and press Enter "
+                              "(or double-click) to start rating. Drop a file of outputs "
+                              "on the window to import it.")
+        if self.model.rows and not self.table.currentIndex().isValid():
+            self.table.selectRow(0)
+
+    def select(self, name: str) -> None:
+        for row, values in enumerate(self.model.rows):
+            if values["name"] == name:
+                self.table.selectRow(row)
+
+    def _activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.chosen.emit(self.model.rows[index.row()]["name"])

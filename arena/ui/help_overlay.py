@@ -1,0 +1,53 @@
+"""The `?` overlay: every key of the window over a dimmed pair; `?`, Esc or a click hides it."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from arena.ui.keys import ACTIONS, FIXED_KEYS, KeyMap, display
+
+
+class HelpOverlay(QWidget):
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.label = QLabel()
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setAutoFillBackground(True)
+        self.label.setMargin(18)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.label, 0, Qt.AlignmentFlag.AlignCenter)
+        parent.installEventFilter(self)
+        self.hide()
+
+    def set_keys(self, key_map: KeyMap) -> None:
+        rows = [(display(key_map[a.name]), a.label) for a in ACTIONS]
+        rows += list(FIXED_KEYS)
+        body = "".join(f"<tr><td align='right'><b>{html.escape(k)}</b></td>"
+                       f"<td>&nbsp;&nbsp;{html.escape(v)}</td></tr>" for k, v in rows)
+        self.label.setText("<h3>Keys</h3><table cellspacing='4'>" + body + "</table>"
+                           "<p>Change them in Settings ▸ Keys and preferences…</p>")
+
+    def toggle(self) -> None:
+        if self.isVisible():
+            self.hide()
+            return
+        self.setGeometry(self.parentWidget().rect())
+        self.raise_()
+        self.show()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.parentWidget().rect())
+        return False
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        self.hide()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor(0, 0, 0, 120))
+        painter.end()

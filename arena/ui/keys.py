@@ -1,0 +1,113 @@
+"""The rater's keys: what each action is bound to, and which keys are off limits.
+
+Keys are stored as Qt portable text (``"1"``, ``"Left"``, ``"Ctrl+Z"``) so a key map
+written on one platform reads the same on another. Undo defaults to the platform's
+own Undo key (Cmd+Z on macOS); no action may take another platform shortcut
+(copy, quit, close…), nor the keys that scroll and move between panes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QKeySequence
+
+Standard = QKeySequence.StandardKey
+PORTABLE = QKeySequence.SequenceFormat.PortableText
+
+
+@dataclass(frozen=True)
+class KeyAction:
+    name: str
+    label: str
+    defaults: tuple[str, ...]
+    standard: Standard | None = None
+
+
+ACTIONS: tuple[KeyAction, ...] = (
+    KeyAction("left", "Left is better", ("1", "Left")),
+    KeyAction("right", "Right is better", ("2", "Right")),
+    KeyAction("tie", "Tie", ("3",)),
+    KeyAction("both_bad", "Both bad", ("4",)),
+    KeyAction("skip", "Skip (optional comment)", ("S",)),
+    KeyAction("flag", "Flag the pair with a note", ("F",)),
+    KeyAction("undo", "Undo the last vote", (), Standard.Undo),
+    KeyAction("help", "Show or hide the keys", ("?",)),
+    KeyAction("sync", "Scroll sync on or off", ("Y",)),
+    KeyAction("diff_layout", "Diff side by side or unified", ("D",)),
+)
+BY_NAME = {a.name: a for a in ACTIONS}
+
+# Keys that are not remappable, as the help overlay lists them.
+FIXED_KEYS: tuple[tuple[str, str], ...] = (
+    ("↑ ↓  PgUp PgDn  Space  Home End", "Scroll the active pane"),
+    ("Shift+← / Shift+→", "Scroll a diff sideways"),
+    ("Tab", "Next pane: left, right, prompt"),
+    ("Ctrl+= / Ctrl+-", "Bigger / smaller text"),
+    ("Esc", "Back to the family list"),
+)
+NAVIGATION = ("Up", "Down", "PgUp", "PgDown", "Space", "Shift+Space", "Home", "End", "Tab",
+              "Esc", "Shift+Left", "Shift+Right", "Ctrl+=", "Ctrl+-", "Ctrl++", "Return",
+              "Enter")
+RESERVED_STANDARD = (
+    Standard.Copy, Standard.Cut, Standard.Paste, Standard.SelectAll, Standard.Quit,
+    Standard.Close, Standard.Open, Standard.Save, Standard.New, Standard.Print, Standard.Find,
+    Standard.Undo, Standard.Redo, Standard.ZoomIn, Standard.ZoomOut, Standard.Preferences,
+    Standard.HelpContents, Standard.FullScreen, Standard.Refresh, Standard.Delete,
+)
+ARROWS = {"Left": "←", "Right": "→", "Up": "↑", "Down": "↓"}
+
+KeyMap = dict[str, list[str]]
+
+
+def default_keys(action: KeyAction) -> list[str]:
+    if action.standard is not None:
+        # The first binding only: the others (Alt+Backspace, the Undo key) stay the platform's.
+        return [QKeySequence.keyBindings(action.standard)[0].toString(PORTABLE)]
+    return list(action.defaults)
+
+
+def default_key_map() -> KeyMap:
+    return {a.name: default_keys(a) for a in ACTIONS}
+
+
+def normalise(text: str) -> str:
+    """One spelling per key (``"ctrl+z"`` → ``"Ctrl+Z"``); "" when Qt cannot read it."""
+    return QKeySequence(text).toString(PORTABLE) if text.strip() else ""
+
+
+def _reserved() -> dict[str, str]:
+    taken = {normalise(k): "scrolling and panes" for k in NAVIGATION}
+    for standard in RESERVED_STANDARD:
+        for seq in QKeySequence.keyBindings(standard):
+            taken[seq.toString(PORTABLE)] = f"the platform's {standard.name} shortcut"
+    return taken
+
+
+def problems(key_map: KeyMap) -> list[str]:
+    """Why ``key_map`` cannot be used: keys bound twice or taken from the platform."""
+    found: list[str] = []
+    reserved = _reserved()
+    owner: dict[str, str] = {}
+    for action in ACTIONS:
+        allowed = set(default_keys(action)) if action.standard is not None else set()
+        for key in key_map.get(action.name, []):
+            if key in owner:
+                found.append(f"{key} is bound to both “{BY_NAME[owner[key]].label}” and "
+                             f"“{action.label}”")
+            owner[key] = action.name
+            if key in reserved and key not in allowed:
+                found.append(f"{key} is {reserved[key]}; choose another key for "
+                             f"“{action.label}”")
+        if not key_map.get(action.name):
+            found.append(f"“{action.label}” has no key")
+    return found
+
+
+def display(keys: list[str]) -> str:
+    """Keys as the rater reads them: ``1 / ←``."""
+    shown = []
+    for key in keys:
+        native = QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
+        shown.append(ARROWS.get(key, native))
+    return " / ".join(shown)

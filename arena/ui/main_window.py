@@ -1,0 +1,309 @@
+"""The rater window: a ledger's families, then one family's pairs.
+
+The window owns the ledger connection, the key actions (built from the key map
+in the settings) and the one ``LedgerOps`` every write goes through. Views listen
+to ``LedgerOps.changed`` and decide themselves what to redraw.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QStackedWidget,
+)
+
+from arena.importers import guess_format
+from arena.importing import ImportReport, import_file
+from arena.ledger import Ledger
+from arena.ui import dialogs
+from arena.ui.family_list import FamilyList
+from arena.ui.help_overlay import HelpOverlay
+from arena.ui.keys import ACTIONS, KeyMap
+from arena.ui.operations import LedgerOps, show_error
+from arena.ui.rating_page import RatingPage
+from arena.ui.render_cache import RenderCache
+from arena.ui.settings import Settings
+from arena.ui.settings_dialog import SettingsDialog
+from arena.ui.theme import THEMES, apply_theme, button_css
+
+VOTE_ACTIONS = ("left", "right", "tie", "both_bad", "skip", "flag", "undo")
+INPUT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
+LEDGER_FILES = "Arena ledgers (*.sqlite *.db);;All files (*)"
+IMPORT_FILES = "Outputs (*.jsonl *.json *.csv);;All files (*)"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.theme = THEMES[settings.theme]
+        self.ledger: Ledger | None = None
+        self.ops = LedgerOps(self)
+        self.cache = RenderCache(self.theme, self)
+        self.families = FamilyList()
+        self.rating = RatingPage(self.ops, self.cache, self.theme, settings.font_size,
+                                 split=settings.diff_split, sync=settings.scroll_sync,
+                                 break_minutes=settings.break_minutes, clock=clock)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.families)
+        self.pages.addWidget(self.rating)
+        self.setCentralWidget(self.pages)
+        self.overlay = HelpOverlay(self.pages)
+        self.status = QLabel()
+        self.statusBar().addPermanentWidget(self.status)
+
+        self.key_actions = self._key_actions()
+        self.rating.bind(self.key_actions)
+        self._menus()
+        self.apply_key_map(settings.key_map)
+        self._set_rating_actions(False)
+
+        self.families.chosen.connect(self.open_family)
+        self.ops.changed.connect(self._ledger_changed)
+        self.rating.status_changed.connect(self._update_status)
+        self.setAcceptDrops(True)
+        self.setWindowTitle("Arena")
+        self._apply_theme()
+        if settings.geometry is not None:
+            self.restoreGeometry(settings.geometry)
+        else:
+            self.resize(1280, 800)
+        QApplication.instance().installEventFilter(self)
+        if settings.problem:
+            QTimer.singleShot(0, lambda: show_error(self, settings.problem))
+
+    # -- actions and menus ----------------------------------------------------
+
+    def _action(self, text: str, slot: Callable[[], object], keys: list | None = None,
+                *, checkable: bool = False, checked: bool = False) -> QAction:
+        action = QAction(text, self)
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        if keys:
+            action.setShortcuts([QKeySequence(k) for k in keys])
+        action.setCheckable(checkable)
+        action.setChecked(checked)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        return action
+
+    def _key_actions(self) -> dict[str, QAction]:
+        slots: dict[str, Callable[[], object]] = {
+            "left": lambda: self.rating.vote("left"),
+            "right": lambda: self.rating.vote("right"),
+            "tie": lambda: self.rating.vote("tie"),
+            "both_bad": lambda: self.rating.vote("both_bad"),
+            "skip": self.rating.skip, "flag": self.rating.flag, "undo": self.rating.undo,
+            "help": self.overlay.toggle, "sync": self.toggle_sync,
+            "diff_layout": self.toggle_diff_layout,
+        }
+        actions = {a.name: self._action(a.label, slots[a.name]) for a in ACTIONS}
+        for name in ("sync", "diff_layout"):
+            actions[name].setCheckable(True)
+        actions["sync"].setChecked(self.settings.scroll_sync)
+        actions["diff_layout"].setChecked(self.settings.diff_split)
+        return actions
+
+    def _menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        file.addAction(self._action("&Open ledger…", self.choose_ledger,
+                                    QKeySequence.keyBindings(QKeySequence.StandardKey.Open)))
+        self.recent_menu = file.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file.addAction(self._action("&Import outputs…", self.choose_import))
+        file.addSeparator()
+        file.addAction(self._action("&Quit", self.close,
+                                    QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)))
+        vote = bar.addMenu("&Vote")
+        for name in VOTE_ACTIONS:
+            vote.addAction(self.key_actions[name])
+        self.back_action = self._action("Back to the family list", self.escape, ["Esc"])
+        vote.addSeparator()
+        vote.addAction(self.back_action)
+        view = bar.addMenu("V&iew")
+        self.dark_action = self._action("&Dark theme", self.toggle_theme, checkable=True,
+                                        checked=self.theme.name == "dark")
+        view.addAction(self.dark_action)
+        zoom_in = QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomIn)
+        view.addAction(self._action("&Bigger text", lambda: self.change_font(1),
+                                    [*zoom_in, QKeySequence("Ctrl+=")]))
+        view.addAction(self._action("&Smaller text", lambda: self.change_font(-1),
+                                    QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomOut)))
+        view.addSeparator()
+        view.addAction(self.key_actions["sync"])
+        view.addAction(self.key_actions["diff_layout"])
+        settings = bar.addMenu("&Settings")
+        settings.addAction(self._action("&Keys and preferences…", self.edit_settings))
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.key_actions["help"])
+
+    def apply_key_map(self, key_map: KeyMap) -> None:
+        for name, action in self.key_actions.items():
+            action.setShortcuts([QKeySequence(k) for k in key_map[name]])
+        self.rating.label_buttons(self.key_actions)
+        self.overlay.set_keys(key_map)
+
+    def _set_rating_actions(self, enabled: bool) -> None:
+        for name in VOTE_ACTIONS:
+            self.key_actions[name].setEnabled(enabled)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_ledgers:
+            self.recent_menu.addAction(path, lambda p=path: self.open_ledger(Path(p)))
+
+    # -- ledger and families --------------------------------------------------
+
+    def open_ledger(self, path: Path) -> bool:
+        self.close_ledger()
+
+        def opened(ledger: Ledger) -> None:
+            self.ledger = ledger
+            self.settings.remember_ledger(str(Path(ledger.path).resolve()))
+            self.setWindowTitle(f"{Path(ledger.path).name} — Arena")
+
+        ok = self.ops.run("open", lambda: Ledger.open(path), opened)
+        self.show_families()
+        return ok
+
+    def close_ledger(self) -> None:
+        self.rating.stop()
+        if self.ledger is not None:
+            self.ledger.close()
+            self.ledger = None
+        self.setWindowTitle("Arena")
+
+    def choose_ledger(self) -> None:
+        start = self.settings.recent_ledgers[0] if self.settings.recent_ledgers else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open ledger", start, LEDGER_FILES)
+        if path:
+            self.open_ledger(Path(path))
+
+    def show_families(self) -> None:
+        self.rating.stop()
+        self._set_rating_actions(False)
+        self.families.reload(self.ledger)
+        self.pages.setCurrentWidget(self.families)
+        self.families.setFocus()
+        self._update_status()
+
+    def open_family(self, name: str) -> bool:
+        if self.ledger is None or not self.rating.start(self.ledger, name):
+            return False
+        self.pages.setCurrentWidget(self.rating)
+        self._set_rating_actions(True)
+        self.rating.setFocus()
+        return True
+
+    def escape(self) -> None:
+        if self.overlay.isVisible():
+            self.overlay.hide()
+        elif self.pages.currentWidget() is self.rating:
+            name = self.rating.family
+            self.show_families()
+            self.families.select(name)
+
+    def _ledger_changed(self, kind: str) -> None:
+        if kind == "import" and self.pages.currentWidget() is self.families:
+            self.families.reload(self.ledger)
+
+    # -- importing ------------------------------------------------------------
+
+    def choose_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import outputs", "", IMPORT_FILES)
+        if path:
+            self.import_path(Path(path))
+
+    def import_path(self, path: Path) -> bool:
+        ledger = self.ledger
+        if ledger is None:
+            show_error(self, "Open a ledger before importing outputs into it.")
+            return False
+        names = [row["name"] for row in self.families.model.rows]
+        family = dialogs.ask_family(self, path.name, names, path.stem)
+        if family is None:
+            return False
+
+        def imported(report: ImportReport) -> None:
+            self.statusBar().showMessage(
+                f"Imported {report.outputs_added} new outputs ({report.records} records) "
+                f"into {report.family}.", 10_000)
+
+        return self.ops.run("import", lambda: import_file(ledger, path, family=family,
+                                                          fmt=guess_format(path)), imported)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
+        files = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
+        event.acceptProposedAction()
+        for path in files:
+            self.import_path(path)
+
+    # -- view -----------------------------------------------------------------
+
+    def _apply_theme(self) -> None:
+        apply_theme(QApplication.instance(), self.theme)
+        self.setStyleSheet(button_css(self.theme))
+
+    def toggle_theme(self) -> None:
+        self.theme = THEMES["light" if self.theme.name == "dark" else "dark"]
+        self.settings.theme = self.theme.name
+        self.dark_action.setChecked(self.theme.name == "dark")
+        self._apply_theme()
+        self.cache.set_theme(self.theme)
+        self.rating.pair_view.set_theme(self.theme, self.settings.font_size)
+
+    def change_font(self, step: int) -> None:
+        self.settings.font_size = self.settings.font_size + step
+        self.rating.pair_view.set_point_size(self.settings.font_size)
+
+    def toggle_sync(self) -> None:
+        self.settings.scroll_sync = not self.settings.scroll_sync
+        self.key_actions["sync"].setChecked(self.settings.scroll_sync)
+        self.rating.pair_view.set_sync(self.settings.scroll_sync)
+        self.statusBar().showMessage(
+            f"Scroll sync {'on' if self.settings.scroll_sync else 'off'}", 3000)
+
+    def toggle_diff_layout(self) -> None:
+        self.settings.diff_split = not self.settings.diff_split
+        self.key_actions["diff_layout"].setChecked(self.settings.diff_split)
+        self.rating.pair_view.set_split(self.settings.diff_split)
+
+    def edit_settings(self) -> None:
+        dialog = SettingsDialog(self.settings.key_map, self.settings.break_minutes, self)
+        if dialog.exec():
+            self.settings.key_map = dialog.key_map()
+            self.settings.break_minutes = dialog.break_minutes.value()
+            self.rating.break_minutes = self.settings.break_minutes
+            self.apply_key_map(self.settings.key_map)
+
+    def _update_status(self) -> None:
+        self.status.setText(self.rating.status_text()
+                            if self.pages.currentWidget() is self.rating else "")
+
+    # -- lifetime -------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() in INPUT_EVENTS:
+            self.rating.touch()
+        return False
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        QApplication.instance().removeEventFilter(self)
+        self.settings.geometry = self.saveGeometry()
+        self.close_ledger()
+        self.settings.sync()
+        super().closeEvent(event)

@@ -1,0 +1,63 @@
+"""Every write the window makes to the ledger goes through ``LedgerOps.run``.
+
+One place decides what a failure looks like (``show_error``) and one signal says
+the ledger changed, so each view decides for itself whether to redraw (Anki's
+CollectionOp and op_executed). A failed write returns ``False`` and changes
+nothing on screen: the caller stays on the same pair.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from arena.errors import ArenaError
+
+# A write can fail for Arena's own reasons, or because SQLite or the disk refused it
+# (full disk, a removed drive); the rater needs to see all of these the same way.
+WRITE_ERRORS = (ArenaError, sqlite3.Error, OSError)
+
+
+def show_error(parent: QWidget | None, message: str, *, title: str = "Arena") -> QMessageBox:
+    """The one way the window reports a problem: a window-modal box that keeps keys away
+    from the pair until it is dismissed, and a line on stderr for the record."""
+    print(f"arena: {message}", file=sys.stderr)
+    box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok,
+                      parent)
+    box.setObjectName("arena-error")
+    box.setWindowModality(Qt.WindowModality.WindowModal)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
+
+
+class LedgerOps(QObject):
+    """Runs ledger writes for one window."""
+
+    # The kind of write that just committed ("vote", "undo", "import"…).
+    changed = Signal(str)
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._window = parent
+        self.last_error = ""
+
+    def run(self, kind: str, op: Callable[[], Any],
+            done: Callable[[Any], None] | None = None) -> bool:
+        """Run ``op``; on success call ``done`` with its result and announce ``kind``."""
+        try:
+            result = op()
+        except WRITE_ERRORS as exc:
+            self.last_error = str(exc) or type(exc).__name__
+            show_error(self._window, f"Nothing was recorded: {self.last_error}")
+            return False
+        self.last_error = ""
+        if done is not None:
+            done(result)
+        self.changed.emit(kind)
+        return True

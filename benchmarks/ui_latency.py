@@ -1,0 +1,159 @@
+"""Latency from a vote key to the next pair painted, durable commit included.
+
+    python benchmarks/ui_latency.py                 # 200 votes on prose, 200 on diffs
+    python benchmarks/ui_latency.py --no-prefetch   # the same without rendering ahead
+    python benchmarks/ui_latency.py --votes 50 --split
+
+Builds a temporary file ledger with a prose family (outputs of 200 to 20,000
+characters of Markdown with code and tables, lengths log-uniform) and a diff
+family (2,000-line diffs), opens the real window offscreen, and presses vote keys.
+Each measurement runs from the key press to the end of a synchronous repaint of
+the pair, so it includes the vote's commit (synchronous=FULL), the scheduler, the
+presentation's commit, rendering and painting. Between votes the event loop runs
+until the idle-time rendering of the likely next pair is done, as it would while
+the rater reads. Target: p95 <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+
+from arena.importing import FamilySettings, import_file  # noqa: E402
+from arena.ledger import Ledger  # noqa: E402
+from tests.conftest import native_line  # noqa: E402
+
+SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
+KEYS = (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4)
+WORDS = ("the", "answer", "explains", "a", "system", "which", "data", "value", "reader",
+         "because", "result", "clear", "table", "first", "second", "finally", "model")
+
+
+def _markdown(rng: random.Random, size: int) -> str:
+    parts: list[str] = []
+    while sum(map(len, parts)) < size:
+        roll = rng.random()
+        if roll < 0.15:
+            body = "\n".join(f"    total_{i} = compute(items[{i}], factor={i})  # step {i}"
+                             for i in range(rng.randint(3, 15)))
+            parts.append(f"```python\ndef step():\n{body}\n    return total_0\n```\n")
+        elif roll < 0.22:
+            rows = "\n".join(f"| {rng.choice(WORDS)} | {i} | {rng.random():.3f} |"
+                             for i in range(rng.randint(2, 8)))
+            parts.append(f"| name | n | score |\n|---|---|---|\n{rows}\n")
+        else:
+            words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(20, 80)))
+            parts.append(f"{words.capitalize()} with `code` and **bold** text.\n")
+    return "\n".join(parts)[:size]
+
+
+def _diff(rng: random.Random, lines: int, name: str) -> str:
+    body = []
+    for i in range(lines - 3):
+        sign = rng.choice("+- ")
+        body.append(f"{sign}    value_{i} = transform(record.field_{i}, {rng.randint(0, 99)})")
+    old = sum(1 for b in body if b[0] != "+") + 1
+    new = sum(1 for b in body if b[0] != "-") + 1
+    return (f"diff --git a/src/{name}.py b/src/{name}.py\n--- a/src/{name}.py\n"
+            f"+++ b/src/{name}.py\n@@ -1,{old} +1,{new} @@ def main():\n def main():\n"
+            + "\n".join(body) + "\n")
+
+
+def build(path: Path, cases: int, diff_lines: int) -> None:
+    rng = random.Random(7)
+    prose, diffs = [], []
+    for c in range(cases):
+        prose_prompt, diff_prompt = _markdown(rng, 600), _markdown(rng, 800)
+        for s in SYSTEMS:
+            size = int(math.exp(rng.uniform(math.log(200), math.log(20_000))))
+            prose.append(native_line(f"p{c}", s, _markdown(rng, size),
+                                     prompt=prose_prompt))
+            diffs.append(native_line(f"d{c}", s, _diff(rng, diff_lines, f"mod{c}_{s}"),
+                                     is_diff=True, prompt=diff_prompt))
+    folder = path.parent
+    (folder / "prose.jsonl").write_text("\n".join(prose) + "\n", encoding="utf-8")
+    (folder / "diffs.jsonl").write_text("\n".join(diffs) + "\n", encoding="utf-8")
+    with Ledger.open(path) as ledger:
+        import_file(ledger, folder / "prose.jsonl", family="prose", fmt="native")
+        import_file(ledger, folder / "diffs.jsonl", family="diffs", fmt="native",
+                    settings=FamilySettings(max_chars=10_000_000))
+
+
+def measure(window, app, family: str, votes: int) -> list[float]:
+    assert window.open_family(family), window.ops.last_error
+    window.show()
+    window.activateWindow()
+    view = window.rating.pair_view
+    timings = []
+    for i in range(votes):
+        # The rater reads: idle work (progress, rendering ahead) finishes meanwhile.
+        app.processEvents()
+        while window.cache.busy():
+            app.processEvents()
+        if window.rating.current_pair() is None:
+            break
+        start = time.perf_counter()
+        QTest.keyClick(window, KEYS[i % 4])
+        view.repaint()
+        timings.append((time.perf_counter() - start) * 1000)
+        if window.ops.last_error:
+            raise SystemExit(window.ops.last_error)
+    window.escape()
+    return timings
+
+
+def report(name: str, timings: list[float]) -> None:
+    ordered = sorted(timings)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    print(f"{name:>6}: {len(timings)} votes  p50 {statistics.median(ordered):6.1f} ms  "
+          f"p95 {p95:6.1f} ms  max {ordered[-1]:6.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--votes", type=int, default=200)
+    parser.add_argument("--diff-lines", type=int, default=2000)
+    parser.add_argument("--no-prefetch", action="store_true", help="render only on demand")
+    parser.add_argument("--split", action="store_true", help="diffs side by side")
+    args = parser.parse_args()
+
+    from arena.ui.app import application
+    from arena.ui.main_window import MainWindow
+    from arena.ui.settings import Settings
+
+    app = application(sys.argv[:1])
+    with tempfile.TemporaryDirectory() as folder:
+        ledger = Path(folder) / "bench.sqlite"
+        started = time.perf_counter()
+        # Enough cases that 200 votes never run out of pairs (10 pairs per case).
+        build(ledger, cases=max(1, math.ceil(args.votes / 10)), diff_lines=args.diff_lines)
+        print(f"ledger built in {time.perf_counter() - started:.1f} s")
+        settings = Settings(QSettings(str(Path(folder) / "Arena.ini"),
+                                      QSettings.Format.IniFormat))
+        settings.diff_split = args.split
+        window = MainWindow(settings)
+        window.resize(1280, 800)
+        if args.no_prefetch:
+            window.cache.prefetch = lambda *a, **k: None
+        assert window.open_ledger(ledger)
+        for family in ("prose", "diffs"):
+            report(family, measure(window, app, family, args.votes))
+        window.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Screenshots of the real window, run by test_window_xvfb.py in a subprocess under Xvfb.
+
+    python -m tests.ui.xvfb_shots OUT_DIR
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtTest import QTest
+
+from arena.importing import FamilySettings, import_file
+from arena.ledger import Ledger
+from arena.ui.app import application
+from arena.ui.main_window import MainWindow
+from arena.ui.settings import Settings
+from tests.ui.conftest import SYSTEMS, write_family
+
+
+def main(out: Path) -> None:
+    app = application(sys.argv[:1])
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        path = tmp / "shots.sqlite"
+        with Ledger.open(path) as ledger:
+            import_file(ledger, write_family(tmp / "p.jsonl", "prose", systems=SYSTEMS[:3],
+                                             cases=2, leak_case=0),
+                        family="prose", fmt="native")
+            import_file(ledger, write_family(tmp / "d.jsonl", "code", systems=SYSTEMS[:2],
+                                             cases=2, diff=True),
+                        family="code", fmt="native", settings=FamilySettings(max_chars=10**6))
+        settings = Settings(QSettings(str(tmp / "Arena.ini"), QSettings.Format.IniFormat))
+        window = MainWindow(settings)
+        window.resize(1280, 800)
+        window.open_ledger(path)
+        window.show()
+        QTest.qWaitForWindowExposed(window)
+        window.grab().save(str(out / "families.png"))
+        for family, name in (("prose", "prose-pair.png"), ("code", "diff-pair.png")):
+            window.open_family(family)
+            QTest.qWait(200)
+            window.grab().save(str(out / name))
+            window.escape()
+        window.toggle_diff_layout()
+        window.open_family("code")
+        QTest.qWait(200)
+        window.grab().save(str(out / "diff-pair-side-by-side.png"))
+        window.close()
+    app.quit()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
