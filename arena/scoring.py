@@ -147,6 +147,7 @@ def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
     human = [i for i, c in enumerate(comparisons) if c.source == "vote" and weights[i] > 0]
     votes = [comparisons[i] for i in human]
     tau = None
+    halves: dict[str, dict[str, float | None]] = {"odd": {}, "even": {}}
     if votes:
         split = fitting.split_half_tau(
             [index[c.system_a] for c in votes], [index[c.system_b] for c in votes],
@@ -154,6 +155,8 @@ def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
             n_systems=len(systems), penalty=settings.penalty,
             anchor=index.get(reference) if reference is not None else None)
         tau = _number(split.tau)
+        for name, half in (("odd", split.odd), ("even", split.even)):
+            halves[name] = {s: _number(half.points[i]) for s, i in index.items()}
     bias = None
     if votes:
         fit = fitting.length_bias(
@@ -169,6 +172,7 @@ def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
         "rater_agreement": agreement,
         "repeats": len(pairs),
         "split_half_tau": tau,
+        "split_half_points": halves,
         "left_out": left_out,
         "length_bias_points_per_sd": None if diff_family else bias,
         "diff_length_bias_points_per_sd": bias if diff_family else None,
