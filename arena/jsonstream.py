@@ -1,16 +1,21 @@
 """Reading large JSON inputs record by record, with line numbers for errors.
 
-JSON Lines are read line by line. A top-level JSON array is decoded one
-element at a time from a sliding buffer, so a 1 GB file never sits in
-memory whole.
+JSON Lines are read line by line and parsed by orjson: strict (no NaN,
+Infinity, numbers that overflow to infinity, or lone surrogates, none of
+which SQLite or a hash could take) and about five times faster than the
+standard library here. A top-level JSON array is decoded one element at a
+time from a sliding buffer, so a 1 GB file never sits in memory whole.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from arena.errors import BadInput
 
@@ -26,41 +31,79 @@ def _text(raw: bytes, path: str, line: int) -> str:
         raise BadInput(f"not UTF-8 text (byte {exc.start})", path=path, line=line) from None
 
 
-def _loads(text: str, path: str, line: int) -> Any:
-    try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"not valid JSON ({exc.msg}, column {exc.colno})",
-                       path=path, line=line) from None
-    except RecursionError:
-        raise BadInput("JSON nested too deeply", path=path, line=line) from None
+def _line_batches(path: str | Path, progress: Progress | None
+                  ) -> Iterator[tuple[list[int], list[Any]]]:
+    """Line numbers and values of the non-blank lines, a chunk of the file at a time.
 
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise json.JSONDecodeError(f"{text} is too large for a number", text, 0)
-    return value
-
-
-def _refuse_constant(name: str) -> Any:
-    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+    Each line is parsed on its own (exact line numbers, one value per line),
+    but in a comprehension over the chunk, which is several times faster than
+    a Python loop per line; only a chunk that fails is walked line by line to
+    name the bad line.
+    """
+    name = str(path)
+    first = 1
+    tail = b""
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(_CHUNK)
+            if progress and chunk:
+                progress(len(chunk))
+            if first == 1 and not tail and chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+            data = tail + chunk
+            if chunk:
+                cut = data.rfind(b"\n") + 1
+                data, tail = data[:cut], data[cut:]
+                if not data:
+                    continue
+            elif not data:
+                return
+            lines = data.split(b"\n")
+            if data.endswith(b"\n"):
+                lines.pop()
+            numbers = [first + i for i, raw in enumerate(lines) if raw.strip()]
+            kept = [lines[n - first] for n in numbers]
+            try:
+                values = [orjson.loads(raw) for raw in kept]
+            except orjson.JSONDecodeError:
+                for number, raw in zip(numbers, kept, strict=True):
+                    try:
+                        orjson.loads(raw)
+                    except orjson.JSONDecodeError as exc:
+                        _text(raw, name, number)  # name a UTF-8 problem as such
+                        raise BadInput(f"not valid JSON ({exc})", path=name,
+                                       line=number) from None
+                raise
+            if numbers:
+                yield numbers, values
+            first += len(lines)
+            if not chunk:
+                return
 
 
 def iter_json_lines(path: str | Path, progress: Progress | None = None
                     ) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, value)`` for each non-blank line of a JSON Lines file."""
-    name = str(path)
+    for numbers, values in _line_batches(path, progress):
+        yield from zip(numbers, values, strict=True)
+
+
+def iter_json_batches(path: str | Path, progress: Progress | None = None, *,
+                      size: int = 50_000) -> Iterator[tuple[list[int], list[Any]]]:
+    """Line numbers and values in batches, from a JSON array or a JSON Lines file.
+
+    For readers that turn records into arrays: whole batches are far cheaper
+    to process than one record at a time.
+    """
     with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if progress:
-                progress(len(raw))
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            text = _text(raw, name, number)
-            if not text.strip():
-                continue
-            yield number, _loads(text, name, number)
+        start = handle.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not start.startswith(b"["):
+        yield from _line_batches(path, progress)
+        return
+    elements = iter_json_array(path, progress)
+    while batch := list(itertools.islice(elements, size)):
+        numbers, values = zip(*batch, strict=True)
+        yield list(numbers), list(values)
 
 
 def iter_json_array(path: str | Path, progress: Progress | None = None
@@ -180,7 +223,7 @@ class _Buffer:
                 continue
             self.line += self.buf.count("\n", self.pos, end)
             self.pos = end
-            _check_constants(value, self.name, self.line)
+            _check_values(value, self.name, self.line)
             return value
 
     def expect_end(self) -> None:
@@ -190,14 +233,21 @@ class _Buffer:
                            line=self.line)
 
 
-def _check_constants(value: Any, path: str, line: int) -> None:
-    """raw_decode accepts NaN and Infinity; JSON does not."""
+def _check_values(value: Any, path: str, line: int) -> None:
+    """raw_decode accepts NaN, Infinity and lone surrogates; JSON (and SQLite) do not."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, float) and (item != item or item in (float("inf"), float("-inf"))):
             raise BadInput("NaN and Infinity are not JSON numbers", path=path, line=line)
+        if isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BadInput("a string holds a lone surrogate (\\ud800–\\udfff)",
+                               path=path, line=line) from None
         if isinstance(item, dict):
             stack.extend(item.values())
+            stack.extend(item.keys())
         elif isinstance(item, list):
             stack.extend(item)

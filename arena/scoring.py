@@ -16,6 +16,7 @@ from typing import Any, Literal
 import numpy as np
 
 import fitting
+from arena.battles import read_battles
 from arena.comparisons import Comparison
 from arena.errors import BadInput
 from arena.records import SystemId
@@ -176,4 +177,45 @@ def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
         "left_out": left_out,
         "length_bias_points_per_sd": None if diff_family else bias,
         "diff_length_bias_points_per_sd": bias if diff_family else None,
+    }
+
+
+def fit_battles(path: str, *, fmt: str = "fastchat-battles",
+                penalty: float = fitting.DEFAULT_PENALTY, anchor: str | None = None,
+                base: float = 1000.0) -> dict[str, Any]:
+    """Fit a battles file; the JSON-ready leaderboard ``arena fit`` prints.
+
+    Returns ``{"anchor", "anchor_reason", "penalty", "systems": [...]}`` with
+    one ``{"system", "points", "rank", "unranked", "status",
+    "decisive_votes"}`` per system: ranked systems by rank (then name), then
+    the rest by name; ``points`` and ``rank`` are None without points.
+    """
+    battles = read_battles(path, fmt=fmt)
+    requested = battles.names.index(anchor) if anchor in battles.names else None
+    try:
+        result = fitting.fit_points(
+            battles.a, battles.b, battles.y, battles.w, n_systems=len(battles.names),
+            penalty=penalty, anchor=requested, base=base, decisive_votes=battles.decisive)
+    except ValueError as error:
+        raise BadInput(str(error), path=str(path)) from error
+    systems = []
+    for index, name in enumerate(battles.names):
+        ranked = bool(result.ranked[index])
+        systems.append({
+            "system": name,
+            "points": float(result.points[index]) if ranked else None,
+            "rank": int(result.ranks[index]) if ranked else None,
+            "unranked": not ranked,
+            "status": str(result.status[index]),
+            "decisive_votes": int(battles.decisive[index]),
+        })
+    systems.sort(key=lambda s: (s["unranked"], s["rank"] or 0, s["system"]))
+    reason = result.anchor_reason
+    if anchor is not None and requested is None and result.anchor is not None:
+        reason = "requested_has_no_comparisons"  # named, but absent from the file
+    return {
+        "anchor": None if result.anchor is None else battles.names[result.anchor],
+        "anchor_reason": reason,
+        "penalty": float(penalty),
+        "systems": systems,
     }

@@ -76,7 +76,11 @@ def test_import_then_status(capsys, tmp_path, small_family_file):
 
 
 def test_status_of_an_unknown_family_is_bad_input(capsys, tmp_path):
-    code, _, err = run(capsys, "--ledger", str(tmp_path / "l.sqlite"), "status", "--family", "x")
+    ledger = str(tmp_path / "l.sqlite")
+    code, _, err = run(capsys, "--ledger", ledger, "status")
+    assert code == 1 and "no ledger there" in err
+    run(capsys, "--ledger", ledger, "init")
+    code, _, err = run(capsys, "--ledger", ledger, "status", "--family", "x")
     assert code == 2 and "no family named 'x'" in err
 
 

@@ -213,3 +213,15 @@ def test_round_show_prints_the_board_and_the_documented_json(two_systems, tmp_pa
                           "summary"}
     assert shown["settings"]["penalty"] == 0.2
     assert main(["--ledger", path, "round", "show", "--category", "nope"]) == 2
+
+
+def test_the_documented_defaults_are_the_real_ones():
+    from arena.cli.main import build_parser
+
+    defaults = RoundSettings()
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text("utf-8")
+    assert f"`--penalty {defaults.penalty:g}`" in docs
+    assert f"`--threshold {defaults.threshold:g}`" in docs
+    round_parser = build_parser()._subparsers._group_actions[0].choices["round"]
+    close = round_parser._subparsers._group_actions[0].choices["close"].format_help()
+    assert f"(default {defaults.penalty:g})" in close

@@ -98,7 +98,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     from arena.status import family_status
 
-    with open_ledger(args) as ledger:
+    # Read-only: status works beside an open window.
+    with open_ledger(args, readonly=True) as ledger:
         rows = family_status(ledger, args.family)
     if args.json:
         output.emit_json({"families": rows})

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="unit: every comparison its own weight; ledger: each actor's total "
                         "family contribution capped at --cap (default unit)")
     c.add_argument("--cap", type=float, help="the ledger weighting's cap (default 1000)")
-    c.add_argument("--penalty", type=float, help="the penalty λ (default 0.1)")
+    c.add_argument("--penalty", type=float, help="the penalty λ (default 0.01)")
     c.add_argument("--base", type=float, default=1000.0, help="the anchor's points (1000)")
     c.add_argument("--threshold", type=float,
                    help="decisive votes below which a system is preliminary (default 10)")

@@ -1,0 +1,327 @@
+"""Point scores: a penalized Bradley–Terry fit, anchored, ranked and flagged."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import _graph
+from ._comparisons import Comparisons, aggregate, comparisons_iv, is_real, solver_settings_iv
+from .bradley_terry import PairwiseObjective, newton
+
+#: Points per unit of log-strength: 400 points = a factor of 10 in odds.
+POINTS_PER_LOGIT = 400.0 / math.log(10.0)
+
+#: Default ridge penalty lambda: a N(0, 1/lambda) prior on strengths, i.e. a
+#: standard deviation of 10 logits (~1,700 points). It keeps a system that
+#: never loses finite and moves points of systems with 100+ decisive votes by
+#: a few points at most. See docs/fitting.md.
+DEFAULT_PENALTY = 0.01
+
+#: Default decisive-vote threshold below which a system is preliminary.
+DEFAULT_THRESHOLD = 10
+
+# Status of each system in a PointsResult.
+RANKED = "ranked"
+UNRANKED = "unranked"  # outside the anchor's component
+NO_COMPARISONS = "no_comparisons"
+UNBOUNDED_ABOVE = "unbounded_above"  # penalty 0: never loses to the anchor's group
+UNBOUNDED_BELOW = "unbounded_below"  # penalty 0: never beats the anchor's group
+UNBOUNDED = "unbounded"  # penalty 0: no finite points, order to the anchor unknown
+
+
+@dataclass(frozen=True)
+class PointsResult:
+    """Result of :func:`fit_points`; arrays are indexed by system.
+
+    Attributes
+    ----------
+    points : ndarray of float
+        ``base + POINTS_PER_LOGIT * (s_i - s_anchor)`` for ranked systems,
+        NaN for every other system.
+    ranks : ndarray of int
+        Competition rank (1, 2, 2, 4, ...) of ranked systems by their points
+        rounded to whole numbers (as displayed); 0 for other systems.
+    status : ndarray of str
+        ``"ranked"``, ``"unranked"`` (no comparison path to the anchor),
+        ``"no_comparisons"``, or, with penalty 0 only, ``"unbounded_above"``
+        / ``"unbounded_below"`` / ``"unbounded"`` for systems connected to the
+        anchor whose maximum-likelihood points are infinite (see
+        :func:`fit_points`).
+    preliminary : ndarray of bool
+        Fewer decisive votes than ``threshold``.
+    decisive_votes : ndarray of float
+        Decisive votes per system used for ``preliminary``.
+    strengths : ndarray of float
+        Fitted log-strengths. With a penalty they are all on one scale; with
+        penalty 0 each group fitted separately is centred on its own mean,
+        so only differences within a group mean anything.
+    component : ndarray of int
+        Connected-component label of each system in the comparison graph.
+    anchor : int or None
+        The system the points are relative to (None if nothing was compared).
+    anchor_requested : int or None
+        The anchor the caller asked for.
+    anchor_reason : str
+        ``"requested"``; ``"requested_has_no_comparisons"`` or
+        ``"none_requested"`` (the most-voted system was used); or
+        ``"no_comparisons"`` (no system has a comparison).
+    mle_exists : bool
+        Whether the fit of the anchor's component is finite without help from
+        the penalty (always True with a positive penalty).
+    penalty, base, threshold, tol, max_iter
+        Settings used.
+    iterations : int
+        Newton steps taken.
+    converged : bool
+        Whether the largest gradient entry reached ``tol * max(1, total weight)``.
+    gradient_norm : float
+        Largest absolute gradient entry at the returned strengths.
+    """
+
+    points: NDArray[np.float64]
+    ranks: NDArray[np.int64]
+    status: NDArray[np.str_]
+    preliminary: NDArray[np.bool_]
+    decisive_votes: NDArray[np.float64]
+    strengths: NDArray[np.float64]
+    component: NDArray[np.intp]
+    anchor: int | None
+    anchor_requested: int | None
+    anchor_reason: str
+    mle_exists: bool
+    penalty: float
+    base: float
+    threshold: float
+    iterations: int
+    converged: bool
+    gradient_norm: float
+    tol: float
+    max_iter: int
+
+    @property
+    def ranked(self) -> NDArray[np.bool_]:
+        """Mask of systems that received points."""
+        return np.asarray(self.status == RANKED)
+
+
+def fit_points(
+    a: ArrayLike,
+    b: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike | None = None,
+    *,
+    n_systems: int,
+    penalty: float = DEFAULT_PENALTY,
+    anchor: int | None = None,
+    base: float = 1000.0,
+    decisive: ArrayLike | None = None,
+    decisive_votes: ArrayLike | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    tol: float = 1e-10,
+    max_iter: int = 100,
+) -> PointsResult:
+    """Fit Elo-like point scores with weighted, penalized Bradley–Terry.
+
+    Maximises ``sum w*[y*log sigma(s_a - s_b) + (1-y)*log sigma(s_b - s_a)]
+    - (penalty/2) * sum s_i**2`` exactly (Newton's method on per-pair totals)
+    and reports ``base + 400/ln(10) * (s_i - s_anchor)``.
+
+    Parameters
+    ----------
+    a, b : array_like of int
+        System indices of the two sides of each comparison.
+    y : array_like of float
+        Outcome for ``a``: 1 won, 0 lost, 0.5 tie or both bad.
+    w : array_like of float, optional
+        Weight of each comparison (default 1).
+    n_systems : int
+        Number of systems; indices run from 0 to ``n_systems - 1``.
+    penalty : float, optional
+        Ridge penalty ``lambda >= 0``. With 0 the fit is exact maximum
+        likelihood: within the anchor's component only the systems strongly
+        connected to the anchor in the win graph get points; the others are
+        reported as unbounded rather than given a number that only reflects
+        a stopping rule.
+    anchor : int, optional
+        The reference system. When None, or when it has no comparisons, the
+        system with the largest total comparison weight is used (ties: the
+        lowest index); ``anchor_reason`` says why.
+    base : float, optional
+        Points of the anchor.
+    decisive : array_like of bool, optional
+        Marks the comparisons that are decisive human votes; each counts one
+        for both of its systems. By default every comparison with a positive
+        weight and ``y`` of 0 or 1 counts.
+    decisive_votes : array_like of float, optional
+        Decisive votes per system, given directly (not with ``decisive``).
+    threshold : float, optional
+        A system with fewer decisive votes is preliminary.
+    tol : float, optional
+        Convergence when the largest gradient entry is at most
+        ``tol * max(1, total weight)``.
+    max_iter : int, optional
+        Largest number of Newton steps.
+
+    Returns
+    -------
+    PointsResult
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed; the message names it.
+    """
+    comparisons, anchor_req = _fit_points_iv(
+        a, b, y, w, n_systems, penalty, anchor, base, threshold, tol, max_iter
+    )
+    n = comparisons.n_systems
+    totals = aggregate(comparisons)
+    votes = _decisive_votes(comparisons, totals.decisive, decisive, decisive_votes)
+    wins = totals.wins
+    won, lost = wins.sum(axis=1), wins.sum(axis=0)
+    weight = won + lost
+    # Start from each system's log win/loss ratio: Newton then needs about
+    # half the steps it needs from zero.
+    start = np.log((won + 0.5) / (lost + 0.5))
+    component = _graph.components(wins)
+    anchor_used, reason = _choose_anchor(weight, anchor_req)
+
+    if penalty > 0.0:
+        fcts = PairwiseObjective(wins, penalty)
+        fit = newton(fcts, gauge=None, tol=tol, max_iter=max_iter, initial=start)
+        status = _status(weight, component, anchor_used)
+        mle_exists = True
+    else:
+        group = _graph.strong_components(wins)
+        # Pairs between strongly connected groups go to certainty in the
+        # supremum of the likelihood; the finite part is each group's own fit.
+        if np.any(group != group[0]):
+            wins = np.where(group[:, None] == group[None, :], wins, 0.0)
+        fcts = PairwiseObjective(wins, 0.0)
+        fit = newton(fcts, gauge=group, tol=tol, max_iter=max_iter, initial=start)
+        status = _status(weight, component, anchor_used)
+        mle_exists = True
+        if anchor_used is not None:
+            same = (component == component[anchor_used]) & (group != group[anchor_used])
+            mle_exists = not bool(np.any(same))
+            if not mle_exists:
+                below = _graph.reachable(totals.wins, anchor_used)
+                above = _graph.reachable(totals.wins, anchor_used, reverse=True)
+                status[same] = UNBOUNDED
+                status[same & above] = UNBOUNDED_ABOVE
+                status[same & below] = UNBOUNDED_BELOW
+
+    ranked = status == RANKED
+    points = np.full(n, np.nan)
+    if anchor_used is not None:
+        s = fit.params
+        points[ranked] = base + POINTS_PER_LOGIT * (s[ranked] - s[anchor_used])
+    return PointsResult(
+        points=points,
+        ranks=_competition_ranks(points, ranked),
+        status=status,
+        preliminary=votes < threshold,
+        decisive_votes=votes,
+        strengths=fit.params,
+        component=component,
+        anchor=anchor_used,
+        anchor_requested=anchor_req,
+        anchor_reason=reason,
+        mle_exists=mle_exists,
+        penalty=float(penalty),
+        base=float(base),
+        threshold=float(threshold),
+        iterations=fit.iterations,
+        converged=fit.converged,
+        gradient_norm=fit.gradient_norm,
+        tol=float(tol),
+        max_iter=int(max_iter),
+    )
+
+
+def _fit_points_iv(
+    a: ArrayLike,
+    b: ArrayLike,
+    y: ArrayLike,
+    w: ArrayLike | None,
+    n_systems: int,
+    penalty: float,
+    anchor: int | None,
+    base: float,
+    threshold: float,
+    tol: float,
+    max_iter: int,
+) -> tuple[Comparisons, int | None]:
+    comparisons = comparisons_iv(a, b, y, w, n_systems)
+    solver_settings_iv(penalty, tol, max_iter)
+    if anchor is not None:
+        if isinstance(anchor, bool) or not isinstance(anchor, (int, np.integer)):
+            raise ValueError("`anchor` must be a system index or None.")
+        if not 0 <= anchor < comparisons.n_systems:
+            raise ValueError("`anchor` must be in [0, n_systems).")
+    if not is_real(base) or not math.isfinite(base):
+        raise ValueError("`base` must be a finite number.")
+    if not is_real(threshold) or not threshold >= 0:
+        raise ValueError("`threshold` must be a number >= 0.")
+    return comparisons, None if anchor is None else int(anchor)
+
+
+def _decisive_votes(
+    comparisons: Comparisons,
+    default: NDArray[np.float64],
+    decisive: ArrayLike | None,
+    decisive_votes: ArrayLike | None,
+) -> NDArray[np.float64]:
+    n = comparisons.n_systems
+    if decisive is not None and decisive_votes is not None:
+        raise ValueError("Give `decisive` or `decisive_votes`, not both.")
+    if decisive_votes is not None:
+        votes = np.asarray(decisive_votes, dtype=np.float64)
+        if votes.shape != (n,) or not np.all(np.isfinite(votes) & (votes >= 0)):
+            raise ValueError("`decisive_votes` must hold n_systems finite counts >= 0.")
+        return votes
+    if decisive is None:
+        return default
+    mask = np.asarray(decisive)
+    if mask.dtype != np.bool_ or mask.shape != comparisons.a.shape:
+        raise ValueError("`decisive` must be a boolean mask with one entry per comparison.")
+    return _per_system(comparisons, mask.astype(np.float64))
+
+
+def _per_system(comparisons: Comparisons, values: NDArray[np.float64]) -> NDArray[np.float64]:
+    # Sum of a per-comparison value over the comparisons each system is in.
+    n = comparisons.n_systems
+    total = np.bincount(comparisons.a, weights=values, minlength=n)
+    return np.asarray(total + np.bincount(comparisons.b, weights=values, minlength=n), np.float64)
+
+
+def _choose_anchor(weight: NDArray[np.float64], requested: int | None) -> tuple[int | None, str]:
+    if requested is not None and weight[requested] > 0:
+        return requested, "requested"
+    if not np.any(weight > 0):
+        return None, "no_comparisons"
+    best = int(np.argmax(weight))  # the first maximum: ties go to the lowest index
+    return best, "none_requested" if requested is None else "requested_has_no_comparisons"
+
+
+def _status(
+    weight: NDArray[np.float64], component: NDArray[np.intp], anchor: int | None
+) -> NDArray[np.str_]:
+    status = np.full(weight.shape[0], UNRANKED, dtype="<U16")
+    if anchor is not None:
+        status[component == component[anchor]] = RANKED
+    status[weight <= 0] = NO_COMPARISONS
+    return status
+
+
+def _competition_ranks(points: NDArray[np.float64], ranked: NDArray[np.bool_]) -> NDArray[np.int64]:
+    ranks = np.zeros(points.shape[0], dtype=np.int64)
+    shown = np.rint(points[ranked])
+    # Rank = 1 + number of systems with strictly more displayed points.
+    ordered = np.sort(shown)
+    ranks[ranked] = 1 + shown.size - np.searchsorted(ordered, shown, side="right")
+    return ranks
