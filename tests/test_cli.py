@@ -1,6 +1,7 @@
 """Every command of `arena`, through its entry point."""
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -162,7 +163,21 @@ def test_vote_without_a_display_says_so(capsys, monkeypatch, tmp_path, small_fam
     assert code == 3 and "xvfb-run" in err
 
 
-@pytest.mark.parametrize("command", ["collect", "grade", "fit"])
+def test_fit_prints_a_board_from_a_battles_file(capsys, tmp_path):
+    path = tmp_path / "b.jsonl"
+    rows = [("a", "b", "model_a")] * 3 + [("a", "b", "model_b"), ("b", "c", "tie (bothbad)")]
+    path.write_text("\n".join(json.dumps({"model_a": x, "model_b": y, "winner": w})
+                               for x, y, w in rows), encoding="utf-8")
+    code, out, _ = run(capsys, "fit", str(path), "--penalty", "0", "--anchor", "b", "--json")
+    board = json.loads(out)
+    points = {s["system"]: s["points"] for s in board["systems"]}
+    assert code == 0 and board["anchor"] == "b" and points["b"] == 1000.0
+    assert points["a"] == pytest.approx(1000 + 400 * math.log10(3), abs=1e-6)
+    code, out, _ = run(capsys, "fit", str(path))
+    assert code == 0 and "anchor: " in out
+
+
+@pytest.mark.parametrize("command", ["collect", "grade"])
 def test_commands_not_built_yet_exit_3(capsys, command):
     code, _, err = run(capsys, command)
     assert code == 3 and "not available" in err

@@ -14,7 +14,6 @@ from arena.errors import ArenaError
 NOT_YET = {
     "collect": "collecting outputs from an endpoint",
     "grade": "grading a suite",
-    "fit": "fitting a battles file",
 }
 
 

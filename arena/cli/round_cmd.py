@@ -52,6 +52,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--json", action="store_true", help="print the result as JSON")
     f.set_defaults(handler=cmd_verify)
 
+    b = sub.add_parser("fit", help="fit point scores to a battles file (no ledger needed)")
+    b.add_argument("file", type=Path, help="JSON list or JSON Lines of battles")
+    b.add_argument("--format", choices=("fastchat-battles", "native"),
+                   default="fastchat-battles", help="fastchat-battles (model_a, model_b, "
+                   "winner) or native (a, b, y, w); default fastchat-battles")
+    b.add_argument("--penalty", type=float, default=0.01, help="the penalty λ (default 0.01)")
+    b.add_argument("--anchor", metavar="NAME", help="the system at --base points "
+                   "(default: the one with the most comparisons)")
+    b.add_argument("--base", type=float, default=1000.0, help="the anchor's points (1000)")
+    b.add_argument("--json", action="store_true", help="print the board as JSON")
+    b.set_defaults(handler=cmd_fit)
+
     v = sub.add_parser("import-votes", help="import votes cast elsewhere (JSON Lines)")
     v.add_argument("file", type=Path, help="the vote log (docs/formats.md)")
     v.add_argument("--family", required=True, help="the family the votes are on")
@@ -211,4 +223,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(line)
     if not report.ok:
         raise LedgerError(f"{args.bundle}: {len(report.problems)} problem(s); do not trust it")
+    return 0
+
+
+def cmd_fit(args: argparse.Namespace) -> int:
+    from arena.scoring import fit_battles
+
+    board = fit_battles(str(args.file), fmt=args.format, penalty=args.penalty,
+                        anchor=args.anchor, base=args.base)
+    if args.json:
+        output.emit_json(board)
+        return 0
+    print(f"anchor: {board['anchor']} ({board['anchor_reason']}), penalty {board['penalty']:g}")
+    ranked = [s for s in board["systems"] if not s["unranked"]]
+    print(output.table(["rank", "system", "points", "decisive votes"],
+                       [[s["rank"], s["system"], round(s["points"]), s["decisive_votes"]]
+                        for s in ranked]))
+    others = [s for s in board["systems"] if s["unranked"]]
+    if others:
+        print("unranked: " + ", ".join(f"{s['system']} ({_why_unranked(s)})" for s in others))
     return 0
