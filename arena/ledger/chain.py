@@ -15,6 +15,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from arena.canonical import canonical_json, sha256_hex
+from arena.ledger.connection import Ledger
 from arena.ledger.schema import APPEND_ONLY, GENESIS_HASH
 
 _NOT_HASHED = ("seq", "hash", "prev_hash")
@@ -25,15 +26,17 @@ def row_hash(prev_hash: str, row: dict[str, Any]) -> str:
     return sha256_hex(prev_hash + canonical_json(body))
 
 
-def append(db: Database, table: str, row: dict[str, Any]) -> dict[str, Any]:
-    """Insert ``row`` at the head of ``table``'s chain; call inside a transaction."""
+def append(ledger: Ledger, table: str, row: dict[str, Any]) -> dict[str, Any]:
+    """Insert ``row`` at the head of its family's chain; call inside ``ledger.atomic()``."""
     if table not in APPEND_ONLY:
         raise ValueError(f"{table} has no hash chain")
+    db = ledger.db
     head = db.execute(f"SELECT hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1",
                       [row["family"]]).fetchone()
     prev = head[0] if head else GENESIS_HASH
     stored = {**row, "prev_hash": prev, "hash": row_hash(prev, row)}
-    db.table(table).insert(stored)
+    seq = db.table(table).insert(stored).last_pk
+    ledger.pending_heads.append((table, row["family"], seq, stored["hash"]))
     return stored
 
 

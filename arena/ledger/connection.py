@@ -12,6 +12,7 @@ import filelock
 from sqlite_utils import Database
 
 from arena.errors import LedgerError, LedgerLocked, LedgerTooNew
+from arena.ledger import heads
 from arena.ledger.schema import SCHEMA_VERSION, migrate
 
 MEMORY = ":memory:"
@@ -40,6 +41,11 @@ class Ledger:
         self.db = db
         self.readonly = readonly
         self._lock = lock
+        self._depth = 0
+        # Chain heads appended in the open transaction (chain.append); after the
+        # commit they go into the head file (see heads.py).
+        self.pending_heads: list[tuple[str, str, int, str]] = []
+        self._heads: heads.Heads | None = None
 
     @classmethod
     def open(cls, path: Path | str, *, readonly: bool = False) -> Ledger:
@@ -100,8 +106,28 @@ class Ledger:
     @contextmanager
     def atomic(self) -> Iterator[Database]:
         """One transaction: everything inside commits together or not at all."""
-        with self.db.atomic() as db:
-            yield db
+        self._depth += 1
+        try:
+            with self.db.atomic() as db:
+                yield db
+        except BaseException:
+            if self._depth == 1:
+                self.pending_heads = []
+            raise
+        finally:
+            self._depth -= 1
+        if self._depth == 0 and self.pending_heads:
+            self._record_heads()
+
+    def _record_heads(self) -> None:
+        pending, self.pending_heads = self.pending_heads, []
+        if self.path == MEMORY:
+            return
+        if self._heads is None:
+            self._heads = heads.current(self.db)
+        for table, family, seq, digest in pending:
+            self._heads.setdefault(table, {})[family] = {"seq": seq, "hash": digest}
+        heads.write(self.path, self._heads)
 
     def pragma(self, name: str) -> object:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]

@@ -17,8 +17,8 @@ def add_event(ledger: Ledger, family: str, kind: EventKind, *, case_id: str | No
               output_id: str | None = None, presentation_id: str | None = None,
               note: str = "") -> str:
     event_id = new_id()
-    with ledger.atomic() as db:
-        chain.append(db, "events", {
+    with ledger.atomic():
+        chain.append(ledger, "events", {
             "event_id": event_id, "family": family, "kind": kind, "case_id": case_id,
             "output_id": output_id, "presentation_id": presentation_id, "note": note,
             "at": now_iso(),

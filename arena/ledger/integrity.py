@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from arena.ledger import chain
+from arena.ledger import chain, heads
 from arena.ledger.connection import Ledger
+from arena.ledger.schema import APPEND_ONLY, IMMUTABLE, guard_names
 
 
 def check(ledger: Ledger) -> list[str]:
@@ -17,6 +18,24 @@ def check(ledger: Ledger) -> list[str]:
         problems += [f"foreign key: {row[0]} row {row[1]} points to a missing {row[2]} row"
                      for row in keys]
         problems += chain.verify(ledger.db)
+        problems += _missing_guards(ledger)
+        recorded = heads.read(ledger.path)
+        if recorded is not None:
+            problems += heads.missing(ledger.db, recorded)
     except sqlite3.DatabaseError as exc:
         return [f"the file cannot be read as a database: {exc}"]
+    return problems
+
+
+def _missing_guards(ledger: Ledger) -> list[str]:
+    """The append-only triggers that should be there and are not (dropped, or the
+    table rebuilt, as sqlite-utils' transform() does)."""
+    present = {r[0] for r in ledger.db.execute("SELECT name FROM sqlite_master "
+                                               "WHERE type = 'trigger'")}
+    problems = []
+    for table in (*APPEND_ONLY, *IMMUTABLE):
+        for name in guard_names(table, chained=table in APPEND_ONLY):
+            if name not in present:
+                problems.append(f"{table}: the append-only guard {name} is missing "
+                                "(dropped, or the table was rebuilt)")
     return problems

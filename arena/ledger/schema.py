@@ -178,7 +178,8 @@ def _voting(db: Database) -> None:
             prev_hash TEXT NOT NULL,
             hash TEXT NOT NULL
         );
-        CREATE INDEX votes_by_family ON votes(family, session_id);
+        CREATE INDEX votes_by_family ON votes(family, seq);
+        CREATE INDEX presentations_by_family ON presentations(family, seq);
         CREATE TABLE retractions (
             seq INTEGER PRIMARY KEY,
             retraction_id TEXT NOT NULL UNIQUE,
@@ -189,6 +190,7 @@ def _voting(db: Database) -> None:
             prev_hash TEXT NOT NULL,
             hash TEXT NOT NULL
         );
+        CREATE INDEX retractions_by_family ON retractions(family, seq);
         """
     )
     _set_version(db, 2)
@@ -211,6 +213,7 @@ def _events_and_rounds(db: Database) -> None:
             prev_hash TEXT NOT NULL,
             hash TEXT NOT NULL
         );
+        CREATE INDEX events_by_family ON events(family, seq);
         CREATE TABLE rounds (
             round_id TEXT PRIMARY KEY,
             family TEXT NOT NULL REFERENCES families(name),
@@ -225,6 +228,12 @@ def _events_and_rounds(db: Database) -> None:
 
 def _refuse(table: str, what: str) -> str:
     return f"SELECT RAISE(ABORT, '{table} is append-only: {what}')"
+
+
+def guard_names(table: str, *, chained: bool) -> list[str]:
+    """The names of the triggers that keep ``table`` append-only."""
+    names = [f"{table}_no_update", f"{table}_no_delete", f"{table}_no_replace"]
+    return names + ([f"{table}_no_reuse_seq", f"{table}_chain"] if chained else [])
 
 
 def _guard_sql(table: str, key: str, *, chained: bool) -> str:

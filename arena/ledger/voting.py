@@ -60,13 +60,13 @@ def _same(stored: dict, row: dict) -> bool:
 
 
 def _write_once(ledger: Ledger, table: str, key: str, row: dict) -> Written:
-    with ledger.atomic() as db:
+    with ledger.atomic():
         stored = _existing(ledger, table, key, row[key])
         if stored is not None:
             if not _same(stored, row):
                 raise ArenaError(f"{table} {row[key]} is already recorded with other content")
             return "already_recorded"
-        chain.append(db, table, row)
+        chain.append(ledger, table, row)
     return "recorded"
 
 
@@ -102,7 +102,7 @@ def get_vote(ledger: Ledger, vote_id: VoteId) -> Vote | None:
 def retract(ledger: Ledger, vote_id: VoteId, *, session_id: SessionId | None = None,
             retraction_id: str | None = None) -> Written:
     """Supersede a vote with a retraction row; the vote row itself stays."""
-    with ledger.atomic() as db:
+    with ledger.atomic():
         rid = retraction_id or new_id()
         stored = _existing(ledger, "retractions", "retraction_id", rid)
         if stored is not None:
@@ -112,7 +112,7 @@ def retract(ledger: Ledger, vote_id: VoteId, *, session_id: SessionId | None = N
             raise BadInput(f"no vote {vote_id} to retract", field="vote_id")
         if _existing(ledger, "retractions", "vote_id", vote_id) is not None:
             raise BadInput(f"vote {vote_id} is already retracted", field="vote_id")
-        chain.append(db, "retractions", {
+        chain.append(ledger, "retractions", {
             "retraction_id": rid, "family": vote["family"], "vote_id": vote_id,
             "session_id": session_id,
             "retracted_at": now_iso(),

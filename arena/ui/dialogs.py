@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QWidget
 
 
 def ask_text(parent: QWidget, title: str, label: str, *, required: bool = False) -> str | None:
@@ -21,3 +23,15 @@ def ask_family(parent: QWidget, file_name: str, families: list[str],
                                     f"Import {file_name} into which family?\n"
                                     "Pick one or type a new name.", names, 0, True)
     return name.strip() if ok and name.strip() else None
+
+
+def ask_save_path(parent: QWidget, title: str, suggestion: Path, filters: str) -> Path | None:
+    """Where to write a file, or None when cancelled; the chosen filter's suffix is
+    added when the name has none."""
+    name, chosen = QFileDialog.getSaveFileName(parent, title, str(suggestion), filters)
+    if not name:
+        return None
+    path = Path(name)
+    if not path.suffix and "*." in chosen:
+        path = path.with_suffix("." + chosen.split("*.", 1)[1].split(")", 1)[0].split()[0])
+    return path

@@ -109,8 +109,8 @@ class FamilyList(QWidget):
                               "(JSON Lines, CSV, AlpacaEval JSON) on the window to import it.")
         else:
             self.hint.setText(f"{ledger.path} — choose a family and press Enter "
-                              "(or double-click) to start rating. Drop a file of outputs "
-                              "on the window to import it.")
+                              "(or double-click) to start rating, or B for its board. Drop "
+                              "a file of outputs on the window to import it.")
         if self.model.rows and not self.table.currentIndex().isValid():
             self.table.selectRow(0)
 
@@ -118,6 +118,10 @@ class FamilyList(QWidget):
         for row, values in enumerate(self.model.rows):
             if values["name"] == name:
                 self.table.selectRow(row)
+
+    def selected_name(self) -> str | None:
+        index = self.table.currentIndex()
+        return self.model.rows[index.row()]["name"] if index.isValid() else None
 
     def _activated(self, index: QModelIndex) -> None:
         if index.isValid():

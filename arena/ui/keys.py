@@ -55,6 +55,11 @@ RESERVED_STANDARD = (
     Standard.Undo, Standard.Redo, Standard.ZoomIn, Standard.ZoomOut, Standard.Preferences,
     Standard.HelpContents, Standard.FullScreen, Standard.Refresh, Standard.Delete,
 )
+# The Board menu's keys (round_actions.py): no rater key may take them, or either
+# would be ambiguous. Neither is a platform shortcut.
+BOARD_KEY = "B"
+CLOSE_ROUND_KEY = "Ctrl+Shift+R"
+BOARD_KEYS = {BOARD_KEY: "the family list's Board key", CLOSE_ROUND_KEY: "the Close round key"}
 ARROWS = {"Left": "←", "Right": "→", "Up": "↑", "Down": "↓"}
 
 KeyMap = dict[str, list[str]]
@@ -78,6 +83,7 @@ def normalise(text: str) -> str:
 
 def _reserved() -> dict[str, str]:
     taken = {normalise(k): "scrolling and panes" for k in NAVIGATION}
+    taken.update({normalise(k): why for k, why in BOARD_KEYS.items()})
     for standard in RESERVED_STANDARD:
         for seq in QKeySequence.keyBindings(standard):
             taken[seq.toString(PORTABLE)] = f"the platform's {standard.name} shortcut"

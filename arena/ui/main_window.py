@@ -25,12 +25,14 @@ from arena.importers import guess_format
 from arena.importing import ImportReport, import_file
 from arena.ledger import Ledger
 from arena.ui import dialogs
+from arena.ui.board_page import BoardPage
 from arena.ui.family_list import FamilyList
 from arena.ui.help_overlay import HelpOverlay
 from arena.ui.keys import ACTIONS, KeyMap
 from arena.ui.operations import LedgerOps, show_error
 from arena.ui.rating_page import RatingPage
 from arena.ui.render_cache import RenderCache
+from arena.ui.round_actions import RoundActions
 from arena.ui.settings import Settings
 from arena.ui.settings_dialog import SettingsDialog
 from arena.ui.theme import THEMES, apply_theme, button_css
@@ -54,9 +56,11 @@ class MainWindow(QMainWindow):
         self.rating = RatingPage(self.ops, self.cache, self.theme, settings.font_size,
                                  split=settings.diff_split, sync=settings.scroll_sync,
                                  break_minutes=settings.break_minutes, clock=clock)
+        self.board = BoardPage(self.theme)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.families)
         self.pages.addWidget(self.rating)
+        self.pages.addWidget(self.board)
         self.setCentralWidget(self.pages)
         self.overlay = HelpOverlay(self.pages)
         self.status = QLabel()
@@ -65,8 +69,11 @@ class MainWindow(QMainWindow):
         self.key_actions = self._key_actions()
         self.rating.bind(self.key_actions)
         self._menus()
+        self.board.bind(self.round_actions.actions)
         self.apply_key_map(settings.key_map)
         self._set_rating_actions(False)
+        self.pages.currentChanged.connect(lambda _index: self.round_actions.update())
+        self.round_actions.update()
 
         self.families.chosen.connect(self.open_family)
         self.ops.changed.connect(self._ledger_changed)
@@ -130,6 +137,7 @@ class MainWindow(QMainWindow):
         self.back_action = self._action("Back to the family list", self.escape, ["Esc"])
         vote.addSeparator()
         vote.addAction(self.back_action)
+        self.round_actions = RoundActions(self, bar.addMenu("&Board"), self._action)
         view = bar.addMenu("V&iew")
         self.dark_action = self._action("&Dark theme", self.toggle_theme, checkable=True,
                                         checked=self.theme.name == "dark")
@@ -178,6 +186,7 @@ class MainWindow(QMainWindow):
 
     def close_ledger(self) -> None:
         self.rating.stop()
+        self.board.clear()
         if self.ledger is not None:
             self.ledger.close()
             self.ledger = None
@@ -194,6 +203,7 @@ class MainWindow(QMainWindow):
         self._set_rating_actions(False)
         self.families.reload(self.ledger)
         self.pages.setCurrentWidget(self.families)
+        self.round_actions.update()
         self.families.setFocus()
         self._update_status()
 
@@ -205,13 +215,37 @@ class MainWindow(QMainWindow):
         self.rating.setFocus()
         return True
 
+    def current_family(self) -> str | None:
+        """The family the rater is on: rated, on the board, or selected in the list."""
+        page = self.pages.currentWidget()
+        if page is self.rating:
+            return self.rating.family
+        if page is self.board:
+            return self.board.family
+        return self.families.selected_name()
+
+    def show_board(self, name: str | None = None, round_id: str | None = None) -> bool:
+        """The board of ``name`` (default: the current family), on ``round_id`` or the newest."""
+        name = name or self.current_family()
+        if self.ledger is None or name is None:
+            return False
+        self.rating.stop()
+        self._set_rating_actions(False)
+        self.board.load(self.ledger, name, round_id)
+        self.pages.setCurrentWidget(self.board)
+        self.round_actions.update()
+        self.board.setFocus()
+        self._update_status()
+        return True
+
     def escape(self) -> None:
         if self.overlay.isVisible():
             self.overlay.hide()
-        elif self.pages.currentWidget() is self.rating:
-            name = self.rating.family
+        elif self.pages.currentWidget() in (self.rating, self.board):
+            name = self.current_family()
             self.show_families()
-            self.families.select(name)
+            if name:
+                self.families.select(name)
 
     def _ledger_changed(self, kind: str) -> None:
         if kind == "import" and self.pages.currentWidget() is self.families:
@@ -265,6 +299,7 @@ class MainWindow(QMainWindow):
         self._apply_theme()
         self.cache.set_theme(self.theme)
         self.rating.pair_view.set_theme(self.theme, self.settings.font_size)
+        self.board.set_theme(self.theme)
 
     def change_font(self, step: int) -> None:
         self.settings.font_size = self.settings.font_size + step
@@ -291,8 +326,9 @@ class MainWindow(QMainWindow):
             self.apply_key_map(self.settings.key_map)
 
     def _update_status(self) -> None:
-        self.status.setText(self.rating.status_text()
-                            if self.pages.currentWidget() is self.rating else "")
+        page = self.pages.currentWidget()
+        texts = {self.rating: self.rating.status_text, self.board: self.board.status_text}
+        self.status.setText(texts[page]() if page in texts else "")
 
     # -- lifetime -------------------------------------------------------------
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from arena.errors import ArenaError
 
@@ -61,3 +62,31 @@ class LedgerOps(QObject):
             done(result)
         self.changed.emit(kind)
         return True
+
+
+@contextmanager
+def progress(parent: QWidget, label: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A window-modal progress dialog for a long operation; yields the core's
+    ``progress(n)`` callback, which advances it by ``n``.
+
+    There is no Cancel button: the core stores nothing until the very end, but it
+    cannot stop half-way through re-running the gates. A ``total`` of 0 shows a
+    busy bar. The dialog appears only when the work takes longer than a blink.
+    """
+    dialog = QProgressDialog(label, "", 0, max(total, 0), parent)
+    dialog.setObjectName("arena-progress")
+    dialog.setCancelButton(None)
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(400)
+    done = 0
+
+    def advance(n: int) -> None:
+        nonlocal done
+        done += n
+        dialog.setValue(min(done, total))
+
+    try:
+        yield advance
+    finally:
+        dialog.reset()
+        dialog.deleteLater()

@@ -106,4 +106,8 @@ QLabel#banner {{ background-color: {theme.warning_bg}; color: {theme.warning_tex
                  padding: 6px 10px; border-radius: 4px; font-weight: bold; }}
 QLabel#category {{ color: {theme.muted}; }}
 QPushButton#vote {{ padding: 6px 14px; }}
+QLabel#board-title {{ font-size: 15pt; font-weight: 600; }}
+QLabel#summary-heading {{ font-size: 12pt; font-weight: 600; }}
+QLabel#summary-title {{ font-weight: 600; }}
+QLabel#muted {{ color: {theme.muted}; }}
 """

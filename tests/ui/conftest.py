@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -94,6 +95,21 @@ def big_ledger(tmp_path: Path) -> Path:
         import_file(ledger, write_family(tmp_path / "big.jsonl", "big", systems=SYSTEMS,
                                          cases=8), family="big", fmt="native")
     return path
+
+
+@pytest.fixture(scope="session")
+def board_template(tmp_path_factory) -> Path:
+    """The board ledger, built once: copying it is faster than importing it again."""
+    from tests.ui.board_data import build_board_ledger
+
+    folder = tmp_path_factory.mktemp("board")
+    return build_board_ledger(folder / "board.sqlite", folder)
+
+
+@pytest.fixture
+def board_ledger(board_template: Path, tmp_path: Path) -> Path:
+    """A ledger with votes and no round yet (tests/ui/board_data.py)."""
+    return Path(shutil.copy(board_template, tmp_path / "board.sqlite"))
 
 
 @pytest.fixture

@@ -14,9 +14,12 @@ from PySide6.QtTest import QTest
 
 from arena.importing import FamilySettings, import_file
 from arena.ledger import Ledger
+from arena.scoring import RoundSettings
+from arena.ui import close_round_dialog
 from arena.ui.app import application
 from arena.ui.main_window import MainWindow
 from arena.ui.settings import Settings
+from tests.ui.board_data import build_board_ledger
 from tests.ui.conftest import SYSTEMS, write_family
 
 
@@ -48,6 +51,18 @@ def main(out: Path) -> None:
         window.open_family("code")
         QTest.qWait(200)
         window.grab().save(str(out / "diff-pair-side-by-side.png"))
+        # The board of a round closed from the window (a small penalty, so that one
+        # system lands far behind), in both themes.
+        window.open_ledger(build_board_ledger(tmp / "board.sqlite", tmp))
+        close_round_dialog.ask_round_settings = lambda *_: RoundSettings(penalty=0.02)
+        window.families.select("prose")
+        window.round_actions.close_round()
+        QTest.qWait(200)
+        window.grab().save(str(out / "board.png"))
+        window.toggle_theme()
+        window.board.choose_category("explain")
+        QTest.qWait(200)
+        window.grab().save(str(out / "board-dark-category.png"))
         window.close()
     app.quit()
 

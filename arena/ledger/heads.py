@@ -1,0 +1,74 @@
+"""The head file: where each hash chain of a ledger ended at its last commit.
+
+A chain proves that no row inside it was changed or removed, but not that
+its newest rows are still there: delete the last vote (or lose WAL frames)
+and what remains is a shorter, valid chain. So after every commit that
+extends a chain, the ledger writes ``<ledger>.heads.json`` beside it, and
+`arena check` requires every head recorded there to still be in the chain.
+
+The file is written after the commit, so it may lag the database (a crash
+in between), never lead it: a database ahead of its head file is fine. It
+is replaced atomically but not fsynced: losing the newest version in a
+power cut only weakens the check, it cannot raise a false alarm.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from arena.ledger.schema import APPEND_ONLY
+
+SUFFIX = ".heads.json"
+Heads = dict[str, dict[str, dict[str, Any]]]  # table -> family -> {"seq", "hash"}
+
+
+def path_for(ledger_path: str) -> Path:
+    return Path(ledger_path + SUFFIX)
+
+
+def current(db: Database) -> Heads:
+    """The newest row of every family's chain in every chained table."""
+    heads: Heads = {}
+    for table in APPEND_ONLY:
+        rows = db.execute(f"SELECT family, MAX(seq), hash FROM {table} GROUP BY family")
+        heads[table] = {family: {"seq": seq, "hash": digest} for family, seq, digest in rows}
+    return heads
+
+
+def write(ledger_path: str, heads: Heads) -> None:
+    target = path_for(ledger_path)
+    temporary = target.with_name(target.name + ".tmp")
+    temporary.write_text(json.dumps(heads, sort_keys=True, indent=1), encoding="utf-8")
+    os.replace(temporary, target)
+
+
+def read(ledger_path: str) -> Heads | None:
+    """The recorded heads, or None when there is no head file."""
+    target = path_for(ledger_path)
+    if not target.exists():
+        return None
+    return json.loads(target.read_text("utf-8"))
+
+
+def missing(db: Database, recorded: Heads) -> list[str]:
+    """One line per recorded head that is no longer in its chain."""
+    problems = []
+    for table, families in sorted(recorded.items()):
+        if table not in APPEND_ONLY:
+            problems.append(f"head file: unknown table {table}")
+            continue
+        for family, head in sorted(families.items()):
+            row = db.execute(f"SELECT hash FROM {table} WHERE seq = ? AND family = ?",
+                             [head.get("seq"), family]).fetchone()
+            if row is None or row[0] != head.get("hash"):
+                newest = db.execute(f"SELECT MAX(seq) FROM {table} WHERE family = ?",
+                                    [family]).fetchone()[0]
+                problems.append(
+                    f"{table} of family {family!r}: the newest rows are gone (the head file "
+                    f"records seq {head.get('seq')}, the ledger ends at {newest})")
+    return problems
