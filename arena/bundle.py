@@ -6,7 +6,9 @@ sha256 of every other file), ``manifest.sha256`` (the manifest's own hash),
 comparison and vote with its weight and status), ``votes.jsonl`` and
 ``retractions.jsonl`` (the family's hash chains up to the close),
 ``outputs.jsonl`` (every output a comparison refers to, by content hash),
-``systems.jsonl`` and ``cases.jsonl``.
+``systems.jsonl`` and ``cases.jsonl``; for a graded family also
+``receipts.jsonl`` (one receipt per run and task) and ``suites.jsonl`` (the
+manifests as written).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from arena import __version__
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, chain
+from arena.ledger import Ledger, catalog, chain, graded
 from arena.ledger.rounds import find_round
 
 FORMAT = "arena-round-bundle"
@@ -49,7 +51,9 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
     name = found["family"]
     heads = found["chain_heads"]
     comparisons = found["comparisons"]
+    receipts = found.get("receipts", [])
     used = {c[k] for c in comparisons for k in ("output_a", "output_b")}
+    used |= {r["output_id"] for r in receipts if r["output_id"]}
     outputs = [o for o in catalog.outputs(ledger, name) if o.output_id in used]
     systems = {o.system_id for o in outputs}
     fam = catalog.get_family(ledger, name)
@@ -71,6 +75,17 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
         "cases.jsonl": _jsonl({"case_id": c.case_id, "category": c.category, "prompt": c.prompt}
                               for c in catalog.cases(ledger, name)),
     }
+    if receipts:
+        # Graded rounds: a receipt per item and the suites to grade them again.
+        systems |= {r["system_id"] for r in receipts}
+        files["systems.jsonl"] = _jsonl(
+            {"system_id": s.system_id, "label": s.label, "descriptor": s.descriptor.canonical()}
+            for s in catalog.systems(ledger, name) if s.system_id in systems)
+        files["receipts.jsonl"] = _jsonl(receipts)
+        files["suites.jsonl"] = _jsonl(
+            {"suite_hash": h, "manifest": m[0], "format": m[1]}
+            for h in sorted({r["suite_hash"] for r in receipts})
+            if (m := graded.suite_manifest(ledger, h)) is not None)
     manifest = {
         "format": FORMAT, "format_version": FORMAT_VERSION, "software": __version__,
         "round": found["round"], "closed_at": found["closed_at"], "settings": found["settings"],

@@ -90,6 +90,38 @@ def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
     if family is None:
         raise BadInput(f"no family named {family_name!r}", field="--family")
     gating.rerun(ledger, family, progress=progress)
+    if family.kind == "graded":
+        result = _graded_result(ledger, family, settings)
+    else:
+        result = _voted_result(ledger, family, settings)
+    round_id = new_id()
+    closed_at = now_iso()
+    recorded = {**settings.as_json(), "software": __version__}
+    # Where each chain of the family stood at closing: the export stops there.
+    result["chain_heads"] = {t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY}
+    with ledger.atomic():
+        stored_rounds.add_round(ledger, round_id, family.name, closed_at, recorded, result)
+    return {"round": round_id, "family": family.name, "closed_at": closed_at,
+            "settings": recorded, **result}
+
+
+def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> dict[str, Any]:
+    """A graded family's round: each run's scores and the receipts behind them."""
+    from arena import graded  # only graded rounds need the graders
+
+    rows = graded.board(ledger, family.name, seed=settings.seed)
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+    return {"anchor": None, "systems": rows, "categories": {},
+            "summary": {"rater_agreement": None, "repeats": 0, "split_half_tau": None,
+                        "split_half_points": {"odd": {}, "even": {}}, "left_out": {},
+                        "length_bias_points_per_sd": None,
+                        "diff_length_bias_points_per_sd": None},
+            "fit": None, "comparisons": [], "receipts": graded.receipts(ledger, family.name)}
+
+
+def _voted_result(ledger: Ledger, family: Family, settings: RoundSettings) -> dict[str, Any]:
+    """A voted (or tested) family's round: the fit, category refits and the summary."""
     comparisons = family_comparisons(ledger, family)
     weights = fitted_weights(comparisons, settings)
     removed = events.removed_outputs(ledger, family.name)
@@ -114,10 +146,7 @@ def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
         categories[category] = {"anchor": _anchor(part, labels),
                                 "systems": _board(part, systems, extra)}
     diff_family = any(o.is_diff for o in outputs)
-    round_id = new_id()
-    closed_at = now_iso()
-    recorded = {**settings.as_json(), "software": __version__}
-    result = {
+    return {
         "anchor": _anchor(fit, labels),
         "systems": _board(fit, systems, extra),
         "summary": summary(comparisons, weights, ids, reference=family.reference,
@@ -125,12 +154,6 @@ def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
         "categories": categories,
         "fit": {"iterations": fit.iterations, "converged": fit.converged,
                 "mle_exists": fit.mle_exists},
-        # Where each chain of the family stood at closing: the export stops there.
-        "chain_heads": {t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY},
         "comparisons": [{**dataclasses.asdict(c), "fitted_weight": float(w)}
                         for c, w in zip(comparisons, weights, strict=True)],
     }
-    with ledger.atomic():
-        stored_rounds.add_round(ledger, round_id, family.name, closed_at, recorded, result)
-    return {"round": round_id, "family": family.name, "closed_at": closed_at,
-            "settings": recorded, **result}

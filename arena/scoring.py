@@ -34,6 +34,8 @@ class RoundSettings:
     penalty: float = fitting.DEFAULT_PENALTY
     base: float = 1000.0
     threshold: float = fitting.DEFAULT_THRESHOLD
+    # Graded families: the seed of the bootstrap intervals, recorded so they can be redone.
+    seed: int = 0
 
     def __post_init__(self) -> None:
         if self.weighting not in ("unit", "ledger"):
@@ -52,7 +54,7 @@ class RoundSettings:
 
     def as_json(self) -> dict[str, Any]:
         return {"weighting": self.weighting, "cap": self.cap, "penalty": self.penalty,
-                "base": self.base, "threshold": self.threshold}
+                "base": self.base, "threshold": self.threshold, "seed": self.seed}
 
 
 def fitted_weights(comparisons: Sequence[Comparison], settings: RoundSettings) -> np.ndarray:
@@ -219,3 +221,10 @@ def fit_battles(path: str, *, fmt: str = "fastchat-battles",
         "penalty": float(penalty),
         "systems": systems,
     }
+
+
+def macro_interval(credits: Sequence[float], categories: Sequence[str], *,
+                   seed: int) -> tuple[float, float]:
+    """The seeded 95% percentile bootstrap interval of a graded run's headline."""
+    result = fitting.bootstrap_macro_score(credits, categories, rng=seed)
+    return result.confidence_interval.low, result.confidence_interval.high

@@ -116,11 +116,78 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
     comparisons = [Comparison(**{k: v for k, v in r.items() if k in _FIELDS}) for r in rows]
     _check_votes(comparisons, votes, retractions, report)
     settings = RoundSettings(**{k: manifest["settings"][k] for k in
-                                ("weighting", "cap", "penalty", "base", "threshold")})
+                                ("weighting", "cap", "penalty", "base", "threshold", "seed")})
     weights = np.array([r["fitted_weight"] for r in rows], dtype=float)
     if not np.allclose(weights, fitted_weights(comparisons, settings), rtol=0, atol=1e-12):
         report.problems.append("comparisons.jsonl: weights do not follow the round's weighting")
-    _refit(comparisons, weights, board, manifest, settings, report)
+    if "receipts.jsonl" in files:
+        _regrade(files, board, settings, report)
+    else:
+        _refit(comparisons, weights, board, manifest, settings, report)
+
+
+def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,
+             report: VerifyReport) -> None:
+    """Graded rounds: grade every receipt's output again and recompute every score."""
+    from arena.graded import score_row
+    from arena.graders import grade
+    from arena.suites import parse_suite
+
+    suites = {}
+    for row in _lines(files["suites.jsonl"], "suites.jsonl"):
+        suite = parse_suite(row["manifest"], fmt=row["format"], source="suites.jsonl")
+        if suite.manifest_hash != row["suite_hash"]:
+            report.problems.append(f"suites.jsonl: {row['suite_hash'][:12]}: the manifest "
+                                   "does not hash to its id")
+        suites[row["suite_hash"]] = suite
+    receipts = _lines(files["receipts.jsonl"], "receipts.jsonl")
+    by_system: dict[str, list[dict]] = {}
+    for r in receipts:
+        where = f"receipts.jsonl: {r['system_id'][:12]} {r['task_id']}"
+        suite = suites.get(r["suite_hash"])
+        if suite is None:
+            report.problems.append(f"{where}: its suite is not in suites.jsonl")
+            continue
+        try:
+            task = suite.task(r["task_id"])
+        except KeyError:
+            report.problems.append(f"{where}: no such task in its suite")
+            continue
+        if task.input_hash != r["input_hash"]:
+            report.problems.append(f"{where}: input hash differs from the suite's task")
+        if r["output"] is not None and \
+                hashlib.sha256(r["output"].encode("utf-8")).hexdigest() != r["output_hash"]:
+            report.problems.append(f"{where}: output does not match its hash")
+        again = grade(task, r["output"], finish_reason=r["finish_reason"],
+                      timed_out=r["attempt_status"] == "timeout")
+        if (again.status, again.credit, again.passed, again.parsed_answer) != \
+                (r["status"], r["credit"], r["passed"], r["parsed_answer"]):
+            report.problems.append(f"{where}: graded again it gives {again.status} "
+                                   f"{again.credit}, the receipt says {r['status']} "
+                                   f"{r['credit']}")
+        by_system.setdefault(r["system_id"], []).append(r)
+    report.systems = len(board["systems"])
+    for row in board["systems"]:
+        items = by_system.get(row["system"], [])
+        if not items:
+            report.problems.append(f"board.json: {row['label']} has no receipts")
+            continue
+        again = score_row(suites[items[0]["suite_hash"]], items, seed=settings.seed)
+        for key, value in again.items():
+            published = row.get(key)
+            if not _close(published, value):
+                report.problems.append(f"board.json: {row['label']} {key}: published "
+                                       f"{published}, recomputed {value}")
+
+
+def _close(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(a, b, rel_tol=0, abs_tol=1e-9)
+    return bool(a == b)
 
 
 def _check_votes(comparisons: list[Comparison], votes: list[dict], retractions: list[dict],

@@ -175,9 +175,3 @@ def test_fit_prints_a_board_from_a_battles_file(capsys, tmp_path):
     assert points["a"] == pytest.approx(1000 + 400 * math.log10(3), abs=1e-6)
     code, out, _ = run(capsys, "fit", str(path))
     assert code == 0 and "anchor: " in out
-
-
-@pytest.mark.parametrize("command", ["collect", "grade"])
-def test_commands_not_built_yet_exit_3(capsys, command):
-    code, _, err = run(capsys, command)
-    assert code == 3 and "not available" in err

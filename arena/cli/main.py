@@ -7,14 +7,8 @@ import sys
 from collections.abc import Sequence
 
 from arena import __version__
-from arena.cli import commands, output, round_cmd
+from arena.cli import commands, graded_cmd, output, round_cmd
 from arena.errors import ArenaError
-
-# Commands later work fills in; until then they say so and exit 3.
-NOT_YET = {
-    "collect": "collecting outputs from an endpoint",
-    "grade": "grading a suite",
-}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,19 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.register(sub)
     round_cmd.register(sub)
-    for name, what in NOT_YET.items():
-        p = sub.add_parser(name, help=f"{what} (not available yet)")
-        p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-        p.set_defaults(handler=_not_yet(what))
+    graded_cmd.register(sub)
     return parser
-
-
-def _not_yet(what: str):
-    def handler(args: argparse.Namespace) -> int:
-        from arena.errors import NotAvailable
-
-        raise NotAvailable(f"{what} is not available in this version of Arena yet")
-    return handler
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,6 +15,8 @@ from arena.errors import BadInput
 SYSTEM_KEYS = ("system", "label", "points", "rank", "preliminary", "unranked", "far_behind",
                "votes", "decisive_votes", "both_bad_share", "gate_failure_share",
                "cost_per_output", "p50_latency_ms", "pass_rate", "failed_tests_share")
+# And, for graded families only:
+GRADED_KEYS = ("headline", "ci95", "passed", "tasks", "coverage", "categories", "tier")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--base", type=float, default=1000.0, help="the anchor's points (1000)")
     c.add_argument("--threshold", type=float,
                    help="decisive votes below which a system is preliminary (default 10)")
+    c.add_argument("--seed", type=int, default=0,
+                   help="graded families: the bootstrap seed of the 95%% intervals (0)")
     c.add_argument("--json", action="store_true", help="print the round as JSON")
     c.set_defaults(handler=cmd_close)
 
@@ -81,7 +85,7 @@ def cmd_close(args: argparse.Namespace) -> int:
 
     given = {k: getattr(args, k) for k in ("penalty", "threshold", "cap")
              if getattr(args, k) is not None}
-    settings = RoundSettings(weighting=args.weighting, base=args.base, **given)
+    settings = RoundSettings(weighting=args.weighting, base=args.base, seed=args.seed, **given)
     with open_ledger(args) as ledger, tqdm(desc="gates", unit="output", disable=None,
                                            file=sys.stderr, leave=False) as bar:
         closed = close_round(ledger, args.family, settings, progress=bar.update)
@@ -111,7 +115,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _system(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: row.get(k) for k in SYSTEM_KEYS + ("status",)}
+    keys = SYSTEM_KEYS + ("status",) + (GRADED_KEYS if "headline" in row else ())
+    return {k: row.get(k) for k in keys}
 
 
 def public(found: dict[str, Any]) -> dict[str, Any]:
@@ -146,6 +151,13 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
         return
     anchor = shown["anchor"]
     title = f"round {shown['round'][:12]} of {shown['family']}, closed {shown['closed_at']}"
+    if anchor is None:  # a graded family: scores, not points
+        from arena.cli.graded_cmd import print_graded
+
+        print(title)
+        print(f"bootstrap seed {shown['settings'].get('seed')}")
+        print_graded(shown["systems"])
+        return
     if shown.get("category"):
         title += f", category {shown['category']}"
     print(title)

@@ -272,7 +272,71 @@ def _append_only_guards(db: Database) -> None:
     _set_version(db, 4)
 
 
-SCHEMA_VERSION = 4
+# Graded families (0005): added but never changed or removed.
+IMMUTABLE_GRADED: dict[str, str] = {
+    "suites": "suite_hash",
+    "runs": "seq",
+    "attempts": "seq",
+    "grades": "seq",
+}
+
+
+@migrations(name="0005_graded")
+def _graded(db: Database) -> None:
+    _run(db, """
+        CREATE TABLE suites (
+            suite_hash TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            version TEXT NOT NULL,
+            manifest TEXT NOT NULL,
+            format TEXT NOT NULL,
+            stored_at TEXT NOT NULL
+        );
+        CREATE TABLE runs (
+            seq INTEGER PRIMARY KEY,
+            family TEXT NOT NULL REFERENCES families(name),
+            system_id TEXT NOT NULL REFERENCES systems(system_id),
+            suite_hash TEXT NOT NULL REFERENCES suites(suite_hash),
+            tier TEXT NOT NULL CHECK (tier IN ('reference', 'community')),
+            endpoint TEXT NOT NULL,
+            started_at TEXT NOT NULL
+        );
+        CREATE TABLE attempts (
+            seq INTEGER PRIMARY KEY,
+            family TEXT NOT NULL REFERENCES families(name),
+            case_id TEXT NOT NULL,
+            system_id TEXT NOT NULL REFERENCES systems(system_id),
+            status TEXT NOT NULL,
+            error TEXT NOT NULL,
+            http_status INTEGER,
+            latency_ms INTEGER,
+            attempts INTEGER NOT NULL,
+            output_id TEXT REFERENCES outputs(output_id),
+            finished_at TEXT NOT NULL
+        );
+        CREATE INDEX attempts_by_system ON attempts(family, system_id, case_id);
+        CREATE TABLE grades (
+            seq INTEGER PRIMARY KEY,
+            family TEXT NOT NULL REFERENCES families(name),
+            case_id TEXT NOT NULL,
+            system_id TEXT NOT NULL REFERENCES systems(system_id),
+            suite_hash TEXT NOT NULL REFERENCES suites(suite_hash),
+            status TEXT NOT NULL,
+            credit REAL NOT NULL,
+            passed INTEGER NOT NULL,
+            parsed_answer TEXT,
+            detail TEXT NOT NULL,
+            grader TEXT NOT NULL,
+            graded_at TEXT NOT NULL
+        );
+        CREATE INDEX grades_by_system ON grades(family, system_id, case_id, seq);
+    """)
+    for table, key in IMMUTABLE_GRADED.items():
+        _run(db, _guard_sql(table, key, chained=False))
+    _set_version(db, 5)
+
+
+SCHEMA_VERSION = 5
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -1,0 +1,172 @@
+"""A scripted OpenAI-compatible chat-completions server for the collect tests.
+
+Behaviour is chosen per request by the user message: ``script[content]`` is a
+list of steps used in order (the last one repeats); content not in the
+script gets ``default``. Runs on 127.0.0.1 with a free port, in a thread.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str | None = "Answer: 42"
+    finish_reason: str = "stop"
+    usage: tuple[int, int] | None = (12, 5)
+    delay: float = 0.0  # seconds before the headers: past the client timeout makes a timeout
+
+
+@dataclass(frozen=True)
+class Fail:
+    status: int
+    retry_after: str | None = None
+    body: str = '{"error": {"message": "try later"}}'
+
+
+@dataclass(frozen=True)
+class Raw:
+    """Any body with status 200: malformed JSON, a reply without choices..."""
+
+    body: bytes
+
+
+@dataclass(frozen=True)
+class EchoToken:
+    """A reply whose text, model and error-ish fields repeat the bearer token."""
+
+
+@dataclass(frozen=True)
+class Hangup:
+    """Close the connection without a reply."""
+
+
+Step = Reply | Fail | Raw | EchoToken | Hangup
+
+
+@dataclass
+class Seen:
+    content: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)
+
+
+class FakeEndpoint:
+    def __init__(self, script: dict[str, list[Step]] | None = None,
+                 default: Step = Reply()) -> None:
+        self.script = {k: list(v) for k, v in (script or {}).items()}
+        self.default = default
+        self.requests: list[Seen] = []
+        self.lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                outer._handle(self)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        # A short poll keeps shutdown (once per test) from costing half a second.
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def __enter__(self) -> FakeEndpoint:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def seen(self, content: str) -> int:
+        with self.lock:
+            return sum(r.content == content for r in self.requests)
+
+    def _next(self, content: str) -> Step:
+        with self.lock:
+            steps = self.script.get(content)
+            if not steps:
+                return self.default
+            return steps.pop(0) if len(steps) > 1 else steps[0]
+
+    def _handle(self, handler: BaseHTTPRequestHandler) -> None:
+        length = int(handler.headers.get("Content-Length", "0"))
+        body = json.loads(handler.rfile.read(length))
+        if handler.path != "/v1/chat/completions":
+            _send(handler, 404, b'{"error": {"message": "no such path"}}')
+            return
+        content = body["messages"][-1]["content"]
+        with self.lock:
+            self.requests.append(Seen(content, dict(handler.headers), body))
+        step = self._next(content)
+        token = handler.headers.get("Authorization", "").removeprefix("Bearer ")
+        try:
+            _respond(handler, step, body, token)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout): nothing to answer
+
+
+def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any],
+             token: str) -> None:
+    if isinstance(step, Hangup):
+        handler.close_connection = True
+        handler.connection.shutdown(2)
+        return
+    if isinstance(step, Fail):
+        headers = {"Retry-After": step.retry_after} if step.retry_after else {}
+        _send(handler, step.status, step.body.replace("TOKEN", token).encode(), headers)
+        return
+    if isinstance(step, Raw):
+        _send(handler, 200, step.body)
+        return
+    if isinstance(step, EchoToken):
+        reply = _completion(body["model"], f"Your key is {token}. Answer: 42", "stop", (3, 4))
+        reply["model"] = f"{body['model']}-{token}"
+        reply["system_fingerprint"] = {"authorization": token, "note": "ESCAPED"}
+        # The same key written with \u escapes: only a parser sees it is the key.
+        escaped = "".join(f"\\u{ord(c):04x}" for c in token)
+        _send(handler, 200, json.dumps(reply).replace("ESCAPED", escaped).encode())
+        return
+    if step.delay:
+        time.sleep(step.delay)
+    _send(handler, 200, json.dumps(
+        _completion(body["model"], step.text, step.finish_reason, step.usage)).encode())
+
+
+def _completion(model: str, text: str | None, finish: str,
+                usage: tuple[int, int] | None) -> dict[str, Any]:
+    reply: dict[str, Any] = {
+        "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                     "finish_reason": finish}],
+    }
+    if usage is not None:
+        reply["usage"] = {"prompt_tokens": usage[0], "completion_tokens": usage[1],
+                          "total_tokens": sum(usage)}
+    return reply
+
+
+def _send(handler: BaseHTTPRequestHandler, status: int, payload: bytes,
+          headers: dict[str, str] | None = None) -> None:
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(payload)))
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.end_headers()
+    handler.wfile.write(payload)
