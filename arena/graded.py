@@ -186,7 +186,7 @@ def receipts(ledger: Ledger, family: str) -> list[dict[str, Any]]:
 def board(ledger: Ledger, family: str, *, seed: int) -> list[dict[str, Any]]:
     """Per run: headline, 95% interval, passed, tasks, coverage, category scores, tier."""
     runs = stored.runs(ledger, family)
-    labels = {s.system_id: s.label for s in catalog.systems(ledger, family)}
+    labels: dict[str, str] = {s.system_id: s.label for s in catalog.systems(ledger, family)}
     outputs = catalog.outputs(ledger, family)
     rows = []
     by_system: dict[str, list[dict[str, Any]]] = {}

@@ -131,9 +131,9 @@ def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,
     """Graded rounds: grade every receipt's output again and recompute every score."""
     from arena.graded import score_row
     from arena.graders import grade
-    from arena.suites import parse_suite
+    from arena.suites import Suite, parse_suite
 
-    suites = {}
+    suites: dict[str, Suite] = {}
     for row in _lines(files["suites.jsonl"], "suites.jsonl"):
         suite = parse_suite(row["manifest"], fmt=row["format"], source="suites.jsonl")
         if suite.manifest_hash != row["suite_hash"]:
@@ -144,12 +144,12 @@ def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,
     by_system: dict[str, list[dict]] = {}
     for r in receipts:
         where = f"receipts.jsonl: {r['system_id'][:12]} {r['task_id']}"
-        suite = suites.get(r["suite_hash"])
-        if suite is None:
+        found = suites.get(r["suite_hash"])
+        if found is None:
             report.problems.append(f"{where}: its suite is not in suites.jsonl")
             continue
         try:
-            task = suite.task(r["task_id"])
+            task = found.task(r["task_id"])
         except KeyError:
             report.problems.append(f"{where}: no such task in its suite")
             continue
@@ -158,12 +158,12 @@ def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,
         if r["output"] is not None and \
                 hashlib.sha256(r["output"].encode("utf-8")).hexdigest() != r["output_hash"]:
             report.problems.append(f"{where}: output does not match its hash")
-        again = grade(task, r["output"], finish_reason=r["finish_reason"],
-                      timed_out=r["attempt_status"] == "timeout")
-        if (again.status, again.credit, again.passed, again.parsed_answer) != \
+        regraded = grade(task, r["output"], finish_reason=r["finish_reason"],
+                         timed_out=r["attempt_status"] == "timeout")
+        if (regraded.status, regraded.credit, regraded.passed, regraded.parsed_answer) != \
                 (r["status"], r["credit"], r["passed"], r["parsed_answer"]):
-            report.problems.append(f"{where}: graded again it gives {again.status} "
-                                   f"{again.credit}, the receipt says {r['status']} "
+            report.problems.append(f"{where}: graded again it gives {regraded.status} "
+                                   f"{regraded.credit}, the receipt says {r['status']} "
                                    f"{r['credit']}")
         by_system.setdefault(r["system_id"], []).append(r)
     report.systems = len(board["systems"])

@@ -12,8 +12,8 @@ import pytest
 from arena import battles as battles_module
 from arena import jsonstream
 from arena.battles import read_battles
-from arena.scoring import fit_battles
 from arena.errors import BadInput
+from arena.scoring import fit_battles
 
 BATTLES = [
     {"model_a": "alpha", "model_b": "beta", "winner": "model_a", "judge": "x"},

@@ -27,7 +27,7 @@ def starter():
 
 def _script(suite, wrong=(), failing=(), echo=()):
     script = {}
-    for i, task in enumerate(suite.tasks):
+    for task in suite.tasks:
         if task.task_id in failing:
             script[task.input] = [Fail(500)]
         elif task.task_id in echo:

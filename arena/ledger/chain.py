@@ -36,7 +36,7 @@ def append(ledger: Ledger, table: str, row: dict[str, Any]) -> dict[str, Any]:
     prev = head[0] if head else GENESIS_HASH
     stored = {**row, "prev_hash": prev, "hash": row_hash(prev, row)}
     seq = db.table(table).insert(stored).last_pk
-    ledger.pending_heads.append((table, row["family"], seq, stored["hash"]))
+    ledger.pending_heads.append((table, str(row["family"]), int(seq or 0), stored["hash"]))
     return stored
 
 
