@@ -7,9 +7,10 @@ import traceback
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from arena.paths import APP_NAME, default_ledger_path
+from arena.paths import APP_NAME, default_ledger_path, resource_path
 from arena.ui.main_window import MainWindow
 from arena.ui.operations import show_error
 from arena.ui.settings import Settings
@@ -17,6 +18,7 @@ from arena.ui.settings import Settings
 ORGANISATION = "Arena"
 # No registered domain yet; Qt uses it only for macOS preference names.
 ORGANISATION_DOMAIN = "arena.invalid"
+DESKTOP_ID = "org.arenarater.Arena"
 
 
 def application(argv: list[str]) -> QApplication:
@@ -28,6 +30,9 @@ def application(argv: list[str]) -> QApplication:
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(ORGANISATION)
     app.setOrganizationDomain(ORGANISATION_DOMAIN)
+    # So the desktop shows Arena's name and icon, not "python3" (packaging/*.desktop).
+    app.setDesktopFileName(DESKTOP_ID)
+    app.setWindowIcon(QIcon(str(resource_path("icons", "arena.svg"))))
     return app
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
@@ -127,3 +129,14 @@ def test_an_unknown_family_is_reported_and_the_list_stays(qtbot, open_window, ui
     assert not window.open_family(family)
     assert "no family named" in window.ops.last_error
     assert window.pages.currentWidget() is window.families
+
+
+def test_the_application_names_itself_arena_with_its_icon(qapp):
+    from arena.ui.app import DESKTOP_ID, application
+
+    app = application([])
+    assert (app.applicationName(), app.organizationName()) == ("Arena", "Arena")
+    assert app.desktopFileName() == DESKTOP_ID
+    assert not app.windowIcon().isNull()
+    desktop = Path(__file__).resolve().parents[2] / "packaging" / f"{DESKTOP_ID}.desktop"
+    assert desktop.exists()
