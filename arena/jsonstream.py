@@ -21,6 +21,9 @@ from arena.errors import BadInput
 
 Progress = Callable[[int], None]
 _CHUNK = 1 << 20
+# Deeper values are refused: nothing Arena reads nests this far, and every consumer
+# (redaction, schema checks, hashing) walks values recursively.
+MAX_DEPTH = 64
 _DECODER = json.JSONDecoder()
 
 
@@ -65,6 +68,10 @@ def _line_batches(path: str | Path, progress: Progress | None
             kept = [lines[n - first] for n in numbers]
             try:
                 values = [orjson.loads(raw) for raw in kept]
+                # Counting brackets is cheap; only a line with many is walked.
+                for raw, number, value in zip(kept, numbers, values, strict=True):
+                    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
+                        _check_depth(value, name, number)
             except orjson.JSONDecodeError:
                 for number, raw in zip(numbers, kept, strict=True):
                     try:
@@ -221,9 +228,11 @@ class _Buffer:
             # A number at the very end of the buffer may continue in the next chunk.
             if end >= len(self.buf) and not self.eof and self._fill():
                 continue
+            start = self.line
             self.line += self.buf.count("\n", self.pos, end)
             self.pos = end
-            _check_values(value, self.name, self.line)
+            _check_depth(value, self.name, start)
+            _check_values(value, self.name, start)
             return value
 
     def expect_end(self) -> None:
@@ -231,6 +240,19 @@ class _Buffer:
         if self.peek() != "":
             raise BadInput("unexpected text after the JSON array", path=self.name,
                            line=self.line)
+
+
+def _check_depth(value: Any, path: str, line: int) -> None:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise BadInput(f"JSON nested more than {MAX_DEPTH} levels deep", path=path,
+                           line=line)
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
 
 
 def _check_values(value: Any, path: str, line: int) -> None:

@@ -59,6 +59,12 @@ def verify_bundle(path: Path) -> VerifyReport:
         _verify(files, report)
     except _Stop as stop:
         report.problems.append(str(stop))
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError,
+            UnicodeDecodeError, BadInput) as exc:
+        # Only reachable when the hashes match files that are not what Arena writes:
+        # a bundle forged and rehashed.
+        report.problems.append(f"the bundle's content is not what Arena writes "
+                               f"({type(exc).__name__}: {exc})")
     return report
 
 
@@ -112,8 +118,13 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
         if output_id(family, row["case_id"], row["system_id"], row["sample"]) != row["output_id"]:
             report.problems.append(f"outputs.jsonl: {row['output_id']}: id does not match "
                                    "its case, system and sample")
+    cases = {c["case_id"]: c["category"] for c in _lines(files["cases.jsonl"], "cases.jsonl")}
     rows = _lines(files["comparisons.jsonl"], "comparisons.jsonl")
     comparisons = [Comparison(**{k: v for k, v in r.items() if k in _FIELDS}) for r in rows]
+    for c in comparisons:
+        if cases.get(c.case_id) != c.category:
+            report.problems.append(f"comparisons.jsonl: case {c.case_id} is not in cases.jsonl "
+                                   "with that category")
     _check_votes(comparisons, votes, retractions, report)
     settings = RoundSettings(**{k: manifest["settings"][k] for k in
                                 ("weighting", "cap", "penalty", "base", "threshold", "seed")})

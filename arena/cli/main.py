@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -34,6 +35,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArenaError as exc:
         output.error(str(exc))
         return exc.exit_code
+    except sqlite3.Error as exc:
+        # A full disk, an I/O error: the transaction was rolled back, nothing half-written.
+        output.error(f"the ledger could not be written or read: {exc}; nothing was changed "
+                     "by this command")
+        return 1
+    except OSError as exc:
+        output.error(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        return 1
     except KeyboardInterrupt:
         output.error("interrupted; nothing was half-written (every write is one transaction)")
         return 130

@@ -58,14 +58,19 @@ class Ledger:
         file = Path(path).expanduser()
         if readonly:
             return cls._open_readonly(file)
-        file.parent.mkdir(parents=True, exist_ok=True)
         lock = filelock.FileLock(str(file) + ".lock", timeout=0)
         try:
+            file.parent.mkdir(parents=True, exist_ok=True)
             lock.acquire()
         except filelock.Timeout:
             raise LedgerLocked(
                 f"{file} is open for writing in another Arena process; close it there "
                 "first (only one process may write a ledger at a time)"
+            ) from None
+        except OSError as exc:
+            raise LedgerError(
+                f"{file}: cannot write there ({exc.strerror or exc}; a read-only disk or "
+                "folder?); commands that only read, such as `arena check`, still work"
             ) from None
         try:
             db = Database(sqlite3.connect(str(file)))
@@ -84,13 +89,18 @@ class Ledger:
         if not file.exists():
             raise LedgerError(f"{file}: no ledger there")
         conn = sqlite3.connect(file.resolve().as_uri() + "?mode=ro", uri=True)
-        db = Database(conn)
         try:
             _apply_pragmas(conn, readonly=True)
             found = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.OperationalError:
+            # On read-only media SQLite cannot create the WAL index (-shm). A ledger
+            # closed cleanly has no WAL left, so reading the file alone is exact.
+            conn.close()
+            conn, found = cls._open_immutable(file)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise LedgerError(f"{file}: not a usable Arena ledger ({exc})") from None
+        db = Database(conn)
         if found > SCHEMA_VERSION:
             conn.close()
             raise LedgerTooNew(
@@ -102,6 +112,22 @@ class Ledger:
                 f"{file} has schema version {found} and must be upgraded: open it once for writing"
             )
         return cls(file, db, readonly=True, lock=None)
+
+    @staticmethod
+    def _open_immutable(file: Path) -> tuple[sqlite3.Connection, int]:
+        wal = Path(str(file) + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise LedgerError(
+                f"{file}: cannot be read where it is (read-only media?) and its -wal file "
+                "still holds commits: copy the ledger with its -wal file to a writable "
+                "folder and open the copy")
+        conn = sqlite3.connect(file.resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
+        try:
+            _apply_pragmas(conn, readonly=True)
+            return conn, conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise LedgerError(f"{file}: not a usable Arena ledger ({exc})") from None
 
     @contextmanager
     def atomic(self) -> Iterator[Database]:

@@ -7,9 +7,10 @@ extends a chain, the ledger writes ``<ledger>.heads.json`` beside it, and
 `arena check` requires every head recorded there to still be in the chain.
 
 The file is written after the commit, so it may lag the database (a crash
-in between), never lead it: a database ahead of its head file is fine. It
-is replaced atomically but not fsynced: losing the newest version in a
-power cut only weakens the check, it cannot raise a false alarm.
+in between), never lead it: a database ahead of its head file is fine. The
+new version is synced before it replaces the old one, so a power cut leaves
+the old or the new file, never an empty one: an unreadable head file is a
+problem `arena check` reports.
 """
 
 from __future__ import annotations
@@ -43,16 +44,34 @@ def current(db: Database) -> Heads:
 def write(ledger_path: str, heads: Heads) -> None:
     target = path_for(ledger_path)
     temporary = target.with_name(target.name + ".tmp")
-    temporary.write_text(json.dumps(heads, sort_keys=True, indent=1), encoding="utf-8")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(heads, sort_keys=True, indent=1))
+        handle.flush()
+        os.fsync(handle.fileno())
     os.replace(temporary, target)
 
 
+class Unreadable(ValueError):
+    """The head file exists but is not what Arena writes."""
+
+
 def read(ledger_path: str) -> Heads | None:
-    """The recorded heads, or None when there is no head file."""
+    """The recorded heads, or None when there is no head file; Unreadable if damaged."""
     target = path_for(ledger_path)
     if not target.exists():
         return None
-    return json.loads(target.read_text("utf-8"))
+    try:
+        recorded = json.loads(target.read_text("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Unreadable(f"not JSON ({exc})") from None
+    shape_ok = isinstance(recorded, dict) and all(
+        isinstance(families, dict) and all(
+            isinstance(h, dict) and isinstance(h.get("seq"), int)
+            and isinstance(h.get("hash"), str) for h in families.values())
+        for families in recorded.values())
+    if not shape_ok:
+        raise Unreadable("not a table -> family -> {seq, hash} map")
+    return recorded
 
 
 def missing(db: Database, recorded: Heads) -> list[str]:

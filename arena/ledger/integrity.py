@@ -19,9 +19,13 @@ def check(ledger: Ledger) -> list[str]:
                      for row in keys]
         problems += chain.verify(ledger.db)
         problems += _missing_guards(ledger)
-        recorded = heads.read(ledger.path)
-        if recorded is not None:
-            problems += heads.missing(ledger.db, recorded)
+        try:
+            recorded = heads.read(ledger.path)
+        except heads.Unreadable as exc:
+            problems.append(f"head file {heads.path_for(ledger.path)}: unreadable ({exc})")
+        else:
+            if recorded is not None:
+                problems += heads.missing(ledger.db, recorded)
     except sqlite3.DatabaseError as exc:
         return [f"the file cannot be read as a database: {exc}"]
     return problems
