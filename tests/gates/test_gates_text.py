@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from arena.gates.text import CodeBlock, comments, split_diff, split_markdown, unclosed_fence
 
 
@@ -117,3 +119,45 @@ def test_unclosed_fence_detection():
     assert not unclosed_fence("```py\nx\n```")
     assert unclosed_fence("````\nx\n```\n")  # a shorter fence does not close a longer one
     assert not unclosed_fence("no fences at all")
+
+
+LINE_LOCAL_SAMPLES = {
+    "python": 'import os\nx = "a # not a comment"  # a real one\n\ndef f(y):\n    # inside\n'
+              '    return y["#"]  # trailing\ns = f"{x!r}#"\n',
+    "js": 'const u = "http://example.org"; // link\nlet r = /a\\/\\/b/; // regex\n'
+          "function f() {\n  return 1; // one\n}\n",
+    "go": 'package main\n// Package comment\nfunc main() { s := "//x" // tail\n}\n',
+    "c": '#include <stdio.h>\nint main() { printf("//"); // prints\n return 0; }\n',
+    "java": 'class A { String s = "// no"; // yes\n  int x; }\n',
+    "csharp": 'var s = "// no"; // yes\nint x = 1;\n',
+    "kotlin": 'val s = "// no" // yes\nfun f() = 1\n',
+    "swift": 'let s = "// no" // yes\nfunc f() {}\n',
+    "typescript": 'const s: string = "// no"; // yes\nlet n: number = 2;\n',
+    "cpp": 'std::string s = "// no"; // yes\nint x;\n',
+}
+
+
+@pytest.mark.parametrize("tag", sorted(LINE_LOCAL_SAMPLES))
+def test_lexing_only_comment_lines_finds_the_same_comments(tag):
+    from pygments.lexers import get_lexer_by_name
+
+    from arena.gates.text import _comment_lines, _is_comment
+
+    code = LINE_LOCAL_SAMPLES[tag]
+    lexer = get_lexer_by_name(tag, stripnl=False, ensurenl=False)
+
+    def found(text):
+        return [v.strip() for _, k, v in lexer.get_tokens_unprocessed(text) if _is_comment(k)]
+
+    assert _comment_lines(code, lexer) != code, "the shortcut should apply to this sample"
+    assert found(_comment_lines(code, lexer)) == found(code)
+    assert found(code), "the sample should hold comments"
+
+
+def test_a_block_with_a_multi_line_opener_is_lexed_whole():
+    from pygments.lexers import get_lexer_by_name
+
+    from arena.gates.text import _comment_lines
+
+    code = 'x = 1\ns = """\n# not a comment: inside a string\n"""\n'
+    assert _comment_lines(code, get_lexer_by_name("python")) == code
