@@ -155,7 +155,11 @@ class _VoteImport:
                                 "vote in this file")
             original = self.by_line[repeat_of]
         session_id = self._session(line, record["session"], actor, shown_at)
-        key = content_hash({"family": self.family, "record": _hashable(record)})
+        # The ids hash what the vote is, not where it sits: the record without its line
+        # reference, plus the vote that reference resolved to.
+        fields = {k: v for k, v in record.items() if k != "repeat_of"}
+        key = content_hash({"family": self.family, "record": _hashable(fields),
+                            "repeat_of": original[1]})
         presentation = Presentation(PresentationId("imp-" + key[:28]), session_id, self.family,
                                     CaseId(case_id), left, right, shown_at, original[0])
         active = int((voted - shown).total_seconds() * 1000)

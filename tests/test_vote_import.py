@@ -70,3 +70,14 @@ def test_a_line_repeated_in_the_file_is_refused(small_family, tmp_path):
 def test_votes_need_the_family_to_exist(ledger, tmp_path):
     with pytest.raises(BadInput, match="import its outputs first"):
         import_votes(ledger, _write(tmp_path, [GOOD]), family="small")
+
+
+def test_the_same_repeat_line_after_another_original_is_a_new_vote(small_family, tmp_path):
+    repeat = {**GOOD, "left_system": "beta", "right_system": "alpha", "repeat_of": 1}
+    import_votes(small_family, _write(tmp_path, [GOOD, repeat], "a.jsonl"), family="small")
+    other_first = {**GOOD, "choice": "tie"}
+    report = import_votes(small_family, _write(tmp_path, [other_first, repeat], "b.jsonl"),
+                          family="small")
+    assert report.votes_added == 2
+    repeats = [v for v in voting.votes_in_force(small_family, "small") if v.repeat_of]
+    assert len({v.repeat_of for v in repeats}) == 2
