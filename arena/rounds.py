@@ -111,7 +111,11 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> d
 
     rows = graded.board(ledger, family.name, seed=settings.seed)
     for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
+        # The keys every board row has; a graded run has scores, not points.
+        row.update(rank=rank, points=None, status="graded", preliminary=False,
+                   unranked=False, far_behind=False, votes=0, decisive_votes=0,
+                   both_bad_share=None, gate_failure_share=None, pass_rate=None,
+                   failed_tests_share=None)
     return {"anchor": None, "systems": rows, "categories": {},
             "summary": {"rater_agreement": None, "repeats": 0, "split_half_tau": None,
                         "split_half_points": {"odd": {}, "even": {}}, "left_out": {},

@@ -85,11 +85,31 @@ COST_TRIAL = Column("cost_per_output", "Cost / trial", COST.tooltip, _cost, fami
 LATENCY = Column("p50_latency_ms", "p50 latency", "Median latency of its outputs that report "
                  "one.", _latency, family_wide=True)
 
+
+def _score(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _interval(value: list[float]) -> str:
+    return f"{100 * value[0]:.1f} – {100 * value[1]:.1f}%"
+
+
+HEADLINE = Column("headline", "Score", "Macro-average of the category scores (category score = "
+                  "mean task credit).", _score)
+CI95 = Column("ci95", "95% interval", "Seeded percentile bootstrap interval of the score, "
+              "tasks resampled within categories.", _interval)
+PASSED = Column("passed", "Passed", "Tasks with full credit.")
+TASKS = Column("tasks", "Tasks", "Tasks in the suite; unattempted ones count, with credit 0.")
+COVERAGE = Column("coverage", "Coverage", "Share of the suite's tasks that were attempted.",
+                  _percent)
+TIER = Column("tier", "Tier", "reference or community.", numeric=False)
+
 KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
     "votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, COST, LATENCY),
     "tests": (RANK, SYSTEM, POINTS, MARKS, PASS_RATE, COST_TRIAL, LATENCY),
     "tests_then_votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, PASS_RATE,
                          FAILED_TESTS, COST_TRIAL, LATENCY),
+    "graded": (RANK, SYSTEM, HEADLINE, CI95, PASSED, TASKS, COVERAGE, TIER, COST, LATENCY),
 }
 
 
@@ -160,10 +180,10 @@ class BoardModel(QAbstractTableModel):
         systems = board["systems"] if board is not None else []
         self.round_id = found["round"] if found is not None else ""
         self.threshold = found["settings"]["threshold"] if found is not None else 0.0
-        self.anchor = board["anchor"] if board is not None else {}
+        self.anchor = (board["anchor"] if board is not None else None) or {}
         self.rows = [r for r in systems if not r["unranked"]]
         self.unranked = [r for r in systems if r["unranked"]]
-        self.axis = axis_for([r["points"] for r in self.rows])
+        self.axis = axis_for([r["points"] for r in self.rows if r["points"] is not None])
         self.endResetModel()
 
     def preliminary(self, row: Row) -> bool:

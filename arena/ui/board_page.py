@@ -274,9 +274,12 @@ class BoardPage(QWidget):
         weighting = settings["weighting"]
         if settings.get("cap") is not None and weighting == "ledger":
             weighting += f" (cap {settings['cap']:g})"
-        subtitle = (f"Round {self.found['round'][:12]}, closed {when(self.found['closed_at'])}"
-                    f" · {weighting} weighting, penalty λ {settings['penalty']:g}, "
-                    f"threshold {settings['threshold']:g}")
+        subtitle = f"Round {self.found['round'][:12]}, closed {when(self.found['closed_at'])}"
+        if self.model.kind == "graded":
+            subtitle += f" · graded · bootstrap seed {settings.get('seed', 0)}"
+        else:
+            subtitle += (f" · {weighting} weighting, penalty λ {settings['penalty']:g}, "
+                         f"threshold {settings['threshold']:g}")
         if self.model.category is not None:
             title += f" · category {self.model.category}"
             subtitle += " · refitted on this category's comparisons"

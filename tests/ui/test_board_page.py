@@ -164,3 +164,30 @@ def test_a_family_without_rounds_says_how_to_close_one(qtbot, open_window, board
 def test_a_tests_family_shows_pass_rate_cost_per_trial_and_latency():
     assert [c.header for c in columns_for("tests")] == [
         "Rank", "System", "Points", "Marks", "Pass rate", "Cost / trial", "p50 latency"]
+
+
+def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp_path):
+    from arena.graded import collect_run
+    from arena.ledger import Ledger
+    from arena.rounds import close_round
+    from arena.suites import load_suite
+    from tests.fake_endpoint import FakeEndpoint, Reply
+    from tests.test_graded import _settings
+
+    suite = load_suite("starter")
+    path = tmp_path / "graded.sqlite"
+    with Ledger.open(path) as ledger, FakeEndpoint(
+            {t.input: [Reply(t.reference)] for t in suite.tasks[1:]}) as server:
+        collect_run(ledger, suite, _settings(server.url), label="tiny", tier="reference")
+        closed = close_round(ledger, "starter", RoundSettings(seed=4))
+    window = open_window(path)
+    window.show_board("starter")
+    model = window.board.model
+    (row,) = cells(model)
+    (system,) = closed["systems"]
+    assert row["System"] == "tiny" and row["Tier"] == "reference"
+    assert row["Score"] == f"{100 * system['headline']:.1f}%"
+    assert row["Passed"] == "23" and row["Tasks"] == "24"
+    low, high = system["ci95"]
+    assert row["95% interval"] == f"{100 * low:.1f} – {100 * high:.1f}%"
+    assert "bootstrap seed 4" in window.board.board_text().subtitle
