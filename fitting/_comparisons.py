@@ -86,7 +86,8 @@ def comparisons_iv(
         raise ValueError("`y` must be 1 (a won), 0 (b won) or 0.5 (tie or both bad).")
 
     if w is None:
-        w_arr = np.ones(size, dtype=np.float64)
+        # A read-only view of one value: unit weights cost no memory and no time.
+        w_arr = np.broadcast_to(np.float64(1.0), (size,))
         unit = True
     else:
         w_arr = np.asarray(w, dtype=np.float64)
