@@ -18,7 +18,6 @@ from arena.records import Family, GateResult, Output, OutputId, SystemId
 from arena.settling import any_gate_failed, settle
 
 SETTLER = "settler"
-LEFT_OUT_REASONS = ("retired_case", "removed_output", "failing_gate", "settled_pair")
 Y_OF_CHOICE = {"left": 1.0, "right": 0.0, "tie": 0.5, "both_bad": 0.5}
 
 Status = Literal["fitted", "repeat", "left_out"]

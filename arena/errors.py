@@ -61,13 +61,3 @@ class LedgerTooNew(LedgerError):
     """The ledger was written by a newer Arena with a schema this one does not know."""
 
     exit_code = 3
-
-
-class AppendOnlyViolation(LedgerError):
-    """An attempt to change or remove a row the ledger keeps forever."""
-
-
-class AlreadyRecorded(ArenaError):
-    """A write whose app-made id is already in the ledger (a retry after a crash)."""
-
-    exit_code = 0

@@ -24,8 +24,6 @@ from arena.records import (
     output_id,
 )
 
-SETTINGS = ("kind", "language", "min_chars", "max_chars", "aspect", "reference")
-
 
 @dataclass(frozen=True)
 class FamilySettings:

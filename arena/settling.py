@@ -108,11 +108,6 @@ def any_gate_failed(results: Iterable[GateResult]) -> bool:
     return any(not result.passed for result in results)
 
 
-def gate_failures(gate_results: Mapping[OutputId, Sequence[GateResult]]) -> dict[OutputId, bool]:
-    """For each output, whether it failed any gate (the gate-failure share counts these)."""
-    return {output_id: any_gate_failed(results) for output_id, results in gate_results.items()}
-
-
 def _passed_tests(output: Output) -> bool:
     # Errored trials and outputs with no recorded result count as failed.
     return output.test_result == "passed"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, voting
 from arena.settling import any_gate_failed, settle
 
@@ -42,7 +43,5 @@ def family_status(ledger: Ledger, name: str | None = None) -> list[dict[str, Any
                                  for p in settlement.pending),
         })
     if name is not None and not rows:
-        from arena.errors import BadInput
-
         raise BadInput(f"no family named {name!r}", field="--family")
     return rows

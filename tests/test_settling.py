@@ -14,7 +14,6 @@ from arena.settling import (
     RULES,
     PendingPair,
     SettledComparison,
-    gate_failures,
     normalise_diff,
     settle,
 )
@@ -251,6 +250,3 @@ def test_outputs_of_another_family_are_an_error():
         settle(Family("fam"), [stray], {stray.output_id: PASS})
 
 
-def test_gate_failures_flags_outputs_that_failed_any_gate():
-    flags = gate_failures({OutputId("ok"): PASS, OutputId("bad"): _failing("script")})
-    assert flags == {OutputId("ok"): False, OutputId("bad"): True}

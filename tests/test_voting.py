@@ -57,14 +57,6 @@ def test_sessions_are_numbered_per_family(small_family):
     assert numbers == [1, 2, 3]
 
 
-def test_a_shown_pair_without_a_vote_is_open_on_restart(small_family):
-    cast(small_family)
-    vote = cast(small_family, case_index=1)
-    voting.retract(small_family, vote.vote_id)
-    open_ = voting.open_presentations(small_family, "small")
-    assert [p.presentation_id for p in open_] == [vote.presentation_id]
-
-
 def test_a_vote_committed_by_a_killed_process_is_recognised_on_retry(small_family):
     """The child commits, then dies before it can acknowledge; the retry writes nothing."""
     import os

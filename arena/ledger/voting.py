@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from dataclasses import dataclass
 from typing import Literal
 
 from arena.clock import now_iso
@@ -17,8 +16,6 @@ from arena.errors import ArenaError, BadInput
 from arena.ledger import chain
 from arena.ledger.connection import Ledger
 from arena.records import (
-    CaseId,
-    OutputId,
     Presentation,
     PresentationId,
     Session,
@@ -144,26 +141,6 @@ def votes_in_force(ledger: Ledger, family: str, *, include_skips: bool = False) 
         f"SELECT * FROM votes WHERE family = ? {skip} AND vote_id NOT IN "
         "(SELECT vote_id FROM retractions) ORDER BY seq", [family])
     return [_vote(r) for r in rows]
-
-
-@dataclass(frozen=True)
-class OpenPresentation:
-    """A pair that was shown but has no vote in force: shown again on resume."""
-
-    presentation_id: PresentationId
-    session_id: SessionId
-    case_id: CaseId
-    left_output: OutputId
-    right_output: OutputId
-
-
-def open_presentations(ledger: Ledger, family: str) -> list[OpenPresentation]:
-    rows = ledger.db.query(
-        "SELECT presentation_id, session_id, case_id, left_output, right_output "
-        "FROM presentations p WHERE family = ? AND NOT EXISTS (SELECT 1 FROM votes v "
-        "WHERE v.presentation_id = p.presentation_id AND v.vote_id NOT IN "
-        "(SELECT vote_id FROM retractions)) ORDER BY seq", [family])
-    return [OpenPresentation(**r) for r in rows]
 
 
 def history(ledger: Ledger, family: str) -> list[dict]:
