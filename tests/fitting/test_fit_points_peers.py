@@ -7,10 +7,46 @@ log-strengths centred on their mean, so ours are mean-centred too (we compare
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from fitting import POINTS_PER_LOGIT, fit_points
+
+# arena-rank runs on JAX, whose threads must never live in the test process: the
+# crash tests fork it (tests/reliability/test_kill.py). So it runs in a child.
+_ARENA_RANK = """
+import json, sys
+import numpy as np
+import jax.numpy as jnp
+from arena_rank.models.bradley_terry import BradleyTerry
+from arena_rank.utils.data_utils import PairDataset
+data = np.load(sys.argv[1])
+a, b, y, w, n = data["a"], data["b"], data["y"], data["w"], int(data["n"])
+dataset = PairDataset(
+    competitors=[str(i) for i in range(n)],
+    pairs=jnp.array(np.column_stack([a, b]), dtype=jnp.int32),
+    outcomes=jnp.array(y), counts=jnp.ones(a.size), weights=jnp.array(w),
+    opt_weights=jnp.array(w))
+model = BradleyTerry(n_competitors=n)
+model.fit(dataset)
+print(json.dumps((np.asarray(model.params["ratings"]) * model.alpha + 1000.0).tolist()))
+"""
+
+
+def _arena_rank_ratings(tmp_path, a, b, y, w, n) -> np.ndarray:
+    """arena-rank's ratings (1000 + 400/ln 10 * theta) at its default settings."""
+    if importlib.util.find_spec("arena_rank") is None:
+        pytest.skip("arena-rank is not installed")
+    data = tmp_path / "battles.npz"
+    np.savez(data, a=a, b=b, y=y, w=w, n=n)
+    out = subprocess.run([sys.executable, "-c", _ARENA_RANK, str(data)], capture_output=True,
+                         text=True, check=True, timeout=300).stdout
+    return np.array(json.loads(out.splitlines()[-1]))
 
 
 def _data(seed: int, n: int, m: int, weights: bool = True):
@@ -59,28 +95,13 @@ def test_matches_choix_opt_pairwise_with_penalty_within_a_hundredth_of_a_point()
     assert np.max(np.abs(POINTS_PER_LOGIT * (ours.strengths - theirs))) < 0.01
 
 
-def test_matches_arena_rank_unpenalized_within_a_tenth_of_a_point():
-    pytest.importorskip("arena_rank")
-    jnp = pytest.importorskip("jax.numpy")
-    from arena_rank.models.bradley_terry import BradleyTerry
-    from arena_rank.utils.data_utils import PairDataset
-
+def test_matches_arena_rank_unpenalized_within_a_tenth_of_a_point(tmp_path):
     n = 10
     a, b, y, w = _data(3, n, 4000)
     # arena-rank: no penalty, ratings 1000 + 400/ln10 * theta with theta
     # staying mean-zero (L-BFGS steps are sums of zero-sum gradients);
     # default tolerances. One row per comparison, its weight as opt_weight.
-    dataset = PairDataset(
-        competitors=[str(i) for i in range(n)],
-        pairs=jnp.array(np.column_stack([a, b]), dtype=jnp.int32),
-        outcomes=jnp.array(y),
-        counts=jnp.ones(a.size),
-        weights=jnp.array(w),
-        opt_weights=jnp.array(w),
-    )
-    model = BradleyTerry(n_competitors=n)
-    model.fit(dataset)
-    theirs = np.asarray(model.params["ratings"]) * model.alpha + 1000.0
+    theirs = _arena_rank_ratings(tmp_path, a, b, y, w, n)
     ours = fit_points(a, b, y, w, n_systems=n, penalty=0.0)
     assert np.max(np.abs(ours.points - ours.points.mean() + 1000.0 - theirs)) < 0.1
 
@@ -118,26 +139,11 @@ def test_peers_fit_disconnected_graphs_where_we_leave_other_components_unranked(
 
 
 @pytest.mark.slow
-def test_arena_rank_prints_an_arbitrary_number_for_a_system_that_never_loses():
-    pytest.importorskip("arena_rank")
-    jnp = pytest.importorskip("jax.numpy")
-    from arena_rank.models.bradley_terry import BradleyTerry
-    from arena_rank.utils.data_utils import PairDataset
-
+def test_arena_rank_prints_an_arbitrary_number_for_a_system_that_never_loses(tmp_path):
     a = np.array([0, 0, 1, 2, 1])
     b = np.array([1, 2, 2, 1, 2])
     y = np.ones(5)
-    dataset = PairDataset(
-        competitors=["0", "1", "2"],
-        pairs=jnp.array(np.column_stack([a, b]), dtype=jnp.int32),
-        outcomes=jnp.array(y),
-        counts=jnp.ones(5),
-        weights=jnp.ones(5),
-        opt_weights=jnp.ones(5),
-    )
-    model = BradleyTerry(n_competitors=3)
-    model.fit(dataset)
-    theirs = np.asarray(model.params["ratings"]) * model.alpha + 1000.0
+    theirs = _arena_rank_ratings(tmp_path, a, b, y, np.ones(5), 3)
     assert np.isfinite(theirs).all() and theirs[0] - theirs[1] > 1000  # set by the stopping rule
     ours = fit_points(a, b, y, n_systems=3, penalty=0.0, anchor=1)
     assert ours.status[0] == "unbounded_above"
