@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from importlib import resources as _resources
+import importlib.util
 from pathlib import Path
 
 import platformdirs
@@ -12,13 +12,22 @@ APP_NAME = "Arena"
 LEDGER_ENV = "ARENA_LEDGER"
 
 
+CHECKOUT_RESOURCES = Path(__file__).resolve().parents[1] / "resources"
+
+
 def resource_path(*parts: str) -> Path:
     """A path under ``resources/``: the checkout's folder, else the installed copy."""
-    checkout = Path(__file__).resolve().parents[1] / "resources"
-    if checkout.is_dir():
-        return checkout.joinpath(*parts)
-    installed = Path(str(_resources.files("arena_resources")))
-    return installed.joinpath(*parts)
+    if CHECKOUT_RESOURCES.is_dir():
+        return CHECKOUT_RESOURCES.joinpath(*parts)
+    return installed_resources().joinpath(*parts)
+
+
+def installed_resources() -> Path:
+    """Where pip put ``resources/`` (as the data package ``arena_resources``)."""
+    spec = importlib.util.find_spec("arena_resources")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("Arena's resources are not installed (arena_resources)")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def default_ledger_path() -> Path:

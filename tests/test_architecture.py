@@ -43,3 +43,23 @@ def test_every_package_folder_is_listed_for_installation():
     found = {".".join(p.parent.relative_to(ROOT).parts)
              for top in ("arena", "fitting") for p in (ROOT / top).rglob("__init__.py")}
     assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+
+
+def test_an_installed_copy_finds_its_resources_without_the_checkout(monkeypatch, tmp_path):
+    from arena import paths
+
+    monkeypatch.setattr(paths, "CHECKOUT_RESOURCES", tmp_path / "no-checkout")
+    assert paths.resource_path("suites", "starter.toml").is_file()
+    assert paths.resource_path("demo", "prose-en.jsonl").is_file()
+
+
+def test_every_resource_folder_is_listed_for_installation():
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    folders = {"arena_resources." + ".".join(p.relative_to(ROOT / "resources").parts)
+               for p in (ROOT / "resources").rglob("*") if p.is_dir()
+               and all(part.isidentifier() for part in p.relative_to(ROOT / "resources").parts)
+               and "__pycache__" not in p.parts}
+    assert folders <= listed, f"add to [tool.setuptools] packages: {sorted(folders - listed)}"
