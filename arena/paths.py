@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import importlib.util
+import os
 from pathlib import Path
 
 import platformdirs
