@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from arena.gates.basic import is_truncated
 from arena.gates.langid import MIN_LETTERS, identify, language_code, letter_weight, pieces
-from arena.gates.text import Split, comments, split_diff, split_markdown
+from arena.gates.text import Split, comment_bound, comments, split_diff, split_markdown
 from arena.records import Case, Family, GateResult, Output
 
 GATE = "language"
@@ -69,7 +69,7 @@ def language(output: Output, case: Case, family: Family) -> GateResult:
     split = _split(output)
     tally.add(split.prose)
     blocks = sorted(split.code, key=lambda block: len(block.code), reverse=True)
-    bounds = [letter_weight(block.code) for block in blocks]
+    bounds = [letter_weight(comment_bound(block)) for block in blocks]
     unread = sum(bounds)
     skipped = False
     for block, bound in zip(blocks, bounds, strict=True):

@@ -45,36 +45,37 @@ _PLAIN_COMMENT = re.compile(
 
 
 # Lexing is most of the gate's cost, and most code lines hold no comment. In these
-# languages a comment or a string ends with its line unless the block holds one of
-# the openers listed (block comments, multi-line strings, a backslash before a line
-# break), so without them only the lines holding a comment marker are lexed: the same
-# comment tokens in a fraction of the time. Other lexers read the whole block.
-_CONTINUED = "\\\n"
+# languages a comment or string ends with its line until the first line that opens
+# something spanning lines (a block comment, a multi-line string, a backslash at the
+# end). So only the lines with a comment marker before that line, and every line from
+# it on, need lexing: the same comment tokens for a fraction of the work. (JavaScript
+# and TypeScript are left out: whether `/` starts a regular expression depends on the
+# token before it, which may be on a dropped line.)
 _LINE_LOCAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # Pygments lexer name: (comment markers, openers that can span lines)
-    "Python": (("#",), ('"""', "'''", _CONTINUED)),
-    "JavaScript": (("//",), ("/*", "`", _CONTINUED)),
-    "TypeScript": (("//",), ("/*", "`", _CONTINUED)),
-    "Java": (("//",), ("/*", '"""', _CONTINUED)),
-    "C": (("//",), ("/*", _CONTINUED)),
-    "C++": (("//",), ("/*", 'R"', _CONTINUED)),
-    "C#": (("//",), ("/*", '@"', '"""', _CONTINUED)),
-    "Go": (("//",), ("/*", "`", _CONTINUED)),
-    "Kotlin": (("//",), ("/*", '"""', _CONTINUED)),
-    "Swift": (("//",), ("/*", '"""', _CONTINUED)),
+    "Python": (("#",), ('"""', "'''")),
+    "Java": (("//",), ("/*", '"""')),
+    "C": (("//",), ("/*",)),
+    "C++": (("//",), ("/*", 'R"')),
+    "C#": (("//",), ("/*", '@"', '"""')),
+    "Go": (("//",), ("/*", "`")),
+    "Kotlin": (("//",), ("/*", '"""')),
+    "Swift": (("//",), ("/*", '"""')),
 }
 
 
-def _comment_lines(code: str, lexer: Lexer) -> str:
-    """The lines of ``code`` the lexer must read to find every comment."""
-    rule = _LINE_LOCAL.get(lexer.name)
+def _comment_region(code: str, lexer: Lexer | None) -> str:
+    """The part of ``code`` that holds every comment, in a form the lexer reads alike."""
+    rule = _LINE_LOCAL.get(lexer.name) if lexer is not None else None
     if rule is None:
         return code
     markers, openers = rule
-    if any(opener in code for opener in openers):
-        return code
-    lines = [line for line in code.split("\n") if any(m in line for m in markers)]
-    return "\n".join(lines) + "\n" if lines else ""
+    lines = code.split("\n")
+    start = next((i for i, line in enumerate(lines)
+                  if line.endswith("\\") or any(o in line for o in openers)), len(lines))
+    kept = [line for line in lines[:start] if any(m in line for m in markers)] + lines[start:]
+    text = "\n".join(kept)
+    return text if not text or text.endswith("\n") else text + "\n"
 
 
 @dataclass(frozen=True)
@@ -246,10 +247,19 @@ def comments(block: CodeBlock) -> list[str]:
     else:
         found = "\n".join(
             value
-            for _, kind, value in lexer.get_tokens_unprocessed(_comment_lines(block.code, lexer))
+            for _, kind, value in lexer.get_tokens_unprocessed(_comment_region(block.code, lexer))
             if _is_comment(kind)
         )
     return [line for line in _COMMENT_MARKS.sub(" ", found).split("\n") if line.strip()]
+
+
+def comment_bound(block: CodeBlock) -> str:
+    """Text holding every comment of ``block``: its letters bound the comments' letters.
+
+    Found without lexing, so the Language gate can skip lexing a block whose
+    comments could not change its verdict even if all of this were comment.
+    """
+    return _comment_region(block.code, _lexer(block))
 
 
 def unclosed_fence(text: str) -> bool:
