@@ -104,7 +104,7 @@ def identify(text: str) -> str:
     if text.isupper():
         text = text.lower()  # all-caps Latin text otherwise reads as random languages
     found = detector().detect(text, model="lite", k=1)
-    return fix_label(str(found[0]["lang"]) if found else "und", text)
+    return _fix_non_cjk(str(found[0]["lang"]) if found else "und", text)
 
 
 def fix_label(label: str, text: str) -> str:
@@ -117,6 +117,11 @@ def fix_label(label: str, text: str) -> str:
     script = by_script(text)
     if script is not None:
         return script
+    return _fix_non_cjk(label, text)
+
+
+def _fix_non_cjk(label: str, text: str) -> str:
+    """``fix_label`` for text ``by_script`` has already found not mostly CJK."""
     label = language_code(label)
     if label == "ja" and not KANA.search(text):
         return "zh"
