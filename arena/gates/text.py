@@ -64,16 +64,38 @@ _LINE_LOCAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+def _closed_on_its_line(line: str) -> bool:
+    """A Python line whose triple-quoted strings (docstrings) all close on it.
+
+    Only plain cases count: one kind of triple quote, an even number of them,
+    no other quote and no ``#`` before the first (which could put them inside
+    another string or a comment). Anything else is taken to open a span.
+    """
+    kinds = [k for k in ('"""', "'''") if k in line]
+    if len(kinds) != 1:
+        return False
+    kind = kinds[0]
+    rest = line.replace(kind, "")
+    return (line.count(kind) % 2 == 0 and '"' not in rest and "'" not in rest
+            and "#" not in line[: line.index(kind)])
+
+
 def _comment_region(code: str, lexer: Lexer | None) -> str:
     """The part of ``code`` that holds every comment, in a form the lexer reads alike."""
     rule = _LINE_LOCAL.get(lexer.name) if lexer is not None else None
     if rule is None:
         return code
     markers, openers = rule
+    python = lexer is not None and lexer.name == "Python"
     lines = code.split("\n")
-    start = next((i for i, line in enumerate(lines)
-                  if line.endswith("\\") or any(o in line for o in openers)), len(lines))
-    kept = [line for line in lines[:start] if any(m in line for m in markers)] + lines[start:]
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        if line.endswith("\\") or (any(o in line for o in openers)
+                                     and not (python and _closed_on_its_line(line))):
+            kept += lines[index:]
+            break
+        if any(m in line for m in markers) or (python and ('"""' in line or "'''" in line)):
+            kept.append(line)
     text = "\n".join(kept)
     return text if not text or text.endswith("\n") else text + "\n"
 

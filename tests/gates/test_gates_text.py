@@ -156,6 +156,8 @@ def test_lexing_only_comment_region_finds_the_same_comments(tag):
 FRAGMENTS = {
     "python": ['x = 1', 'y = "a # b"  # tail note', '# whole line note', 'def f(a):',
                '    """Docstring line."""', '    """Opened', '    closed."""', "s = \'\'\'",
+               '    """One""" # then a note', 'x = \'"""\' + """', '"""a""" + """b"""',
+               "    \'\'\'It\'s mixed\'\'\'", '# """ in a comment', '    """ends here """',
                "# inside? \'\'\'", 's = "con\\', 'tinued # not"', '    return a  # back',
                'class K:', 'u = f"{x}#"', '"""', 'z = [1,  # in a list', '     2]'],
     "c": ['int x = 1;', 'char *s = "a // b"; // tail note', '// whole line note', '/* opened',
