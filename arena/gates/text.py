@@ -54,6 +54,8 @@ _PLAIN_COMMENT = re.compile(
 _LINE_LOCAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # Pygments lexer name: (comment markers, openers that can span lines)
     "Python": (("#",), ('"""', "'''")),
+    "JavaScript": (("//",), ("/*", "`")),
+    "TypeScript": (("//",), ("/*", "`")),
     "Java": (("//",), ("/*", '"""')),
     "C": (("//",), ("/*",)),
     "C++": (("//",), ("/*", 'R"')),

@@ -163,6 +163,12 @@ FRAGMENTS = {
     "c": ['int x = 1;', 'char *s = "a // b"; // tail note', '// whole line note', '/* opened',
           ' * middle', ' */', 'int y; /* inline */ int z;', '#define M(a) (a) // macro',
           'printf("%d\\n", x); // print', 's = "con\\', 'tinued // not";', '}', 'int f() {'],
+    "js": ['const u = "http://x.org"; // link', 'let r = /a\\/\\/b/; // regex', 'x = a',
+           '/ b // divided or a regex', 'const t = `tpl', '// in a template`', '/* block',
+           'still */', 'y = a / b / c; // two divisions', "s = 'it\\'s // no';", '}',
+           'function f() {', '  return /\\/\\//.test(s); // slashes'],
+    "typescript": ['const s: string = "// no"; // yes', 'let n: number = a', '/ 2 // half',
+                   'type T = `a${string}', '// in a template type`', 'x = y / z; // ratio'],
     "go": ['x := 1', 's := "a // b" // tail', '// whole', 'r := `raw', '// inside raw`',
            '/* block', 'still */', 'func f() {', '}'],
 }
