@@ -66,13 +66,20 @@ _LINE_LOCAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def _closed_on_its_line(line: str) -> bool:
-    """A Python line whose triple-quoted strings (docstrings) all close on it.
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/")
 
-    Only plain cases count: one kind of triple quote, an even number of them,
-    no other quote and no ``#`` before the first (which could put them inside
-    another string or a comment). Anything else is taken to open a span.
+
+def _closed_on_its_line(line: str, python: bool) -> bool:
+    """A line whose docstrings (Python) or block comments (C family) all close on it.
+
+    Only plain cases count: no other quote (which could hold the delimiters)
+    and no line comment before the first delimiter. Anything else is taken to
+    open a span.
     """
+    if not python:
+        if "/*" not in line or any(q in line for q in ('"', "'", "`")):
+            return False
+        return "/*" not in _BLOCK_COMMENT.sub("", line) and "//" not in line[: line.index("/*")]
     kinds = [k for k in ('"""', "'''") if k in line]
     if len(kinds) != 1:
         return False
@@ -92,11 +99,11 @@ def _comment_region(code: str, lexer: Lexer | None) -> str:
     lines = code.split("\n")
     kept: list[str] = []
     for index, line in enumerate(lines):
-        if line.endswith("\\") or (any(o in line for o in openers)
-                                     and not (python and _closed_on_its_line(line))):
+        opens = any(o in line for o in openers)
+        if line.endswith("\\") or (opens and not _closed_on_its_line(line, python)):
             kept += lines[index:]
             break
-        if any(m in line for m in markers) or (python and ('"""' in line or "'''" in line)):
+        if opens or any(m in line for m in markers):
             kept.append(line)
     text = "\n".join(kept)
     return text if not text or text.endswith("\n") else text + "\n"
