@@ -65,6 +65,8 @@ def is_simplified_chinese(tag: str) -> bool:
 def letter_weight(text: str) -> int:
     """Letters in ``text``, wide (CJK) letters counted ``WIDE_WEIGHT`` times."""
     letters = _NOT_LETTERS.sub("", text)
+    if letters.isascii():  # most text: no wide letters to look for
+        return len(letters)
     narrow = len(_WIDE.sub("", letters))
     return narrow + WIDE_WEIGHT * (len(letters) - narrow)
 
@@ -87,6 +89,8 @@ def by_script(text: str) -> str | None:
     Chinese sentences Japanese, Korean or even Macedonian: hangul means
     Korean, kana Japanese, Han alone Chinese.
     """
+    if text.isascii():
+        return None
     letters = _NOT_LETTERS.sub("", text)
     wide = len(letters) - len(_WIDE.sub("", letters))
     if not wide or WIDE_WEIGHT * wide < len(letters) - wide:
