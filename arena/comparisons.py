@@ -65,9 +65,7 @@ def family_comparisons(ledger: Ledger, family: Family) -> list[Comparison]:
     outputs = {o.output_id: o for o in catalog.outputs(ledger, family.name)}
     categories = {c.case_id: c.category for c in catalog.cases(ledger, family.name)}
     results = catalog.gate_results(ledger, family.name)
-    live = [o for o in outputs.values()
-            if o.case_id not in retired and o.output_id not in removed]
-    settlement = settle(family, live, results, retired_cases=retired, removed_outputs=removed)
+    settlement = settle(family, events.outputs_in_force(ledger, family.name), results)
     settled_pairs = {_pair(s.output_a, s.output_b) for s in settlement.settled}
     sessions = {s.session_id: s.number for s in voting.sessions(ledger, family.name)}
 

@@ -29,8 +29,6 @@ class GateSummary:
 def rerun(ledger: Ledger, family: Family,
           progress: Callable[[int], None] | None = None) -> GateSummary:
     """Evaluate every gate on every output in force; store the results that changed."""
-    removed = events.removed_outputs(ledger, family.name)
-    retired = events.retired_cases(ledger, family.name)
     cases = {c.case_id: c for c in catalog.cases(ledger, family.name)}
     stored = catalog.gate_results(ledger, family.name)
     labels = {s.system_id: s.label for s in catalog.systems(ledger, family.name)}
@@ -38,9 +36,7 @@ def rerun(ledger: Ledger, family: Family,
     by_gate = dict.fromkeys(GATES, 0)
     by_system: dict[str, dict[str, int]] = {}
     outputs = failed = 0
-    for output in catalog.outputs(ledger, family.name):
-        if output.output_id in removed or output.case_id in retired:
-            continue
+    for output in events.outputs_in_force(ledger, family.name):
         results = gates.evaluate(output, cases[output.case_id], family)
         if results != stored.get(output.output_id):
             changed.append((output.output_id, results))

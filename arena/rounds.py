@@ -128,10 +128,7 @@ def _voted_result(ledger: Ledger, family: Family, settings: RoundSettings) -> di
     """A voted (or tested) family's round: the fit, category refits and the summary."""
     comparisons = family_comparisons(ledger, family)
     weights = fitted_weights(comparisons, settings)
-    removed = events.removed_outputs(ledger, family.name)
-    retired = events.retired_cases(ledger, family.name)
-    outputs = [o for o in catalog.outputs(ledger, family.name)
-               if o.output_id not in removed and o.case_id not in retired]
+    outputs = events.outputs_in_force(ledger, family.name)
     results = catalog.gate_results(ledger, family.name)
     failing = {o.output_id for o in outputs if any_gate_failed(results.get(o.output_id, ()))}
     systems = catalog.systems(ledger, family.name)

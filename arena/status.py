@@ -20,12 +20,9 @@ def family_status(ledger: Ledger, name: str | None = None) -> list[dict[str, Any
         if name is not None and family.name != name:
             continue
         retired = events.retired_cases(ledger, family.name)
-        removed = events.removed_outputs(ledger, family.name)
-        outputs = [o for o in catalog.outputs(ledger, family.name)
-                   if o.case_id not in retired and o.output_id not in removed]
+        outputs = events.outputs_in_force(ledger, family.name)
         results = catalog.gate_results(ledger, family.name)
-        settlement = settle(family, outputs, results, retired_cases=retired,
-                            removed_outputs=removed)
+        settlement = settle(family, outputs, results)
         votes = voting.votes_in_force(ledger, family.name)
         voted = {_pair(v.left_output, v.right_output) for v in votes}
         rows.append({

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Literal
 
 from arena.clock import now_iso
-from arena.ledger import chain
+from arena.ledger import catalog, chain
 from arena.ledger.connection import Ledger
 from arena.ledger.voting import new_id
-from arena.records import CaseId, OutputId
+from arena.records import CaseId, Output, OutputId
 
 EventKind = Literal["retire_case", "remove_output", "flag"]
 
@@ -29,6 +29,14 @@ def add_event(ledger: Ledger, family: str, kind: EventKind, *, case_id: str | No
 def retired_cases(ledger: Ledger, family: str) -> set[CaseId]:
     return {CaseId(r["case_id"]) for r in ledger.db["events"].rows_where(
         "family = ? AND kind = 'retire_case'", [family], select="case_id")}
+
+
+def outputs_in_force(ledger: Ledger, family: str) -> list[Output]:
+    """The outputs of ``family`` not removed and not on a retired case, in import order."""
+    retired = retired_cases(ledger, family)
+    removed = removed_outputs(ledger, family)
+    return [o for o in catalog.outputs(ledger, family)
+            if o.case_id not in retired and o.output_id not in removed]
 
 
 def removed_outputs(ledger: Ledger, family: str) -> set[OutputId]:
