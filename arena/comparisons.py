@@ -9,13 +9,12 @@ settled them and their 1/(k_a·k_b) weight.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from arena.ledger import Ledger, catalog, events, voting
-from arena.records import Family, GateResult, Output, OutputId, SystemId
-from arena.settling import any_gate_failed, settle
+from arena.family_state import FamilyState
+from arena.ledger import Ledger, voting
+from arena.records import Output, OutputId, SystemId
 
 SETTLER = "settler"
 Y_OF_CHOICE = {"left": 1.0, "right": 0.0, "tie": 0.5, "both_bad": 0.5}
@@ -47,6 +46,8 @@ class Comparison:
     len_a: int = 0
     len_b: int = 0
     is_diff: bool = False
+    # Settled with a gate verdict on one of its outputs set aside by the rater.
+    overruled: bool = False
 
     @property
     def decisive(self) -> bool:
@@ -58,27 +59,23 @@ def _pair(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))
 
 
-def family_comparisons(ledger: Ledger, family: Family) -> list[Comparison]:
-    """Every comparison of ``family`` as its ledger stands now (gates as last stored)."""
-    retired = events.retired_cases(ledger, family.name)
-    removed = events.removed_outputs(ledger, family.name)
-    outputs = {o.output_id: o for o in catalog.outputs(ledger, family.name)}
-    categories = {c.case_id: c.category for c in catalog.cases(ledger, family.name)}
-    results = catalog.gate_results(ledger, family.name)
-    settlement = settle(family, events.outputs_in_force(ledger, family.name), results)
+def family_comparisons(ledger: Ledger, state: FamilyState) -> list[Comparison]:
+    """Every comparison of the family as its ledger stands now (gates as last stored)."""
+    outputs = state.outputs
+    categories = {case_id: c.category for case_id, c in state.cases.items()}
+    settlement = state.settlement
     settled_pairs = {_pair(s.output_a, s.output_b) for s in settlement.settled}
-    sessions = {s.session_id: s.number for s in voting.sessions(ledger, family.name)}
+    sessions = {s.session_id: s.number for s in voting.sessions(ledger, state.family.name)}
 
     found = [
         Comparison("settled", s.case_id, categories[s.case_id], s.output_a, s.output_b,
                    s.system_a, s.system_b, s.y, s.weight, SETTLER, "fitted", rule=s.rule,
-                   **_lengths(outputs[s.output_a], outputs[s.output_b]))
+                   overruled=s.overruled, **_lengths(outputs[s.output_a], outputs[s.output_b]))
         for s in settlement.settled
     ]
-    for vote in voting.votes_in_force(ledger, family.name):
+    for vote in voting.votes_in_force(ledger, state.family.name):
         left, right = outputs[vote.left_output], outputs[vote.right_output]
-        status, reason = _status(vote.case_id, left, right, retired, removed, results,
-                                 settled_pairs)
+        status, reason = _status(state, vote.case_id, left, right, settled_pairs)
         if status == "fitted" and vote.repeat_of is not None:
             status = "repeat"
         found.append(Comparison(
@@ -93,14 +90,13 @@ def _lengths(a: Output, b: Output) -> dict:
     return {"len_a": len(a.text), "len_b": len(b.text), "is_diff": a.is_diff or b.is_diff}
 
 
-def _status(case_id: str, left: Output, right: Output, retired: set, removed: set,
-            results: Mapping[OutputId, Sequence[GateResult]],
+def _status(state: FamilyState, case_id: str, left: Output, right: Output,
             settled_pairs: set[frozenset[str]]) -> tuple[Status, str | None]:
-    if case_id in retired:
+    if case_id in state.decisions.retired_cases:
         return "left_out", "retired_case"
-    if left.output_id in removed or right.output_id in removed:
+    if {left.output_id, right.output_id} & state.decisions.removed_outputs:
         return "left_out", "removed_output"
-    if any(any_gate_failed(results.get(o.output_id, ())) for o in (left, right)):
+    if state.fails_gate(left.output_id) or state.fails_gate(right.output_id):
         return "left_out", "failing_gate"
     if _pair(left.output_id, right.output_id) in settled_pairs:
         return "left_out", "settled_pair"

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from arena import family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, voting
@@ -29,7 +30,6 @@ from arena.records import (
     VoteId,
 )
 from arena.scheduling import DEFAULT_REPEAT_SHARE, Candidate, NextPair, Scheduler, Shown
-from arena.settling import settle
 
 # Time on a pair beyond this is idle time, not judging time.
 IDLE_CAP_MS = 5 * 60 * 1000
@@ -99,15 +99,11 @@ class RatingSession:
 
     def _load(self) -> None:
         name = self.family.name
-        retired = events.retired_cases(self.ledger, name)
-        removed = events.removed_outputs(self.ledger, name)
-        outputs = catalog.outputs(self.ledger, name)
-        self.outputs = {o.output_id: o for o in outputs}
-        self.cases = {c.case_id: c for c in catalog.cases(self.ledger, name)}
-        settlement = settle(self.family, outputs, catalog.gate_results(self.ledger, name),
-                            retired_cases=retired, removed_outputs=removed)
+        state = family_state.load(self.ledger, name)
+        self.outputs = state.outputs
+        self.cases = state.cases
         self.candidates = [Candidate(p.case_id, p.output_a, p.output_b)
-                           for p in settlement.pending]
+                           for p in state.settlement.pending]
         systems = catalog.systems(self.ledger, name)
         names = {s.label: s.label for s in systems}
         names.update({s.descriptor.model: s.label for s in systems})

@@ -56,10 +56,29 @@ class Family:
 
 @dataclass(frozen=True)
 class Case:
+    """One prompt of a family.
+
+    ``language`` is the language the case expects when the file said so or the
+    rater set it (strict: only that language passes); ``detected_language`` is
+    what import read in the prompt itself (lenient: that language or the
+    family's passes), with ``language_evidence`` saying why.
+    """
+
     family: str
     case_id: CaseId
     category: str
     prompt: str
+    language: str | None = None
+    detected_language: str | None = None
+    language_evidence: str = ""
+
+    def expected_languages(self, family_language: str) -> tuple[str, ...]:
+        """The language tags an answer to this case may be in, the strictest first."""
+        if self.language is not None:
+            return (self.language,)
+        if self.detected_language is not None:
+            return (self.detected_language, family_language)
+        return (family_language,)
 
 
 def _hashable(value: Any) -> Any:
@@ -140,6 +159,28 @@ class GateResult:
     gate: str
     passed: bool
     reason: str = ""
+
+
+EventKind = Literal["retire_case", "remove_output", "flag", "set_language", "overrule", "retract"]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of the events chain; which fields are set depends on ``kind``."""
+
+    seq: int
+    event_id: str
+    family: str
+    kind: EventKind
+    at: str
+    actor: str = "rater"
+    note: str = ""
+    case_id: str | None = None
+    output_id: str | None = None
+    presentation_id: str | None = None
+    gate: str | None = None
+    language: str | None = None
+    target_event: str | None = None
 
 
 @dataclass(frozen=True)

@@ -9,17 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from arena import __version__, gating
+from arena import __version__, family_state, gating
 from arena.clock import now_iso
 from arena.comparisons import Comparison, family_comparisons
-from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, chain, events
+from arena.family_state import FamilyState
+from arena.ledger import Ledger, catalog, chain
 from arena.ledger import rounds as stored_rounds
 from arena.ledger.schema import APPEND_ONLY
 from arena.ledger.voting import new_id
 from arena.records import Family, Output, System, SystemId
 from arena.scoring import BoardFit, RoundSettings, fit_board, fitted_weights, summary
-from arena.settling import any_gate_failed
 
 # The points axis starts at most this far below the top score; below it is "far behind".
 AXIS_SPAN = 600.0
@@ -85,18 +84,22 @@ def _anchor(fit: BoardFit, labels: dict[SystemId, str]) -> dict[str, Any]:
 
 def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Close a round of ``family_name`` and return it as `round show --json` prints it."""
-    family = catalog.get_family(ledger, family_name)
-    if family is None:
-        raise BadInput(f"no family named {family_name!r}", field="--family")
-    gating.rerun(ledger, family, progress=progress)
+    """Close a round of ``family_name`` and return it as `round show --json` prints it.
+
+    The round records, under its settings, the rater's corrections in force.
+    """
+    state = family_state.load(ledger, family_name)
+    if gating.rerun(ledger, state, progress=progress).changed:
+        state = family_state.load(ledger, family_name)
+    family = state.family
     if family.kind == "graded":
         result = _graded_result(ledger, family, settings)
     else:
-        result = _voted_result(ledger, family, settings)
+        result = _voted_result(ledger, state, settings)
     round_id = new_id()
     closed_at = now_iso()
-    recorded = {**settings.as_json(), "software": __version__}
+    recorded = {**settings.as_json(), "software": __version__,
+                "events": state.decisions.record()}
     # Where each chain of the family stood at closing: the export stops there.
     result["chain_heads"] = {t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY}
     with ledger.atomic():
@@ -124,13 +127,14 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> d
             "fit": None, "comparisons": [], "receipts": graded.receipts(ledger, family.name)}
 
 
-def _voted_result(ledger: Ledger, family: Family, settings: RoundSettings) -> dict[str, Any]:
+def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings
+                  ) -> dict[str, Any]:
     """A voted (or tested) family's round: the fit, category refits and the summary."""
-    comparisons = family_comparisons(ledger, family)
+    family = state.family
+    comparisons = family_comparisons(ledger, state)
     weights = fitted_weights(comparisons, settings)
-    outputs = events.outputs_in_force(ledger, family.name)
-    results = catalog.gate_results(ledger, family.name)
-    failing = {o.output_id for o in outputs if any_gate_failed(results.get(o.output_id, ()))}
+    outputs = state.in_force
+    failing = {o.output_id for o in outputs if state.fails_gate(o.output_id)}
     systems = catalog.systems(ledger, family.name)
     ids = [s.system_id for s in systems]
     labels = {s.system_id: s.label for s in systems}

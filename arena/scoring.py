@@ -20,6 +20,7 @@ from arena.battles import read_battles
 from arena.comparisons import Comparison
 from arena.errors import BadInput
 from arena.records import SystemId
+from arena.settling import RULE_GROUPS
 
 Weighting = Literal["unit", "ledger"]
 DEFAULT_CAP = 1000.0
@@ -172,6 +173,7 @@ def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
         if c.status == "left_out" and c.reason:
             left_out[c.reason] = left_out.get(c.reason, 0) + 1
     return {
+        "settled": settled_summary(comparisons, weights),
         "rater_agreement": agreement,
         "repeats": len(pairs),
         "split_half_tau": tau,
@@ -180,6 +182,24 @@ def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
         "length_bias_points_per_sd": None if diff_family else bias,
         "diff_length_bias_points_per_sd": bias if diff_family else None,
     }
+
+
+def settled_summary(comparisons: Sequence[Comparison], weights: np.ndarray) -> dict[str, Any]:
+    """How much of the fit was decided without a vote.
+
+    ``by_rule`` counts the fitted settled comparisons by the kind of rule
+    (gate, identical, tests; ``overruled`` when a verdict on one of its
+    outputs was set aside); ``weight_share`` is their share of the fit's
+    total weight (None when nothing is fitted).
+    """
+    by_rule = dict.fromkeys(("gate", "identical", "tests", "overruled"), 0)
+    settled_weight = 0.0
+    for c, w in zip(comparisons, weights, strict=True):
+        if c.source == "settled" and w > 0:
+            by_rule["overruled" if c.overruled else RULE_GROUPS[str(c.rule)]] += 1
+            settled_weight += float(w)
+    total = float(np.sum(weights))
+    return {"by_rule": by_rule, "weight_share": settled_weight / total if total > 0 else None}
 
 
 def fit_battles(path: str, *, fmt: str = "fastchat-battles",

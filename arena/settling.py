@@ -1,21 +1,36 @@
 """Settling: the pairs of a family decided without a vote, and those left for the rater.
 
 Pure: records in, records out. For every case, every two outputs of
-different systems form a pair, and the first rule that applies settles it:
+different systems form a pair, and the first rule that applies settles it.
 
-1. ``gate_loses``: one output fails a gate and the other passes all; the passing one wins.
-2. ``both_gated``: both fail some gate; tie.
-3. ``identical``: same text after normalising line endings and trailing whitespace; tie.
-4. ``tests_separate`` (``tests`` and ``tests_then_votes``): passing beats failing.
-   ``errored`` counts as failed, and so does a missing test result.
+In ``tests`` and ``tests_then_votes`` families the tests come first, since a
+hidden test says more about a patch than any gate:
+
+1. ``tests_separate``: passing beats failing. ``errored`` counts as failed,
+   and so does a missing test result.
+
+Then, in every family (for tested families only on pairs the tests left
+undecided: both passed or both failed):
+
+2. ``gate_loses``: one output fails a gate and the other passes all; the passing one wins.
+3. ``both_gated``: both fail some gate; tie.
+4. ``identical``: same text after normalising line endings and trailing whitespace; tie.
+
+And in tested families:
+
 5. ``both_failed_tests``: tie.
 6. ``identical_diffs``: both pass and their diffs are the same change once
    commit history and index lines are set aside; tie.
 7. ``both_passed_tests`` (``tests`` only, where no rater votes): tie.
 
 What remains is pending: in ``votes`` families every pair the rules leave,
-in ``tests_then_votes`` two passing solutions with different diffs.
-``graded`` families are scored by graders, not pairs: nothing is returned.
+in ``tests_then_votes`` two passing solutions with different diffs, both
+passing the gates. ``graded`` families are scored by graders, not pairs:
+nothing is returned.
+
+A gate verdict the rater overruled is set aside: the output counts as
+passing that gate, and the comparisons it takes part in are marked
+``overruled``.
 
 Each settled comparison weighs 1/(k_a*k_b), k being the number of outputs
 (samples) each system has on the case, so the settled comparisons of one
@@ -33,14 +48,20 @@ from itertools import combinations
 from arena.records import CaseId, Family, GateResult, Output, OutputId, SystemId
 
 RULES: tuple[str, ...] = (
+    "tests_separate",
     "gate_loses",
     "both_gated",
     "identical",
-    "tests_separate",
     "both_failed_tests",
     "identical_diffs",
     "both_passed_tests",
 )
+# What the round summary counts settled comparisons by (an overruled one counts as such).
+RULE_GROUPS: dict[str, str] = {
+    "gate_loses": "gate", "both_gated": "gate", "identical": "identical",
+    "identical_diffs": "identical", "tests_separate": "tests", "both_failed_tests": "tests",
+    "both_passed_tests": "tests",
+}
 TESTED_KINDS = frozenset({"tests", "tests_then_votes"})
 
 _TRAILING_SPACE = re.compile(r"[ \t\f\v]+$", re.MULTILINE)
@@ -60,6 +81,8 @@ class SettledComparison:
     y: float
     weight: float
     rule: str
+    # A gate verdict on one of the outputs was set aside by the rater.
+    overruled: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,8 +127,10 @@ def normalise_diff(diff: str) -> str:
     return "\n".join(kept)
 
 
-def any_gate_failed(results: Iterable[GateResult]) -> bool:
-    return any(not result.passed for result in results)
+def any_gate_failed(results: Iterable[GateResult],
+                    overruled: Collection[str] = frozenset()) -> bool:
+    """Whether a gate fails, leaving out the gates named in ``overruled``."""
+    return any(not r.passed and r.gate not in overruled for r in results)
 
 
 def _passed_tests(output: Output) -> bool:
@@ -117,17 +142,18 @@ def _decide(
     a: Output, b: Output, a_gated: bool, b_gated: bool, kind: str
 ) -> tuple[float, str] | None:
     """``(y, rule)`` for a settled pair, ``None`` when the rater must judge it."""
+    tested = kind in TESTED_KINDS
+    a_passed, b_passed = _passed_tests(a), _passed_tests(b)
+    if tested and a_passed != b_passed:
+        return (1.0 if a_passed else 0.0), "tests_separate"
     if a_gated != b_gated:
         return (0.0 if a_gated else 1.0), "gate_loses"
     if a_gated:
         return 0.5, "both_gated"
     if normalise_text(a.text) == normalise_text(b.text):
         return 0.5, "identical"
-    if kind not in TESTED_KINDS:
+    if not tested:
         return None
-    a_passed, b_passed = _passed_tests(a), _passed_tests(b)
-    if a_passed != b_passed:
-        return (1.0 if a_passed else 0.0), "tests_separate"
     if not a_passed:
         return 0.5, "both_failed_tests"
     if a.is_diff and b.is_diff and normalise_diff(a.text) == normalise_diff(b.text):
@@ -137,6 +163,16 @@ def _decide(
     return None
 
 
+def overrules_by_output(
+    overruled: Collection[tuple[OutputId, str]],
+) -> dict[OutputId, frozenset[str]]:
+    """The overruled gates of each output."""
+    found: dict[OutputId, set[str]] = defaultdict(set)
+    for output_id, gate in overruled:
+        found[output_id].add(gate)
+    return {k: frozenset(v) for k, v in found.items()}
+
+
 def settle(
     family: Family,
     outputs: Iterable[Output],
@@ -144,12 +180,14 @@ def settle(
     *,
     retired_cases: Collection[CaseId] = frozenset(),
     removed_outputs: Collection[OutputId] = frozenset(),
+    overruled: Collection[tuple[OutputId, str]] = frozenset(),
 ) -> Settlement:
     """Settled comparisons and pending pairs of one family.
 
     Retired cases and removed outputs are left out entirely, and do not count
-    among a system's samples. Within a pair, ``a`` is the system whose id sorts
-    first, so the result does not depend on the order of ``outputs``.
+    among a system's samples; ``overruled`` (output, gate) verdicts are set
+    aside. Within a pair, ``a`` is the system whose id sorts first, so the
+    result does not depend on the order of ``outputs``.
     """
     by_case: dict[CaseId, dict[SystemId, list[Output]]] = defaultdict(lambda: defaultdict(list))
     for output in outputs:
@@ -164,14 +202,20 @@ def settle(
     if family.kind == "graded":
         return Settlement((), ())
 
+    set_aside = overrules_by_output(overruled)
     gated: dict[OutputId, bool] = {}
+    # Outputs with a failing verdict set aside: their comparisons are marked overruled.
+    relieved: set[OutputId] = set()
     for systems in by_case.values():
         for sample_list in systems.values():
             for output in sample_list:
                 results = gate_results.get(output.output_id)
                 if not results:
                     raise ValueError(f"gate_results: no gate results for output {output.output_id}")
-                gated[output.output_id] = any_gate_failed(results)
+                aside = set_aside.get(output.output_id, frozenset())
+                gated[output.output_id] = any_gate_failed(results, aside)
+                if any(not r.passed and r.gate in aside for r in results):
+                    relieved.add(output.output_id)
 
     settled: list[SettledComparison] = []
     pending: list[PendingPair] = []
@@ -200,6 +244,7 @@ def settle(
                                 y,
                                 weight,
                                 rule,
+                                a.output_id in relieved or b.output_id in relieved,
                             )
                         )
     return Settlement(tuple(settled), tuple(pending))

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, events, voting
-from arena.settling import any_gate_failed, settle
+from arena import family_state
+from arena.ledger import Ledger, catalog, voting
 
 
 def _pair(a: str, b: str) -> frozenset[str]:
@@ -15,14 +14,12 @@ def _pair(a: str, b: str) -> frozenset[str]:
 
 def family_status(ledger: Ledger, name: str | None = None) -> list[dict[str, Any]]:
     """One row per family (or just ``name``), as `status --json` prints it (docs/cli.md)."""
+    names = [name] if name is not None else [f.name for f in catalog.families(ledger)]
     rows = []
-    for family in catalog.families(ledger):
-        if name is not None and family.name != name:
-            continue
-        retired = events.retired_cases(ledger, family.name)
-        outputs = events.outputs_in_force(ledger, family.name)
-        results = catalog.gate_results(ledger, family.name)
-        settlement = settle(family, outputs, results)
+    for family_name in names:
+        state = family_state.load(ledger, family_name)
+        family, outputs = state.family, state.in_force
+        settlement = state.settlement
         votes = voting.votes_in_force(ledger, family.name)
         voted = {_pair(v.left_output, v.right_output) for v in votes}
         rows.append({
@@ -30,15 +27,12 @@ def family_status(ledger: Ledger, name: str | None = None) -> list[dict[str, Any
             "kind": family.kind,
             "language": family.language,
             "systems": len({o.system_id for o in outputs}),
-            "cases": len({c.case_id for c in catalog.cases(ledger, family.name)} - retired),
+            "cases": len(set(state.cases) - state.decisions.retired_cases),
             "outputs": len(outputs),
-            "gate_failures": sum(any_gate_failed(results.get(o.output_id, ()))
-                                 for o in outputs),
+            "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
             "votes": len(votes),
             "settled_pairs": len(settlement.settled),
             "pending_pairs": sum(_pair(p.output_a, p.output_b) not in voted
                                  for p in settlement.pending),
         })
-    if name is not None and not rows:
-        raise BadInput(f"no family named {name!r}", field="--family")
     return rows

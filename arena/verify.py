@@ -52,7 +52,10 @@ def verify_bundle(path: Path) -> VerifyReport:
     report = VerifyReport()
     try:
         files = read_bundle(path)
-    except (BadInput, OSError, zipfile.BadZipFile, zlib.error) as exc:
+    except (BadInput, OSError, zipfile.BadZipFile, zlib.error, EOFError, ValueError,
+            NotImplementedError, RuntimeError) as exc:
+        # RuntimeError and NotImplementedError: a changed header asks for encryption
+        # or a compression method that zipfile refuses.
         report.problems.append(f"{path}: not a readable bundle ({exc})")
         return report
     try:

@@ -2,10 +2,10 @@
 
 import json
 
+from arena import family_state
 from arena.cli.main import main
 from arena.gating import rerun
 from arena.importing import import_file
-from arena.ledger import catalog
 from tests.conftest import native_line
 
 PROSE = "This answer explains the idea in plain English, with enough words to judge it well."
@@ -20,7 +20,7 @@ def _family(ledger, tmp_path):
         native_line("c2", "beta", "Short."),
     ]), encoding="utf-8")
     import_file(ledger, path, family="g", fmt="native")
-    return catalog.get_family(ledger, "g")
+    return family_state.load(ledger, "g")
 
 
 def test_two_failures_of_one_output_count_once_in_failed(ledger, tmp_path):

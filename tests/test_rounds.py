@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import fitting
+from arena import family_state
 from arena.comparisons import family_comparisons
 from arena.importing import import_file
 from arena.ledger import catalog, events
@@ -108,7 +109,7 @@ def test_votes_are_left_out_by_reason_and_repeats_are_kept_for_agreement(ledger,
 def test_ledger_weighting_caps_each_actors_whole_family_total(two_systems, tmp_path):
     _votes(two_systems, tmp_path, [_v(f"c{i}", "a", "b", "left", actor="ann") for i in range(4)]
            + [_v("c0", "b", "a", "left", actor="bob")])
-    comparisons = family_comparisons(two_systems, catalog.get_family(two_systems, "f"))
+    comparisons = family_comparisons(two_systems, family_state.load(two_systems, "f"))
     weights = fitted_weights(comparisons, RoundSettings(weighting="ledger", cap=2.0))
     by_actor = {}
     for c, w in zip(comparisons, weights, strict=True):

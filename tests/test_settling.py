@@ -98,11 +98,58 @@ def test_two_failing_solutions_tie(kind):
     assert _only(_settle(kind, [a, b])).rule == "both_failed_tests"
 
 
-def test_gates_come_before_tests():
+@pytest.mark.parametrize("kind", ["tests", "tests_then_votes"])
+def test_tests_come_before_gates(kind):
+    # A patch that passed its hidden tests beats one that failed them, whatever the gates say.
     a = _output("A", "+x", is_diff=True, test_result="passed", finish_reason="length")
     b = _output("B", "+y", is_diff=True, test_result="failed")
+    settled = _only(_settle(kind, [a, b], {a.output_id: _failing("language")}))
+    assert (settled.y, settled.rule) == (1.0, "tests_separate")
+
+
+@pytest.mark.parametrize("result", ["passed", "failed"])
+def test_gates_settle_what_the_tests_leave_undecided(result):
+    a = _output("A", "+x", is_diff=True, test_result=result)
+    b = _output("B", "+y", is_diff=True, test_result=result)
     settled = _only(_settle("tests_then_votes", [a, b], {a.output_id: _failing("truncated")}))
     assert (settled.y, settled.rule) == (0.0, "gate_loses")
+
+
+def test_an_overruled_verdict_is_set_aside_and_marked():
+    a, b = _output("A", "Bonjour à tous"), _output("B", "")
+    gates = {a.output_id: _failing("language"), b.output_id: _failing("empty")}
+    assert _only(_settle("votes", [a, b], gates)).rule == "both_gated"
+    settled = _only(_settle("votes", [a, b], gates, overruled={(a.output_id, "language")}))
+    assert (settled.y, settled.rule, settled.overruled) == (1.0, "gate_loses", True)
+    # Overruling another gate than the failing one changes nothing.
+    settled = _only(_settle("votes", [a, b], gates, overruled={(a.output_id, "length")}))
+    assert (settled.rule, settled.overruled) == ("both_gated", False)
+    # With nothing left against it, the pair goes to the rater.
+    gates[b.output_id] = PASS
+    assert _settle("votes", [a, b], gates, overruled={(a.output_id, "language")}).pending
+
+
+_RESULTS = st.sampled_from(["passed", "failed", "errored", None])
+
+
+@given(family=st.lists(
+    st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 4), _RESULTS,
+              st.sets(st.sampled_from(GATES), max_size=2)),
+    min_size=2, max_size=14))
+def test_a_passing_patch_never_loses_a_settled_pair_to_a_failing_patch(family):
+    outputs, gates = [], {}
+    for index, (system, case, text, result, failing) in enumerate(family):
+        output = _output(f"S{system}", f"+line {text}\n", case=f"c{case}", sample=index,
+                         is_diff=True, test_result=result)
+        outputs.append(output)
+        gates[output.output_id] = tuple(GateResult(g, g not in failing, "") for g in GATES)
+    by_id = {o.output_id: o for o in outputs}
+    for comparison in _settle("tests_then_votes", outputs, gates).settled:
+        a, b = by_id[comparison.output_a], by_id[comparison.output_b]
+        if a.test_result == "passed" and b.test_result != "passed":
+            assert comparison.y == 1.0
+        if b.test_result == "passed" and a.test_result != "passed":
+            assert comparison.y == 0.0
 
 
 def test_passing_diffs_that_differ_only_in_history_tie():

@@ -11,6 +11,7 @@ from arena.cli import output
 from arena.errors import BadInput, LedgerError, NotAvailable
 from arena.ledger import Ledger
 from arena.paths import default_ledger_path
+from arena.records import GATES
 
 
 def open_ledger(args: argparse.Namespace, *, readonly: bool = False) -> Ledger:
@@ -53,6 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("gate", help="re-run the gates and print the failures per gate and system")
     p.add_argument("--family", help="only this family")
+    p.add_argument("--list", action="store_true",
+                   help="list every failing output: case, system, gate, reason, its text")
+    p.add_argument("--gate", choices=GATES, help="with --list: only this gate")
+    p.add_argument("--system", metavar="LABEL", help="with --list: only this system")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_gate)
 
@@ -176,23 +181,36 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_gate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from arena.gating import rerun
+    from arena import family_state
+    from arena.gating import failures, rerun
     from arena.ledger import catalog
-    from arena.records import GATES
 
+    if (args.gate or args.system) and not args.list:
+        raise BadInput("--gate and --system go with --list", field="--list")
     with open_ledger(args) as ledger:
         chosen = [f for f in catalog.families(ledger) if args.family in (None, f.name)]
         if args.family and not chosen:
             raise BadInput(f"no family named {args.family!r}", field="--family")
-        summaries = []
+        summaries, found = [], []
         for family in chosen:
             with tqdm(total=ledger.db["outputs"].count_where("family = ?", [family.name]),
                       desc=f"gates {family.name}", unit="output", disable=None,
                       file=sys.stderr, leave=False) as bar:
-                summaries.append(rerun(ledger, family, progress=bar.update))
-    if args.json:
+                state = family_state.load(ledger, family.name)
+                summaries.append(rerun(ledger, state, progress=bar.update))
+            if args.list:
+                found += failures(ledger, family_state.load(ledger, family.name),
+                                  gate=args.gate, system=args.system)
+    if args.list:
+        _print_failures(found, args.json)
+    elif args.json:
         output.emit_json({"families": [s.as_json() for s in summaries]})
-        return 0
+    else:
+        _print_summaries(summaries)
+    return 0
+
+
+def _print_summaries(summaries: list) -> None:
     for s in summaries:
         print(f"{s.name}: {s.failed} of {s.outputs} outputs fail a gate"
               + (f" ({s.changed} results changed since last run)" if s.changed else ""))
@@ -201,4 +219,15 @@ def cmd_gate(args: argparse.Namespace) -> int:
         rows.append(["all systems", *(s.by_gate[g] for g in GATES)])
         print(output.table(["system", *GATES], rows))
         print()
-    return 0
+
+
+def _print_failures(found: list, as_json: bool) -> None:
+    if as_json:
+        output.emit_json({"failures": [f.as_json() for f in found]})
+        return
+    for f in found:
+        aside = f" [overruled by event {f.overruled_by[:12]}]" if f.overruled_by else ""
+        print(f"{f.family}  case {f.case_id}  {f.system}  {f.gate}  output {f.output_id[:12]}"
+              f"{aside}\n    {f.reason}\n    «{output.one_line(f.excerpt)}»")
+    print(f"{len(found)} failing verdict(s)" + (
+        "; overrule one with `arena overrule OUTPUT --gate G --reason TEXT`" if found else ""))

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from arena import __version__
-from arena.cli import commands, graded_cmd, output, round_cmd
+from arena.cli import commands, corrections_cmd, graded_cmd, output, round_cmd
 from arena.errors import ArenaError
 
 
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.register(sub)
     round_cmd.register(sub)
     graded_cmd.register(sub)
+    corrections_cmd.register(sub)
     return parser
 
 

@@ -19,6 +19,11 @@ def emit_json(value: Any) -> None:
     sys.stdout.write("\n")
 
 
+def one_line(text: str) -> str:
+    """Text on one line: line breaks of any kind shown as ⏎, tabs as spaces."""
+    return "⏎".join(text.splitlines()).replace("\t", " ")
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A plain text table; numbers right-aligned, None as a dash."""
     cells = [[("—" if v is None else str(v)) for v in row] for row in rows]

@@ -122,25 +122,35 @@ def find_system(ledger: Ledger, name: str, family: str | None = None) -> System 
 
 
 def add_case(ledger: Ledger, case: Case) -> bool:
-    """Store a case; an identical case is found again, a different one refused."""
-    old = ledger.db.execute("SELECT category, prompt FROM cases WHERE family = ? AND case_id = ?",
-                            [case.family, case.case_id]).fetchone()
+    """Store a case; an identical case is found again, a different one refused.
+
+    The detected language is import's reading of the prompt, not part of what
+    the file says, so a case found again keeps the reading it was stored with.
+    """
+    old = ledger.db.execute(
+        "SELECT category, prompt, language FROM cases WHERE family = ? AND case_id = ?",
+        [case.family, case.case_id]).fetchone()
     if old is not None:
-        if tuple(old) != (case.category, case.prompt):
-            what = "prompt" if old[1] != case.prompt else "category"
+        if tuple(old) != (case.category, case.prompt, case.language):
+            what = ("prompt" if old[1] != case.prompt else
+                    "category" if old[0] != case.category else "language")
             raise BadInput(
                 f"case {case.case_id!r} is already in family {case.family!r} with a "
                 f"different {what}", field=f"case.{what}",
             )
         return False
-    ledger.db.execute("INSERT INTO cases (family, case_id, category, prompt) VALUES (?, ?, ?, ?)",
-                      [case.family, case.case_id, case.category, case.prompt])
+    ledger.db.execute(
+        "INSERT INTO cases (family, case_id, category, prompt, language, detected_language, "
+        "language_evidence) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [case.family, case.case_id, case.category, case.prompt, case.language,
+         case.detected_language, case.language_evidence])
     return True
 
 
 def cases(ledger: Ledger, family: str) -> list[Case]:
     return [
-        Case(r["family"], CaseId(r["case_id"]), r["category"], r["prompt"])
+        Case(r["family"], CaseId(r["case_id"]), r["category"], r["prompt"], r["language"],
+             r["detected_language"], r["language_evidence"])
         for r in ledger.db["cases"].rows_where("family = ?", [family], order_by="rowid")
     ]
 
@@ -187,6 +197,17 @@ def outputs(ledger: Ledger, family: str) -> list[Output]:
 def get_output(ledger: Ledger, output_id: OutputId) -> Output | None:
     rows = list(ledger.db["outputs"].rows_where("output_id = ?", [output_id]))
     return _output(rows[0]) if rows else None
+
+
+def find_output(ledger: Ledger, name: str) -> list[Output]:
+    """Outputs whose id is ``name`` or, for 8+ characters, starts with it."""
+    found = get_output(ledger, OutputId(name))
+    if found is not None:
+        return [found]
+    if len(name) < 8:
+        return []
+    return [_output(r) for r in ledger.db["outputs"].rows_where(
+        "output_id LIKE ?", [name + "%"], limit=2)]
 
 
 def record_gate_results(

@@ -16,13 +16,14 @@ from sqlite_utils import Database
 
 from arena.canonical import canonical_json, sha256_hex
 from arena.ledger.connection import Ledger
-from arena.ledger.schema import APPEND_ONLY, GENESIS_HASH
+from arena.ledger.schema import APPEND_ONLY, EVENT_COLUMNS_0006, GENESIS_HASH
 
 _NOT_HASHED = ("seq", "hash", "prev_hash")
 
 
 def row_hash(prev_hash: str, row: dict[str, Any]) -> str:
-    body = {k: v for k, v in row.items() if k not in _NOT_HASHED}
+    body = {k: v for k, v in row.items() if k not in _NOT_HASHED
+            and not (v is None and k in EVENT_COLUMNS_0006)}
     return sha256_hex(prev_hash + canonical_json(body))
 
 

@@ -1,44 +1,52 @@
-"""Events: retiring a case, removing an output, flagging a presentation."""
+"""Events: the rater's corrections (retire, remove, set a language, overrule, retract) and flags.
+
+Rows are chained and never changed; what is in force is worked out from all
+of them by ``arena.decisions``.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from arena.clock import now_iso
-from arena.ledger import catalog, chain
+from arena.ledger import chain
 from arena.ledger.connection import Ledger
 from arena.ledger.voting import new_id
-from arena.records import CaseId, Output, OutputId
-
-EventKind = Literal["retire_case", "remove_output", "flag"]
+from arena.records import Event, EventKind
 
 
 def add_event(ledger: Ledger, family: str, kind: EventKind, *, case_id: str | None = None,
               output_id: str | None = None, presentation_id: str | None = None,
-              note: str = "") -> str:
+              gate: str | None = None, language: str | None = None,
+              target_event: str | None = None, actor: str = "rater", note: str = "") -> str:
+    """Append one event; call inside ``ledger.atomic()`` to join a larger write."""
     event_id = new_id()
     with ledger.atomic():
         chain.append(ledger, "events", {
             "event_id": event_id, "family": family, "kind": kind, "case_id": case_id,
-            "output_id": output_id, "presentation_id": presentation_id, "note": note,
-            "at": now_iso(),
+            "output_id": output_id, "presentation_id": presentation_id, "gate": gate,
+            "language": language, "target_event": target_event, "actor": actor,
+            "note": note, "at": now_iso(),
         })
     return event_id
 
 
-def retired_cases(ledger: Ledger, family: str) -> set[CaseId]:
-    return {CaseId(r["case_id"]) for r in ledger.db["events"].rows_where(
-        "family = ? AND kind = 'retire_case'", [family], select="case_id")}
+def _event(row: dict) -> Event:
+    return Event(
+        seq=row["seq"], event_id=row["event_id"], family=row["family"], kind=row["kind"],
+        case_id=row["case_id"], output_id=row["output_id"],
+        presentation_id=row["presentation_id"], gate=row["gate"], language=row["language"],
+        target_event=row["target_event"], actor=row["actor"] or "rater", note=row["note"],
+        at=row["at"])
 
 
-def outputs_in_force(ledger: Ledger, family: str) -> list[Output]:
-    """The outputs of ``family`` not removed and not on a retired case, in import order."""
-    retired = retired_cases(ledger, family)
-    removed = removed_outputs(ledger, family)
-    return [o for o in catalog.outputs(ledger, family)
-            if o.case_id not in retired and o.output_id not in removed]
+def family_events(ledger: Ledger, family: str) -> list[Event]:
+    """Every event of ``family`` in the order it was written."""
+    return [_event(r) for r in ledger.db["events"].rows_where(
+        "family = ?", [family], order_by="seq")]
 
 
-def removed_outputs(ledger: Ledger, family: str) -> set[OutputId]:
-    return {OutputId(r["output_id"]) for r in ledger.db["events"].rows_where(
-        "family = ? AND kind = 'remove_output'", [family], select="output_id")}
+def find_event(ledger: Ledger, event_id: str) -> Event | None:
+    """An event by id or unambiguous prefix (8+ characters)."""
+    rows = list(ledger.db["events"].rows_where("event_id = ?", [event_id]))
+    if not rows and len(event_id) >= 8:
+        rows = list(ledger.db["events"].rows_where("event_id LIKE ?", [event_id + "%"]))
+    return _event(rows[0]) if len(rows) == 1 else None

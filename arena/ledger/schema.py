@@ -336,7 +336,58 @@ def _graded(db: Database) -> None:
     _set_version(db, 5)
 
 
-SCHEMA_VERSION = 5
+# Event kinds: the rater's corrections of automatic decisions (and flags), each undone
+# by a later ``retract`` event naming it.
+EVENT_KINDS: tuple[str, ...] = (
+    "retire_case", "remove_output", "flag", "set_language", "overrule", "retract",
+)
+# Columns added to events by 0006: a row written before has them NULL, and the hash
+# chain leaves NULL values of these out, so rows chained before keep their hashes.
+EVENT_COLUMNS_0006: tuple[str, ...] = ("gate", "language", "target_event", "actor")
+
+
+@migrations(name="0006_decisions")
+def _decisions(db: Database) -> None:
+    """Events that set a case's language, overrule a gate, or retract an event; case languages.
+
+    SQLite cannot change a CHECK constraint, so the events table is rebuilt with
+    its rows copied unchanged (same seq, same hashes) and its guards re-created.
+    """
+    kinds = ", ".join(f"'{k}'" for k in EVENT_KINDS)
+    _run(db, f"""
+        CREATE TABLE events_0006 (
+            seq INTEGER PRIMARY KEY,
+            event_id TEXT NOT NULL UNIQUE,
+            family TEXT NOT NULL REFERENCES families(name),
+            kind TEXT NOT NULL CHECK (kind IN ({kinds})),
+            case_id TEXT,
+            output_id TEXT REFERENCES outputs(output_id),
+            presentation_id TEXT REFERENCES presentations(presentation_id),
+            gate TEXT,
+            language TEXT,
+            target_event TEXT,
+            actor TEXT,
+            note TEXT NOT NULL DEFAULT '',
+            at TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL
+        );
+        INSERT INTO events_0006 (seq, event_id, family, kind, case_id, output_id,
+                                 presentation_id, note, at, prev_hash, hash)
+            SELECT seq, event_id, family, kind, case_id, output_id, presentation_id, note, at,
+                   prev_hash, hash FROM events ORDER BY seq;
+        DROP TABLE events;
+        ALTER TABLE events_0006 RENAME TO events;
+        CREATE INDEX events_by_family ON events(family, seq);
+        ALTER TABLE cases ADD COLUMN language TEXT;
+        ALTER TABLE cases ADD COLUMN detected_language TEXT;
+        ALTER TABLE cases ADD COLUMN language_evidence TEXT NOT NULL DEFAULT '';
+    """)
+    _run(db, _guard_sql("events", "event_id", chained=True))
+    _set_version(db, 6)
+
+
+SCHEMA_VERSION = 6
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -1,0 +1,75 @@
+"""A family as it stands: its cases, outputs, gate results and the rater's corrections.
+
+Loaded once and read by status, gating, comparisons, rounds and the rating
+session, so each applies the same corrections in the same way: removed
+outputs and retired cases are out of force, a language the rater set is the
+case's language, and overruled gate verdicts are set aside.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cached_property
+
+from arena.decisions import Decisions, decisions
+from arena.errors import BadInput
+from arena.ledger import Ledger, catalog, events
+from arena.records import Case, CaseId, Family, GateResult, Output, OutputId
+from arena.settling import Settlement, any_gate_failed, overrules_by_output, settle
+
+
+@dataclass(frozen=True)
+class FamilyState:
+    family: Family
+    cases: dict[CaseId, Case]
+    # Every output, in import order (votes may refer to removed ones).
+    outputs: dict[OutputId, Output]
+    gate_results: dict[OutputId, tuple[GateResult, ...]]
+    decisions: Decisions
+
+    @cached_property
+    def in_force(self) -> tuple[Output, ...]:
+        """Outputs not removed and not on a retired case, in import order."""
+        d = self.decisions
+        return tuple(o for o in self.outputs.values()
+                     if o.case_id not in d.retired_cases and o.output_id not in d.removed_outputs)
+
+    @cached_property
+    def _overruled(self) -> dict[OutputId, frozenset[str]]:
+        return overrules_by_output(self.decisions.overruled)
+
+    def overruled_gates(self, output_id: OutputId) -> frozenset[str]:
+        return self._overruled.get(output_id, frozenset())
+
+    def fails_gate(self, output_id: OutputId) -> bool:
+        """Whether ``output_id`` fails a gate whose verdict the rater has not set aside."""
+        return any_gate_failed(self.gate_results.get(output_id, ()),
+                               self.overruled_gates(output_id))
+
+    @cached_property
+    def settlement(self) -> Settlement:
+        return settle(self.family, self.in_force, self.gate_results,
+                      overruled=self.decisions.overruled)
+
+
+def with_decided_languages(cases: dict[CaseId, Case], decided: Decisions) -> dict[CaseId, Case]:
+    """The cases, with a language the rater set replacing what the file said or import read."""
+    return {case_id: (dataclasses.replace(case, language=decided.case_languages[case_id])
+                      if case_id in decided.case_languages else case)
+            for case_id, case in cases.items()}
+
+
+def load(ledger: Ledger, name: str) -> FamilyState:
+    family = catalog.get_family(ledger, name)
+    if family is None:
+        raise BadInput(f"no family named {name!r}", field="--family")
+    decided = decisions(events.family_events(ledger, name))
+    cases = {c.case_id: c for c in catalog.cases(ledger, name)}
+    return FamilyState(
+        family=family,
+        cases=with_decided_languages(cases, decided),
+        outputs={o.output_id: o for o in catalog.outputs(ledger, name)},
+        gate_results=catalog.gate_results(ledger, name),
+        decisions=decided,
+    )
