@@ -9,6 +9,11 @@ comparison and vote with its weight and status), ``votes.jsonl`` and
 ``systems.jsonl`` and ``cases.jsonl``; for a graded family also
 ``receipts.jsonl`` (one receipt per run and task) and ``suites.jsonl`` (the
 manifests as written).
+
+A voted family's bundle (format 2) holds every output of the family as it
+stood at closing, the gate results then in force (``gates.jsonl``) and the
+events chain (``events.jsonl``: the rater's corrections), so that verify can
+settle the family again and check every settled comparison and vote status.
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ from arena import __version__
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, chain, graded
 from arena.ledger.rounds import find_round
+from arena.records import Output
 
 FORMAT = "arena-round-bundle"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 MANIFEST_HASH = "manifest.sha256"
 
@@ -42,6 +48,28 @@ def _json(value: Any) -> bytes:
             + "\n").encode("utf-8")
 
 
+def _chain(ledger: Ledger, table: str, family: str, heads: dict[str, Any]) -> bytes:
+    return _jsonl(chain.rows(ledger.db, table, family, heads[table]["seq"]))
+
+
+def _output_row(o: Output) -> dict[str, Any]:
+    return {"output_id": o.output_id, "case_id": o.case_id, "system_id": o.system_id,
+            "sample": o.sample, "content_hash": o.content_hash, "text": o.text,
+            "is_diff": o.is_diff, "finish_reason": o.finish_reason,
+            "test_result": o.test_result}
+
+
+def _outputs(ledger: Ledger, found: dict[str, Any]) -> list[Output]:
+    """A voted round's outputs: all the family had at closing. A graded round's: its receipts'."""
+    name = found["family"]
+    marks = found.get("marks")
+    if "receipts" not in found and marks is not None:
+        return catalog.outputs(ledger, name, up_to=marks["outputs"])
+    used = {c[k] for c in found["comparisons"] for k in ("output_a", "output_b")}
+    used |= {r["output_id"] for r in found.get("receipts", []) if r["output_id"]}
+    return [o for o in catalog.outputs(ledger, name) if o.output_id in used]
+
+
 def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
                  ) -> tuple[dict[str, Any], dict[str, bytes]]:
     """The round and the bytes of every file of its bundle."""
@@ -50,42 +78,41 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
         raise BadInput("no such round; close one with `arena round close`", field="round")
     name = found["family"]
     heads = found["chain_heads"]
-    comparisons = found["comparisons"]
     receipts = found.get("receipts", [])
-    used = {c[k] for c in comparisons for k in ("output_a", "output_b")}
-    used |= {r["output_id"] for r in receipts if r["output_id"]}
-    outputs = [o for o in catalog.outputs(ledger, name) if o.output_id in used]
-    systems = {o.system_id for o in outputs}
+    outputs = _outputs(ledger, found)
+    systems = {o.system_id for o in outputs} | {r["system_id"] for r in receipts}
     fam = catalog.get_family(ledger, name)
     assert fam is not None  # a round exists only for a family
     files = {
         "board.json": _json({k: found[k] for k in ("anchor", "systems", "summary",
                                                    "categories", "fit", "chain_heads")}),
-        "comparisons.jsonl": _jsonl(comparisons),
-        "votes.jsonl": _jsonl(chain.rows(ledger.db, "votes", name, heads["votes"]["seq"])),
-        "retractions.jsonl": _jsonl(chain.rows(ledger.db, "retractions", name,
-                                               heads["retractions"]["seq"])),
-        "outputs.jsonl": _jsonl({
-            "output_id": o.output_id, "case_id": o.case_id, "system_id": o.system_id,
-            "sample": o.sample, "content_hash": o.content_hash, "text": o.text,
-            "is_diff": o.is_diff} for o in outputs),
+        "comparisons.jsonl": _jsonl(found["comparisons"]),
+        "votes.jsonl": _chain(ledger, "votes", name, heads),
+        "retractions.jsonl": _chain(ledger, "retractions", name, heads),
+        "outputs.jsonl": _jsonl(_output_row(o) for o in outputs),
         "systems.jsonl": _jsonl({"system_id": s.system_id, "label": s.label,
                                  "descriptor": s.descriptor.canonical()}
                                 for s in catalog.systems(ledger, name) if s.system_id in systems),
-        "cases.jsonl": _jsonl({"case_id": c.case_id, "category": c.category, "prompt": c.prompt}
+        "cases.jsonl": _jsonl({"case_id": c.case_id, "category": c.category, "prompt": c.prompt,
+                               "language": c.language, "detected_language": c.detected_language,
+                               "language_evidence": c.language_evidence}
                               for c in catalog.cases(ledger, name)),
     }
+    marks = found.get("marks")
     if receipts:
         # Graded rounds: a receipt per item and the suites to grade them again.
-        systems |= {r["system_id"] for r in receipts}
-        files["systems.jsonl"] = _jsonl(
-            {"system_id": s.system_id, "label": s.label, "descriptor": s.descriptor.canonical()}
-            for s in catalog.systems(ledger, name) if s.system_id in systems)
         files["receipts.jsonl"] = _jsonl(receipts)
         files["suites.jsonl"] = _jsonl(
             {"suite_hash": h, "manifest": m[0], "format": m[1]}
             for h in sorted({r["suite_hash"] for r in receipts})
             if (m := graded.suite_manifest(ledger, h)) is not None)
+    elif marks is not None:
+        results = catalog.gate_results(ledger, name, up_to=marks["gate_results"])
+        files["gates.jsonl"] = _jsonl(
+            {"output_id": o.output_id,
+             "results": [{"gate": r.gate, "passed": r.passed, "reason": r.reason}
+                         for r in results.get(o.output_id, ())]} for o in outputs)
+        files["events.jsonl"] = _chain(ledger, "events", name, heads)
     manifest = {
         "format": FORMAT, "format_version": FORMAT_VERSION, "software": __version__,
         "round": found["round"], "closed_at": found["closed_at"], "settings": found["settings"],

@@ -59,30 +59,33 @@ def _pair(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))
 
 
+def settled_comparisons(state: FamilyState) -> list[Comparison]:
+    """The family's settled pairs as comparisons, with their rule and weight."""
+    outputs = state.outputs
+    return [
+        Comparison("settled", s.case_id, state.cases[s.case_id].category, s.output_a,
+                   s.output_b, s.system_a, s.system_b, s.y, s.weight, SETTLER, "fitted",
+                   rule=s.rule, overruled=s.overruled,
+                   **_lengths(outputs[s.output_a], outputs[s.output_b]))
+        for s in state.settlement.settled
+    ]
+
+
 def family_comparisons(ledger: Ledger, state: FamilyState) -> list[Comparison]:
     """Every comparison of the family as its ledger stands now (gates as last stored)."""
     outputs = state.outputs
-    categories = {case_id: c.category for case_id, c in state.cases.items()}
-    settlement = state.settlement
-    settled_pairs = {_pair(s.output_a, s.output_b) for s in settlement.settled}
+    settled_pairs = settled_output_pairs(state)
     sessions = {s.session_id: s.number for s in voting.sessions(ledger, state.family.name)}
-
-    found = [
-        Comparison("settled", s.case_id, categories[s.case_id], s.output_a, s.output_b,
-                   s.system_a, s.system_b, s.y, s.weight, SETTLER, "fitted", rule=s.rule,
-                   overruled=s.overruled, **_lengths(outputs[s.output_a], outputs[s.output_b]))
-        for s in settlement.settled
-    ]
+    found = settled_comparisons(state)
     for vote in voting.votes_in_force(ledger, state.family.name):
         left, right = outputs[vote.left_output], outputs[vote.right_output]
-        status, reason = _status(state, vote.case_id, left, right, settled_pairs)
-        if status == "fitted" and vote.repeat_of is not None:
-            status = "repeat"
+        status, reason = vote_status(state, vote.case_id, left.output_id, right.output_id,
+                                     vote.repeat_of, settled_pairs)
         found.append(Comparison(
-            "vote", vote.case_id, categories[vote.case_id], left.output_id, right.output_id,
-            left.system_id, right.system_id, Y_OF_CHOICE[vote.choice], 1.0, vote.actor, status,
-            reason, vote.vote_id, vote.choice, vote.repeat_of, sessions.get(vote.session_id),
-            **_lengths(left, right)))
+            "vote", vote.case_id, state.cases[vote.case_id].category, left.output_id,
+            right.output_id, left.system_id, right.system_id, Y_OF_CHOICE[vote.choice], 1.0,
+            vote.actor, status, reason, vote.vote_id, vote.choice, vote.repeat_of,
+            sessions.get(vote.session_id), **_lengths(left, right)))
     return found
 
 
@@ -90,14 +93,20 @@ def _lengths(a: Output, b: Output) -> dict:
     return {"len_a": len(a.text), "len_b": len(b.text), "is_diff": a.is_diff or b.is_diff}
 
 
-def _status(state: FamilyState, case_id: str, left: Output, right: Output,
-            settled_pairs: set[frozenset[str]]) -> tuple[Status, str | None]:
+def settled_output_pairs(state: FamilyState) -> set[frozenset[str]]:
+    return {_pair(s.output_a, s.output_b) for s in state.settlement.settled}
+
+
+def vote_status(state: FamilyState, case_id: str, left: OutputId, right: OutputId,
+                repeat_of: str | None, settled_pairs: set[frozenset[str]]
+                ) -> tuple[Status, str | None]:
+    """Whether a vote enters the fit, and if not, why."""
     if case_id in state.decisions.retired_cases:
         return "left_out", "retired_case"
-    if {left.output_id, right.output_id} & state.decisions.removed_outputs:
+    if {left, right} & state.decisions.removed_outputs:
         return "left_out", "removed_output"
-    if state.fails_gate(left.output_id) or state.fails_gate(right.output_id):
+    if state.fails_gate(left) or state.fails_gate(right):
         return "left_out", "failing_gate"
-    if _pair(left.output_id, right.output_id) in settled_pairs:
+    if _pair(left, right) in settled_pairs:
         return "left_out", "settled_pair"
-    return "fitted", None
+    return ("repeat", None) if repeat_of is not None else ("fitted", None)

@@ -182,6 +182,14 @@ class Event:
     language: str | None = None
     target_event: str | None = None
 
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Event:
+        """An event from its ledger row (or a bundle's copy of it)."""
+        names = ("seq", "event_id", "family", "kind", "at", "note", "case_id", "output_id",
+                 "presentation_id", "gate", "language", "target_event")
+        # Rows written before events had an actor were the rater's.
+        return cls(actor=row.get("actor") or "rater", **{n: row.get(n) for n in names})
+
 
 @dataclass(frozen=True)
 class Session:

@@ -102,6 +102,9 @@ def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
                 "events": state.decisions.record()}
     # Where each chain of the family stood at closing: the export stops there.
     result["chain_heads"] = {t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY}
+    # And how far outputs and gate results stood: the export shows the family as it was.
+    result["marks"] = catalog.marks(ledger)
+    result["kind"] = family.kind
     with ledger.atomic():
         stored_rounds.add_round(ledger, round_id, family.name, closed_at, recorded, result)
     return {"round": round_id, "family": family.name, "closed_at": closed_at,

@@ -202,6 +202,27 @@ def settled_summary(comparisons: Sequence[Comparison], weights: np.ndarray) -> d
     return {"by_rule": by_rule, "weight_share": settled_weight / total if total > 0 else None}
 
 
+VOTED_KINDS = ("votes", "tests_then_votes")
+
+
+def describe_settled(settled: dict[str, Any], kind: str) -> str:
+    """One or two plain sentences on how much of the board was decided without a vote."""
+    share = settled["weight_share"]
+    counts = settled["by_rule"]
+    total = sum(counts.values())
+    if share is None:
+        return "Nothing was fitted in this round."
+    if not total:
+        return "Every fitted comparison is a vote by the rater."
+    parts = ", ".join(f"{n} by {rule}" for rule, n in counts.items() if n)
+    text = (f"{total} fitted comparison{'s' if total != 1 else ''} settled without a vote "
+            f"({parts}): {100 * share:.0f}% of the fit's weight.")
+    if kind in VOTED_KINDS and share > 0.5:
+        text += (" Most of this board rests on automatic decisions, not on the rater's votes: "
+                 "review them with `arena gate --list` or the Gates page.")
+    return text
+
+
 def fit_battles(path: str, *, fmt: str = "fastchat-battles",
                 penalty: float = fitting.DEFAULT_PENALTY, anchor: str | None = None,
                 base: float = 1000.0) -> dict[str, Any]:

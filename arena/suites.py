@@ -238,7 +238,7 @@ class _Locator:
     """Best-effort line of a field: neither tomllib nor json reports positions of values."""
 
     def __init__(self, text: str, fmt: str, raw: Any) -> None:
-        self.lines = text.splitlines()
+        self.lines = text.split("\n")  # line numbers as an editor counts them
         self.fmt = fmt
         self.raw = raw
 

@@ -15,10 +15,27 @@ from typing import Any
 import numpy as np
 
 from arena.bundle import FORMAT, MANIFEST, MANIFEST_HASH, read_bundle
-from arena.comparisons import Y_OF_CHOICE, Comparison
+from arena.comparisons import (
+    Y_OF_CHOICE,
+    Comparison,
+    settled_comparisons,
+    settled_output_pairs,
+    vote_status,
+)
+from arena.decisions import decisions
 from arena.errors import BadInput
+from arena.family_state import FamilyState, with_decided_languages
 from arena.ledger import chain
-from arena.records import SystemDescriptor, output_id
+from arena.ledger.schema import APPEND_ONLY
+from arena.records import (
+    Case,
+    Event,
+    Family,
+    GateResult,
+    Output,
+    SystemDescriptor,
+    output_id,
+)
 from arena.scoring import BoardFit, RoundSettings, fit_board, fitted_weights, summary
 
 POINTS_TOLERANCE = 0.01
@@ -42,8 +59,10 @@ class _Stop(Exception):
 
 
 def _lines(data: bytes, name: str) -> list[dict[str, Any]]:
+    # JSON Lines end at "\n" only: str.splitlines() would also split inside strings
+    # at U+2028, U+0085, \v, \f and the like, which JSON writes raw.
     try:
-        return [json.loads(line) for line in data.decode("utf-8").splitlines() if line]
+        return [json.loads(line) for line in data.decode("utf-8").split("\n") if line]
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _Stop(f"{name}: unreadable ({exc})") from None
 
@@ -103,10 +122,13 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
     board = json.loads(files["board.json"])
     votes = _lines(files["votes.jsonl"], "votes.jsonl")
     retractions = _lines(files["retractions.jsonl"], "retractions.jsonl")
-    report.problems += chain.verify_rows("votes", "vote_id", votes)
-    report.problems += chain.verify_rows("retractions", "retraction_id", retractions)
+    chains = [("votes", votes), ("retractions", retractions)]
+    if "events.jsonl" in files:
+        chains.append(("events", _lines(files["events.jsonl"], "events.jsonl")))
+    for table, rows in chains:
+        report.problems += chain.verify_rows(table, APPEND_ONLY[table], rows)
     heads = board["chain_heads"]
-    for table, rows in (("votes", votes), ("retractions", retractions)):
+    for table, rows in chains:
         last = rows[-1]["hash"] if rows else chain.GENESIS_HASH
         if last != heads[table]["hash"]:
             report.problems.append(f"{table}.jsonl: does not end at the head recorded at closing")
@@ -121,7 +143,8 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
         if output_id(family, row["case_id"], row["system_id"], row["sample"]) != row["output_id"]:
             report.problems.append(f"outputs.jsonl: {row['output_id']}: id does not match "
                                    "its case, system and sample")
-    cases = {c["case_id"]: c["category"] for c in _lines(files["cases.jsonl"], "cases.jsonl")}
+    case_rows = _lines(files["cases.jsonl"], "cases.jsonl")
+    cases = {c["case_id"]: c["category"] for c in case_rows}
     rows = _lines(files["comparisons.jsonl"], "comparisons.jsonl")
     comparisons = [Comparison(**{k: v for k, v in r.items() if k in _FIELDS}) for r in rows]
     for c in comparisons:
@@ -129,6 +152,9 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
             report.problems.append(f"comparisons.jsonl: case {c.case_id} is not in cases.jsonl "
                                    "with that category")
     _check_votes(comparisons, votes, retractions, report)
+    if "gates.jsonl" in files:
+        state = _bundle_state(files, manifest, case_rows, dict(chains)["events"])
+        _check_settlement(state, manifest, comparisons, report)
     settings = RoundSettings(**{k: manifest["settings"][k] for k in
                                 ("weighting", "cap", "penalty", "base", "threshold", "seed")})
     weights = np.array([r["fitted_weight"] for r in rows], dtype=float)
@@ -138,6 +164,49 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
         _regrade(files, board, settings, report)
     else:
         _refit(comparisons, weights, board, manifest, settings, report)
+
+
+def _bundle_state(files: dict[str, bytes], manifest: dict, case_rows: list[dict],
+                  event_rows: list[dict]) -> FamilyState:
+    """The family as the bundle says it stood at closing, the rater's corrections applied."""
+    family = Family(**manifest["family"])
+    outputs = {row["output_id"]: Output(
+        output_id=row["output_id"], family=family.name, case_id=row["case_id"],
+        system_id=row["system_id"], sample=row["sample"], text=row["text"],
+        is_diff=row["is_diff"], finish_reason=row["finish_reason"],
+        test_result=row["test_result"]) for row in _lines(files["outputs.jsonl"], "outputs.jsonl")}
+    results = {row["output_id"]: tuple(GateResult(**r) for r in row["results"])
+               for row in _lines(files["gates.jsonl"], "gates.jsonl")}
+    decided = decisions(Event.from_row(row) for row in event_rows)
+    cases = {row["case_id"]: Case(family.name, row["case_id"], row["category"], row["prompt"],
+                                  row["language"], row["detected_language"],
+                                  row["language_evidence"]) for row in case_rows}
+    return FamilyState(family, with_decided_languages(cases, decided), outputs, results, decided)
+
+
+def _check_settlement(state: FamilyState, manifest: dict, comparisons: list[Comparison],
+                      report: VerifyReport) -> None:
+    """Settle the family again from the bundle: every settled comparison and vote status."""
+    if manifest["settings"].get("events") != state.decisions.record():
+        report.problems.append("manifest.json: the round's corrections differ from those "
+                               "events.jsonl puts in force")
+    expected = settled_comparisons(state)
+    published = [c for c in comparisons if c.source == "settled"]
+    if published != expected:
+        key = {(c.output_a, c.output_b) for c in expected}
+        invented = [c for c in published if (c.output_a, c.output_b) not in key]
+        report.problems.append(
+            f"comparisons.jsonl: the settled comparisons are not those the rules give "
+            f"({len(published)} published, {len(expected)} settled again"
+            + (f", {len(invented)} not settled by any rule" if invented else "") + ")")
+    pairs = settled_output_pairs(state)
+    for c in comparisons:
+        if c.source != "vote":
+            continue
+        again = vote_status(state, c.case_id, c.output_a, c.output_b, c.repeat_of, pairs)
+        if (c.status, c.reason) != again:
+            report.problems.append(f"comparisons.jsonl: vote {c.vote_id} is {c.status} "
+                                   f"({c.reason}); the rules make it {again[0]} ({again[1]})")
 
 
 def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,

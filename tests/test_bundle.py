@@ -11,6 +11,7 @@ from arena.errors import BadInput
 from arena.rounds import close_round
 from arena.scoring import RoundSettings
 from arena.verify import verify_bundle
+from tests.rebundle import rehash
 from tests.votes_helpers import cast
 
 
@@ -69,6 +70,8 @@ def _flips(closed, tmp_path, per_file):
     rng = random.Random(11)
     for file in sorted(source.iterdir()):
         size = file.stat().st_size
+        if not size:  # nothing to flip (no events); deleting it is caught by the manifest
+            continue
         positions = range(size) if per_file is None else sorted(
             {0, size - 1, *rng.sample(range(size), min(per_file, size))})
         for position in positions:
@@ -90,18 +93,12 @@ def test_every_flipped_byte_of_every_file_is_caught(closed, tmp_path):
 
 
 def test_a_rehashed_bundle_with_changed_points_fails_the_refit(closed, tmp_path):
-    import hashlib
-
     out = tmp_path / "b"
     export_round(closed, out, family="small")
     board = json.loads((out / "board.json").read_text())
     board["systems"][0]["points"] += 5
     (out / "board.json").write_text(json.dumps(board))
-    manifest = json.loads((out / "manifest.json").read_text())
-    manifest["files"]["board.json"] = hashlib.sha256((out / "board.json").read_bytes()).hexdigest()
-    (out / "manifest.json").write_text(json.dumps(manifest))
-    digest = hashlib.sha256((out / "manifest.json").read_bytes()).hexdigest()
-    (out / "manifest.sha256").write_text(f"{digest}  manifest.json\n")
+    rehash(out)
     report = verify_bundle(out)
     assert any("refit gives" in p for p in report.problems), report.problems
 

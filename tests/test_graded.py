@@ -16,6 +16,7 @@ from arena.scoring import RoundSettings
 from arena.suites import load_suite
 from arena.verify import verify_bundle
 from tests.fake_endpoint import EchoToken, Fail, FakeEndpoint, Reply
+from tests.rebundle import rehash
 
 SECRET = "sk-graded-0123456789abcdef"
 
@@ -128,7 +129,6 @@ def test_a_graded_round_shows_its_scores_exports_and_verifies(ledger, starter, t
 
 
 def test_verify_catches_a_receipt_whose_grade_was_changed(ledger, starter, tmp_path):
-    import hashlib
 
     with FakeEndpoint(_script(starter, wrong={starter.tasks[0].task_id})) as server:
         collect_run(ledger, starter, _settings(server.url))
@@ -140,12 +140,7 @@ def test_verify_catches_a_receipt_whose_grade_was_changed(ledger, starter, tmp_p
     first.update(status="ok", credit=1.0, passed=True)
     lines[0] = json.dumps(first, sort_keys=True)
     (out / "receipts.jsonl").write_text("\n".join(lines) + "\n")
-    manifest = json.loads((out / "manifest.json").read_text())
-    manifest["files"]["receipts.jsonl"] = hashlib.sha256(
-        (out / "receipts.jsonl").read_bytes()).hexdigest()
-    (out / "manifest.json").write_text(json.dumps(manifest))
-    digest = hashlib.sha256((out / "manifest.json").read_bytes()).hexdigest()
-    (out / "manifest.sha256").write_text(f"{digest}  manifest.json\n")
+    rehash(out)
     assert any("graded again" in p for p in verify_bundle(out).problems)
 
 

@@ -121,7 +121,7 @@ def _system(row: dict[str, Any]) -> dict[str, Any]:
 
 def public(found: dict[str, Any]) -> dict[str, Any]:
     """The documented `round show --json` view of a stored round."""
-    return {"round": found["round"], "family": found["family"],
+    return {"round": found["round"], "family": found["family"], "kind": found.get("kind"),
             "closed_at": found["closed_at"], "settings": found["settings"],
             "anchor": found["anchor"], "systems": [_system(r) for r in found["systems"]],
             "summary": found["summary"]}
@@ -190,6 +190,10 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
             print(f"{name}: {summary[key]:+.0f} points per SD (positive favours longer)")
     left = summary["left_out"]
     print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
+    if "settled" in summary:  # rounds closed before settled shares were recorded lack it
+        from arena.scoring import describe_settled
+
+        print("settled without a vote: " + describe_settled(summary["settled"], shown["kind"]))
 
 
 def cmd_import_votes(args: argparse.Namespace) -> int:

@@ -189,9 +189,20 @@ def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
     return True
 
 
-def outputs(ledger: Ledger, family: str) -> list[Output]:
-    rows = ledger.db["outputs"].rows_where("family = ?", [family], order_by="rowid")
+def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Output]:
+    """The outputs of ``family`` in import order (only those stored by mark ``up_to``)."""
+    where, params = "family = ?", [family]
+    if up_to is not None:
+        where, params = where + " AND rowid <= ?", [family, up_to]
+    rows = ledger.db["outputs"].rows_where(where, params, order_by="rowid")
     return [_output(r) for r in rows]
+
+
+def marks(ledger: Ledger) -> dict[str, int]:
+    """How far the outputs and gate results stand now: a round records these, so its
+    export shows the family as it was at closing."""
+    return {table: ledger.db.execute(f"SELECT COALESCE(MAX({key}), 0) FROM {table}").fetchone()[0]
+            for table, key in (("outputs", "rowid"), ("gate_results", "seq"))}
 
 
 def get_output(ledger: Ledger, output_id: OutputId) -> Output | None:
@@ -221,17 +232,20 @@ def record_gate_results(
         [(oid, r.gate, int(r.passed), r.reason, at) for oid, rs in results for r in rs])
 
 
-def gate_results(ledger: Ledger, family: str) -> dict[OutputId, tuple[GateResult, ...]]:
-    """The results in force (newest evaluation of each gate) for every output of ``family``."""
+def gate_results(ledger: Ledger, family: str, *, up_to: int | None = None
+                 ) -> dict[OutputId, tuple[GateResult, ...]]:
+    """The results in force (newest evaluation of each gate) for every output of ``family``,
+    as they stood at gate-result mark ``up_to`` when it is given."""
     rows = ledger.db.query(
         """
         SELECT g.output_id, g.gate, g.passed, g.reason FROM gate_results g
         JOIN (SELECT output_id, gate, MAX(seq) AS seq FROM gate_results
               WHERE output_id IN (SELECT output_id FROM outputs WHERE family = ?)
+                AND seq <= ?
               GROUP BY output_id, gate) newest ON newest.seq = g.seq
         ORDER BY g.output_id, g.seq
         """,
-        [family],
+        [family, up_to if up_to is not None else 2**62],
     )
     found: dict[OutputId, list[GateResult]] = {}
     for r in rows:

@@ -29,18 +29,9 @@ def add_event(ledger: Ledger, family: str, kind: EventKind, *, case_id: str | No
     return event_id
 
 
-def _event(row: dict) -> Event:
-    return Event(
-        seq=row["seq"], event_id=row["event_id"], family=row["family"], kind=row["kind"],
-        case_id=row["case_id"], output_id=row["output_id"],
-        presentation_id=row["presentation_id"], gate=row["gate"], language=row["language"],
-        target_event=row["target_event"], actor=row["actor"] or "rater", note=row["note"],
-        at=row["at"])
-
-
 def family_events(ledger: Ledger, family: str) -> list[Event]:
     """Every event of ``family`` in the order it was written."""
-    return [_event(r) for r in ledger.db["events"].rows_where(
+    return [Event.from_row(r) for r in ledger.db["events"].rows_where(
         "family = ?", [family], order_by="seq")]
 
 
@@ -49,4 +40,4 @@ def find_event(ledger: Ledger, event_id: str) -> Event | None:
     rows = list(ledger.db["events"].rows_where("event_id = ?", [event_id]))
     if not rows and len(event_id) >= 8:
         rows = list(ledger.db["events"].rows_where("event_id LIKE ?", [event_id + "%"]))
-    return _event(rows[0]) if len(rows) == 1 else None
+    return Event.from_row(rows[0]) if len(rows) == 1 else None
