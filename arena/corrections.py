@@ -9,16 +9,12 @@ status, the scheduler and the next round see the new verdicts at once.
 
 from __future__ import annotations
 
-import re
 import string
 
 from arena import family_state, gating
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events
-from arena.records import GATES, CaseId, Event, Output, OutputId
-
-# The same shape as the native format's family language (resources/schema).
-_LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+from arena.records import GATES, LANGUAGE_TAG, CaseId, Event, Output, OutputId
 
 
 def _reason(reason: str, what: str) -> str:
@@ -62,7 +58,7 @@ def set_case_language(ledger: Ledger, family: str, case_id: str, language: str, 
                       reason: str = "", actor: str = "rater") -> str:
     """The case expects ``language``: its outputs are judged against it from now on."""
     _case(ledger, family, case_id)
-    if not _LANGUAGE_TAG.match(language):
+    if not LANGUAGE_TAG.match(language):
         raise BadInput(f"{language!r} is not a language tag (e.g. fr, zh-Hans, pt-BR)",
                        field="--language")
     with ledger.atomic():

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from arena import gates
+from arena.decisions import decisions
 from arena.errors import BadInput
+from arena.family_state import with_decided_languages
+from arena.gates.case_language import detect_case_language
 from arena.importers import READERS, ParsedOutput, ReadOptions
-from arena.ledger import Ledger, catalog
+from arena.ledger import Ledger, catalog, events
 from arena.ledger.voting import new_id
 from arena.records import (
     KINDS,
@@ -140,6 +144,9 @@ class _Import:
         # label -> system id within this file; labels already checked against the ledger.
         self.labels: dict[str, SystemId] = {}
         self.checked: set[str] = set()
+        # Cases met in this import, as stored; the rater's corrections of the family.
+        self.cases: dict[CaseId, Case] = {}
+        self.decided = decisions(events.family_events(ledger, family))
 
     def _bad(self, line: int, field: str, message: str) -> BadInput:
         return BadInput(message, path=str(self.path), line=line, field=field)
@@ -176,8 +183,7 @@ class _Import:
         if parsed.label not in self.checked:
             catalog.check_label(self.ledger, self.name, parsed.label, system_id)
             self.checked.add(parsed.label)
-        case = Case(self.name, CaseId(parsed.case_id), parsed.category, parsed.prompt)
-        new_case = catalog.add_case(self.ledger, case)
+        case, new_case = self._case(parsed)
         output = Output(
             output_id=output_id(self.name, parsed.case_id, system_id, parsed.sample),
             family=self.name, case_id=case.case_id, system_id=system_id, sample=parsed.sample,
@@ -193,6 +199,30 @@ class _Import:
         self.counts["systems"] += new_system
         self.counts["cases"] += new_case
         self.counts["outputs"] += added
+
+    def _case(self, parsed: ParsedOutput) -> tuple[Case, bool]:
+        """The case as the gates read it (the rater's language in force), and whether it is new.
+
+        A new case without a language of its own gets the one its prompt is
+        confidently written in, if that is not the family's (with the evidence).
+        """
+        assert self.family is not None
+        case_id = CaseId(parsed.case_id)
+        given = Case(self.name, case_id, parsed.category, parsed.prompt, parsed.language)
+        stored = self.cases.get(case_id) or catalog.get_case(self.ledger, self.name, case_id)
+        new = stored is None
+        if stored is None:
+            detected = (None if given.language is not None
+                        else detect_case_language(given.prompt, self.family.language))
+            if detected is not None:
+                given = dataclasses.replace(given, detected_language=detected[0],
+                                            language_evidence=detected[1])
+            catalog.add_case(self.ledger, given)
+            stored = given
+        else:
+            catalog.check_same_case(stored, given)
+        self.cases[case_id] = stored
+        return with_decided_languages({case_id: stored}, self.decided)[case_id], new
 
     def _flush_gates(self) -> None:
         catalog.record_gate_results(self.ledger, self.gated)

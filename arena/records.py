@@ -7,6 +7,7 @@ read them. Nothing here touches SQLite or Qt.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, NewType
 
@@ -26,6 +27,8 @@ CHOICES: tuple[str, ...] = ("left", "right", "tie", "both_bad", "skip")
 TestResult = Literal["passed", "failed", "errored"]
 TEST_RESULTS: tuple[str, ...] = ("passed", "failed", "errored")
 GATES: tuple[str, ...] = ("empty", "truncated", "length", "language", "script")
+# A BCP 47 language tag as Arena accepts one (the native schema uses the same pattern).
+LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
 # Every field of a system descriptor; the id hashes all of them.
 DESCRIPTOR_FIELDS: tuple[str, ...] = (

@@ -207,11 +207,17 @@ def test_round_show_prints_the_board_and_the_documented_json(two_systems, tmp_pa
     path = str(Path(two_systems.path))
     two_systems.close()
     assert main(["--ledger", path, "round", "close", "--family", "f", "--penalty", "0.2"]) == 0
-    assert "rater agreement" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "rater agreement" in printed
+    assert "settled without a vote: Every fitted comparison is a vote by the rater." in printed
     assert main(["--ledger", path, "round", "show", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
-    assert set(shown) == {"round", "family", "closed_at", "settings", "anchor", "systems",
-                          "summary"}
+    assert set(shown) == {"round", "family", "kind", "closed_at", "settings", "anchor",
+                          "systems", "summary"}
+    assert shown["kind"] == "votes" and shown["settings"]["events"] == []
+    assert shown["summary"]["settled"] == {
+        "by_rule": {"gate": 0, "identical": 0, "tests": 0, "overruled": 0},
+        "weight_share": 0.0}
     assert shown["settings"]["penalty"] == 0.2
     assert main(["--ledger", path, "round", "show", "--category", "nope"]) == 2
 

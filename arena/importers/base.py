@@ -32,6 +32,8 @@ class ParsedOutput:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     test_result: TestResult | None = None
+    # The language the case expects, when the file says (None: the family's, or detected).
+    language: str | None = None
     # Family settings a native file carries (name, kind, language, ...).
     family: dict[str, Any] = field(default_factory=dict)
 

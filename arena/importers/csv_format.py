@@ -19,10 +19,11 @@ from arena.importers.base import (
     bad,
     plain_descriptor,
 )
+from arena.records import LANGUAGE_TAG
 
 REQUIRED = ("case_id", "prompt", "system", "output")
 OPTIONAL = ("category", "sample", "finish_reason", "latency_ms", "cost", "test_result",
-            "prompt_tokens", "completion_tokens")
+            "prompt_tokens", "completion_tokens", "language")
 
 
 class _Counting(io.RawIOBase):
@@ -84,6 +85,10 @@ def _parsed(row: dict, path: Path, line: int) -> ParsedOutput:
     if not label:
         raise bad(path, line, "system", "a system needs a name")
     sample = as_count(row.get("sample"), path, line, "sample")
+    language = (row.get("language") or "").strip() or None
+    if language is not None and not LANGUAGE_TAG.match(language):
+        raise bad(path, line, "language", f"expected a language tag such as fr or zh-Hans, "
+                  f"found {language!r}")
     return ParsedOutput(
         line=line,
         case_id=as_case_id(row["case_id"], path, line, "case_id"),
@@ -99,4 +104,5 @@ def _parsed(row: dict, path: Path, line: int) -> ParsedOutput:
         prompt_tokens=as_count(row.get("prompt_tokens"), path, line, "prompt_tokens"),
         completion_tokens=as_count(row.get("completion_tokens"), path, line, "completion_tokens"),
         test_result=as_test_result(row.get("test_result"), path, line, "test_result"),
+        language=language,
     )

@@ -97,5 +97,6 @@ def _parsed(record: dict[str, Any], path: Path, line: int) -> ParsedOutput:
         prompt_tokens=record.get("prompt_tokens"),
         completion_tokens=record.get("completion_tokens"),
         test_result=record.get("test_result"),
+        language=case.get("language"),
         family=dict(settings),
     )

@@ -121,23 +121,28 @@ def find_system(ledger: Ledger, name: str, family: str | None = None) -> System 
     return _system(rows[0]) if len(rows) == 1 else None
 
 
-def add_case(ledger: Ledger, case: Case) -> bool:
-    """Store a case; an identical case is found again, a different one refused.
+def get_case(ledger: Ledger, family: str, case_id: str) -> Case | None:
+    rows = list(ledger.db["cases"].rows_where("family = ? AND case_id = ?", [family, case_id]))
+    return _case(rows[0]) if rows else None
 
-    The detected language is import's reading of the prompt, not part of what
-    the file says, so a case found again keeps the reading it was stored with.
+
+def check_same_case(old: Case, new: Case) -> None:
+    """Refuse ``new`` when it gives a stored case another prompt, category or language.
+
+    The detected language is import's reading of the prompt, not what the file
+    says, so it is not compared.
     """
-    old = ledger.db.execute(
-        "SELECT category, prompt, language FROM cases WHERE family = ? AND case_id = ?",
-        [case.family, case.case_id]).fetchone()
+    for what in ("prompt", "category", "language"):
+        if getattr(old, what) != getattr(new, what):
+            raise BadInput(f"case {new.case_id!r} is already in family {new.family!r} with a "
+                           f"different {what}", field=f"case.{what}")
+
+
+def add_case(ledger: Ledger, case: Case) -> bool:
+    """Store a case; an identical case is found again, a different one refused."""
+    old = get_case(ledger, case.family, case.case_id)
     if old is not None:
-        if tuple(old) != (case.category, case.prompt, case.language):
-            what = ("prompt" if old[1] != case.prompt else
-                    "category" if old[0] != case.category else "language")
-            raise BadInput(
-                f"case {case.case_id!r} is already in family {case.family!r} with a "
-                f"different {what}", field=f"case.{what}",
-            )
+        check_same_case(old, case)
         return False
     ledger.db.execute(
         "INSERT INTO cases (family, case_id, category, prompt, language, detected_language, "
@@ -147,12 +152,14 @@ def add_case(ledger: Ledger, case: Case) -> bool:
     return True
 
 
+def _case(row: dict) -> Case:
+    return Case(row["family"], CaseId(row["case_id"]), row["category"], row["prompt"],
+                row["language"], row["detected_language"], row["language_evidence"])
+
+
 def cases(ledger: Ledger, family: str) -> list[Case]:
-    return [
-        Case(r["family"], CaseId(r["case_id"]), r["category"], r["prompt"], r["language"],
-             r["detected_language"], r["language_evidence"])
-        for r in ledger.db["cases"].rows_where("family = ?", [family], order_by="rowid")
-    ]
+    return [_case(r) for r in ledger.db["cases"].rows_where("family = ?", [family],
+                                                           order_by="rowid")]
 
 
 _OUTPUT_COLUMNS = (
