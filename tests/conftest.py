@@ -50,9 +50,10 @@ def ledger(ledger_path: Path):
 
 
 def native_line(case: str, label: str, text: str, **extra) -> str:
+    language = {"language": extra.pop("language")} if "language" in extra else {}
     record = {
         "case": {"id": case, "category": extra.pop("category", "general"),
-                 "prompt": extra.pop("prompt", f"Prompt of {case}")},
+                 "prompt": extra.pop("prompt", f"Prompt of {case}"), **language},
         "system": {"label": label, "model": f"test/{label}"},
         "output": text,
         **extra,
