@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from types import ModuleType
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
+from arena.ledger import Ledger
 from arena.records import GATES
 
 
@@ -53,7 +56,13 @@ def _json(parser: argparse.ArgumentParser, handler) -> None:
     parser.set_defaults(handler=handler)
 
 
-def _done(args: argparse.Namespace, event_id: str, what: str) -> int:
+def _correct(args: argparse.Namespace, call: Callable[[ModuleType, Ledger], str],
+             what: str) -> int:
+    """Run one correction of ``arena.corrections`` and say what it did and how to undo it."""
+    from arena import corrections  # loads the gates: only when a correction is made
+
+    with open_ledger(args) as ledger:
+        event_id = call(corrections, ledger)
     if args.json:
         output.emit_json({"event": event_id})
     else:
@@ -62,45 +71,31 @@ def _done(args: argparse.Namespace, event_id: str, what: str) -> int:
 
 
 def _set_language(args: argparse.Namespace) -> int:
-    from arena.corrections import set_case_language
-
-    with open_ledger(args) as ledger:
-        event = set_case_language(ledger, args.family, args.case, args.language,
-                                  reason=args.reason)
-    return _done(args, event, f"case {args.case} of {args.family} expects {args.language}; "
-                 "its gates were run again")
+    return _correct(args, lambda corrections, ledger: corrections.set_case_language(
+        ledger, args.family, args.case, args.language, reason=args.reason),
+        f"case {args.case} of {args.family} expects {args.language}; its gates were run again")
 
 
 def _retire(args: argparse.Namespace) -> int:
-    from arena.corrections import retire_case
-
-    with open_ledger(args) as ledger:
-        event = retire_case(ledger, args.family, args.case, reason=args.reason)
-    return _done(args, event, f"case {args.case} of {args.family} retired")
+    return _correct(args, lambda corrections, ledger: corrections.retire_case(
+        ledger, args.family, args.case, reason=args.reason),
+        f"case {args.case} of {args.family} retired")
 
 
 def _remove(args: argparse.Namespace) -> int:
-    from arena.corrections import remove_output
-
-    with open_ledger(args) as ledger:
-        event = remove_output(ledger, args.output, reason=args.reason)
-    return _done(args, event, f"output {args.output} removed")
+    return _correct(args, lambda corrections, ledger: corrections.remove_output(
+        ledger, args.output, reason=args.reason), f"output {args.output} removed")
 
 
 def _overrule(args: argparse.Namespace) -> int:
-    from arena.corrections import overrule
-
-    with open_ledger(args) as ledger:
-        event = overrule(ledger, args.output, args.gate, reason=args.reason)
-    return _done(args, event, f"the {args.gate} verdict on output {args.output} is set aside")
+    return _correct(args, lambda corrections, ledger: corrections.overrule(
+        ledger, args.output, args.gate, reason=args.reason),
+        f"the {args.gate} verdict on output {args.output} is set aside")
 
 
 def _retract(args: argparse.Namespace) -> int:
-    from arena.corrections import retract
-
-    with open_ledger(args) as ledger:
-        event = retract(ledger, args.event, reason=args.reason)
-    return _done(args, event, f"event {args.event} retracted")
+    return _correct(args, lambda corrections, ledger: corrections.retract(
+        ledger, args.event, reason=args.reason), f"event {args.event} retracted")
 
 
 def _list(args: argparse.Namespace) -> int:
