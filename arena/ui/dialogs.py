@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 def ask_text(parent: QWidget, title: str, label: str, *, required: bool = False) -> str | None:
@@ -35,3 +45,54 @@ def ask_save_path(parent: QWidget, title: str, suggestion: Path, filters: str) -
     if not path.suffix and "*." in chosen:
         path = path.with_suffix("." + chosen.split("*.", 1)[1].split(")", 1)[0].split()[0])
     return path
+
+
+class CorrectionDialog(QDialog):
+    """Why a correction is made (and, for a case's language, which language): the reason
+    is stored with the event, so it says in a line what the rater saw."""
+
+    def __init__(self, parent: QWidget, title: str, what: str, *, reason: str = "",
+                 placeholder: str = "", language: str | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setObjectName("correction-dialog")
+        self.setMinimumWidth(460)
+        label = QLabel(what)
+        label.setWordWrap(True)
+        self.language = QLineEdit(language or "")
+        self.language.setPlaceholderText("a language tag: fr, de, zh-Hans, pt-BR…")
+        self.reason = QLineEdit(reason)
+        self.reason.setPlaceholderText(placeholder)
+        form = QFormLayout()
+        if language is not None:
+            form.addRow("&Language:", self.language)
+        form.addRow("&Reason:", self.reason)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        first = self.language if language is not None else self.reason
+        first.setFocus()
+        first.selectAll()
+
+
+def ask_reason(parent: QWidget, title: str, what: str, *, default: str = "",
+               placeholder: str = "") -> str | None:
+    """The reason for a correction, or None when cancelled. An empty reason is returned
+    as it is: the core says whether one is needed."""
+    dialog = CorrectionDialog(parent, title, what, reason=default, placeholder=placeholder)
+    return dialog.reason.text().strip() if dialog.exec() else None
+
+
+def ask_language(parent: QWidget, title: str, what: str, suggestion: str
+                 ) -> tuple[str, str] | None:
+    """The language a case expects and why, or None when cancelled."""
+    dialog = CorrectionDialog(parent, title, what, language=suggestion,
+                              placeholder="default: the case expects LANGUAGE")
+    if not dialog.exec():
+        return None
+    return dialog.language.text().strip(), dialog.reason.text().strip()

@@ -109,8 +109,9 @@ class FamilyList(QWidget):
                               "(JSON Lines, CSV, AlpacaEval JSON) on the window to import it.")
         else:
             self.hint.setText(f"{ledger.path} — choose a family and press Enter "
-                              "(or double-click) to start rating, or B for its board. Drop "
-                              "a file of outputs on the window to import it.")
+                              "(or double-click) to start rating, B for its board, or G for "
+                              "its gate failures. Drop a file of outputs on the window to "
+                              "import it.")
         if self.model.rows and not self.table.currentIndex().isValid():
             self.table.selectRow(0)
 

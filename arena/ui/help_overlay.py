@@ -8,7 +8,21 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from arena.ui.keys import ACTIONS, FIXED_KEYS, KeyMap, display
+from arena.ui.keys import (
+    ACTIONS,
+    FIXED_KEYS,
+    GATES_ACTIONS,
+    PAGE_KEYS,
+    KeyMap,
+    default_keys,
+    display,
+)
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    body = "".join(f"<tr><td align='right'><b>{html.escape(k)}</b></td>"
+                   f"<td>&nbsp;&nbsp;{html.escape(v)}</td></tr>" for k, v in rows)
+    return "<table cellspacing='4'>" + body + "</table>"
 
 
 class HelpOverlay(QWidget):
@@ -24,12 +38,16 @@ class HelpOverlay(QWidget):
         self.hide()
 
     def set_keys(self, key_map: KeyMap) -> None:
-        rows = [(display(key_map[a.name]), a.label) for a in ACTIONS]
-        rows += list(FIXED_KEYS)
-        body = "".join(f"<tr><td align='right'><b>{html.escape(k)}</b></td>"
-                       f"<td>&nbsp;&nbsp;{html.escape(v)}</td></tr>" for k, v in rows)
-        self.label.setText("<h3>Keys</h3><table cellspacing='4'>" + body + "</table>"
-                           "<p>Change them in Settings ▸ Keys and preferences…</p>")
+        rating = [(display(key_map[a.name]), a.label) for a in ACTIONS] + list(FIXED_KEYS)
+        gates = [(display(default_keys(a)), a.label) for a in GATES_ACTIONS]
+        gates += [("↑ ↓ ← →", "Move in the list, open or close a group"),
+                  ("Esc", "Back to the page you came from")]
+        # Two columns, so the list fits a laptop screen.
+        self.label.setText(
+            "<table><tr><td valign='top'><h3>Rating</h3>" + _table(rating)
+            + "<p>Change them in Settings ▸ Keys and preferences…</p></td>"
+            "<td width='32'></td><td valign='top'><h3>Pages</h3>" + _table(list(PAGE_KEYS))
+            + "<h3>Gates page</h3>" + _table(gates) + "</td></tr></table>")
 
     def toggle(self) -> None:
         if self.isVisible():

@@ -56,10 +56,28 @@ RESERVED_STANDARD = (
     Standard.HelpContents, Standard.FullScreen, Standard.Refresh, Standard.Delete,
 )
 # The Board menu's keys (round_actions.py): no rater key may take them, or either
-# would be ambiguous. Neither is a platform shortcut.
+# would be ambiguous. None is a platform shortcut.
 BOARD_KEY = "B"
+GATES_KEY = "G"
 CLOSE_ROUND_KEY = "Ctrl+Shift+R"
-BOARD_KEYS = {BOARD_KEY: "the family list's Board key", CLOSE_ROUND_KEY: "the Close round key"}
+BOARD_KEYS = {BOARD_KEY: "the family list's Board key", GATES_KEY: "the Gates page key",
+              CLOSE_ROUND_KEY: "the Close round key"}
+# The pages' keys, as the help overlay lists them.
+PAGE_KEYS: tuple[tuple[str, str], ...] = (
+    (BOARD_KEY, "The family's board (from the family list)"),
+    (GATES_KEY, "The family's gate failures (Gates page)"),
+    (CLOSE_ROUND_KEY, "Close a round of the family"),
+)
+# The Gates page's corrections (gates_page.py). They act only while that page has
+# the focus, where no rater key does, so they may share keys with the rater's.
+GATES_ACTIONS: tuple[KeyAction, ...] = (
+    KeyAction("overrule", "Overrule the selected verdict…", ("O",)),
+    KeyAction("set_language", "The case expects a language…", ("L",)),
+    KeyAction("retire", "Retire the case…", ("R",)),
+    KeyAction("remove", "Remove the output…", ("Del", "Backspace")),
+    KeyAction("undo_selected", "Undo the selected correction…", ("U",)),
+    KeyAction("undo_last", "Undo the last correction…", (), Standard.Undo),
+)
 ARROWS = {"Left": "←", "Right": "→", "Up": "↑", "Down": "↓"}
 
 KeyMap = dict[str, list[str]]

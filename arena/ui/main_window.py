@@ -1,4 +1,4 @@
-"""The rater window: a ledger's families, then one family's pairs.
+"""The rater window: a ledger's families, then one family's pairs, board or gates.
 
 The window owns the ledger connection, the key actions (built from the key map
 in the settings) and the one ``LedgerOps`` every write goes through. Views listen
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QStackedWidget,
+    QWidget,
 )
 
 from arena.importers import guess_format
@@ -27,6 +28,7 @@ from arena.ledger import Ledger
 from arena.ui import dialogs
 from arena.ui.board_page import BoardPage
 from arena.ui.family_list import FamilyList
+from arena.ui.gates_page import GatesPage
 from arena.ui.help_overlay import HelpOverlay
 from arena.ui.keys import ACTIONS, KeyMap
 from arena.ui.operations import LedgerOps, show_error
@@ -57,10 +59,12 @@ class MainWindow(QMainWindow):
                                  split=settings.diff_split, sync=settings.scroll_sync,
                                  break_minutes=settings.break_minutes, clock=clock)
         self.board = BoardPage(self.theme)
+        self.gates = GatesPage(self.ops, self.theme)
+        # The page the Gates page was opened from, where Esc goes back to.
+        self.gates_from: QWidget = self.families
         self.pages = QStackedWidget()
-        self.pages.addWidget(self.families)
-        self.pages.addWidget(self.rating)
-        self.pages.addWidget(self.board)
+        for page in (self.families, self.rating, self.board, self.gates):
+            self.pages.addWidget(page)
         self.setCentralWidget(self.pages)
         self.overlay = HelpOverlay(self.pages)
         self.status = QLabel()
@@ -187,6 +191,7 @@ class MainWindow(QMainWindow):
     def close_ledger(self) -> None:
         self.rating.stop()
         self.board.clear()
+        self.gates.clear()
         if self.ledger is not None:
             self.ledger.close()
             self.ledger = None
@@ -222,6 +227,8 @@ class MainWindow(QMainWindow):
             return self.rating.family
         if page is self.board:
             return self.board.family
+        if page is self.gates:
+            return self.gates.family
         return self.families.selected_name()
 
     def show_board(self, name: str | None = None, round_id: str | None = None) -> bool:
@@ -238,11 +245,35 @@ class MainWindow(QMainWindow):
         self._update_status()
         return True
 
+    def show_gates(self, name: str | None = None) -> bool:
+        """The Gates page of ``name`` (default: the current family); Esc comes back here."""
+        name = name or self.current_family()
+        if self.ledger is None or name is None:
+            return False
+        page = self.pages.currentWidget()
+        if page is not self.gates:
+            self.gates_from = page
+        self.rating.stop()
+        self._set_rating_actions(False)
+        self.gates.load(self.ledger, name)
+        self.pages.setCurrentWidget(self.gates)
+        self.round_actions.update()
+        self.gates.setFocus()
+        self._update_status()
+        return True
+
     def escape(self) -> None:
         if self.overlay.isVisible():
             self.overlay.hide()
-        elif self.pages.currentWidget() in (self.rating, self.board):
-            name = self.current_family()
+            return
+        page, name = self.pages.currentWidget(), self.current_family()
+        if page is self.gates and name and self.gates_from is self.rating:
+            # Back to rating: a new session on a family its corrections may have changed.
+            if self.open_family(name):
+                return
+        if page is self.gates and name and self.gates_from is self.board:
+            self.show_board(name)
+        elif page in (self.rating, self.board, self.gates):
             self.show_families()
             if name:
                 self.families.select(name)
@@ -250,6 +281,9 @@ class MainWindow(QMainWindow):
     def _ledger_changed(self, kind: str) -> None:
         if kind == "import" and self.pages.currentWidget() is self.families:
             self.families.reload(self.ledger)
+        if kind == "correction":
+            # The Gates page has redrawn itself (it heard first); its counts changed.
+            self._update_status()
 
     # -- importing ------------------------------------------------------------
 
@@ -300,6 +334,7 @@ class MainWindow(QMainWindow):
         self.cache.set_theme(self.theme)
         self.rating.pair_view.set_theme(self.theme, self.settings.font_size)
         self.board.set_theme(self.theme)
+        self.gates.set_theme(self.theme)
 
     def change_font(self, step: int) -> None:
         self.settings.font_size = self.settings.font_size + step
@@ -327,7 +362,8 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         page = self.pages.currentWidget()
-        texts = {self.rating: self.rating.status_text, self.board: self.board.status_text}
+        texts = {self.rating: self.rating.status_text, self.board: self.board.status_text,
+                 self.gates: self.gates.status_text}
         self.status.setText(texts[page]() if page in texts else "")
 
     # -- lifetime -------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The Board menu: show a family's board, close a round, export the board shown.
+"""The Board menu: show a family's board or its gates, close a round, export the board shown.
 
 Closing a round is a ledger write, so it goes through ``LedgerOps`` like a vote:
 a failure is shown the one way and nothing is stored. Exports only write files
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QMenu
 from arena import rounds
 from arena.ui import close_round_dialog, dialogs
 from arena.ui.board_export import write_csv, write_image
-from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY
+from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, GATES_KEY
 from arena.ui.operations import progress, show_error
 
 if TYPE_CHECKING:
@@ -31,11 +31,13 @@ class RoundActions:
         self.window = window
         self.actions: dict[str, QAction] = {
             "board": make("Show &board", window.show_board, [BOARD_KEY]),
+            "gates": make("&Gates…", window.show_gates, [GATES_KEY]),
             "close_round": make("&Close round…", self.close_round, [CLOSE_ROUND_KEY]),
             "export_csv": make("Export board as &CSV…", self.export_csv),
             "export_image": make("Export board as &image (PNG, SVG)…", self.export_image),
         }
         menu.addAction(self.actions["board"])
+        menu.addAction(self.actions["gates"])
         menu.addAction(self.actions["close_round"])
         menu.addSeparator()
         menu.addAction(self.actions["export_csv"])
@@ -47,6 +49,9 @@ class RoundActions:
         page = window.pages.currentWidget()
         # B is the family list's key only: on the rating page it must not end a session.
         self.actions["board"].setEnabled(page is window.families)
+        # G leaves rating on purpose (the rater asked to see why pairs were settled).
+        self.actions["gates"].setEnabled(window.ledger is not None and page in (
+            window.families, window.rating, window.board))
         self.actions["close_round"].setEnabled(window.ledger is not None)
         shown = page is window.board and window.board.found is not None
         self.actions["export_csv"].setEnabled(shown)

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
+from arena.scoring import describe_settled
 from arena.ui.split_plot import SplitPlot, split_points
 from arena.ui.theme import Theme
 
@@ -84,14 +85,26 @@ def _length_bias(summary: dict[str, Any], kind: str) -> SummaryItem:
                        f"{abs(value):.0f} points in the rater's votes.")
 
 
+def _settled(summary: dict[str, Any], kind: str) -> list[SummaryItem]:
+    """How much of the fit was decided without a vote; rounds closed before this was
+    recorded say nothing rather than a guess."""
+    settled = summary.get("settled")
+    if not settled:
+        return []
+    share = settled.get("weight_share")
+    figure = "—" if share is None else f"{100 * share:.0f}% of the weight"
+    return [SummaryItem("Settled without a vote", figure, describe_settled(settled, kind))]
+
+
 def summary_items(found: dict[str, Any], kind: str) -> list[SummaryItem]:
     """The round summary of ``found`` as titled figures with a sentence each."""
     summary = found["summary"]
     if kind == "tests":
         return [SummaryItem("No votes", "—", "The round summary describes the rater's votes; "
-                            "a tests family is scored by its tests alone.")]
-    return [_agreement(summary), _split_half(summary), _left_out(summary),
-            _length_bias(summary, kind)]
+                            "a tests family is scored by its tests alone."),
+                *_settled(summary, kind)]
+    return [*_settled(summary, kind), _agreement(summary), _split_half(summary),
+            _left_out(summary), _length_bias(summary, kind)]
 
 
 class SummaryPanel(QFrame):

@@ -112,6 +112,21 @@ def board_ledger(board_template: Path, tmp_path: Path) -> Path:
     return Path(shutil.copy(board_template, tmp_path / "board.sqlite"))
 
 
+@pytest.fixture(scope="session")
+def gates_template(tmp_path_factory) -> Path:
+    """The gates ledger (tests/ui/gates_ledger.py), built once."""
+    from tests.ui.gates_ledger import build_gates_ledger
+
+    folder = tmp_path_factory.mktemp("gates")
+    return build_gates_ledger(folder / "gates.sqlite", folder)
+
+
+@pytest.fixture
+def gates_ledger(gates_template: Path, tmp_path: Path) -> Path:
+    """An English family with two French answers to one case, a German and a blank answer."""
+    return Path(shutil.copy(gates_template, tmp_path / "gates.sqlite"))
+
+
 @pytest.fixture
 def settings_file(tmp_path: Path) -> Path:
     return tmp_path / "settings" / "Arena.ini"

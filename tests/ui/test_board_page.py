@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from arena.rounds import AXIS_SPAN
-from arena.scoring import RoundSettings
+from arena.scoring import RoundSettings, describe_settled
 from arena.ui import close_round_dialog
 from arena.ui.board_model import DASH, POINTS, columns_for
 from arena.ui.split_plot import split_points
@@ -191,3 +191,19 @@ def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp
     low, high = system["ci95"]
     assert row["95% interval"] == f"{100 * low:.1f} – {100 * high:.1f}%"
     assert "bootstrap seed 4" in window.board.board_text().subtitle
+
+
+def test_the_summary_says_how_much_was_settled_without_a_vote(board):
+    page = board().board
+    settled = page.found["summary"]["settled"]
+    items = {item.title: item for item in summary_items(page.found, page.kind)}
+    item = items["Settled without a vote"]
+    assert item.figure == f"{100 * settled['weight_share']:.0f}% of the weight"
+    assert item.sentence == describe_settled(settled, page.kind)
+    assert "settled without a vote" in item.sentence
+    shown = " ".join(label.text() for label in page.summary.labels)
+    assert "Settled without a vote" in shown
+    # A round closed before the summary recorded this says nothing about it.
+    older = {**page.found, "summary": {k: v for k, v in page.found["summary"].items()
+                                       if k != "settled"}}
+    assert "Settled without a vote" not in [i.title for i in summary_items(older, page.kind)]

@@ -24,5 +24,6 @@ def test_the_window_runs_under_xvfb_and_leaves_screenshots(tmp_path):
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     for name in ("families.png", "prose-pair.png", "diff-pair.png",
-                 "diff-pair-side-by-side.png", "board.png", "board-dark-category.png"):
+                 "diff-pair-side-by-side.png", "board.png", "board-dark-category.png",
+                 "gates.png", "gates-keys.png"):
         assert (out / name).stat().st_size > 10_000, name

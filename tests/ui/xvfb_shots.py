@@ -21,6 +21,7 @@ from arena.ui.main_window import MainWindow
 from arena.ui.settings import Settings
 from tests.ui.board_data import build_board_ledger
 from tests.ui.conftest import SYSTEMS, write_family
+from tests.ui.gates_ledger import build_gates_ledger
 
 
 def main(out: Path) -> None:
@@ -63,6 +64,19 @@ def main(out: Path) -> None:
         window.board.choose_category("explain")
         QTest.qWait(200)
         window.grab().save(str(out / "board-dark-category.png"))
+        # The Gates page on a Language verdict of the case that asks for French, light theme.
+        window.toggle_theme()
+        window.open_ledger(build_gates_ledger(tmp / "gates.sqlite", tmp))
+        window.families.select("mixed")
+        window.show_gates()
+        page = window.gates
+        page.tree.setCurrentIndex(page.model.find(next(
+            k for k in page.model.keys if page.data.find(*k).gate == "language")))
+        QTest.qWait(200)
+        window.grab().save(str(out / "gates.png"))
+        window.overlay.toggle()
+        QTest.qWait(100)
+        window.grab().save(str(out / "gates-keys.png"))
         window.close()
     app.quit()
 
