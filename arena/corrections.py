@@ -25,8 +25,7 @@ def _reason(reason: str, what: str) -> str:
 
 
 def _undo_hint(event: Event) -> str:
-    short = event.event_id[:12]
-    return f"(event {short}; undo it with `arena event retract {short}`)"
+    return f"(event {event.event_id[:12]}; retract that event to undo it)"
 
 
 def find_output(ledger: Ledger, name: str) -> Output:
