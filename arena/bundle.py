@@ -29,8 +29,10 @@ from typing import Any
 from arena import __version__
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, chain, graded
-from arena.ledger.rounds import find_round
+from arena.ledger import rounds as stored_rounds
 from arena.records import Output
+from arena.round_record import Round
+from arena.rounds import find_round
 
 FORMAT = "arena-round-bundle"
 FORMAT_VERSION = 2
@@ -59,34 +61,35 @@ def _output_row(o: Output) -> dict[str, Any]:
             "test_result": o.test_result}
 
 
-def _outputs(ledger: Ledger, found: dict[str, Any]) -> list[Output]:
+def _outputs(ledger: Ledger, found: Round, comparisons: list[dict[str, Any]],
+             receipts: list[dict[str, Any]]) -> list[Output]:
     """A voted round's outputs: all the family had at closing. A graded round's: its receipts'."""
-    name = found["family"]
-    marks = found.get("marks")
-    if "receipts" not in found and marks is not None:
-        return catalog.outputs(ledger, name, up_to=marks["outputs"])
-    used = {c[k] for c in found["comparisons"] for k in ("output_a", "output_b")}
-    used |= {r["output_id"] for r in found.get("receipts", []) if r["output_id"]}
-    return [o for o in catalog.outputs(ledger, name) if o.output_id in used]
+    if not receipts and found.marks is not None:
+        return catalog.outputs(ledger, found.family, up_to=found.marks["outputs"])
+    used = {c[k] for c in comparisons for k in ("output_a", "output_b")}
+    used |= {r["output_id"] for r in receipts if r["output_id"]}
+    return [o for o in catalog.outputs(ledger, found.family) if o.output_id in used]
 
 
 def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
-                 ) -> tuple[dict[str, Any], dict[str, bytes]]:
+                 ) -> tuple[Round, dict[str, bytes]]:
     """The round and the bytes of every file of its bundle."""
     found = find_round(ledger, round_id, family)
     if found is None:
         raise BadInput("no such round; close one with `arena round close`", field="round")
-    name = found["family"]
-    heads = found["chain_heads"]
-    receipts = found.get("receipts", [])
-    outputs = _outputs(ledger, found)
+    name = found.family
+    heads = found.chain_heads
+    comparisons = list(stored_rounds.items(ledger, found.round_id, "comparison"))
+    receipts = list(stored_rounds.items(ledger, found.round_id, "receipt"))
+    outputs = _outputs(ledger, found, comparisons, receipts)
     systems = {o.system_id for o in outputs} | {r["system_id"] for r in receipts}
     fam = catalog.get_family(ledger, name)
     assert fam is not None  # a round exists only for a family
+    shown = found.to_json()
     files = {
-        "board.json": _json({k: found[k] for k in ("anchor", "systems", "summary",
+        "board.json": _json({k: shown[k] for k in ("anchor", "systems", "summary",
                                                    "categories", "fit", "chain_heads")}),
-        "comparisons.jsonl": _jsonl(found["comparisons"]),
+        "comparisons.jsonl": _jsonl(comparisons),
         "votes.jsonl": _chain(ledger, "votes", name, heads),
         "retractions.jsonl": _chain(ledger, "retractions", name, heads),
         "outputs.jsonl": _jsonl(_output_row(o) for o in outputs),
@@ -98,7 +101,6 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
                                "language_evidence": c.language_evidence}
                               for c in catalog.cases(ledger, name)),
     }
-    marks = found.get("marks")
     if receipts:
         # Graded rounds: a receipt per item and the suites to grade them again.
         files["receipts.jsonl"] = _jsonl(receipts)
@@ -106,8 +108,8 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
             {"suite_hash": h, "manifest": m[0], "format": m[1]}
             for h in sorted({r["suite_hash"] for r in receipts})
             if (m := graded.suite_manifest(ledger, h)) is not None)
-    elif marks is not None:
-        results = catalog.gate_results(ledger, name, up_to=marks["gate_results"])
+    elif found.marks is not None:
+        results = catalog.gate_results(ledger, name, up_to=found.marks["gate_results"])
         files["gates.jsonl"] = _jsonl(
             {"output_id": o.output_id,
              "results": [{"gate": r.gate, "passed": r.passed, "reason": r.reason}
@@ -115,7 +117,8 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
         files["events.jsonl"] = _chain(ledger, "events", name, heads)
     manifest = {
         "format": FORMAT, "format_version": FORMAT_VERSION, "software": __version__,
-        "round": found["round"], "closed_at": found["closed_at"], "settings": found["settings"],
+        "round": found.round_id, "closed_at": found.closed_at,
+        "settings": found.recorded_settings(),
         "family": {"name": fam.name, "kind": fam.kind, "language": fam.language,
                    "min_chars": fam.min_chars, "max_chars": fam.max_chars,
                    "aspect": fam.aspect, "reference": fam.reference},
@@ -127,7 +130,7 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
 
 
 def export_round(ledger: Ledger, out: Path, *, round_id: str | None = None,
-                 family: str | None = None) -> dict[str, Any]:
+                 family: str | None = None) -> Round:
     """Write the bundle of a round to ``out`` (a folder, or a .zip file); return the round."""
     if out.exists():
         raise BadInput("already exists; choose another --out", path=str(out))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,8 @@ from arena.ledger import rounds as stored_rounds
 from arena.ledger.schema import APPEND_ONLY
 from arena.ledger.voting import new_id
 from arena.records import Family, Output, System, SystemId
-from arena.scoring import BoardFit, RoundSettings, fit_board, fitted_weights, summary
+from arena.round_record import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
+from arena.scoring import BoardFit, fit_board, fitted_weights, summary
 
 # The points axis starts at most this far below the top score; below it is "far behind".
 AXIS_SPAN = 600.0
@@ -53,38 +55,40 @@ def _vote_columns(system: SystemId, comparisons: Sequence[Comparison],
             "both_bad_share": _share(sum(c.choice == "both_bad" for c in mine), len(mine))}
 
 
-def _board(fit: BoardFit, systems: Sequence[System], extra: dict[SystemId, dict[str, Any]]
-           ) -> list[dict[str, Any]]:
+def _board(fit: BoardFit, systems: Sequence[System], extra: dict[SystemId, dict[str, Any]],
+           labels: dict[SystemId, str]) -> Board:
     points = [s.points for s in fit.scores.values() if s.points is not None]
     top = max(points) if points else None
     rows = []
     for system in systems:
         score = fit.scores[system.system_id]
-        rows.append({
-            "system": system.system_id,
-            "label": system.label,
-            "points": score.points,
-            "rank": score.rank,
-            "status": score.status,
-            "preliminary": score.preliminary,
-            "unranked": score.points is None,
-            "far_behind": (score.points is not None and top is not None
-                           and score.points < top - AXIS_SPAN),
-            "decisive_votes": score.decisive_votes,
-            **extra[system.system_id],
-        })
-    rows.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0, r["label"]))
-    return rows
+        rows.append(BoardRow(
+            system=system.system_id, label=system.label, points=score.points, rank=score.rank,
+            status=score.status, preliminary=score.preliminary, unranked=score.points is None,
+            far_behind=(score.points is not None and top is not None
+                        and score.points < top - AXIS_SPAN),
+            decisive_votes=score.decisive_votes, **extra[system.system_id]))
+    rows.sort(key=lambda r: (r.rank is None, r.rank or 0, r.label))
+    anchor = Anchor(fit.anchor, labels.get(fit.anchor) if fit.anchor else None,
+                    fit.anchor_reason)
+    return Board(anchor, tuple(rows))
 
 
-def _anchor(fit: BoardFit, labels: dict[SystemId, str]) -> dict[str, Any]:
-    return {"system": fit.anchor, "label": labels.get(fit.anchor) if fit.anchor else None,
-            "reason": fit.anchor_reason}
+@dataclass(frozen=True)
+class _Result:
+    """What a kind of family adds to a round, and what is stored apart from it."""
+
+    board: Board
+    categories: dict[str, Board]
+    summary: RoundSummary
+    fit: dict[str, Any] | None
+    comparisons: list[dict[str, Any]]
+    receipts: list[dict[str, Any]]
 
 
 def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
-                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Close a round of ``family_name`` and return it as `round show --json` prints it.
+                progress: Callable[[int], None] | None = None) -> Round:
+    """Close a round of ``family_name``, store it for good and return it.
 
     The round records, under its settings, the rater's corrections in force.
     """
@@ -96,42 +100,39 @@ def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
         result = _graded_result(ledger, family, settings)
     else:
         result = _voted_result(ledger, state, settings)
-    round_id = new_id()
-    closed_at = now_iso()
-    recorded = {**settings.as_json(), "software": __version__,
-                "events": state.decisions.record()}
-    # Where each chain of the family stood at closing: the export stops there.
-    result["chain_heads"] = {t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY}
-    # And how far outputs and gate results stood: the export shows the family as it was.
-    result["marks"] = catalog.marks(ledger)
-    result["kind"] = family.kind
+    closed = Round(
+        round_id=new_id(), family=family.name, kind=family.kind, closed_at=now_iso(),
+        settings=settings, software=__version__, events=tuple(state.decisions.record()),
+        board=result.board, categories=result.categories, summary=result.summary,
+        fit=result.fit,
+        # Where each chain of the family stood at closing, and how far outputs and gate
+        # results stood: the export shows the family as it was then.
+        chain_heads={t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY},
+        marks=catalog.marks(ledger))
     with ledger.atomic():
-        stored_rounds.add_round(ledger, round_id, family.name, closed_at, recorded, result)
-    return {"round": round_id, "family": family.name, "closed_at": closed_at,
-            "settings": recorded, **result}
+        stored_rounds.add_round(ledger, closed.to_json(), result.comparisons, result.receipts)
+    return closed
 
 
-def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> dict[str, Any]:
+def find_round(ledger: Ledger, round_id: str | None = None,
+               family: str | None = None) -> Round | None:
+    """A round by id (or unambiguous prefix), else the newest of ``family`` (or of any)."""
+    found = stored_rounds.find_round(ledger, round_id, family)
+    return Round.from_json(found) if found is not None else None
+
+
+def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _Result:
     """A graded family's round: each run's scores and the receipts behind them."""
     from arena import graded  # only graded rounds need the graders
 
-    rows = graded.board(ledger, family.name, seed=settings.seed)
-    for rank, row in enumerate(rows, start=1):
-        # The keys every board row has; a graded run has scores, not points.
-        row.update(rank=rank, points=None, status="graded", preliminary=False,
-                   unranked=False, far_behind=False, votes=0, decisive_votes=0,
-                   both_bad_share=None, gate_failure_share=None, pass_rate=None,
-                   failed_tests_share=None)
-    return {"anchor": None, "systems": rows, "categories": {},
-            "summary": {"rater_agreement": None, "repeats": 0, "split_half_tau": None,
-                        "split_half_points": {"odd": {}, "even": {}}, "left_out": {},
-                        "length_bias_points_per_sd": None,
-                        "diff_length_bias_points_per_sd": None},
-            "fit": None, "comparisons": [], "receipts": graded.receipts(ledger, family.name)}
+    rows = tuple(BoardRow.from_json({**row, "rank": rank, "status": "graded"})
+                 for rank, row in enumerate(graded.board(ledger, family.name,
+                                                         seed=settings.seed), start=1))
+    return _Result(Board(None, rows), {}, RoundSummary(), None, [],
+                   graded.receipts(ledger, family.name))
 
 
-def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings
-                  ) -> dict[str, Any]:
+def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -> _Result:
     """A voted (or tested) family's round: the fit, category refits and the summary."""
     family = state.family
     comparisons = family_comparisons(ledger, state)
@@ -151,17 +152,15 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings
         inside = np.array([c.category == category for c in comparisons])
         part = fit_board(comparisons, np.where(inside, weights, 0.0), ids,
                          reference=family.reference, settings=settings)
-        categories[category] = {"anchor": _anchor(part, labels),
-                                "systems": _board(part, systems, extra)}
+        categories[category] = _board(part, systems, extra, labels)
     diff_family = any(o.is_diff for o in outputs)
-    return {
-        "anchor": _anchor(fit, labels),
-        "systems": _board(fit, systems, extra),
-        "summary": summary(comparisons, weights, ids, reference=family.reference,
-                           settings=settings, diff_family=diff_family),
-        "categories": categories,
-        "fit": {"iterations": fit.iterations, "converged": fit.converged,
-                "mle_exists": fit.mle_exists},
-        "comparisons": [{**dataclasses.asdict(c), "fitted_weight": float(w)}
-                        for c, w in zip(comparisons, weights, strict=True)],
-    }
+    return _Result(
+        board=_board(fit, systems, extra, labels),
+        categories=categories,
+        summary=summary(comparisons, weights, ids, reference=family.reference,
+                        settings=settings, diff_family=diff_family),
+        fit={"iterations": fit.iterations, "converged": fit.converged,
+             "mle_exists": fit.mle_exists},
+        comparisons=[{**dataclasses.asdict(c), "fitted_weight": float(w)}
+                     for c, w in zip(comparisons, weights, strict=True)],
+        receipts=[])

@@ -11,7 +11,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -20,42 +20,8 @@ from arena.battles import read_battles
 from arena.comparisons import Comparison
 from arena.errors import BadInput
 from arena.records import SystemId
+from arena.round_record import RoundSettings, RoundSummary
 from arena.settling import RULE_GROUPS
-
-Weighting = Literal["unit", "ledger"]
-DEFAULT_CAP = 1000.0
-
-
-@dataclass(frozen=True)
-class RoundSettings:
-    """What a round records so anyone can refit it."""
-
-    weighting: Weighting = "unit"
-    cap: float | None = None
-    penalty: float = fitting.DEFAULT_PENALTY
-    base: float = 1000.0
-    threshold: float = fitting.DEFAULT_THRESHOLD
-    # Graded families: the seed of the bootstrap intervals, recorded so they can be redone.
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        if self.weighting not in ("unit", "ledger"):
-            raise BadInput(f"weighting must be unit or ledger, not {self.weighting!r}",
-                           field="--weighting")
-        if self.weighting == "ledger" and self.cap is None:
-            object.__setattr__(self, "cap", DEFAULT_CAP)
-        if self.cap is not None and not self.cap > 0:
-            raise BadInput("the cap must be a positive weight", field="--cap")
-        if not (self.penalty >= 0 and math.isfinite(self.penalty)):
-            raise BadInput("the penalty must be a finite number ≥ 0", field="--penalty")
-        if not math.isfinite(self.base):
-            raise BadInput("the base must be a finite number", field="--base")
-        if not self.threshold >= 0:
-            raise BadInput("the threshold must be ≥ 0", field="--threshold")
-
-    def as_json(self) -> dict[str, Any]:
-        return {"weighting": self.weighting, "cap": self.cap, "penalty": self.penalty,
-                "base": self.base, "threshold": self.threshold, "seed": self.seed}
 
 
 def fitted_weights(comparisons: Sequence[Comparison], settings: RoundSettings) -> np.ndarray:
@@ -137,7 +103,7 @@ def _number(value: float) -> float | None:
 
 def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
             systems: Sequence[SystemId], *, reference: SystemId | None,
-            settings: RoundSettings, diff_family: bool) -> dict[str, Any]:
+            settings: RoundSettings, diff_family: bool) -> RoundSummary:
     """The round summary: agreement, split-half τ and length bias (None where n/a)."""
     index = {s: i for i, s in enumerate(systems)}
     by_vote = {c.vote_id: c for c in comparisons if c.source == "vote"}
@@ -172,16 +138,16 @@ def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
     for c in comparisons:
         if c.status == "left_out" and c.reason:
             left_out[c.reason] = left_out.get(c.reason, 0) + 1
-    return {
-        "settled": settled_summary(comparisons, weights),
-        "rater_agreement": agreement,
-        "repeats": len(pairs),
-        "split_half_tau": tau,
-        "split_half_points": halves,
-        "left_out": left_out,
-        "length_bias_points_per_sd": None if diff_family else bias,
-        "diff_length_bias_points_per_sd": bias if diff_family else None,
-    }
+    return RoundSummary(
+        rater_agreement=agreement,
+        repeats=len(pairs),
+        split_half_tau=tau,
+        split_half_points=halves,
+        left_out=left_out,
+        length_bias_points_per_sd=None if diff_family else bias,
+        diff_length_bias_points_per_sd=bias if diff_family else None,
+        settled=settled_summary(comparisons, weights),
+    )
 
 
 def settled_summary(comparisons: Sequence[Comparison], weights: np.ndarray) -> dict[str, Any]:

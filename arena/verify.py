@@ -36,7 +36,8 @@ from arena.records import (
     SystemDescriptor,
     output_id,
 )
-from arena.scoring import BoardFit, RoundSettings, fit_board, fitted_weights, summary
+from arena.round_record import RoundSettings
+from arena.scoring import BoardFit, fit_board, fitted_weights, summary
 
 POINTS_TOLERANCE = 0.01
 _FIELDS = {f.name for f in dataclasses.fields(Comparison)}
@@ -326,7 +327,7 @@ def _refit(comparisons: list[Comparison], weights: np.ndarray, board: dict, mani
         _compare_board(f"board.json category {category}", view["systems"], part, report)
     diff_family = any(c.is_diff for c in comparisons)
     again = summary(comparisons, weights, systems, reference=reference, settings=settings,
-                    diff_family=diff_family)
+                    diff_family=diff_family).to_json()
     for key, published in board["summary"].items():
         value = again[key]
         if isinstance(published, (int, float)) and isinstance(value, (int, float)):

@@ -8,8 +8,8 @@ import pytest
 
 from arena.bundle import export_round, read_bundle
 from arena.errors import BadInput
+from arena.round_record import RoundSettings
 from arena.rounds import close_round
-from arena.scoring import RoundSettings
 from arena.verify import verify_bundle
 from tests.rebundle import rehash
 from tests.votes_helpers import cast
@@ -32,7 +32,7 @@ def test_an_exported_folder_and_zip_verify(closed, tmp_path):
         found = export_round(closed, out, family="small")
         report = verify_bundle(out)
         assert report.ok, report.problems
-        assert report.round == found["round"] and report.systems == 3
+        assert report.round == found.round_id and report.systems == 3
     with pytest.raises(BadInput, match="already exists"):
         export_round(closed, tmp_path / "bundle")
 

@@ -17,8 +17,8 @@ from arena.bundle import export_round
 from arena.importing import import_file
 from arena.ledger import Ledger, catalog, events, voting
 from arena.records import Presentation, PresentationId, Vote, VoteId
+from arena.round_record import RoundSettings
 from arena.rounds import close_round
-from arena.scoring import RoundSettings
 from arena.verify import verify_bundle
 
 # Characters that some line splitter or other treats as a line end.

@@ -14,8 +14,8 @@ from arena.corrections import overrule, remove_output, retire_case, retract, set
 from arena.errors import BadInput
 from arena.importing import import_file
 from arena.ledger import Ledger, catalog
+from arena.round_record import RoundSettings
 from arena.rounds import close_round
-from arena.scoring import RoundSettings
 from arena.status import family_status
 from arena.verify import verify_bundle
 from tests.conftest import native_line
@@ -78,15 +78,14 @@ def test_an_overrule_frees_the_output_for_the_rater_and_counts_in_the_summary(mi
     assert after["settled_pairs"] == before["settled_pairs"] - 2
     assert after["pending_pairs"] == before["pending_pairs"] + 2
     closed = close_round(mixed, "m", RoundSettings())
-    assert [e["event_id"] for e in closed["settings"]["events"]] == [event]
-    assert closed["settings"]["events"][0]["gate"] == "language"
+    assert [e["event_id"] for e in closed.events] == [event]
+    assert closed.events[0]["gate"] == "language"
     retract(mixed, event)
     assert family_status(mixed, "m")[0] == before
 
 
 def test_the_summary_counts_settled_comparisons_by_rule_and_their_weight_share(mixed):
-    closed = close_round(mixed, "m", RoundSettings())
-    settled = closed["summary"]["settled"]
+    settled = close_round(mixed, "m", RoundSettings()).summary.settled
     # Only the French answer fails a gate: it loses to beta and to gamma on case t.
     assert settled == {"by_rule": {"gate": 2, "identical": 0, "tests": 0, "overruled": 0},
                        "weight_share": 1.0}

@@ -11,8 +11,8 @@ from arena.errors import BadInput
 from arena.graded import board, collect_run, feed_votes, receipts, regrade
 from arena.ledger import catalog
 from arena.ledger import graded as stored
+from arena.round_record import RoundSettings
 from arena.rounds import close_round
-from arena.scoring import RoundSettings
 from arena.suites import load_suite
 from arena.verify import verify_bundle
 from tests.fake_endpoint import EchoToken, Fail, FakeEndpoint, Reply
@@ -114,8 +114,8 @@ def test_a_graded_round_shows_its_scores_exports_and_verifies(ledger, starter, t
     with FakeEndpoint(_script(starter, wrong={starter.tasks[-1].task_id})) as server:
         collect_run(ledger, starter, _settings(server.url), label="tiny")
     closed = close_round(ledger, "starter", RoundSettings(seed=7))
-    (row,) = closed["systems"]
-    assert row["passed"] == 23 and closed["settings"]["seed"] == 7
+    (row,) = closed.systems
+    assert row.passed == 23 and closed.settings.seed == 7
     out = tmp_path / "b.zip"
     export_round(ledger, out, family="starter")
     report = verify_bundle(out)
@@ -125,7 +125,7 @@ def test_a_graded_round_shows_its_scores_exports_and_verifies(ledger, starter, t
     assert main(["--ledger", path, "round", "show", "--json"]) == 0
     (shown,) = json.loads(capsys.readouterr().out)["systems"]
     assert {"headline", "ci95", "passed", "tasks", "coverage", "categories", "tier"} <= set(shown)
-    assert shown["ci95"] == row["ci95"]
+    assert shown["ci95"] == row.ci95
 
 
 def test_verify_catches_a_receipt_whose_grade_was_changed(ledger, starter, tmp_path):

@@ -12,9 +12,11 @@ from arena import family_state
 from arena.comparisons import family_comparisons
 from arena.importing import import_file
 from arena.ledger import catalog, events
+from arena.ledger import rounds as stored_rounds
 from arena.ledger.rounds import find_round
+from arena.round_record import RoundSettings
 from arena.rounds import close_round
-from arena.scoring import RoundSettings, fitted_weights
+from arena.scoring import fitted_weights
 from arena.vote_import import import_votes
 from tests.conftest import native_line
 
@@ -55,7 +57,7 @@ def two_systems(ledger, tmp_path):
 def test_three_wins_to_one_is_400_log10_3_points_apart_without_penalty(two_systems, tmp_path):
     _votes(two_systems, tmp_path, [_v("c0", "a", "b", "left"), _v("c1", "b", "a", "right"),
                                    _v("c2", "a", "b", "left"), _v("c3", "a", "b", "right")])
-    board = close_round(two_systems, "f", RoundSettings(penalty=0.0))
+    board = close_round(two_systems, "f", RoundSettings(penalty=0.0)).to_json()
     points = {r["label"]: r["points"] for r in board["systems"]}
     assert points["b"] == 1000.0
     assert points["a"] == pytest.approx(1000 + 400 * math.log10(3), abs=1e-6)
@@ -71,7 +73,8 @@ def test_the_board_columns_are_computed_from_the_outputs(ledger, tmp_path):
         ("c3", "a", "", {"latency_ms": 200.0, "test_result": "passed"}),
         ("c1", "b", TEXT + " b", {"test_result": "failed"}),
     ], kind="tests_then_votes")
-    row = {r["label"]: r for r in close_round(ledger, "f", RoundSettings())["systems"]}["a"]
+    closed = close_round(ledger, "f", RoundSettings()).to_json()
+    row = {r["label"]: r for r in closed["systems"]}["a"]
     assert row["cost_per_output"] == pytest.approx(0.02)
     assert row["p50_latency_ms"] == 200.0
     assert row["gate_failure_share"] == pytest.approx(1 / 3)
@@ -96,12 +99,13 @@ def test_votes_are_left_out_by_reason_and_repeats_are_kept_for_agreement(ledger,
     events.add_event(ledger, "f", "retire_case", case_id="c4")
     c5b = next(o for o in catalog.outputs(ledger, "f") if o.case_id == "c5" and "5b" in o.text)
     events.add_event(ledger, "f", "remove_output", output_id=c5b.output_id)
-    board = close_round(ledger, "f", RoundSettings())
+    board = close_round(ledger, "f", RoundSettings()).to_json()
     assert board["summary"]["left_out"] == {"failing_gate": 1, "settled_pair": 1,
                                             "retired_case": 1, "removed_output": 2}
     # Only c1's repeat is still in force: mapped back, "right" on the swapped pair = "left".
     assert (board["summary"]["rater_agreement"], board["summary"]["repeats"]) == (1.0, 1)
-    fitted = [c for c in board["comparisons"] if c["status"] == "fitted"]
+    fitted = [c for c in stored_rounds.items(ledger, board["round"], "comparison")
+              if c["status"] == "fitted"]
     assert sorted((c["source"], c["rule"] or c["choice"]) for c in fitted) == [
         ("settled", "gate_loses"), ("settled", "identical"), ("vote", "left")]
 
@@ -127,10 +131,11 @@ def test_a_category_view_is_the_refit_of_that_categorys_comparisons(ledger, tmp_
     _votes(ledger, tmp_path, [_v("x0", "a", "b", "left"), _v("x1", "b", "c", "left"),
                               _v("x2", "c", "a", "right"), _v("y0", "c", "a", "left"),
                               _v("y1", "b", "a", "tie"), _v("y2", "c", "b", "left")])
-    board = close_round(ledger, "f", RoundSettings(penalty=0.5))
+    board = close_round(ledger, "f", RoundSettings(penalty=0.5)).to_json()
     ids = sorted(catalog.systems(ledger, "f"), key=lambda s: s.label)
     index = {s.system_id: i for i, s in enumerate(ids)}
-    x = [c for c in board["comparisons"] if c["category"] == "x" and c["status"] == "fitted"]
+    x = [c for c in stored_rounds.items(ledger, board["round"], "comparison")
+         if c["category"] == "x" and c["status"] == "fitted"]
     direct = fitting.fit_points([index[c["system_a"]] for c in x],
                                 [index[c["system_b"]] for c in x], [c["y"] for c in x],
                                 n_systems=3, penalty=0.5, anchor=None)
@@ -142,7 +147,7 @@ def test_a_category_view_is_the_refit_of_that_categorys_comparisons(ledger, tmp_
 
 def test_a_closed_round_is_stored_and_found_again(two_systems, tmp_path):
     _votes(two_systems, tmp_path, [_v("c0", "a", "b", "left")])
-    board = close_round(two_systems, "f", RoundSettings(base=1500.0, threshold=3))
+    board = close_round(two_systems, "f", RoundSettings(base=1500.0, threshold=3)).to_json()
     found = find_round(two_systems, board["round"][:8])
     assert found["systems"] == board["systems"]
     assert found["settings"]["base"] == 1500.0 and found["settings"]["threshold"] == 3
@@ -157,7 +162,7 @@ def test_split_half_tau_compares_odd_and_even_sessions(ledger, tmp_path):
     votes = [_v(f"c{i}", win, lose, "left", session=s) for s in (1, 2) for i, (win, lose) in
              enumerate([("a", "b"), ("b", "c"), ("a", "c")] * 2)]
     _votes(ledger, tmp_path, votes)
-    summary = close_round(ledger, "f", RoundSettings())["summary"]
+    summary = close_round(ledger, "f", RoundSettings()).to_json()["summary"]
     assert summary["split_half_tau"] == pytest.approx(1.0)
     # Every output has the same length: no spread of lengths, no length bias to report.
     assert summary["length_bias_points_per_sd"] is None
@@ -168,7 +173,8 @@ def test_a_system_without_comparisons_is_listed_without_points(ledger, tmp_path)
     _outputs(ledger, tmp_path, [("c0", "a", TEXT, {}), ("c0", "b", TEXT + " b", {}),
                                 ("c1", "z", TEXT + " z", {})])
     _votes(ledger, tmp_path, [_v("c0", "a", "b", "left")])
-    rows = {r["label"]: r for r in close_round(ledger, "f", RoundSettings())["systems"]}
+    closed = close_round(ledger, "f", RoundSettings()).to_json()
+    rows = {r["label"]: r for r in closed["systems"]}
     assert rows["z"]["points"] is None and rows["z"]["unranked"]
     assert rows["z"]["status"] == "no_comparisons"
 
@@ -196,7 +202,7 @@ def test_the_length_bias_of_a_rater_who_prefers_longer_answers_is_positive(ledge
         votes.append(_v(f"c{i}", left, right, choice))
     _outputs(ledger, tmp_path, lines)
     _votes(ledger, tmp_path, votes)
-    assert close_round(ledger, "f", RoundSettings())["summary"][
+    assert close_round(ledger, "f", RoundSettings()).to_json()["summary"][
         "length_bias_points_per_sd"] > 0
 
 

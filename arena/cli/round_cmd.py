@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
+
+if TYPE_CHECKING:
+    from arena.round_record import BoardRow, Round
 
 # Keys of a `round show --json` system entry, in the order docs/cli.md lists them.
 SYSTEM_KEYS = ("system", "label", "points", "rank", "preliminary", "unranked", "far_behind",
@@ -80,8 +83,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_close(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from arena.round_record import RoundSettings
     from arena.rounds import close_round
-    from arena.scoring import RoundSettings
 
     given = {k: getattr(args, k) for k in ("penalty", "threshold", "cap")
              if getattr(args, k) is not None}
@@ -94,7 +97,7 @@ def cmd_close(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from arena.ledger.rounds import find_round
+    from arena.rounds import find_round
 
     with open_ledger(args, readonly=True) as ledger:
         found = find_round(ledger, args.round, args.family)
@@ -102,29 +105,29 @@ def cmd_show(args: argparse.Namespace) -> int:
         raise BadInput("no such round" + (f" {args.round!r}" if args.round else "")
                        + (f" of family {args.family!r}" if args.family else "")
                        + "; close one with `arena round close --family NAME`", field="round")
-    shown = public(found)
-    if args.category:
-        view = found["categories"].get(args.category)
-        if view is None:
-            raise BadInput(f"no category {args.category!r} in this round; one of "
-                           f"{', '.join(found['categories'])}", field="--category")
-        shown.update(anchor=view["anchor"], category=args.category,
-                     systems=[_system(r) for r in view["systems"]])
-    _print(shown, args.json)
+    if args.category and args.category not in found.categories:
+        raise BadInput(f"no category {args.category!r} in this round; one of "
+                       f"{', '.join(found.categories)}", field="--category")
+    _print(public(found, args.category), args.json)
     return 0
 
 
-def _system(row: dict[str, Any]) -> dict[str, Any]:
-    keys = SYSTEM_KEYS + ("status",) + (GRADED_KEYS if "headline" in row else ())
-    return {k: row.get(k) for k in keys}
+def public(found: Round, category: str | None = None) -> dict[str, Any]:
+    """The documented `round show --json` view of a stored round (or of a category's refit)."""
+    board = found.categories[category] if category else found.board
+    shown = {"round": found.round_id, "family": found.family, "kind": found.kind,
+             "closed_at": found.closed_at, "settings": found.recorded_settings(),
+             "anchor": board.anchor.to_json() if board.anchor else None,
+             "systems": [_system(r) for r in board.systems],
+             "summary": found.summary.to_json()}
+    if category:
+        shown["category"] = category
+    return shown
 
 
-def public(found: dict[str, Any]) -> dict[str, Any]:
-    """The documented `round show --json` view of a stored round."""
-    return {"round": found["round"], "family": found["family"], "kind": found.get("kind"),
-            "closed_at": found["closed_at"], "settings": found["settings"],
-            "anchor": found["anchor"], "systems": [_system(r) for r in found["systems"]],
-            "summary": found["summary"]}
+def _system(row: BoardRow) -> dict[str, Any]:
+    keys = SYSTEM_KEYS + ("status",) + (GRADED_KEYS if row.graded else ())
+    return {k: getattr(row, k) for k in keys}
 
 
 def _fmt(value: Any, digits: int = 0, percent: bool = False, significant: bool = False) -> Any:
@@ -217,7 +220,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     with open_ledger(args, readonly=True) as ledger:
         found = export_round(ledger, args.out, round_id=args.round, family=args.family)
-    print(f"round {found['round'][:12]} of {found['family']} written to {args.out}")
+    print(f"round {found.round_id[:12]} of {found.family} written to {args.out}")
     return 0
 
 

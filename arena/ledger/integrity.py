@@ -37,7 +37,7 @@ def _missing_guards(ledger: Ledger) -> list[str]:
     present = {r[0] for r in ledger.db.execute("SELECT name FROM sqlite_master "
                                                "WHERE type = 'trigger'")}
     problems = []
-    for table in (*APPEND_ONLY, *IMMUTABLE, *IMMUTABLE_GRADED):
+    for table in (*APPEND_ONLY, *IMMUTABLE, *IMMUTABLE_GRADED, "round_items"):
         for name in guard_names(table, chained=table in APPEND_ONLY):
             if name not in present:
                 problems.append(f"{table}: the append-only guard {name} is missing "

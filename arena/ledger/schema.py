@@ -387,7 +387,34 @@ def _decisions(db: Database) -> None:
     _set_version(db, 6)
 
 
-SCHEMA_VERSION = 6
+@migrations(name="0007_round_items")
+def _round_items(db: Database) -> None:
+    """A round's comparisons and receipts, a row each, apart from its board.
+
+    Showing a board then reads one small row, not every comparison; an export
+    streams the rows. Rounds closed before keep theirs inside ``results``.
+    """
+    _run(db, """
+        CREATE TABLE round_items (
+            round_id TEXT NOT NULL REFERENCES rounds(round_id),
+            kind TEXT NOT NULL CHECK (kind IN ('comparison', 'receipt')),
+            seq INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (round_id, kind, seq)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER round_items_no_update BEFORE UPDATE ON round_items
+        BEGIN SELECT RAISE(ABORT, 'round_items is append-only: rows cannot be changed'); END;
+        CREATE TRIGGER round_items_no_delete BEFORE DELETE ON round_items
+        BEGIN SELECT RAISE(ABORT, 'round_items is append-only: rows cannot be removed'); END;
+        CREATE TRIGGER round_items_no_replace BEFORE INSERT ON round_items
+        WHEN EXISTS (SELECT 1 FROM round_items WHERE round_id = NEW.round_id
+                     AND kind = NEW.kind AND seq = NEW.seq)
+        BEGIN SELECT RAISE(ABORT, 'round_items is append-only: item already recorded'); END;
+    """)
+    _set_version(db, 7)
+
+
+SCHEMA_VERSION = 7
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

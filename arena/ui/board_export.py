@@ -112,7 +112,7 @@ def paint_board(painter: QPainter, model: BoardModel, text: BoardText, size: QSi
             if column is POINTS and not header:
                 row = model.rows[r - 1]
                 assert model.axis is not None  # a table with rows has an axis
-                paint_points(painter, cell, row["points"], model.axis, colours,
+                paint_points(painter, cell, row.points, model.axis, colours,
                              preliminary=model.preliminary(row))
             else:
                 align = right if column.numeric else left

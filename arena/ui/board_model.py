@@ -15,10 +15,10 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from arena.round_record import Anchor, BoardRow, Round
 from arena.rounds import AXIS_SPAN
 
 Index = QModelIndex | QPersistentModelIndex
-Row = dict[str, Any]
 DASH = "—"
 # The delegate and the exporters read the points of a row through this role.
 POINTS_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -165,40 +165,41 @@ class BoardModel(QAbstractTableModel):
         self.kind = "votes"
         self.category: str | None = None
         self.threshold = 0.0
-        self.anchor: dict[str, Any] = {}
+        self.anchor: Anchor | None = None
         self.columns: tuple[Column, ...] = columns_for("votes")
-        self.rows: list[Row] = []
-        self.unranked: list[Row] = []
+        self.rows: list[BoardRow] = []
+        self.unranked: list[BoardRow] = []
         self.axis: Axis | None = None
 
-    def load(self, found: dict[str, Any] | None, kind: str, category: str | None = None) -> None:
-        """Show ``found`` (a round as ``find_round`` returns it), or its ``category`` refit."""
+    def load(self, found: Round | None, kind: str, category: str | None = None) -> None:
+        """Show ``found`` (a stored round), or its ``category`` refit."""
         self.beginResetModel()
         self.kind, self.category = kind, category
         self.columns = columns_for(kind)
-        board = found if found is None or category is None else found["categories"][category]
-        systems = board["systems"] if board is not None else []
-        self.round_id = found["round"] if found is not None else ""
-        self.threshold = found["settings"]["threshold"] if found is not None else 0.0
-        self.anchor = (board["anchor"] if board is not None else None) or {}
-        self.rows = [r for r in systems if not r["unranked"]]
-        self.unranked = [r for r in systems if r["unranked"]]
-        self.axis = axis_for([r["points"] for r in self.rows if r["points"] is not None])
+        board = None if found is None else (found.categories[category] if category
+                                             else found.board)
+        systems = board.systems if board is not None else ()
+        self.round_id = found.round_id if found is not None else ""
+        self.threshold = found.settings.threshold if found is not None else 0.0
+        self.anchor = board.anchor if board is not None else None
+        self.rows = [r for r in systems if not r.unranked]
+        self.unranked = [r for r in systems if r.unranked]
+        self.axis = axis_for([r.points for r in self.rows if r.points is not None])
         self.endResetModel()
 
-    def preliminary(self, row: Row) -> bool:
+    def preliminary(self, row: BoardRow) -> bool:
         # Tests families have no human votes: every system would be preliminary.
-        return bool(row["preliminary"]) and self.kind != "tests"
+        return row.preliminary and self.kind != "tests"
 
-    def marks(self, row: Row) -> list[str]:
+    def marks(self, row: BoardRow) -> list[str]:
         marks = ["preliminary"] if self.preliminary(row) else []
-        return marks + (["far behind"] if row["far_behind"] else [])
+        return marks + (["far behind"] if row.far_behind else [])
 
-    def value(self, row: Row, column: Column) -> str | None:
+    def value(self, row: BoardRow, column: Column) -> str | None:
         """The cell as displayed, None where the value is missing (shown as a dash)."""
         if column is MARKS:
             return ", ".join(self.marks(row))
-        raw = row.get(column.key)
+        raw = getattr(row, column.key)
         return None if raw is None else column.fmt(raw)
 
     def header(self, column: Column, wide: str = " " + WIDE_MARK) -> str:
@@ -229,23 +230,23 @@ class BoardModel(QAbstractTableModel):
             value = self.value(row, column)
             return DASH if value is None else value
         if role == POINTS_ROLE:
-            return row["points"]
+            return row.points
         if role == Qt.ItemDataRole.TextAlignmentRole and column.numeric:
             return RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, column)
         return None
 
-    def _tooltip(self, row: Row, column: Column) -> str | None:
+    def _tooltip(self, row: BoardRow, column: Column) -> str | None:
         if column is MARKS:
             tips = {"preliminary": PRELIMINARY_TIP.format(t=f"{self.threshold:g}"),
                     "far behind": FAR_BEHIND_TIP}
             return "\n".join(tips[m] for m in self.marks(row)) or None
         if column is POINTS:
-            anchor = self.anchor.get("label") or "the anchor"
-            tip = f"{row['points']:.1f} points, relative to {anchor}."
-            return tip + ("\n" + FAR_BEHIND_TIP if row["far_behind"] else "")
-        if column is SYSTEM and row["system"] == self.anchor.get("system"):
+            anchor = (self.anchor.label if self.anchor else None) or "the anchor"
+            tip = f"{row.points:.1f} points, relative to {anchor}."
+            return tip + ("\n" + FAR_BEHIND_TIP if row.far_behind else "")
+        if column is SYSTEM and self.anchor is not None and row.system == self.anchor.system:
             return "The anchor: every other system's points are relative to it."
         return None
 

@@ -7,8 +7,6 @@ opens this page on the new round.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
@@ -27,7 +25,8 @@ from PySide6.QtWidgets import (
 
 from arena.ledger import Ledger, catalog
 from arena.ledger import rounds as stored_rounds
-from arena.rounds import AXIS_SPAN
+from arena.round_record import Round
+from arena.rounds import AXIS_SPAN, find_round
 from arena.ui.board_delegate import PointsDelegate
 from arena.ui.board_export import BoardText
 from arena.ui.board_model import POINTS, WIDE_MARK, BoardModel, why_unranked
@@ -75,7 +74,7 @@ class BoardPage(QWidget):
         self.ledger: Ledger | None = None
         self.family = ""
         self.kind = "votes"
-        self.found: dict[str, Any] | None = None
+        self.found: Round | None = None
         self.model = BoardModel()
         self.delegate = PointsDelegate(self.model, theme)
 
@@ -197,13 +196,13 @@ class BoardPage(QWidget):
 
     def _round_chosen(self) -> None:
         round_id = self.round_box.currentData()
-        self.found = (stored_rounds.find_round(self.ledger, round_id)
+        self.found = (find_round(self.ledger, round_id)
                       if self.ledger is not None and round_id else None)
         kept = self.category
         self.category_box.blockSignals(True)
         self.category_box.clear()
         self.category_box.addItem(ALL, None)
-        for name in sorted(self.found.get("categories", {})) if self.found else []:
+        for name in sorted(self.found.categories) if self.found else []:
             self.category_box.addItem(name, name)
         self.category_box.setCurrentIndex(max(0, self.category_box.findData(kept)))
         self.category_box.blockSignals(False)
@@ -242,22 +241,22 @@ class BoardPage(QWidget):
     # -- text around the table --------------------------------------------------
 
     def _unranked_text(self) -> str:
-        lines = [f"{r['label']} — {why_unranked(r['status'])}" for r in self.model.unranked]
+        lines = [f"{r.label} — {why_unranked(r.status)}" for r in self.model.unranked]
         return "Not ranked this round:\n" + "\n".join(lines)
 
     def _notes(self) -> list[str]:
         rows = self.model.rows
         notes = []
         anchor = self.model.anchor
-        if anchor.get("label") and self.found is not None:
-            why = ANCHOR_REASON.get(anchor["reason"], anchor["reason"])
-            notes.append(f"Points are relative to {anchor['label']} = "
-                         f"{self.found['settings']['base']:g} ({why}); 400 points apart ≈ "
+        if anchor is not None and anchor.label and self.found is not None:
+            why = ANCHOR_REASON.get(anchor.reason, anchor.reason)
+            notes.append(f"Points are relative to {anchor.label} = "
+                         f"{self.found.settings.base:g} ({why}); 400 points apart ≈ "
                          "10 : 1 odds of winning.")
         if any(self.model.preliminary(r) for r in rows):
             notes.append(f"Preliminary: fewer than {self.model.threshold:g} decisive votes "
                          "(left or right).")
-        if any(r["far_behind"] for r in rows):
+        if any(r.far_behind for r in rows):
             notes.append(f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
                          "left of the axis.")
         if self.model.category is not None:
@@ -270,29 +269,29 @@ class BoardPage(QWidget):
         title = f"{self.family} — leaderboard"
         if self.found is None:
             return BoardText(title, "No round closed yet", [])
-        settings = self.found["settings"]
-        weighting = settings["weighting"]
-        if settings.get("cap") is not None and weighting == "ledger":
-            weighting += f" (cap {settings['cap']:g})"
-        subtitle = f"Round {self.found['round'][:12]}, closed {when(self.found['closed_at'])}"
+        settings = self.found.settings
+        weighting = settings.weighting
+        if settings.cap is not None and weighting == "ledger":
+            weighting += f" (cap {settings.cap:g})"
+        subtitle = f"Round {self.found.round_id[:12]}, closed {when(self.found.closed_at)}"
         if self.model.kind == "graded":
-            subtitle += f" · graded · bootstrap seed {settings.get('seed', 0)}"
+            subtitle += f" · graded · bootstrap seed {settings.seed}"
         else:
-            subtitle += (f" · {weighting} weighting, penalty λ {settings['penalty']:g}, "
-                         f"threshold {settings['threshold']:g}")
+            subtitle += (f" · {weighting} weighting, penalty λ {settings.penalty:g}, "
+                         f"threshold {settings.threshold:g}")
         if self.model.category is not None:
             title += f" · category {self.model.category}"
             subtitle += " · refitted on this category's comparisons"
         notes = self._notes()
         if for_image and self.model.unranked:
             notes.append("Not ranked: " + "; ".join(
-                f"{r['label']} ({why_unranked(r['status'])})" for r in self.model.unranked))
+                f"{r.label} ({why_unranked(r.status)})" for r in self.model.unranked))
         return BoardText(title, subtitle, notes)
 
     def status_text(self) -> str:
         if self.found is None:
             return f"{self.family}: no round yet"
-        return (f"{self.family} · round {self.found['round'][:12]} · "
+        return (f"{self.family} · round {self.found.round_id[:12]} · "
                 f"{len(self.model.rows)} ranked, {len(self.model.unranked)} not ranked")
 
     def set_theme(self, theme: Theme) -> None:

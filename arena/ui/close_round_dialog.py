@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from arena.scoring import DEFAULT_CAP, RoundSettings
+from arena.round_record import DEFAULT_CAP, RoundSettings
 
 WEIGHTINGS = (("unit", "unit — every comparison its own weight"),
               ("ledger", "ledger — cap each actor's total weight"))

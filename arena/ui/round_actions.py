@@ -72,12 +72,12 @@ class RoundActions:
                       total) as advance:
             return window.ops.run(
                 "round", lambda: rounds.close_round(ledger, family, settings, progress=advance),
-                lambda found: window.show_board(family, found["round"]))
+                lambda found: window.show_board(family, found.round_id))
 
     def _suggestion(self, suffix: str) -> Path:
         board = self.window.board
         assert board.found is not None  # the export actions are enabled only then
-        parts = [board.family, board.found["round"][:8], board.category or ""]
+        parts = [board.family, board.found.round_id[:8], board.category or ""]
         folder = Path(self.window.ledger.path).parent if self.window.ledger else Path.home()
         return folder / ("-".join(p for p in parts if p) + suffix)
 

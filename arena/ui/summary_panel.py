@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
+from arena.round_record import Round
 from arena.scoring import describe_settled
 from arena.ui.split_plot import SplitPlot, split_points
 from arena.ui.theme import Theme
@@ -96,9 +97,9 @@ def _settled(summary: dict[str, Any], kind: str) -> list[SummaryItem]:
     return [SummaryItem("Settled without a vote", figure, describe_settled(settled, kind))]
 
 
-def summary_items(found: dict[str, Any], kind: str) -> list[SummaryItem]:
+def summary_items(found: Round, kind: str) -> list[SummaryItem]:
     """The round summary of ``found`` as titled figures with a sentence each."""
-    summary = found["summary"]
+    summary = found.summary.to_json()
     if kind == "tests":
         return [SummaryItem("No votes", "—", "The round summary describes the rater's votes; "
                             "a tests family is scored by its tests alone."),
@@ -136,7 +137,7 @@ class SummaryPanel(QFrame):
             layout.addWidget(widget)
         layout.addStretch(1)
 
-    def show_round(self, found: dict[str, Any] | None, kind: str, *, category: str | None
+    def show_round(self, found: Round | None, kind: str, *, category: str | None
                    ) -> None:
         while self.item_layout.count():
             child = self.item_layout.takeAt(0).widget()
@@ -159,8 +160,8 @@ class SummaryPanel(QFrame):
             label.setWordWrap(True)
             self.labels.append(label)
             self.item_layout.addWidget(label)
-        labels = {r["system"]: r["label"] for r in found["systems"]}
-        self.plot.set_points(*split_points(found["summary"], labels))
+        labels = {r.system: r.label for r in found.systems}
+        self.plot.set_points(*split_points(found.summary.to_json(), labels))
         voted = kind != "tests"
         for widget in (self.plot_title, self.plot, self.plot_caption):
             widget.setVisible(voted)

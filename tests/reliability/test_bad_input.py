@@ -24,8 +24,8 @@ from arena.importing import import_file
 from arena.ledger import Ledger
 from arena.ledger.integrity import check
 from arena.rating import RatingSession
+from arena.round_record import RoundSettings
 from arena.rounds import close_round
-from arena.scoring import RoundSettings
 from arena.verify import verify_bundle
 from arena.vote_import import import_votes
 

@@ -28,8 +28,8 @@ from arena.importing import import_file
 from arena.ledger import Ledger
 from arena.rating import RatingSession
 from arena.redact import Redactor
+from arena.round_record import RoundSettings
 from arena.rounds import close_round
-from arena.scoring import RoundSettings
 from arena.vote_import import import_votes
 
 from .helpers import answer_text

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
 
-from arena.scoring import RoundSettings
+from arena.round_record import RoundSettings
 from arena.ui import close_round_dialog, dialogs
 
 
@@ -37,7 +37,7 @@ def test_the_csv_is_the_visible_board(board_window, save_to, tmp_path):
     assert board_window.round_actions.export_csv()
     with open(path, newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    found = board_window.board.found
+    found = board_window.board.found.to_json()
     ranked = [r for r in found["systems"] if not r["unranked"]]
     assert [r["System"] for r in rows] == [r["label"] for r in ranked]
     points = next(k for k in rows[0] if k.startswith("Points"))

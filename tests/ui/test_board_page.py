@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from PySide6.QtCore import Qt
 
+from arena.round_record import RoundSettings
 from arena.rounds import AXIS_SPAN
-from arena.scoring import RoundSettings, describe_settled
+from arena.scoring import describe_settled
 from arena.ui import close_round_dialog
 from arena.ui.board_model import DASH, POINTS, columns_for
 from arena.ui.split_plot import split_points
@@ -34,7 +37,7 @@ def cells(model) -> list[dict[str, str]]:
 
 def test_the_rows_are_the_rounds_ranked_systems_as_displayed(board):
     window = board()
-    found, model = window.board.found, window.board.model
+    found, model = window.board.found.to_json(), window.board.model
     ranked = [r for r in found["systems"] if not r["unranked"]]
     shown = cells(model)
     assert [row["System"] for row in shown] == [r["label"] for r in ranked] == \
@@ -50,18 +53,18 @@ def test_the_rows_are_the_rounds_ranked_systems_as_displayed(board):
 
 def test_the_axis_starts_at_most_600_below_the_top_and_marks_far_behind(board):
     model = board().board.model
-    top = max(r["points"] for r in model.rows)
-    assert top - AXIS_SPAN <= model.axis.start < min(r["points"] for r in model.rows
-                                                     if not r["far_behind"])
-    gamma = next(r for r in model.rows if r["label"] == "gamma")
-    assert gamma["far_behind"] and model.axis.fraction(gamma["points"]) is None
+    top = max(r.points for r in model.rows)
+    assert top - AXIS_SPAN <= model.axis.start < min(r.points for r in model.rows
+                                                     if not r.far_behind)
+    gamma = next(r for r in model.rows if r.label == "gamma")
+    assert gamma.far_behind and model.axis.fraction(gamma.points) is None
     assert "far behind" in model.marks(gamma)
     assert model.header(POINTS) == f"Points (axis from {model.axis.start:.0f})"
 
 
 def test_unranked_systems_are_listed_below_the_table_with_why(board):
     page = board().board
-    assert {r["label"] for r in page.model.unranked} == {"delta", "epsilon", "zeta"}
+    assert {r.label for r in page.model.unranked} == {"delta", "epsilon", "zeta"}
     text = page.unranked.text()
     assert "zeta — no votes" in text
     assert "delta — not connected to the anchor" in text
@@ -73,8 +76,8 @@ def test_the_category_selector_shows_the_category_refit(qtbot, board):
     page.category_box.setFocus()
     qtbot.keyClick(page.category_box, Qt.Key.Key_End)
     assert page.category == "explain"
-    refit = page.found["categories"]["explain"]["systems"]
-    assert [r["label"] for r in page.model.rows] == [r["label"] for r in refit
+    refit = page.found.to_json()["categories"]["explain"]["systems"]
+    assert [r.label for r in page.model.rows] == [r["label"] for r in refit
                                                      if not r["unranked"]]
     points = [page.model.data(page.model.index(r, 2)) for r in range(page.model.rowCount())]
     assert points == [f"{r['points']:.0f}" for r in refit if not r["unranked"]]
@@ -88,13 +91,13 @@ def test_the_category_selector_shows_the_category_refit(qtbot, board):
 
 def test_the_round_selector_lists_rounds_newest_first(board):
     window = board()
-    first = window.board.found["round"]
+    first = window.board.found.round_id
     assert window.round_actions.close_round()
     page = window.board
     assert page.round_box.count() == 2 and "newest" in page.round_box.itemText(0)
-    assert page.found["round"] != first
+    assert page.found.round_id != first
     page.choose_round(first)
-    assert page.found["round"] == first
+    assert page.found.round_id == first
 
 
 def test_a_tests_then_votes_board_shows_its_columns_and_diff_length_bias(board):
@@ -111,7 +114,7 @@ def test_a_tests_then_votes_board_shows_its_columns_and_diff_length_bias(board):
 
 def test_the_summary_says_what_each_figure_means(board):
     page = board().board
-    summary = page.found["summary"]
+    summary = page.found.to_json()["summary"]
     items = {item.title: item for item in summary_items(page.found, page.kind)}
     agreement = items["Rater agreement"]
     assert agreement.figure == "67%"
@@ -130,7 +133,7 @@ def test_the_summary_says_what_each_figure_means(board):
 def test_the_split_plot_shows_systems_of_both_halves_or_says_why_not(board):
     page = board().board
     points = page.summary.plot.points
-    halves = page.found["summary"]["split_half_points"]
+    halves = page.found.summary.split_half_points
     both = [s for s, v in halves["odd"].items() if v is not None and halves["even"][s]]
     assert len(points) == len(both) == 3 and page.summary.plot.note == ""
     empty = {"split_half_points": {"odd": dict(halves["odd"]),
@@ -184,7 +187,7 @@ def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp
     window.show_board("starter")
     model = window.board.model
     (row,) = cells(model)
-    (system,) = closed["systems"]
+    (system,) = closed.to_json()["systems"]
     assert row["System"] == "tiny" and row["Tier"] == "reference"
     assert row["Score"] == f"{100 * system['headline']:.1f}%"
     assert row["Passed"] == "23" and row["Tasks"] == "24"
@@ -195,7 +198,7 @@ def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp
 
 def test_the_summary_says_how_much_was_settled_without_a_vote(board):
     page = board().board
-    settled = page.found["summary"]["settled"]
+    settled = page.found.summary.settled
     items = {item.title: item for item in summary_items(page.found, page.kind)}
     item = items["Settled without a vote"]
     assert item.figure == f"{100 * settled['weight_share']:.0f}% of the weight"
@@ -204,6 +207,6 @@ def test_the_summary_says_how_much_was_settled_without_a_vote(board):
     shown = " ".join(label.text() for label in page.summary.labels)
     assert "Settled without a vote" in shown
     # A round closed before the summary recorded this says nothing about it.
-    older = {**page.found, "summary": {k: v for k, v in page.found["summary"].items()
-                                       if k != "settled"}}
+    older = dataclasses.replace(page.found,
+                                summary=dataclasses.replace(page.found.summary, settled=None))
     assert "Settled without a vote" not in [i.title for i in summary_items(older, page.kind)]

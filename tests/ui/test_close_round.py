@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMessageBox
 from arena import rounds
 from arena.errors import ArenaError
 from arena.ledger.rounds import rounds as stored_rounds
-from arena.scoring import RoundSettings
+from arena.round_record import RoundSettings
 from arena.ui import close_round_dialog
 from arena.ui.close_round_dialog import CloseRoundDialog
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, default_key_map, problems
@@ -51,8 +51,8 @@ def test_the_close_round_key_closes_the_selected_family_and_shows_its_board(
     stored = stored_rounds(window.ledger, "prose")
     assert asked == ["prose"] and len(stored) == 1
     assert window.pages.currentWidget() is window.board
-    assert window.board.found["round"] == stored[0]["round_id"]
-    assert window.board.found["settings"]["penalty"] == 0.02
+    assert window.board.found.round_id == stored[0]["round_id"]
+    assert window.board.found.settings.penalty == 0.02
     # The gates re-ran over every output in force, and the progress dialog heard of each.
     outputs = next(r["outputs"] for r in window.families.model.rows if r["name"] == "prose")
     assert 0 < sum(steps) <= outputs

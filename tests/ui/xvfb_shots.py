@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 
 from arena.importing import FamilySettings, import_file
 from arena.ledger import Ledger
-from arena.scoring import RoundSettings
+from arena.round_record import RoundSettings
 from arena.ui import close_round_dialog
 from arena.ui.app import application
 from arena.ui.main_window import MainWindow

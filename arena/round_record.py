@@ -1,0 +1,214 @@
+"""A closed round as typed records: the board, its category refits, the summary, the settings.
+
+Each record has one ``to_json``/``from_json`` pair, so the shape `round show
+--json` prints (docs/cli.md) is written in one place. A round's comparisons
+and graded receipts are stored apart from it and read only by those who need
+them (export), so showing a board never parses every comparison.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import fitting
+from arena.errors import BadInput
+
+Weighting = Literal["unit", "ledger"]
+DEFAULT_CAP = 1000.0
+
+
+def _fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    """The keys of ``data`` that ``cls`` has (older rounds lack newer keys: defaults)."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
+@dataclass(frozen=True)
+class RoundSettings:
+    """What a round records so anyone can refit it."""
+
+    weighting: Weighting = "unit"
+    cap: float | None = None
+    penalty: float = fitting.DEFAULT_PENALTY
+    base: float = 1000.0
+    threshold: float = fitting.DEFAULT_THRESHOLD
+    # Graded families: the seed of the bootstrap intervals, recorded so they can be redone.
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.weighting not in ("unit", "ledger"):
+            raise BadInput(f"weighting must be unit or ledger, not {self.weighting!r}",
+                           field="--weighting")
+        if self.weighting == "ledger" and self.cap is None:
+            object.__setattr__(self, "cap", DEFAULT_CAP)
+        if self.cap is not None and not self.cap > 0:
+            raise BadInput("the cap must be a positive weight", field="--cap")
+        if not (self.penalty >= 0 and math.isfinite(self.penalty)):
+            raise BadInput("the penalty must be a finite number ≥ 0", field="--penalty")
+        if not math.isfinite(self.base):
+            raise BadInput("the base must be a finite number", field="--base")
+        if not self.threshold >= 0:
+            raise BadInput("the threshold must be ≥ 0", field="--threshold")
+
+    def as_json(self) -> dict[str, Any]:
+        return {"weighting": self.weighting, "cap": self.cap, "penalty": self.penalty,
+                "base": self.base, "threshold": self.threshold, "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class Anchor:
+    system: str | None
+    label: str | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One system's line of a board; a graded run has scores instead of points."""
+
+    system: str
+    label: str
+    rank: int | None
+    points: float | None = None
+    status: str = "ranked"
+    preliminary: bool = False
+    unranked: bool = False
+    far_behind: bool = False
+    votes: int = 0
+    decisive_votes: int = 0
+    both_bad_share: float | None = None
+    gate_failure_share: float | None = None
+    cost_per_output: float | None = None
+    p50_latency_ms: float | None = None
+    pass_rate: float | None = None
+    failed_tests_share: float | None = None
+    # Graded runs only (None elsewhere).
+    headline: float | None = None
+    ci95: list[float] | None = None
+    passed: int | None = None
+    tasks: int | None = None
+    coverage: float | None = None
+    categories: dict[str, float] | None = None
+    tier: str | None = None
+    suite: str | None = None
+
+    @property
+    def graded(self) -> bool:
+        return self.headline is not None
+
+    def to_json(self) -> dict[str, Any]:
+        row = dataclasses.asdict(self)
+        if not self.graded:
+            for name in GRADED_FIELDS:
+                del row[name]
+        return row
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BoardRow:
+        return cls(**_fields(cls, data))
+
+
+GRADED_FIELDS = ("headline", "ci95", "passed", "tasks", "coverage", "categories", "tier", "suite")
+
+
+@dataclass(frozen=True)
+class Board:
+    """A ranked board: the family's, or one category's refit."""
+
+    anchor: Anchor | None
+    systems: tuple[BoardRow, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"anchor": self.anchor.to_json() if self.anchor else None,
+                "systems": [r.to_json() for r in self.systems]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Board:
+        anchor = data.get("anchor")
+        return cls(Anchor(**anchor) if anchor else None,
+                   tuple(BoardRow.from_json(r) for r in data["systems"]))
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    rater_agreement: float | None = None
+    repeats: int = 0
+    split_half_tau: float | None = None
+    split_half_points: dict[str, dict[str, float | None]] = field(
+        default_factory=lambda: {"odd": {}, "even": {}})
+    left_out: dict[str, int] = field(default_factory=dict)
+    length_bias_points_per_sd: float | None = None
+    diff_length_bias_points_per_sd: float | None = None
+    # None in rounds closed before settled shares were recorded.
+    settled: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        if self.settled is None:
+            del data["settled"]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoundSummary:
+        return cls(**_fields(cls, data))
+
+
+@dataclass(frozen=True)
+class Round:
+    round_id: str
+    family: str
+    kind: str | None
+    closed_at: str
+    settings: RoundSettings
+    software: str
+    # The rater's corrections in force at closing (docs/cli.md, `arena event list`).
+    events: tuple[dict[str, Any], ...]
+    board: Board
+    categories: dict[str, Board]
+    summary: RoundSummary
+    fit: dict[str, Any] | None
+    # Where the family's chains, outputs and gate results stood at closing: the export
+    # shows the family as it was then.
+    chain_heads: dict[str, dict[str, Any]]
+    marks: dict[str, int] | None = None
+
+    @property
+    def anchor(self) -> Anchor | None:
+        return self.board.anchor
+
+    @property
+    def systems(self) -> tuple[BoardRow, ...]:
+        return self.board.systems
+
+    def recorded_settings(self) -> dict[str, Any]:
+        """The settings as the round records them: the choices, the software, the events."""
+        return {**self.settings.as_json(), "software": self.software,
+                "events": list(self.events)}
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything but the comparisons and receipts, as `round show --json` builds on."""
+        return {"round": self.round_id, "family": self.family, "kind": self.kind,
+                "closed_at": self.closed_at, "settings": self.recorded_settings(),
+                **self.board.to_json(),
+                "categories": {k: v.to_json() for k, v in self.categories.items()},
+                "summary": self.summary.to_json(), "fit": self.fit,
+                "chain_heads": self.chain_heads, "marks": self.marks}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Round:
+        recorded = dict(data["settings"])
+        software = recorded.pop("software", "")
+        events = tuple(recorded.pop("events", ()))
+        return cls(
+            round_id=data["round"], family=data["family"], kind=data.get("kind"),
+            closed_at=data["closed_at"], settings=RoundSettings(**recorded),
+            software=software, events=events, board=Board.from_json(data),
+            categories={k: Board.from_json(v) for k, v in data.get("categories", {}).items()},
+            summary=RoundSummary.from_json(data.get("summary") or {}), fit=data.get("fit"),
+            chain_heads=data["chain_heads"], marks=data.get("marks"))
