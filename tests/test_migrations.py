@@ -58,3 +58,30 @@ def test_a_failing_migration_leaves_no_trace(tmp_path):
         trial.apply(db)
     assert not db["a"].exists()
     assert _version(db) == 0
+
+
+def test_a_round_closed_before_round_items_keeps_its_comparisons(tmp_path):
+    import json
+
+    from arena.ledger import rounds as stored_rounds
+
+    path = tmp_path / "old.sqlite"
+    db = Database(sqlite3.connect(path))
+    migrate(db, stop_before="0007_round_items")
+    db["families"].insert({"name": "f", "kind": "votes", "language": "en", "min_chars": 1,
+                           "max_chars": 10, "aspect": "", "reference": None,
+                           "created_at": "2026-01-01T00:00:00.000+00:00"})
+    results = {"anchor": None, "systems": [], "categories": {}, "summary": {}, "fit": None,
+               "chain_heads": {}, "comparisons": [{"source": "vote", "y": 1.0}],
+               "receipts": []}
+    db["rounds"].insert({"round_id": "r1", "family": "f", "closed_at": "2026-01-02",
+                         "settings": json.dumps({"weighting": "unit"}),
+                         "results": json.dumps(results)})
+    db.conn.commit()
+    db.close()
+    with Ledger.open(path) as ledger:
+        found = stored_rounds.find_round(ledger, "r1")
+        assert "comparisons" not in found and "receipts" not in found
+        assert list(stored_rounds.items(ledger, "r1", "comparison")) == [
+            {"source": "vote", "y": 1.0}]
+        assert list(stored_rounds.items(ledger, "r1", "receipt")) == []
