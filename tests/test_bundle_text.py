@@ -53,7 +53,8 @@ def _vote(ledger: Ledger, case: str, comment: str) -> None:
     events.add_event(ledger, "u", "flag", presentation_id=shown.presentation_id, note=comment)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(prompt=_text(), outputs=st.lists(_text(1), min_size=4, max_size=4),
        labels=st.lists(_text(1, 30).filter(str.strip), min_size=2, max_size=2, unique=True),
        model=_text(1), comment=_text(), reason=_text())
