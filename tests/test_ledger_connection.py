@@ -74,3 +74,43 @@ def test_a_file_that_is_not_a_database_is_refused_clearly(ledger_path):
     ledger_path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(LedgerError, match="not a usable Arena ledger"):
         Ledger.open(ledger_path)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX; Windows locks by path")
+@pytest.mark.parametrize("link", ["hard", "symbolic"])
+def test_a_second_writer_through_a_link_is_refused(ledger, ledger_path, tmp_path, link):
+    import os
+
+    other = tmp_path / "elsewhere" / "alias.sqlite"
+    other.parent.mkdir()
+    (os.link if link == "hard" else os.symlink)(ledger_path, other)
+    code = textwrap.dedent(f"""
+        from arena.ledger import Ledger
+        from arena.errors import LedgerLocked
+        try:
+            Ledger.open({str(other)!r})
+        except LedgerLocked as exc:
+            print("refused:", exc)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "refused:" in out and "a link to the same file" in out
+    # In this process too, and the ledger still writes afterwards.
+    with pytest.raises(LedgerLocked):
+        Ledger.open(other)
+    assert ledger.pragma("user_version") == SCHEMA_VERSION  # the first writer is unharmed
+
+
+def test_another_applications_database_is_never_turned_into_a_ledger(ledger_path):
+    import sqlite3
+
+    conn = sqlite3.connect(ledger_path)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.commit()
+    conn.close()
+    before = ledger_path.read_bytes()
+    with pytest.raises(LedgerError, match="another application"):
+        Ledger.open(ledger_path)
+    assert ledger_path.read_bytes() == before
+    Ledger.open(ledger_path.with_name("fresh.sqlite")).close()  # a new file is fine

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -9,6 +10,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import filelock
+
+try:  # POSIX only
+    import fcntl
+except ImportError:  # pragma: no cover (Windows)
+    fcntl = None  # type: ignore[assignment]
 from sqlite_utils import Database
 
 from arena.errors import LedgerError, LedgerLocked, LedgerTooNew
@@ -32,6 +38,48 @@ def _apply_pragmas(conn: sqlite3.Connection, *, readonly: bool) -> None:
         conn.execute("PRAGMA checkpoint_fullfsync = ON")
 
 
+_LOCKED = ("is open for writing in another Arena process; close it there first (only one "
+           "process may write a ledger at a time)")
+
+
+def _lock_the_file_itself(file: Path) -> int | None:
+    """An exclusive ``flock`` on the ledger file, held for as long as the ledger is open.
+
+    The lock file beside the ledger goes by path; this one goes by the file, so a
+    second writer that reaches it through a hard link, a symbolic link or another
+    spelling of its path is refused too. ``flock`` locks are apart from the
+    byte-range locks SQLite takes, so they do not disturb each other; the
+    descriptor is closed only after SQLite's own (closing any descriptor of a
+    file drops the process's byte-range locks on it). Raises BlockingIOError when
+    another writer holds it. Windows has no ``flock``: there the lock goes by path only.
+    """
+    if fcntl is None:
+        return None
+    descriptor = os.open(file, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _unlock(inode: int | None, lock: filelock.BaseFileLock) -> None:
+    if inode is not None:
+        os.close(inode)
+    lock.release()
+
+
+def _refuse_foreign_database(db: Database, file: Path) -> None:
+    """Opening for writing migrates: never do that to another application's database."""
+    if db.execute("PRAGMA user_version").fetchone()[0]:
+        return
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables - {"_sqlite_migrations"}:
+        raise LedgerError(f"{file}: a database of another application (tables "
+                          f"{', '.join(sorted(tables)[:5])}); Arena writes only its own ledgers")
+
+
 class Ledger:
     """One open ledger file. Writers hold an exclusive lock for their lifetime."""
 
@@ -46,6 +94,8 @@ class Ledger:
         # commit they go into the head file (see heads.py).
         self.pending_heads: list[tuple[str, str, int, str]] = []
         self._heads: heads.Heads | None = None
+        # The descriptor holding the lock on the ledger file's inode (POSIX writers).
+        self._inode_lock: int | None = None
 
     @classmethod
     def open(cls, path: Path | str, *, readonly: bool = False) -> Ledger:
@@ -62,27 +112,35 @@ class Ledger:
         try:
             file.parent.mkdir(parents=True, exist_ok=True)
             lock.acquire()
+            inode = _lock_the_file_itself(file)
         except filelock.Timeout:
-            raise LedgerLocked(
-                f"{file} is open for writing in another Arena process; close it there "
-                "first (only one process may write a ledger at a time)"
-            ) from None
+            raise LedgerLocked(f"{file} {_LOCKED}") from None
+        except BlockingIOError:
+            lock.release()
+            raise LedgerLocked(f"{file} (or a link to the same file) {_LOCKED}") from None
         except OSError as exc:
+            if lock.is_locked:
+                lock.release()
             raise LedgerError(
                 f"{file}: cannot write there ({exc.strerror or exc}; a read-only disk or "
                 "folder?); commands that only read, such as `arena check`, still work"
             ) from None
+        db = Database(sqlite3.connect(str(file)))
         try:
-            db = Database(sqlite3.connect(str(file)))
+            _refuse_foreign_database(db, file)  # before WAL mode rewrites its header
             _apply_pragmas(db.conn, readonly=False)
             migrate(db)
         except sqlite3.DatabaseError as exc:
-            lock.release()
+            db.close()
+            _unlock(inode, lock)
             raise LedgerError(f"{file}: not a usable Arena ledger ({exc})") from None
         except BaseException:
-            lock.release()
+            db.close()
+            _unlock(inode, lock)
             raise
-        return cls(file, db, readonly=False, lock=lock)
+        ledger = cls(file, db, readonly=False, lock=lock)
+        ledger._inode_lock = inode
+        return ledger
 
     @classmethod
     def _open_readonly(cls, file: Path) -> Ledger:
@@ -161,8 +219,8 @@ class Ledger:
     def close(self) -> None:
         self.db.close()
         if self._lock is not None:
-            self._lock.release()
-            self._lock = None
+            _unlock(self._inode_lock, self._lock)
+            self._lock, self._inode_lock = None, None
 
     def __enter__(self) -> Ledger:
         return self
