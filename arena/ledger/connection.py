@@ -125,7 +125,11 @@ class Ledger:
                 f"{file}: cannot write there ({exc.strerror or exc}; a read-only disk or "
                 "folder?); commands that only read, such as `arena check`, still work"
             ) from None
-        db = Database(sqlite3.connect(str(file)))
+        try:
+            db = Database(sqlite3.connect(str(file)))
+        except sqlite3.DatabaseError as exc:
+            _unlock(inode, lock)
+            raise LedgerError(f"{file}: cannot be opened ({exc})") from None
         try:
             _refuse_foreign_database(db, file)  # before WAL mode rewrites its header
             _apply_pragmas(db.conn, readonly=False)
