@@ -21,10 +21,15 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import re
+import shutil
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from arena import __version__
 from arena.errors import BadInput
@@ -33,7 +38,10 @@ from arena.ledger import rounds as stored_rounds
 from arena.records import Output
 from arena.round_record import Round
 from arena.rounds import find_round
+from arena.signing import SIGNATURE, load_or_create_key, sign
 
+# A bundle's files are named like these: no folders, no "..", nothing hidden.
+_PLAIN_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
 FORMAT = "arena-round-bundle"
 FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
@@ -71,9 +79,9 @@ def _outputs(ledger: Ledger, found: Round, comparisons: list[dict[str, Any]],
     return [o for o in catalog.outputs(ledger, found.family) if o.output_id in used]
 
 
-def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
-                 ) -> tuple[Round, dict[str, bytes]]:
-    """The round and the bytes of every file of its bundle."""
+def bundle_files(ledger: Ledger, round_id: str | None, family: str | None,
+                 key: Ed25519PrivateKey) -> tuple[Round, dict[str, bytes]]:
+    """The round and the bytes of every file of its bundle, the manifest signed with ``key``."""
     found = find_round(ledger, round_id, family)
     if found is None:
         raise BadInput("no such round; close one with `arena round close`", field="round")
@@ -126,23 +134,45 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None
     }
     files[MANIFEST] = _json(manifest)
     files[MANIFEST_HASH] = f"{hashlib.sha256(files[MANIFEST]).hexdigest()}  {MANIFEST}\n".encode()
+    files[SIGNATURE] = sign(files[MANIFEST], key)
     return found, files
 
 
 def export_round(ledger: Ledger, out: Path, *, round_id: str | None = None,
-                 family: str | None = None) -> Round:
-    """Write the bundle of a round to ``out`` (a folder, or a .zip file); return the round."""
+                 family: str | None = None, key: Ed25519PrivateKey | None = None) -> Round:
+    """Write the signed bundle of a round to ``out`` (a folder, or a .zip file).
+
+    The bundle is written under a temporary name beside ``out`` and renamed
+    when complete, so a full disk or a crash never leaves a partial bundle
+    under the name asked for. ``key`` defaults to the rater's signing key.
+    """
     if out.exists():
         raise BadInput("already exists; choose another --out", path=str(out))
-    found, files = bundle_files(ledger, round_id, family)
-    if out.suffix == ".zip":
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(zip_bytes(files))
-    else:
-        out.mkdir(parents=True)
-        for name, data in files.items():
-            (out / name).write_bytes(data)
+    found, files = bundle_files(ledger, round_id, family, key or load_or_create_key())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.name}.partial-{os.getpid()}")
+    try:
+        if out.suffix == ".zip":
+            _write_synced(partial, zip_bytes(files))
+        else:
+            partial.mkdir()
+            for name, data in files.items():
+                _write_synced(partial / name, data)
+        os.replace(partial, out)
+    except BaseException:
+        if partial.is_dir():
+            shutil.rmtree(partial, ignore_errors=True)
+        else:
+            partial.unlink(missing_ok=True)
+        raise
     return found
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:
@@ -162,11 +192,22 @@ def zip_bytes(files: dict[str, bytes]) -> bytes:
 
 
 def read_bundle(path: Path) -> dict[str, bytes]:
-    """Every file of a bundle folder or .zip, by name."""
+    """Every file of a bundle folder or .zip, by name.
+
+    A bundle's .zip is stored, not compressed, with plain file names: anything
+    else is refused before a byte is inflated, so a zip bomb or an entry that
+    names ``../`` or a folder never gets read.
+    """
     if path.is_dir():
         return {p.name: p.read_bytes() for p in sorted(path.iterdir()) if p.is_file()}
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if (info.compress_type != zipfile.ZIP_STORED
+                        or info.file_size != info.compress_size
+                        or not _PLAIN_NAME.fullmatch(info.filename)):
+                    raise BadInput(f"entry {info.filename[:80]!r} is not a stored file with a "
+                                   "plain name, as a bundle's entries are", path=str(path))
             files = {n: archive.read(n) for n in archive.namelist()}
         if zip_bytes(files) != path.read_bytes():
             raise BadInput("the .zip differs from the canonical bundle layout (changed)",

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from arena import signing
 from arena.bundle import FORMAT, MANIFEST, MANIFEST_HASH, read_bundle
 from arena.comparisons import (
     Y_OF_CHOICE,
@@ -38,6 +39,7 @@ from arena.records import (
 )
 from arena.round_record import RoundSettings
 from arena.scoring import BoardFit, fit_board, fitted_weights, summary
+from arena.signing import SIGNATURE
 
 POINTS_TOLERANCE = 0.01
 _FIELDS = {f.name for f in dataclasses.fields(Comparison)}
@@ -49,6 +51,8 @@ class VerifyReport:
     round: str | None = None
     systems: int = 0
     largest_difference: float = 0.0
+    # The signing key's fingerprint (None: unsigned or unreadable signature).
+    signer: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -68,7 +72,9 @@ def _lines(data: bytes, name: str) -> list[dict[str, Any]]:
         raise _Stop(f"{name}: unreadable ({exc})") from None
 
 
-def verify_bundle(path: Path) -> VerifyReport:
+def verify_bundle(path: Path, *, allow_unsigned: bool = False,
+                  signer: str | None = None) -> VerifyReport:
+    """Check a bundle from its files alone; ``signer`` names the fingerprint required."""
     report = VerifyReport()
     try:
         files = read_bundle(path)
@@ -78,6 +84,7 @@ def verify_bundle(path: Path) -> VerifyReport:
         # or a compression method that zipfile refuses.
         report.problems.append(f"{path}: not a readable bundle ({exc})")
         return report
+    _check_signature(files, report, allow_unsigned=allow_unsigned, signer=signer)
     try:
         _verify(files, report)
     except _Stop as stop:
@@ -89,6 +96,22 @@ def verify_bundle(path: Path) -> VerifyReport:
         report.problems.append(f"the bundle's content is not what Arena writes "
                                f"({type(exc).__name__}: {exc})")
     return report
+
+
+def _check_signature(files: dict[str, bytes], report: VerifyReport, *, allow_unsigned: bool,
+                     signer: str | None) -> None:
+    """The signature first: every other file is bound to the manifest by its hash."""
+    if SIGNATURE not in files:
+        if not allow_unsigned or signer is not None:
+            report.problems.append(f"{SIGNATURE} is missing: the bundle is unsigned (give "
+                                   "--allow-unsigned to check the rest anyway)")
+        return
+    signed = signing.check(files.get(MANIFEST, b""), files[SIGNATURE])
+    report.signer = signed.signer
+    if not signed.valid:
+        report.problems.append(signed.problem)
+    elif signer is not None and signed.signer != signer:
+        report.problems.append(f"{SIGNATURE}: signed by {signed.signer}, not by {signer}")
 
 
 def _check_hashes(files: dict[str, bytes], report: VerifyReport) -> dict[str, Any]:
@@ -104,14 +127,15 @@ def _check_hashes(files: dict[str, bytes], report: VerifyReport) -> dict[str, An
         raise _Stop(f"{MANIFEST}: unreadable ({exc})") from None
     if manifest.get("format") != FORMAT:
         raise _Stop(f"{MANIFEST}: not an Arena round bundle")
-    for name in sorted(set(files) - set(listed) - {MANIFEST, MANIFEST_HASH}):
-        report.problems.append(f"{name}: not listed in the manifest")
+    problems = [f"{name}: not listed in the manifest" for name in
+                sorted(set(files) - set(listed) - {MANIFEST, MANIFEST_HASH, SIGNATURE})]
     for name, expected in sorted(listed.items()):
         if name not in files:
-            report.problems.append(f"{name}: listed in the manifest but missing")
+            problems.append(f"{name}: listed in the manifest but missing")
         elif hashlib.sha256(files[name]).hexdigest() != expected:
-            report.problems.append(f"{name}: sha256 differs from the manifest (changed)")
-    if report.problems:
+            problems.append(f"{name}: sha256 differs from the manifest (changed)")
+    if problems:
+        report.problems += problems
         raise _Stop("the files do not match their hashes; nothing else was checked")
     return manifest
 

@@ -41,7 +41,8 @@ def test_the_bundle_holds_what_the_manifest_lists(closed, tmp_path):
     export_round(closed, tmp_path / "b", family="small")
     files = read_bundle(tmp_path / "b")
     manifest = json.loads(files["manifest.json"])
-    assert set(manifest["files"]) | {"manifest.json", "manifest.sha256"} == set(files)
+    assert set(manifest["files"]) | {"manifest.json", "manifest.sha256", "manifest.sig"} == \
+        set(files)
     votes = [json.loads(x) for x in files["votes.jsonl"].splitlines()]
     assert len(votes) == 5 and len(files["retractions.jsonl"].splitlines()) == 1
     statuses = {json.loads(x)["status"] for x in files["comparisons.jsonl"].splitlines()}

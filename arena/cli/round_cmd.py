@@ -54,10 +54,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--out", type=Path, required=True, help="a new folder, or a file ending .zip")
     e.set_defaults(handler=cmd_export)
 
-    f = sub.add_parser("verify", help="recheck a bundle's hashes and refit its round")
+    f = sub.add_parser("verify", help="recheck a bundle's signature and hashes and refit it")
     f.add_argument("bundle", type=Path, help="the bundle folder or .zip")
+    f.add_argument("--signer", metavar="FINGERPRINT",
+                   help="require this signer (as `arena key` prints it on the rater's machine)")
+    f.add_argument("--allow-unsigned", action="store_true",
+                   help="check an unsigned bundle instead of refusing it")
     f.add_argument("--json", action="store_true", help="print the result as JSON")
     f.set_defaults(handler=cmd_verify)
+
+    k = sub.add_parser("key", help="the fingerprint of your signing key (made on first use)")
+    k.add_argument("--json", action="store_true", help="print the result as JSON")
+    k.set_defaults(handler=cmd_key)
 
     b = sub.add_parser("fit", help="fit point scores to a battles file (no ledger needed)")
     b.add_argument("file", type=Path, help="JSON list or JSON Lines of battles")
@@ -217,10 +225,25 @@ def cmd_import_votes(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from arena.bundle import export_round
+    from arena.signing import fingerprint, load_or_create_key
 
+    key = load_or_create_key()
     with open_ledger(args, readonly=True) as ledger:
-        found = export_round(ledger, args.out, round_id=args.round, family=args.family)
-    print(f"round {found.round_id[:12]} of {found.family} written to {args.out}")
+        found = export_round(ledger, args.out, round_id=args.round, family=args.family, key=key)
+    print(f"round {found.round_id[:12]} of {found.family} written to {args.out}, signed by "
+          f"{fingerprint(key.public_key())}")
+    return 0
+
+
+def cmd_key(args: argparse.Namespace) -> int:
+    from arena.signing import default_key_path, fingerprint, load_or_create_key
+
+    path = default_key_path()
+    signer = fingerprint(load_or_create_key(path).public_key())
+    if args.json:
+        output.emit_json({"fingerprint": signer, "path": str(path)})
+    else:
+        print(f"{signer}  (private key: {path}; give others the fingerprint, never the key)")
     return 0
 
 
@@ -228,15 +251,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from arena.errors import LedgerError
     from arena.verify import verify_bundle
 
-    report = verify_bundle(args.bundle)
+    report = verify_bundle(args.bundle, allow_unsigned=args.allow_unsigned, signer=args.signer)
     if args.json:
         output.emit_json({"bundle": str(args.bundle), "round": report.round, "ok": report.ok,
-                          "systems": report.systems,
+                          "signer": report.signer, "systems": report.systems,
                           "largest_difference": report.largest_difference,
                           "problems": report.problems})
     elif report.ok:
-        print(f"{args.bundle}: ok: every hash matches and the refit reproduces the points of "
-              f"{report.systems} systems (largest difference {report.largest_difference:.2g})")
+        signed = f"signed by {report.signer}" if report.signer else "unsigned"
+        print(f"{args.bundle}: ok ({signed}): every hash matches and the refit reproduces the "
+              f"points of {report.systems} systems (largest difference "
+              f"{report.largest_difference:.2g})")
     else:
         for line in report.problems:
             print(line)
