@@ -8,6 +8,7 @@ token is removed from the parsed values, before anything leaves this module.
 
 from __future__ import annotations
 
+import dataclasses
 import email.utils
 import http.client
 import json
@@ -24,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.errors import BadInput
+from arena.errors import BadInput, LedgerError
 from arena.graders import PARSER_VERSION
 from arena.records import SystemDescriptor
 from arena.redact import SECRET_KEYS, Redactor
@@ -146,6 +147,15 @@ class CollectSettings:
             json.dumps(dict(self.inference), allow_nan=False)
         except (TypeError, ValueError) as error:
             raise BadInput(f"not JSON ({error})", field="inference") from None
+
+    def check_secrets(self, **recorded: str | None) -> None:
+        """Refuse the API key (or the keys importers redact) in any field the run records:
+        the model, the endpoint (path, user part), the system prompt, the inference
+        settings, and ``recorded`` (its label)."""
+        key = self.api_key()
+        Redactor.from_environment(extra=[key] if key else []).refuse_in({
+            "model": self.model, "endpoint": self.endpoint, "system_prompt": self.system_prompt,
+            "inference": dict(self.inference), **recorded})
 
     def api_key(self) -> str | None:
         if self.api_key_env is None:
@@ -335,8 +345,10 @@ class _Client:
             return {"status": "malformed_reply", "error": "the reply has no choices[0].message"}
         content = message.get("content")
         if isinstance(content, list):  # content parts: keep the text ones, in order
-            content = "".join(p.get("text", "") for p in content
-                              if isinstance(p, dict) and isinstance(p.get("text"), str))
+            # Redacted again once joined: a key split across parts shows only here.
+            content = self.redactor.text("".join(
+                p.get("text", "") for p in content
+                if isinstance(p, dict) and isinstance(p.get("text"), str)))
         if content is not None and not isinstance(content, str):
             return {"status": "malformed_reply", "error": "choices[0].message.content is not text"}
         usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
@@ -350,6 +362,14 @@ class _Client:
                 "prompt_tokens": prompt, "completion_tokens": completion,
                 "cost": prices.cost(prompt, completion) if prices else None,
                 "response_model": model if isinstance(model, str) else None}
+
+
+def _refuse_leak(redactor: Redactor, item: CollectedItem) -> None:
+    """The last look before an item is stored: a key left in it stops the run instead."""
+    leak = redactor.leak(dataclasses.asdict(item))
+    if leak:
+        raise LedgerError(f"the endpoint's reply to task {item.task_id} still holds {leak} "
+                          "after redaction; nothing of it was stored, and the run stops")
 
 
 def _now() -> str:
@@ -405,12 +425,13 @@ def collect(
     again only for what was never delivered.
     """
     settings.check()
+    settings.check_secrets()
     key = settings.api_key()
+    stop = threading.Event()
+    client = _Client(settings, key, stop)
     every = list(tasks)
     todo = [t for t in every if t.task_id not in done]
     skipped = len(every) - len(todo)
-    stop = threading.Event()
-    client = _Client(settings, key, stop)
     counts = dict.fromkeys(ITEM_STATUSES, 0)
     started = time.monotonic()
     delivered = 0
@@ -439,6 +460,7 @@ def collect(
                 item = future.result()
                 if item is None:
                     continue
+                _refuse_leak(client.redactor, item)
                 on_item(item)
                 delivered += 1
                 counts[item.status] += 1
