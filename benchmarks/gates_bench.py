@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena.gates import evaluate  # noqa: E402
 from arena.gates.langid import detector, fix_label, identify, language_code, pieces  # noqa: E402
-from arena.gates.text import comments, split_markdown  # noqa: E402
+from arena.gates.text import comments, readable, split_markdown  # noqa: E402
 from arena.records import Case, CaseId, Family, Output, OutputId, SystemId  # noqa: E402
 
 FENCE = "```"
@@ -246,9 +246,9 @@ def _score(
     elapsed = 0.0
     for label, kind, text in samples:
         split = split_markdown(text)
-        found_pieces = list(pieces(split.prose))
+        found_pieces = list(pieces(readable(line) for line in split.prose))
         for block in split.code:
-            found_pieces += pieces(comments(block))
+            found_pieces += pieces(readable(line) for line in comments(block))
         tally: Counter[str] = Counter()
         for piece, weight in found_pieces:
             start = time.perf_counter()

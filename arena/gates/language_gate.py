@@ -1,50 +1,71 @@
-"""The Language gate: is most of the prose and comments in the family's language?"""
+"""The Language gate: is most of the prose and comments in a language the case expects?"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from operator import itemgetter
 
 from arena.gates.basic import is_truncated
-from arena.gates.langid import MIN_LETTERS, identify, language_code, letter_weight, pieces
-from arena.gates.text import Split, comment_bound, comments, split_diff, split_markdown
+from arena.gates.langid import (
+    KANA,
+    MIN_LETTERS,
+    MIN_MARGIN,
+    identify,
+    language_code,
+    letter_weight,
+    pieces,
+)
+from arena.gates.text import Split, comment_bound, comments, readable, split_diff, split_markdown
 from arena.records import Case, Family, GateResult, Output
 
 GATE = "language"
 
 
 class _Tally:
-    """Weighted letters per language, for the family's language and all others."""
+    """Weighted letters per language read, and those too close to call (undetermined)."""
 
-    def __init__(self, family_language: str) -> None:
-        self.family_language = family_language
+    def __init__(self, expected: Iterable[str]) -> None:
+        self.expected = frozenset(language_code(tag) for tag in expected)
         self.by_language: Counter[str] = Counter()
+        # Running sums: the verdict is checked after every piece.
+        self.own = self.other = self.undetermined = 0
 
-    def add(self, lines: Iterable[str]) -> None:
-        for piece, weight in pieces(lines):
-            self.by_language[identify(piece)] += weight
+    def add(self, piece: str, weight: int) -> None:
+        found = identify(piece)
+        if found.margin < MIN_MARGIN:
+            self.undetermined += weight
+            return
+        language = self._as_expected(found.language, piece)
+        self.by_language[language] += weight
+        if language in self.expected:
+            self.own += weight
+        else:
+            self.other += weight
+
+    def _as_expected(self, language: str, piece: str) -> str:
+        # Han without kana is how Japanese writes names, titles and lists too.
+        if language == "zh" and "ja" in self.expected and not KANA.search(piece):
+            return "ja"
+        return language
 
     @property
     def total(self) -> int:
-        return sum(self.by_language.values())
+        return self.own + self.other + self.undetermined
 
-    @property
-    def own(self) -> int:
-        return self.by_language[self.family_language]
+    def fails(self) -> bool:
+        """More than half of all that is read is confidently another language, and enough of it."""
+        return self.other >= MIN_LETTERS and 2 * self.other > self.total
 
-    @property
-    def other(self) -> int:
-        return self.total - self.own
+    def cannot_fail(self, unread: int) -> bool:
+        """Whether what is not yet read can no longer make the gate fail.
 
-    def settled_by(self, unread: int) -> bool:
-        """Whether comments not yet read cannot change the result any more.
-
-        ``unread`` is the letter weight of the unread code blocks: their
-        comments are part of those letters, so it bounds them.
+        ``unread`` bounds the letters still to read: the unread prose pieces,
+        and the unread code blocks, whose comments are part of their letters.
+        Only a pass is settled early, once enough is read to name a share: a
+        failure is read to the end, so that its reason gives the whole evidence.
         """
-        if self.own >= self.other + unread:
-            return True
-        return self.other > self.own + unread and self.total >= MIN_LETTERS
+        return self.total >= MIN_LETTERS and self.other + unread <= self.own + self.undetermined
 
 
 def _split(output: Output) -> Split:
@@ -53,52 +74,86 @@ def _split(output: Output) -> Split:
     return split_markdown(output.text, truncated=is_truncated(output.finish_reason))
 
 
+def _judged_against(case: Case, family: Family) -> str:
+    """The languages an answer to ``case`` is judged against, and where they come from."""
+    if case.language is not None:
+        return f"case language is {case.language} (set)"
+    if case.detected_language is not None:
+        return (
+            f"case language is {case.detected_language} (detected from the prompt)"
+            f" or the family's {family.language}"
+        )
+    return f"family language is {family.language}"
+
+
 def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%"
 
 
-def language(output: Output, case: Case, family: Family) -> GateResult:
-    """Fail when more than half of prose plus comments, by weighted letters, is another language.
+def _shares(tally: _Tally, languages: list[tuple[str, int]]) -> str:
+    return ", ".join(f"{lang} {_percent(n, tally.total)}" for lang, n in languages[:3])
 
-    Lexing code for its comments costs more than identifying the language, so
-    code blocks are read only while their comments could still change the
-    result; a reason then says that some were left unread.
-    """
-    del case  # the prompt does not bear on the answer's language
-    tally = _Tally(language_code(family.language))
-    split = _split(output)
-    tally.add(split.prose)
-    blocks = sorted(split.code, key=lambda block: len(block.code), reverse=True)
-    bounds = [letter_weight(comment_bound(block)) for block in blocks]
-    unread = sum(bounds)
-    skipped = False
-    for block, bound in zip(blocks, bounds, strict=True):
-        if tally.settled_by(unread):
-            skipped = True
-            break
-        tally.add(comments(block))
-        unread -= bound
 
+def _reason(tally: _Tally, read: str) -> tuple[bool, str]:
     total = tally.total
     if total < MIN_LETTERS:
-        return GateResult(GATE, True, "Language: too little prose and comments to tell")
-    read = "prose and comments read" if skipped else "prose and comments"
-    if tally.other > tally.own:
-        others = [
-            (lang, n)
-            for lang, n in tally.by_language.most_common()
-            if lang != tally.family_language
-        ]
+        return True, (
+            f"undetermined: {total} letters of {read}, under the {MIN_LETTERS} needed to tell"
+        )
+    ranked = tally.by_language.most_common()
+    others = [(lang, n) for lang, n in ranked if lang not in tally.expected]
+    own = [(lang, n) for lang, n in ranked if lang in tally.expected]
+    if tally.fails():
         if len(others) == 1:
-            lang = others[0][0]
-            what = f"{_percent(tally.other, total)} of {read} is {lang}"
-        else:
-            parts = ", ".join(f"{lang} {_percent(n, total)}" for lang, n in others[:3])
-            what = (
-                f"{_percent(tally.other, total)} of {read} is not {tally.family_language} ({parts})"
-            )
-        return GateResult(GATE, False, f"Language: {what}, family language is {family.language}")
-    reason = f"Language: {_percent(tally.own, total)} of {read} is {tally.family_language}"
+            return False, f"{_percent(tally.other, total)} of {read} is {others[0][0]}"
+        listed = " or ".join(sorted(tally.expected))
+        return False, (
+            f"{_percent(tally.other, total)} of {read} is not {listed} ({_shares(tally, others)})"
+        )
+    if 2 * tally.own > total:
+        names = " and ".join(lang for lang, _ in own)
+        return True, f"{_percent(tally.own, total)} of {read} is {names}"
+    if 2 * tally.other > total:
+        return True, (
+            f"undetermined: {tally.other} letters of {read} in another language "
+            f"({_shares(tally, others)}), under the {MIN_LETTERS} needed to tell"
+        )
+    unclear = f"detector margin under {MIN_MARGIN} for {_percent(tally.undetermined, total)}"
+    shares = "; ".join(filter(None, [_shares(tally, ranked), unclear]))
+    return True, f"undetermined: no language holds more than half of {read} ({shares})"
+
+
+def language(output: Output, case: Case, family: Family) -> GateResult:
+    """Fail when more than half of prose plus comments, by weighted letters, is confidently in
+    a language the case does not expect (``Case.expected_languages``).
+
+    Identifying and lexing cost most of the gate, so pieces and code blocks
+    are read, largest first, only while what is left could still make the gate
+    fail; a reason then says that some were left unread.
+    """
+    tally = _Tally(case.expected_languages(family.language))
+    split = _split(output)
+    # Largest first, so that the verdict is settled after as few as possible.
+    prose = sorted(pieces(readable(line) for line in split.prose), key=itemgetter(1), reverse=True)
+    blocks = sorted(split.code, key=lambda block: len(block.code), reverse=True)
+    bounds = [letter_weight(comment_bound(block)) for block in blocks]
+    unread = sum(weight for _, weight in prose) + sum(bounds)
+    skipped = False
+    for piece, weight in prose:
+        if skipped := tally.cannot_fail(unread):
+            break
+        tally.add(piece, weight)
+        unread -= weight
+    for block, bound in zip(blocks, bounds, strict=True):
+        if skipped or (skipped := tally.cannot_fail(unread)):
+            break
+        for piece, weight in pieces(readable(line) for line in comments(block)):
+            tally.add(piece, weight)
+        unread -= bound
+
+    read = "prose and comments read" if skipped else "prose and comments"
+    passed, what = _reason(tally, read)
+    reason = f"Language: {what}, {_judged_against(case, family)}"
     if skipped:
-        reason += "; the other code comments could not change the result"
-    return GateResult(GATE, True, reason)
+        reason += "; the rest could not change the result"
+    return GateResult(GATE, passed, reason)

@@ -9,6 +9,7 @@ fence tag. A diff has no prose: its added lines are code, lexed by file name.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -35,6 +36,42 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _INDENTED = re.compile(r"^(?: {4}|\t)", re.MULTILINE)
 # Inline code, links' targets, bare URLs and HTML tags are not prose.
 _NOT_PROSE = re.compile(r"`[^`\n]*`|\]\([^)\n]*\)|\bhttps?://\S+|<[^<>\n]{1,200}>")
+
+# What is not prose and so is never read (SPEC "Gates": numbers, formulas,
+# identifiers, JSON keys, URLs, table cells). A line is read only if at least
+# this share of it is prose words (docs/gates.md, "Thresholds"); from such a
+# line only the prose words are read.
+PROSE_SHARE = 0.5
+# Letters, with the combining marks of scripts that need them (Indic, Thai, Lao,
+# Hebrew and Arabic points, accents written apart), which ``\w`` does not match.
+_LETTER = (
+    "(?:[^\\W\\d_]|[\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a"
+    "\u064b-\u065f\u0900-\u0dff\u0e00-\u0eff])"
+)
+# A prose word: letters joined by apostrophes or hyphens, between punctuation.
+_WORD = re.compile(
+    f"[(\\[\"'«“‘„¿¡*]*{_LETTER}+(?:['’\\-\u2010\u2011·]{_LETTER}+)*[)\\]\"'»”’.,;:!?*…]*"
+)
+# Han, kana and hangul with their own punctuation: prose words without spaces.
+_WIDE_RUN = re.compile(
+    "([\u1100-\u11ff\u3000-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7af\uf900-\ufaff\uff01-\uff0f\uff1a-\uff20\U00020000-\U000323af]+)"
+)
+# Signs of something in a line that is no prose word: a digit or a code symbol,
+# camelCase, a dotted or scoped name or a call (os.path, std::map, f(x)). Lines
+# without any (most prose) are read whole. Three searches, each a single scan,
+# cost a third of one search for all three.
+_SYMBOL = re.compile(r"[\d_=<>{}\[\]\\/|@#$%^&+~]")
+_CAMEL = re.compile(r"[A-Z](?<=[a-z][A-Z])")
+_DOTTED = re.compile(r"[.(:](?<=\w[.(:])\w")
+_JSON_KEY = re.compile(r'"[^"\n]{0,100}"\s*:')
+# Lines of code outside a code block: statement ends and SQL clauses.
+_CODE_END = frozenset(";{}")
+_SQL_CLAUSE = re.compile(
+    r"(?:SELECT|FROM|WHERE|AND|OR|ON|JOIN|INNER|LEFT|RIGHT|OUTER|GROUP BY|ORDER BY|HAVING"
+    r"|LIMIT|UNION|INSERT|UPDATE|DELETE|VALUES|SET|CREATE|ALTER|DROP|WITH)\b"
+)
+
 _COMMENT_MARKS = re.compile(
     r"^[ \t]*(?:#+|//+|/\*+|\*+/?|--+|;+|%+|\"\"\"|''')|(?:\*+/|\"\"\"|''')[ \t]*$", re.MULTILINE
 )
@@ -89,6 +126,7 @@ def _closed_on_its_line(line: str, python: bool) -> bool:
             and "#" not in line[: line.index(kind)])
 
 
+@lru_cache(maxsize=64)  # the gate bounds a block by its region, then lexes the same region
 def _comment_region(code: str, lexer: Lexer | None) -> str:
     """The part of ``code`` that holds every comment, in a form the lexer reads alike."""
     rule = _LINE_LOCAL.get(lexer.name) if lexer is not None else None
@@ -133,7 +171,10 @@ def _markdown() -> MarkdownIt:
 
 
 def _clean(line: str) -> str:
-    return _NOT_PROSE.sub(" ", line)
+    # Most lines hold none of what _NOT_PROSE removes: skip the regex for them.
+    if "`" in line or "](" in line or "://" in line or "<" in line:
+        return _NOT_PROSE.sub(" ", line)
+    return line
 
 
 def _fence_tag(info: str) -> str:
@@ -282,6 +323,51 @@ def comments(block: CodeBlock) -> list[str]:
             if _is_comment(kind)
         )
     return [line for line in _COMMENT_MARKS.sub(" ", found).split("\n") if line.strip()]
+
+
+def readable(line: str) -> str:
+    """The prose words of ``line`` that the Language gate reads, or "" when it is not prose.
+
+    Table rows and lines of code (ending ``;``, ``{`` or ``}``, or an SQL
+    clause) are skipped whole; JSON keys are dropped. Otherwise the line is
+    read when its prose words make up at least ``PROSE_SHARE`` of the
+    characters of its words (words without a letter or digit, such as list
+    bullets and dashes, count for neither side), and then only those are read.
+    """
+    stripped = line.strip()
+    if (
+        not stripped
+        or stripped[-1] in _CODE_END
+        or _is_table_row(stripped)
+        or _SQL_CLAUSE.match(stripped)
+    ):
+        return ""
+    if '":' in stripped:
+        stripped = _JSON_KEY.sub(" ", stripped).strip()
+    if not (_SYMBOL.search(stripped) or _CAMEL.search(stripped) or _DOTTED.search(stripped)):
+        return stripped
+    words: list[str] = []
+    prose = other = 0
+    for token in _tokens(stripped):
+        if (_WORD.fullmatch(token) and not _CAMEL.search(token)) or _WIDE_RUN.fullmatch(token):
+            words.append(token)
+            prose += len(token)
+        elif any(c.isalnum() for c in token):
+            other += len(token)
+    return " ".join(words) if prose >= PROSE_SHARE * (prose + other) else ""
+
+
+def _is_table_row(line: str) -> bool:
+    return "|" in line and (line[0] == "|" or line.count("|") >= 2)
+
+
+def _tokens(line: str) -> Iterator[str]:
+    """Words split at spaces, and at the edges of Han, kana and hangul runs (written unspaced)."""
+    for token in line.split():
+        if token.isascii():
+            yield token
+        else:
+            yield from filter(None, _WIDE_RUN.split(token))
 
 
 def comment_bound(block: CodeBlock) -> str:

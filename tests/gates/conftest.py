@@ -17,8 +17,10 @@ def _family(language: str = "en", **fields: Any) -> Family:
     return Family(name="demo", language=language, **fields)
 
 
-def _case(prompt: str = "Explain the idea.") -> Case:
-    return Case(family="demo", case_id=CaseId("case-1"), category="general", prompt=prompt)
+def _case(prompt: str = "Explain the idea.", **fields: Any) -> Case:
+    return Case(
+        family="demo", case_id=CaseId("case-1"), category="general", prompt=prompt, **fields
+    )
 
 
 def _output(text: str, **fields: Any) -> Output:
@@ -47,6 +49,11 @@ def _load(name: str) -> ModuleType:
 @pytest.fixture(scope="session")
 def lang_samples() -> list[tuple[str, str, str]]:
     return list(_load("lang_samples").SAMPLES)
+
+
+@pytest.fixture(scope="session")
+def wrong_language_samples() -> ModuleType:
+    return _load("wrong_language_samples")
 
 
 @pytest.fixture(scope="session")

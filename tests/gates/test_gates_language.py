@@ -64,7 +64,7 @@ def test_traditional_chinese_passes_language_in_a_simplified_family(
     )
     result = _run(make_output, make_case, make_family, text, "zh-Hans")
     assert result.passed
-    assert result.reason == "Language: 100% of prose and comments is zh"
+    assert result.reason == "Language: 100% of prose and comments is zh, family language is zh-Hans"
 
 
 @pytest.mark.parametrize("tag", ["zh", "zh-CN", "zh-Hant", "zh-TW", "cmn-Hans"])
@@ -125,14 +125,20 @@ def test_code_itself_is_never_judged(make_output, make_case, make_family):
     text = f"代码如下：\n\n{FENCE}python\n{code}\n{FENCE}\n"
     result = _run(make_output, make_case, make_family, text, "zh-Hans")
     assert result.passed
-    assert "too little" in result.reason
+    assert result.reason.startswith("Language: undetermined: 12 letters of prose and comments")
 
 
-@pytest.mark.parametrize("text", ["OK", "42", "Yes.", "好的。", f"{FENCE}\nls -la\n{FENCE}"])
-def test_too_little_text_passes(make_output, make_case, make_family, text):
+@pytest.mark.parametrize(
+    ("text", "letters"),
+    [("OK", 2), ("42", 0), ("Yes.", 3), ("好的。", 6), (f"{FENCE}\nls -la\n{FENCE}", 0)],
+)
+def test_too_little_text_passes(make_output, make_case, make_family, text, letters):
     result = _run(make_output, make_case, make_family, text, "fr")
     assert result.passed
-    assert result.reason == "Language: too little prose and comments to tell"
+    assert result.reason == (
+        f"Language: undetermined: {letters} letters of prose and comments, "
+        f"under the {MIN_LETTERS} needed to tell, family language is fr"
+    )
 
 
 def test_output_blocks_do_not_count(make_output, make_case, make_family):
@@ -166,7 +172,7 @@ def test_comments_that_cannot_change_the_result_are_left_unread(
     text = f"{prose}\n\n{FENCE}python\n# 注释\nx = 1\n{FENCE}\n"
     result = _run(make_output, make_case, make_family, text, "en")
     assert result.passed
-    assert result.reason.endswith("the other code comments could not change the result")
+    assert result.reason.endswith("; the rest could not change the result")
 
 
 def test_open_fence_does_not_swallow_the_explanation_after_it(make_output, make_case, make_family):
@@ -176,7 +182,7 @@ def test_open_fence_does_not_swallow_the_explanation_after_it(make_output, make_
     )
     assert _run(make_output, make_case, make_family, text, "fr", finish_reason="stop").passed
     truncated = _run(make_output, make_case, make_family, text, "fr", finish_reason="length")
-    assert truncated.reason == "Language: too little prose and comments to tell"
+    assert truncated.reason.startswith("Language: undetermined: 0 letters of prose and comments")
 
 
 def test_diff_comments_are_judged(make_output, make_case, make_family):
@@ -191,19 +197,18 @@ def test_diff_comments_are_judged(make_output, make_case, make_family):
 
 
 def test_japanese_without_kana_reads_as_chinese_and_with_kana_as_japanese():
-    assert identify("東京都庁舎") == "zh"
-    assert identify("東京都庁の展望室からは富士山が見えます") == "ja"
+    assert identify("東京都庁舎") == ("zh", 1.0)
+    assert identify("東京都庁の展望室からは富士山が見えます") == ("ja", 1.0)
 
 
 def test_shouted_english_is_still_english():
-    assert identify("PLEASE DO NOT TOUCH THE EXHIBITS IN THIS ROOM") == "en"
+    assert identify("PLEASE DO NOT TOUCH THE EXHIBITS IN THIS ROOM").language == "en"
 
 
 def test_cjk_letters_weigh_three_latin_letters():
     assert letter_weight("abc, 123!") == 3
     assert letter_weight("中文") == 6
     assert letter_weight("한국어") == 9
-    assert MIN_LETTERS == 20
 
 
 @pytest.mark.parametrize(
@@ -249,5 +254,5 @@ def test_model_loads_once_and_without_the_network(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     detector.cache_clear()
-    assert identify("The bundled model answers without downloading anything.") == "en"
+    assert identify("The bundled model answers without downloading anything.").language == "en"
     assert detector() is detector()
