@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterator
 from operator import itemgetter
 
 from arena.gates.basic import is_truncated
@@ -25,29 +25,22 @@ GATE = "language"
 class _Tally:
     """Weighted letters per language read, and those too close to call (undetermined)."""
 
-    def __init__(self, expected: Iterable[str]) -> None:
-        self.expected = frozenset(language_code(tag) for tag in expected)
+    def __init__(self, expected: frozenset[str]) -> None:
+        self.expected = expected
         self.by_language: Counter[str] = Counter()
         # Running sums: the verdict is checked after every piece.
         self.own = self.other = self.undetermined = 0
 
     def add(self, piece: str, weight: int) -> None:
-        found = identify(piece)
-        if found.margin < MIN_MARGIN:
+        language = read_as(piece, self.expected)
+        if not language:
             self.undetermined += weight
             return
-        language = self._as_expected(found.language, piece)
         self.by_language[language] += weight
         if language in self.expected:
             self.own += weight
         else:
             self.other += weight
-
-    def _as_expected(self, language: str, piece: str) -> str:
-        # Han without kana is how Japanese writes names, titles and lists too.
-        if language == "zh" and "ja" in self.expected and not KANA.search(piece):
-            return "ja"
-        return language
 
     @property
     def total(self) -> int:
@@ -66,6 +59,30 @@ class _Tally:
         failure is read to the end, so that its reason gives the whole evidence.
         """
         return self.total >= MIN_LETTERS and self.other + unread <= self.own + self.undetermined
+
+
+def read_as(piece: str, expected: frozenset[str]) -> str:
+    """The language a piece counts as; "" when the detector's margin is too small to tell."""
+    found = identify(piece)
+    if found.margin < MIN_MARGIN:
+        return ""
+    # Han without kana is how Japanese writes names, titles and lists too.
+    if found.language == "zh" and "ja" in expected and not KANA.search(piece):
+        return "ja"
+    return found.language
+
+
+def expected_codes(case: Case, family: Family) -> frozenset[str]:
+    return frozenset(language_code(tag) for tag in case.expected_languages(family.language))
+
+
+def readable_pieces(output: Output) -> Iterator[tuple[str, int]]:
+    """Every piece the gate may read, in reading order: the prose, then each code
+    block's comments (a diff's added lines only); the gate itself stops early."""
+    split = _split(output)
+    yield from pieces(readable(line) for line in split.prose)
+    for block in split.code:
+        yield from pieces(readable(line) for line in comments(block))
 
 
 def _split(output: Output) -> Split:
@@ -131,7 +148,7 @@ def language(output: Output, case: Case, family: Family) -> GateResult:
     are read, largest first, only while what is left could still make the gate
     fail; a reason then says that some were left unread.
     """
-    tally = _Tally(case.expected_languages(family.language))
+    tally = _Tally(expected_codes(case, family))
     split = _split(output)
     # Largest first, so that the verdict is settled after as few as possible.
     prose = sorted(pieces(readable(line) for line in split.prose), key=itemgetter(1), reverse=True)
