@@ -62,12 +62,14 @@ def read(ledger_path: str) -> Heads | None:
         return None
     try:
         recorded = json.loads(target.read_text("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise Unreadable(f"not JSON ({exc})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise Unreadable(f"not JSON ({type(exc).__name__})") from None
     shape_ok = isinstance(recorded, dict) and all(
         isinstance(families, dict) and all(
             isinstance(h, dict) and isinstance(h.get("seq"), int)
-            and isinstance(h.get("hash"), str) for h in families.values())
+            # A seq SQLite cannot hold is not one Arena wrote.
+            and 0 <= h["seq"] < 2**63 and isinstance(h.get("hash"), str)
+            for h in families.values())
         for families in recorded.values())
     if not shape_ok:
         raise Unreadable("not a table -> family -> {seq, hash} map")

@@ -234,3 +234,20 @@ def test_a_damaged_head_file_is_reported_not_a_crash(busy, content):
     with Ledger.open(busy, readonly=True) as reader:
         problems = check(reader)
     assert any("head file" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("content", [
+    '{"votes": {"rel": {"seq": 99999999999999999999999, "hash": "00"}}}',
+    "[" * 100_000 + "]" * 100_000,
+    '{"votes": {"rel": {"seq": -1, "hash": "00"}}}',
+])
+def test_a_forged_head_file_is_reported_not_a_crash(tmp_path, content):
+    from arena.ledger import Ledger, heads
+    from arena.ledger.integrity import check
+
+    path = tmp_path / "l.sqlite"
+    Ledger.open(path).close()
+    heads.path_for(str(path)).write_text(content, "utf-8")
+    with Ledger.open(path, readonly=True) as ledger:
+        problems = check(ledger)
+    assert any("head file" in p and "unreadable" in p for p in problems), problems
