@@ -366,7 +366,8 @@ class _Client:
 
 def _refuse_leak(redactor: Redactor, item: CollectedItem) -> None:
     """The last look before an item is stored: a key left in it stops the run instead."""
-    leak = redactor.leak(dataclasses.asdict(item))
+    # The values only: the item's field names are Arena's, not the endpoint's.
+    leak = redactor.leak(list(dataclasses.asdict(item).values()))
     if leak:
         raise LedgerError(f"the endpoint's reply to task {item.task_id} still holds {leak} "
                           "after redaction; nothing of it was stored, and the run stops")
