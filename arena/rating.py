@@ -2,7 +2,10 @@
 
 Each presentation is recorded when it is first shown and each vote is
 committed before the next pair is handed out; a write that fails raises and
-leaves the session on the same pair.
+leaves the session on the same pair. The family's history is read once and
+kept in memory, told of every presentation, vote and undo, so a key costs the
+same at 100 or 100,000 past votes; ``refresh`` re-reads it after changes made
+elsewhere (an import, a correction).
 """
 
 from __future__ import annotations
@@ -17,19 +20,19 @@ from arena import family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, voting
+from arena.live_scheduler import LiveScheduler
 from arena.records import (
     Case,
     Choice,
     Family,
     Output,
-    OutputId,
     Presentation,
     PresentationId,
     Session,
     Vote,
     VoteId,
 )
-from arena.scheduling import DEFAULT_REPEAT_SHARE, Candidate, NextPair, Scheduler, Shown
+from arena.scheduling import DEFAULT_REPEAT_SHARE, Candidate, NextPair, Shown
 
 # Time on a pair beyond this is idle time, not judging time.
 IDLE_CAP_MS = 5 * 60 * 1000
@@ -46,6 +49,15 @@ class PairView:
     right: Output
     # Readable warning when an output names a system of the family, else "".
     identity_leak: str
+
+
+@dataclass(frozen=True)
+class Upcoming:
+    """The pair most likely shown next, for rendering ahead."""
+
+    case: Case
+    left: Output
+    right: Output
 
 
 class LeakFinder:
@@ -91,42 +103,57 @@ class RatingSession:
         self.repeat_share = repeat_share
         self.actor = actor
         self.clock = clock
-        self._load()
+        state = family_state.load(ledger, family)
         self.session: Session = voting.start_session(
             ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor)
+        self._read(state)
         self._current: PairView | None = None
         self._shown_clock = 0.0
 
-    def _load(self) -> None:
+    def refresh(self) -> None:
+        """Re-read the family and its history: something outside this session changed them."""
+        self._read(family_state.load(self.ledger, self.family.name))
+
+    def _read(self, state: family_state.FamilyState) -> None:
         name = self.family.name
-        state = family_state.load(self.ledger, name)
         self.outputs = state.outputs
         self.cases = state.cases
-        self.candidates = [Candidate(p.case_id, p.output_a, p.output_b)
-                           for p in state.settlement.pending]
+        candidates = [Candidate(p.case_id, p.output_a, p.output_b)
+                      for p in state.settlement.pending]
+        history = [Shown(**row) for row in voting.history(self.ledger, name)]
+        self.scheduler = LiveScheduler(
+            candidates, {k: o.system_id for k, o in self.outputs.items()}, history,
+            seed=self.session.seed, repeat_share=self.repeat_share)
         systems = catalog.systems(self.ledger, name)
         names = {s.label: s.label for s in systems}
         names.update({s.descriptor.model: s.label for s in systems})
         self.find_leak = LeakFinder(names)
 
-    def _scheduler(self) -> Scheduler:
-        shown = [Shown(**row) for row in voting.history(self.ledger, self.family.name)]
-        return Scheduler(self.candidates, {k: o.system_id for k, o in self.outputs.items()},
-                         shown, seed=self.session.seed, repeat_share=self.repeat_share)
-
     def progress(self) -> tuple[int, int]:
         """(pairs voted, pairs for the rater) of the whole family."""
-        return self._scheduler().progress()
+        return self.scheduler.progress()
 
     def current(self) -> PairView | None:
         """The pair on screen, recording its presentation when it is first shown."""
         if self._current is None:
-            planned = self._scheduler().next()
+            planned = self.scheduler.next()
             if planned is None:
                 return None
             self._current = self._present(planned)
             self._shown_clock = self.clock()
         return self._current
+
+    def peek_next(self) -> Upcoming | None:
+        """The pair most likely shown after a vote on the one on screen (a guess: whether
+        that vote brings a repeat depends on its id, which does not exist yet)."""
+        view = self._current
+        if view is None:
+            return None
+        planned = self.scheduler.peek_after(view.presentation.presentation_id)
+        if planned is None:
+            return None
+        return Upcoming(self.cases[planned.case_id], self.outputs[planned.left_output],
+                        self.outputs[planned.right_output])
 
     def _present(self, planned: NextPair) -> PairView:
         if planned.resume is not None:
@@ -138,6 +165,9 @@ class RatingSession:
                 planned.case_id, planned.left_output, planned.right_output, now_iso(),
                 planned.repeat_of)
             voting.record_presentation(self.ledger, presentation)
+            self.scheduler.shown(presentation.presentation_id, presentation.case_id,
+                                 presentation.left_output, presentation.right_output,
+                                 presentation.repeat_of)
         left, right = self.outputs[planned.left_output], self.outputs[planned.right_output]
         return PairView(presentation, self.cases[planned.case_id], left, right,
                         self.find_leak((left, right)))
@@ -149,14 +179,14 @@ class RatingSession:
         p = view.presentation
         repeat_of = None
         if p.repeat_of is not None:
-            original = voting.vote_on(self.ledger, p.repeat_of)
-            repeat_of = original.vote_id if original else None
+            repeat_of = self.scheduler.entry(p.repeat_of).vote_id
         elapsed = int((self.clock() - self._shown_clock) * 1000)
         vote = Vote(VoteId(voting.new_id()), p.presentation_id, self.session.session_id,
                     self.family.name, p.case_id, p.left_output, p.right_output, choice,
                     p.shown_at, now_iso(), min(max(elapsed, 0), IDLE_CAP_MS), self.actor,
                     repeat_of, comment, bool(view.identity_leak))
         voting.record_vote(self.ledger, vote)  # raises on failure: the pair stays
+        self.scheduler.voted(p.presentation_id, vote.vote_id, choice)
         self._current = None
         return vote
 
@@ -172,8 +202,15 @@ class RatingSession:
         """Retract the rater's newest vote in this family; its pair is shown again next."""
         undone = voting.undo_last(self.ledger, self.family.name, actor=self.actor,
                                   session_id=self.session.session_id)
-        if undone is not None:
-            self._current = None
+        if undone is None:
+            return None
+        self._current = None
+        if self.scheduler.knows(undone.presentation_id):
+            standing = voting.vote_on(self.ledger, undone.presentation_id)
+            self.scheduler.retracted(undone.presentation_id,
+                                     (standing.vote_id, standing.choice) if standing else None)
+        else:  # a vote this session never read: written by someone else since
+            self.refresh()
         return undone
 
     def flag(self, note: str) -> str:
@@ -184,7 +221,3 @@ class RatingSession:
         return events.add_event(self.ledger, self.family.name, "flag",
                                 case_id=view.case.case_id,
                                 presentation_id=view.presentation.presentation_id, note=note)
-
-    def pair_outputs(self) -> tuple[OutputId, OutputId] | None:
-        view = self._current
-        return (view.left.output_id, view.right.output_id) if view else None

@@ -5,8 +5,10 @@ choice out. Everything is derived from the ledger's rows and the session's
 recorded seed, so a restart (or a crash) resumes exactly where it stopped:
 
 - Coverage first: among the pairs with no vote in force, those whose system
-  pair and case have the fewest votes (skipped pairs last), ties broken by a
-  generator seeded from the session seed and the presentation count.
+  pair and case have the fewest votes (skipped pairs last). Among the equally
+  low, in a fixed order (``pair_order``), one draw of a generator seeded from
+  the session seed and the presentation count picks: a single draw, so the
+  rating session's index (``arena.pair_index``) picks without visiting them all.
 - Never the same case twice in a row when another case is available.
 - Sides: within a system pair each system sits left as often as right
   (difference at most 1); on a tie, the system placed left less often overall
@@ -14,6 +16,10 @@ recorded seed, so a restart (or a crash) resumes exactly where it stopped:
 - Repeats: a voted pair is chosen for a repeat when a hash of its vote id falls
   under the repeat share; it comes back 3–10 presentations later (or at the
   end), sides swapped, indistinguishable from a first showing.
+
+This class states the rule from scratch over the whole history; the rating
+session keeps the same rule up to date vote by vote (``arena.live_scheduler``),
+and a test holds the two to the same choices.
 """
 
 from __future__ import annotations
@@ -79,6 +85,16 @@ def repeat_gap(vote_id: str) -> int:
 
 def _key(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))
+
+
+def system_pair(a: SystemId, b: SystemId) -> tuple[SystemId, SystemId]:
+    return (a, b) if a <= b else (b, a)
+
+
+def pair_order(candidate: Candidate, systems: Mapping[OutputId, SystemId]) -> tuple:
+    """The fixed order the tie-break draws in: system pair, case, outputs."""
+    return (system_pair(systems[candidate.output_a], systems[candidate.output_b]),
+            candidate.case_id, candidate.output_a, candidate.output_b)
 
 
 class Scheduler:
@@ -149,14 +165,13 @@ class Scheduler:
                 case_votes[s.case_id] += 1
         other_case = [c for c in open_ if c.case_id != last_case]
         pool = other_case or open_
-        noise = rng.random(len(pool))
-        best = min(range(len(pool)), key=lambda i: (
-            skips[_key(pool[i].output_a, pool[i].output_b)],
-            pair_votes[self._system_pair(pool[i].output_a, pool[i].output_b)],
-            case_votes[pool[i].case_id],
-            noise[i],
-        ))
-        chosen = pool[best]
+        ranks = [(skips[_key(c.output_a, c.output_b)],
+                  pair_votes[self._system_pair(c.output_a, c.output_b)],
+                  case_votes[c.case_id]) for c in pool]
+        lowest = min(ranks)
+        tied = sorted((c for c, rank in zip(pool, ranks, strict=True) if rank == lowest),
+                      key=lambda c: pair_order(c, self.systems))
+        chosen = tied[int(rng.integers(len(tied)))]
         left, right = self._sides(chosen.output_a, chosen.output_b, rng)
         return NextPair(chosen.case_id, left, right)
 

@@ -1,12 +1,17 @@
 """Latency from a vote key to the next pair painted, durable commit included.
 
-    python benchmarks/ui_latency.py                 # 200 votes on prose, 200 on diffs
+    python benchmarks/ui_latency.py                 # prose, diffs, then the large families
     python benchmarks/ui_latency.py --no-prefetch   # the same without rendering ahead
-    python benchmarks/ui_latency.py --votes 50 --split
+    python benchmarks/ui_latency.py --votes 50 --split --large ""
+    python benchmarks/ui_latency.py --votes 0 --large 0,100000
 
 Builds a temporary file ledger with a prose family (outputs of 200 to 20,000
 characters of Markdown with code and tables, lengths log-uniform) and a diff
 family (2,000-line diffs), opens the real window offscreen, and presses vote keys.
+Then large families, 20 systems × 1,000 cases (190,000 pending pairs) each, with
+0, 10,000 and 100,000 past votes (``--large``): the same keys on each, and the
+ratio of the largest to the smallest, since a key must not cost more as votes
+pile up.
 Each measurement runs from the key press to the end of a synchronous repaint of
 the pair, so it includes the vote's commit (synchronous=FULL), the scheduler, the
 presentation's commit, rendering and painting. Between votes the event loop runs
@@ -35,9 +40,12 @@ from PySide6.QtTest import QTest  # noqa: E402
 
 from arena.importing import FamilySettings, import_file  # noqa: E402
 from arena.ledger import Ledger  # noqa: E402
+from benchmarks import large_family  # noqa: E402
 from tests.conftest import native_line  # noqa: E402
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
+# Each large family is measured in this many turns, alternating with the others.
+TURNS = 2
 KEYS = (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4)
 WORDS = ("the", "answer", "explains", "a", "system", "which", "data", "value", "reader",
          "because", "result", "clear", "table", "first", "second", "finally", "model")
@@ -93,8 +101,11 @@ def build(path: Path, cases: int, diff_lines: int) -> None:
                     settings=FamilySettings(max_chars=10_000_000))
 
 
-def measure(window, app, family: str, votes: int) -> list[float]:
+def measure(window, app, family: str, votes: int, *, say_open: bool = False) -> list[float]:
+    started = time.perf_counter()
     assert window.open_family(family), window.ops.last_error
+    if say_open:
+        print(f"{family}: session opened in {time.perf_counter() - started:.1f} s", flush=True)
     window.show()
     window.activateWindow()
     view = window.rating.pair_view
@@ -116,11 +127,37 @@ def measure(window, app, family: str, votes: int) -> list[float]:
     return timings
 
 
-def report(name: str, timings: list[float]) -> None:
+def report(name: str, timings: list[float]) -> tuple[float, float]:
+    """Print and return (p50, p95)."""
     ordered = sorted(timings)
+    p50 = statistics.median(ordered)
     p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-    print(f"{name:>6}: {len(timings)} votes  p50 {statistics.median(ordered):6.1f} ms  "
-          f"p95 {p95:6.1f} ms  max {ordered[-1]:6.1f} ms")
+    print(f"{name:>20}: {len(timings)} votes  p50 {p50:6.1f} ms  "
+          f"p95 {p95:6.1f} ms  max {ordered[-1]:6.1f} ms", flush=True)
+    return p50, p95
+
+
+def measure_large(window, app, folder: Path, sizes: list[int], votes: int) -> None:
+    """One large family per number of past votes, measured in alternating turns so that
+    whatever else the machine does falls on every size alike."""
+    ledger = window.ledger
+    families = {size: f"large-{size}" for size in sizes}
+    for size, family in families.items():
+        started = time.perf_counter()
+        large_family.build(folder, ledger, family)
+        large_family.add_past_votes(ledger, family, size)
+        print(f"{family}: imported, {size} past votes written in "
+              f"{time.perf_counter() - started:.1f} s", flush=True)
+    timings: dict[int, list[float]] = {size: [] for size in sizes}
+    for turn in range(TURNS):
+        for size, family in families.items():
+            timings[size] += measure(window, app, family, votes // TURNS, say_open=turn == 0)
+    figures = [report(f"large, {size} past", timings[size]) for size in sizes]
+    if len(figures) > 1:
+        (p50_low, p95_low), (p50_high, p95_high) = figures[0], figures[-1]
+        print(f"{f'large {sizes[-1]}/{sizes[0]}':>20}: "
+              f"p50 ×{p50_high / p50_low:.2f}  p95 ×{p95_high / p95_low:.2f}  "
+              "(targets: p95 <= 50 ms at every size, ratio <= 1.2)")
 
 
 def main() -> None:
@@ -129,7 +166,12 @@ def main() -> None:
     parser.add_argument("--diff-lines", type=int, default=2000)
     parser.add_argument("--no-prefetch", action="store_true", help="render only on demand")
     parser.add_argument("--split", action="store_true", help="diffs side by side")
+    parser.add_argument("--large", default="0,10000,100000",
+                        help="past votes of each large family, comma-separated; "
+                             "empty: no large family")
+    parser.add_argument("--large-votes", type=int, default=400, help="votes on each")
     args = parser.parse_args()
+    sizes = [int(n) for n in args.large.split(",") if n.strip()]
 
     from arena.ui.app import application
     from arena.ui.main_window import MainWindow
@@ -150,8 +192,10 @@ def main() -> None:
         if args.no_prefetch:
             window.cache.prefetch = lambda *a, **k: None
         assert window.open_ledger(ledger)
-        for family in ("prose", "diffs"):
+        for family in ("prose", "diffs") if args.votes else ():
             report(family, measure(window, app, family, args.votes))
+        if sizes:
+            measure_large(window, app, Path(folder), sizes, args.large_votes)
         window.close()
 
 

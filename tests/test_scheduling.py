@@ -1,10 +1,12 @@
 """Counterbalanced, coverage-first scheduling with hidden repeats, resumable after a crash."""
 
+import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from arena import corrections, family_state
 from arena.importing import import_file
 from arena.ledger import Ledger, voting
 from arena.rating import RatingSession
@@ -151,3 +153,70 @@ def test_an_output_naming_a_system_is_marked_as_a_leak(ledger, tmp_path):
     view = rater.current()
     assert "names a system of this family (beta)" in view.identity_leak
     assert rater.vote("left").identity_leak
+
+
+def _rule(rater: RatingSession) -> Scheduler:
+    """The rule from scratch over what the ledger holds now."""
+    state = family_state.load(rater.ledger, rater.family.name)
+    return Scheduler([Candidate(p.case_id, p.output_a, p.output_b)
+                      for p in state.settlement.pending],
+                     {k: o.system_id for k, o in state.outputs.items()},
+                     [Shown(**row) for row in voting.history(rater.ledger, rater.family.name)],
+                     seed=rater.session.seed, repeat_share=rater.repeat_share)
+
+
+def test_the_state_kept_in_memory_chooses_as_the_rule_reading_the_ledger(family):
+    rater = RatingSession(family, "f", seed=6, repeat_share=0.3)
+    moves = random.Random(6)
+    for _ in range(70):
+        rule = _rule(rater)
+        assert rater.scheduler.next() == rule.next()
+        assert rater.progress() == rule.progress()
+        roll = moves.random()
+        if roll < 0.15:
+            rater.undo()
+        elif rater.current() is None:
+            break
+        elif roll < 0.25:
+            rater.skip("unsure")
+        else:
+            rater.vote(moves.choice(("left", "right", "tie", "both_bad")))
+
+
+def test_a_key_reads_no_history_and_no_family(family, monkeypatch):
+    rater = RatingSession(family, "f", seed=7, repeat_share=0.5)
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("a key read the whole history or family again")
+
+    monkeypatch.setattr(voting, "history", no_reading)
+    monkeypatch.setattr(family_state, "load", no_reading)
+    for _ in range(30):
+        rater.current()
+        rater.peek_next()
+        rater.progress()
+        rater.vote("left")
+    rater.skip()
+    rater.undo()
+    rater.undo()
+    assert rater.current() is not None
+
+
+def test_peek_next_is_the_pair_shown_after_an_ordinary_vote(family):
+    rater = RatingSession(family, "f", seed=8, repeat_share=0.0)
+    for _ in range(25):
+        upcoming = rater.peek_next() if rater.current() else None
+        rater.vote("tie")
+        view = rater.current()
+        assert (upcoming.case, upcoming.left, upcoming.right) == (view.case, view.left, view.right)
+
+
+def test_refresh_reads_a_correction_made_elsewhere(family):
+    rater = RatingSession(family, "f", seed=9, repeat_share=0.0)
+    shown = rater.current().case.case_id
+    retired = next(c for c in (f"c{i:02d}" for i in range(8)) if c != shown)
+    corrections.retire_case(family, "f", retired, reason="the prompt is broken")
+    rater.refresh()
+    assert rater.progress() == (0, 70)
+    seen = _vote_all(rater)
+    assert retired not in {v.case.case_id for v in seen}

@@ -24,10 +24,12 @@ from arena.ui import dialogs
 from arena.ui.keys import display
 from arena.ui.operations import LedgerOps
 from arena.ui.pair_view import PairView
-from arena.ui.render_cache import RenderCache, likely_next
+from arena.ui.render_cache import RenderCache
 from arena.ui.theme import Theme
 
 IDLE_SECONDS = 15 * 60
+# The writes of the rating session itself (``LedgerOps`` kinds).
+SESSION_WRITES = frozenset({"session", "present", "vote", "skip", "undo", "flag"})
 VOTE_BUTTONS = (("left", "Left is better"), ("right", "Right is better"), ("tie", "Tie"),
                 ("both_bad", "Both bad"), ("skip", "Skip…"), ("flag", "Flag…"),
                 ("undo", "Undo"))
@@ -85,6 +87,7 @@ class RatingPage(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(1000)
         self.timer.timeout.connect(self.tick)
+        ops.changed.connect(self._ledger_changed)
 
     def bind(self, actions: dict[str, QAction]) -> None:
         """Buttons for the vote actions; their keys come from the window's key map."""
@@ -136,6 +139,12 @@ class RatingPage(QWidget):
         self.session = None
         self.timer.stop()
         self.pair_view.show_pair(None)
+
+    def _ledger_changed(self, kind: str) -> None:
+        # The session keeps its own writes in memory; anything else (an import, a
+        # correction, the gates re-run at round close) may change its pairs.
+        if self.session is not None and kind not in SESSION_WRITES:
+            self.session.refresh()
 
     def _awake(self) -> bool:
         """A session to act in: a new one when the last ended while idle."""
@@ -201,8 +210,9 @@ class RatingPage(QWidget):
             return
         self.progress = session.progress()
         self.status_changed.emit()
-        if session.pair_outputs() is not None:
-            self.cache.prefetch(*likely_next(session))
+        upcoming = session.peek_next()
+        if upcoming is not None:
+            self.cache.prefetch([upcoming.left, upcoming.right], [upcoming.case.prompt])
 
     def current_pair(self) -> Pair | None:
         return self.pair_view.pair

@@ -11,14 +11,11 @@ from __future__ import annotations
 import html
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer
 
-from arena.ledger import voting
-from arena.rating import RatingSession
 from arena.records import Output
-from arena.scheduling import Scheduler, Shown
 from arena.ui.diff_model import DiffModel, parse_diff
 from arena.ui.markdown_render import render_markdown
 from arena.ui.theme import Theme
@@ -103,25 +100,3 @@ class RenderCache(QObject):
         self._get(key, make)
         if self._queue:
             self._timer.start(0)
-
-
-def likely_next(session: RatingSession) -> tuple[list[Output], list[str]]:
-    """Outputs and prompt of the pair the scheduler would pick after a vote on this one.
-
-    A guess: the real next pair also depends on the new vote's id (repeats are chosen
-    by its hash), which does not exist yet.
-    """
-    view = session.current()
-    if view is None:
-        return [], []
-    history = [Shown(**row) for row in voting.history(session.ledger, session.family.name)]
-    if history and history[-1].presentation_id == view.presentation.presentation_id:
-        history[-1] = replace(history[-1], vote_id="guess", choice="left")
-    scheduler = Scheduler(session.candidates,
-                          {k: o.system_id for k, o in session.outputs.items()}, history,
-                          seed=session.session.seed, repeat_share=session.repeat_share)
-    planned = scheduler.next()
-    if planned is None:
-        return [], []
-    outputs = [session.outputs[planned.left_output], session.outputs[planned.right_output]]
-    return outputs, [session.cases[planned.case_id].prompt]

@@ -34,8 +34,8 @@ from .kill_child import child_main
 
 FAMILY = "rel"
 CHILD = Path(__file__).with_name("kill_child.py")
-# Kills per ledger copy: the scheduler reads the whole history at each pair, so a
-# fresh copy keeps every child's votes fast.
+# Kills per ledger copy: each child's session reads the whole history when it starts,
+# so a fresh copy keeps every child's start fast.
 KILLS_PER_LEDGER = 40
 
 

@@ -278,3 +278,17 @@ def test_question_mark_shows_every_key_and_esc_hides_them(qtbot, open_window, ui
     press(qtbot, window, Qt.Key.Key_Escape)
     assert not window.overlay.isVisible()
     assert window.pages.currentWidget() is window.rating
+
+
+def test_the_session_rereads_the_ledger_only_after_changes_made_elsewhere(
+        qtbot, open_window, ui_ledger, monkeypatch):
+    window = open_window(ui_ledger, "prose")
+    refreshed = []
+    monkeypatch.setattr(window.rating.session, "refresh", lambda: refreshed.append(True))
+    press(qtbot, window, Qt.Key.Key_1)
+    press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    press(qtbot, window, Qt.Key.Key_4)
+    assert refreshed == []
+    window.ops.changed.emit("import")
+    window.ops.changed.emit("correction")
+    assert refreshed == [True, True]
