@@ -21,6 +21,9 @@ from arena.errors import BadInput
 
 Progress = Callable[[int], None]
 _CHUNK = 1 << 20
+# No record Arena reads comes near this; a bigger one is refused before it fills memory
+# (parsing a 200 MB record took 4 GB). Readers take another limit where a person asks.
+MAX_RECORD_BYTES = 64 << 20
 # Deeper values are refused: nothing Arena reads nests this far, and every consumer
 # (redaction, schema checks, hashing) walks values recursively.
 MAX_DEPTH = 64
@@ -34,7 +37,12 @@ def _text(raw: bytes, path: str, line: int) -> str:
         raise BadInput(f"not UTF-8 text (byte {exc.start})", path=path, line=line) from None
 
 
-def _line_batches(path: str | Path, progress: Progress | None
+def _too_long(limit: int, path: str, line: int) -> BadInput:
+    return BadInput(f"a record longer than {limit / 2**20:g} MB starts here; if it is meant, "
+                    "raise the limit (`arena import --max-record-mb`)", path=path, line=line)
+
+
+def _line_batches(path: str | Path, progress: Progress | None, limit: int = MAX_RECORD_BYTES
                   ) -> Iterator[tuple[list[int], list[Any]]]:
     """Line numbers and values of the non-blank lines, a chunk of the file at a time.
 
@@ -57,6 +65,8 @@ def _line_batches(path: str | Path, progress: Progress | None
             if chunk:
                 cut = data.rfind(b"\n") + 1
                 data, tail = data[:cut], data[cut:]
+                if len(tail) > limit:
+                    raise _too_long(limit, name, first + data.count(b"\n"))
                 if not data:
                     continue
             elif not data:
@@ -88,10 +98,10 @@ def _line_batches(path: str | Path, progress: Progress | None
                 return
 
 
-def iter_json_lines(path: str | Path, progress: Progress | None = None
-                    ) -> Iterator[tuple[int, Any]]:
+def iter_json_lines(path: str | Path, progress: Progress | None = None, *,
+                    limit: int = MAX_RECORD_BYTES) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, value)`` for each non-blank line of a JSON Lines file."""
-    for numbers, values in _line_batches(path, progress):
+    for numbers, values in _line_batches(path, progress, limit):
         yield from zip(numbers, values, strict=True)
 
 
@@ -113,15 +123,15 @@ def iter_json_batches(path: str | Path, progress: Progress | None = None, *,
         yield list(numbers), list(values)
 
 
-def iter_json_array(path: str | Path, progress: Progress | None = None
-                    ) -> Iterator[tuple[int, Any]]:
+def iter_json_array(path: str | Path, progress: Progress | None = None, *,
+                    limit: int = MAX_RECORD_BYTES) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, element)`` for each element of a top-level JSON array.
 
     The line number is where the element starts.
     """
     name = str(path)
     with open(path, "rb") as handle:
-        reader = _Buffer(handle, name, progress)
+        reader = _Buffer(handle, name, progress, limit)
         reader.skip_space()
         if reader.peek() == "\ufeff":
             reader.pos += 1
@@ -153,8 +163,10 @@ def iter_json_array(path: str | Path, progress: Progress | None = None
 class _Buffer:
     """A window onto a UTF-8 file that tracks the current line."""
 
-    def __init__(self, handle: Any, name: str, progress: Progress | None) -> None:
+    def __init__(self, handle: Any, name: str, progress: Progress | None,
+                 limit: int = MAX_RECORD_BYTES) -> None:
         self.handle = handle
+        self.limit = limit
         self.name = name
         self.progress = progress
         self.buf = ""
@@ -195,6 +207,8 @@ class _Buffer:
                            path=self.name, line=self.line) from None
         self.buf = self.buf[self.pos:] + text
         self.pos = 0
+        if len(self.buf) > self.limit:  # characters, not bytes: a bound all the same
+            raise _too_long(self.limit, self.name, self.line)
         return True
 
     def peek(self) -> str:

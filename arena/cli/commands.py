@@ -39,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--api-key-env", action="append", default=[], metavar="VAR",
                    help="redact the value of this environment variable from everything "
                         "imported (repeatable; ARENA_API_KEY and OPENAI_API_KEY always are)")
+    p.add_argument("--max-record-mb", type=float, default=64.0, metavar="MB",
+                   help="refuse a single record larger than this (default 64)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_import)
 
@@ -87,7 +89,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     fmt = args.format or guess_format(args.file)
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
     with open_ledger(args) as ledger, output.progress_bar(args.file, "import") as advance:
-        options = ReadOptions(redactor=redactor, questions=args.questions, progress=advance)
+        options = ReadOptions(redactor=redactor, questions=args.questions, progress=advance,
+                              max_record_bytes=int(args.max_record_mb * 2**20))
         report = import_file(ledger, args.file, family=args.family, fmt=fmt, settings=settings,
                              options=options)
     if args.json:

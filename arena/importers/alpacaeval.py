@@ -19,7 +19,7 @@ def case_id_for(instruction: str) -> str:
 
 
 def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
-    for line, record in iter_json_array(path, options.progress):
+    for line, record in iter_json_array(path, options.progress, limit=options.max_record_bytes):
         record = options.redactor.value(record)
         if not isinstance(record, dict):
             raise bad(path, line, "(record)",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from arena.errors import BadInput
+from arena.jsonstream import MAX_RECORD_BYTES
 from arena.records import TEST_RESULTS, SystemDescriptor, TestResult
 from arena.redact import Redactor
 
@@ -45,6 +46,7 @@ class ReadOptions:
     redactor: Redactor = field(default_factory=Redactor)
     questions: Path | None = None
     progress: Progress | None = None
+    max_record_bytes: int = MAX_RECORD_BYTES
 
 
 Reader = Callable[[Path, ReadOptions], Iterator[ParsedOutput]]

@@ -47,6 +47,8 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
     with open(path, "rb") as raw:
         binary = io.BufferedReader(_Counting(raw, options.progress))
         text = io.TextIOWrapper(binary, encoding="utf-8-sig", errors="strict", newline="")
+        # The module's default field limit (128 kB) would refuse ordinary long answers.
+        csv.field_size_limit(options.max_record_bytes)
         reader = csv.DictReader(text, strict=True)
         try:
             header = reader.fieldnames or []

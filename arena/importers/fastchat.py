@@ -62,7 +62,7 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
         raise BadInput("FastChat answers need their questions: pass --questions FILE "
                        f"(looked for {questions_path})", path=str(path))
     questions = _questions(questions_path, options)
-    for line, record in iter_json_lines(path, options.progress):
+    for line, record in iter_json_lines(path, options.progress, limit=options.max_record_bytes):
         record = options.redactor.value(record)
         if not isinstance(record, dict):
             raise bad(path, line, "(record)", "expected a JSON object")

@@ -61,7 +61,7 @@ def _message(error: jsonschema.ValidationError) -> str:
 
 
 def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
-    for line, record in iter_json_lines(path, options.progress):
+    for line, record in iter_json_lines(path, options.progress, limit=options.max_record_bytes):
         record = options.redactor.value(record)
         if not isinstance(record, dict):
             raise bad(path, line, "(record)", "expected a JSON object")

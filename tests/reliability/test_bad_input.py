@@ -299,3 +299,29 @@ def test_verify_reads_the_cases_file(bundle, tmp_path):
     forged = _rehashed(bundle, "cases.jsonl", b"\xff\xfe not the cases\n")
     report = verify_bundle(_write_bundle(forged, tmp_path / "b", False))
     assert report.problems
+
+
+@pytest.mark.parametrize("fmt", ["native", "alpacaeval", "csv"])
+def test_a_record_over_the_size_limit_is_refused_with_its_line(tmp_path, capsys, fmt):
+    from arena.cli.main import main
+
+    big = "x" * (3 << 20)
+    path = tmp_path / {"native": "o.jsonl", "alpacaeval": "o.json", "csv": "o.csv"}[fmt]
+    if fmt == "native":
+        path.write_text(json.dumps({"case": {"id": "c", "prompt": "p"}, "system": {
+            "label": "a", "model": "m"}, "output": "small"}) + "\n" + json.dumps({
+            "case": {"id": "d", "prompt": "p"}, "system": {"label": "a", "model": "m"},
+            "output": big}) + "\n", "utf-8")
+    elif fmt == "alpacaeval":
+        path.write_text(json.dumps([{"instruction": "i", "output": "o", "generator": "g"},
+                                    {"instruction": "j", "output": big, "generator": "g"}],
+                                   indent=1), "utf-8")
+    else:
+        path.write_text(f"case_id,prompt,system,output\nc,p,a,small\nd,p,a,{big}\n", "utf-8")
+    ledger = str(tmp_path / "l.sqlite")
+    code = main(["--ledger", ledger, "import", str(path), "--family", "f", "--format", fmt,
+                 "--max-record-mb", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{path}:" in err, err
+    assert main(["--ledger", ledger, "import", str(path), "--family", "f",
+                 "--format", fmt]) == 0
