@@ -12,7 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QFontMetricsF,
+    QImage,
+    QImageWriter,
+    QPainter,
+    QPen,
+)
 from PySide6.QtSvg import QSvgGenerator
 
 from arena.ui.board_delegate import NUMBER_WIDTH, BarColours, layout, paint_points, tick_x
@@ -112,6 +121,7 @@ def paint_board(painter: QPainter, model: BoardModel, text: BoardText, size: QSi
             if column is POINTS and not header:
                 row = model.rows[r - 1]
                 assert model.axis is not None  # a table with rows has an axis
+                assert row.points is not None  # ranked rows have points; unranked ones are apart
                 paint_points(painter, cell, row.points, model.axis, colours,
                              preliminary=model.preliminary(row))
             else:
@@ -161,7 +171,9 @@ def write_png(path: Path, model: BoardModel, text: BoardText) -> None:
     painter = QPainter(image)
     paint_board(painter, model, text, size)
     painter.end()
-    if not image.save(str(path), "PNG"):
+    # What QImage.save(name, "PNG") does, typed: PySide6 wants a str format there at
+    # run time while its stubs accept only bytes; QImageWriter takes bytes in both.
+    if not QImageWriter(str(path), b"PNG").write(image):
         raise OSError(f"could not write {path}")
 
 

@@ -121,8 +121,8 @@ class BoardPage(QWidget):
         board = QWidget()
         board_layout = QVBoxLayout(board)
         board_layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.hint, self.table, self.unranked, self.notes):
-            board_layout.addWidget(widget)
+        for part in (self.hint, self.table, self.unranked, self.notes):
+            board_layout.addWidget(part)
         board_layout.addStretch(1)
 
         self.summary = SummaryPanel(theme)
@@ -214,7 +214,10 @@ class BoardPage(QWidget):
         header = self.table.horizontalHeader()
         for column in range(self.model.columnCount()):
             is_points = self.model.columns[column] is POINTS
-            self.table.setItemDelegateForColumn(column, self.delegate if is_points else None)
+            delegate = self.delegate if is_points else None
+            # None (nullptr) is Qt's documented way to remove a column's delegate;
+            # PySide6's stubs leave None out of this parameter.
+            self.table.setItemDelegateForColumn(column, delegate)  # type: ignore[arg-type]
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive if is_points
                                         else QHeaderView.ResizeMode.ResizeToContents)
         self.table.resizeColumnsToContents()
@@ -270,7 +273,7 @@ class BoardPage(QWidget):
         if self.found is None:
             return BoardText(title, "No round closed yet", [])
         settings = self.found.settings
-        weighting = settings.weighting
+        weighting: str = settings.weighting
         if settings.cap is not None and weighting == "ledger":
             weighting += f" (cap {settings.cap:g})"
         subtitle = f"Round {self.found.round_id[:12]}, closed {when(self.found.closed_at)}"

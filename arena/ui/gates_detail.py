@@ -103,8 +103,8 @@ class VerdictDetail(QWidget):
             box_layout.addWidget(text)
         # The rater resizes these to read what matters for the verdict at hand.
         self.split = QSplitter(Qt.Orientation.Vertical)
-        for widget in (prompt_box, self.evidence_box, output_box):
-            self.split.addWidget(widget)
+        for pane in (prompt_box, self.evidence_box, output_box):
+            self.split.addWidget(pane)
         self.split.setSizes([110, 170, 320])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -115,7 +115,7 @@ class GatesPage(QWidget):
         self.setFocusProxy(self.tree)
 
         self.correct = CorrectionActions(self, controls)
-        self.actions = self.correct.actions
+        self.correction_actions = self.correct.actions
         self.set_theme(theme)
         self.group_box.currentIndexChanged.connect(self._regroup)
         self.tree.selectionModel().currentChanged.connect(self._selected)
@@ -179,7 +179,9 @@ class GatesPage(QWidget):
     def _show_suspects(self) -> None:
         assert self.data is not None
         while self.suspect_rows.count():
-            child = self.suspect_rows.takeAt(0).widget()
+            taken = self.suspect_rows.takeAt(0)
+            assert taken is not None  # count() > 0
+            child = taken.widget()
             if child is not None:
                 child.deleteLater()
         self.suspect_buttons = {}

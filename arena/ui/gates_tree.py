@@ -111,7 +111,9 @@ class FailureTree(QStandardItemModel):
     def find(self, key: Key) -> QModelIndex:
         """The verdict row of ``key``, or an invalid index."""
         row = self._rows.get(key)
-        return QModelIndex(row) if row is not None and row.isValid() else QModelIndex()
+        if row is None or not row.isValid():
+            return QModelIndex()
+        return self.index(row.row(), row.column(), row.parent())
 
     def group_counts(self) -> dict[str, str]:
         """Every group's title and count, outer groups as "A" and inner ones as "A ▸ B"."""

@@ -53,13 +53,16 @@ class HelpOverlay(QWidget):
         if self.isVisible():
             self.hide()
             return
-        self.setGeometry(self.parentWidget().rect())
+        parent = self.parentWidget()
+        assert parent is not None  # built over a page (__init__ requires a parent)
+        self.setGeometry(parent.rect())
         self.raise_()
         self.show()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.parentWidget().rect())
+        parent = self.parentWidget()
+        if parent is not None and watched is parent and event.type() == QEvent.Type.Resize:
+            self.setGeometry(parent.rect())
         return False
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 (Qt override)

@@ -45,6 +45,13 @@ LEDGER_FILES = "Arena ledgers (*.sqlite *.db);;All files (*)"
 IMPORT_FILES = "Outputs (*.jsonl *.json *.csv);;All files (*)"
 
 
+def _app() -> QApplication:
+    """The running application: a window only exists inside a QApplication."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    return app
+
+
 class MainWindow(QMainWindow):
     def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.monotonic
                  ) -> None:
@@ -89,7 +96,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(settings.geometry)
         else:
             self.resize(1280, 800)
-        QApplication.instance().installEventFilter(self)
+        _app().installEventFilter(self)
         if settings.problem:
             QTimer.singleShot(0, lambda: show_error(self, settings.problem))
 
@@ -172,7 +179,9 @@ class MainWindow(QMainWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.settings.recent_ledgers:
-            self.recent_menu.addAction(path, lambda p=path: self.open_ledger(Path(p)))
+            def reopen(p: str = path) -> bool:
+                return self.open_ledger(Path(p))
+            self.recent_menu.addAction(path, reopen)
 
     # -- ledger and families --------------------------------------------------
 
@@ -251,6 +260,7 @@ class MainWindow(QMainWindow):
         if self.ledger is None or name is None:
             return False
         page = self.pages.currentWidget()
+        assert page is not None  # the stack always holds its pages
         if page is not self.gates:
             self.gates_from = page
         self.rating.stop()
@@ -323,7 +333,7 @@ class MainWindow(QMainWindow):
     # -- view -----------------------------------------------------------------
 
     def _apply_theme(self) -> None:
-        apply_theme(QApplication.instance(), self.theme)
+        apply_theme(_app(), self.theme)
         self.setStyleSheet(button_css(self.theme))
 
     def toggle_theme(self) -> None:
@@ -374,7 +384,7 @@ class MainWindow(QMainWindow):
         return False
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
-        QApplication.instance().removeEventFilter(self)
+        _app().removeEventFilter(self)
         self.settings.geometry = self.saveGeometry()
         self.close_ledger()
         self.settings.sync()

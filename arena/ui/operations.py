@@ -49,7 +49,7 @@ class LedgerOps(QObject):
         self.last_error = ""
 
     def run(self, kind: str, op: Callable[[], Any],
-            done: Callable[[Any], None] | None = None) -> bool:
+            done: Callable[[Any], object] | None = None) -> bool:
         """Run ``op``; on success call ``done`` with its result and announce ``kind``."""
         try:
             result = op()

@@ -34,7 +34,7 @@ class Browser(QTextBrowser):
         # swallow arrows and digits.
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
-    def loadResource(self, kind: int, url: QUrl) -> object:  # noqa: N802 (Qt override)
+    def loadResource(self, kind: int, url: QUrl | str) -> object:  # noqa: N802 (Qt override)
         return None
 
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from arena.ledger import Ledger
 from arena.rating import PairView as Pair
 from arena.rating import RatingSession
-from arena.records import Vote
+from arena.records import Choice, Vote
 from arena.ui import dialogs
 from arena.ui.keys import display
 from arena.ui.operations import LedgerOps
@@ -229,7 +229,7 @@ class RatingPage(QWidget):
             return None
         return session
 
-    def vote(self, choice: str) -> None:
+    def vote(self, choice: Choice) -> None:
         session = self._ready()
         if session is not None:
             self.ops.run("vote", lambda: session.vote(choice), self._voted)

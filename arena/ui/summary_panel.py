@@ -140,7 +140,9 @@ class SummaryPanel(QFrame):
     def show_round(self, found: Round | None, kind: str, *, category: str | None
                    ) -> None:
         while self.item_layout.count():
-            child = self.item_layout.takeAt(0).widget()
+            taken = self.item_layout.takeAt(0)
+            assert taken is not None  # count() > 0
+            child = taken.widget()
             if child is not None:
                 child.deleteLater()
         self.labels = []
