@@ -5,21 +5,32 @@ Every vote in force is listed once with its status: ``fitted``, ``repeat``
 was retired, an output was removed, an output now fails a gate, or the pair
 now settles without a vote. Settled pairs are listed with the rule that
 settled them and their 1/(k_a·k_b) weight.
+
+A family's comparisons are held column by column (``Comparisons``), so a
+million votes are a few arrays rather than a million objects; ``Comparison``
+is one of them as a record.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from itertools import chain
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
 
 from arena.family_state import FamilyState
 from arena.ledger import Ledger, voting
-from arena.records import Output, OutputId, SystemId
+from arena.records import OutputId, SystemId
 
 SETTLER = "settler"
 Y_OF_CHOICE = {"left": 1.0, "right": 0.0, "tie": 0.5, "both_bad": 0.5}
 
 Status = Literal["fitted", "repeat", "left_out"]
+# Why a vote is left out, in the order the rules are asked (the first that holds is the reason).
+LEFT_OUT_REASONS = ("retired_case", "removed_output", "failing_gate", "settled_pair")
 
 
 @dataclass(frozen=True)
@@ -49,52 +60,278 @@ class Comparison:
     # Settled with a gate verdict on one of its outputs set aside by the rater.
     overruled: bool = False
 
+
+FIELDS = tuple(f.name for f in dataclasses.fields(Comparison))
+NUMBERS = {"y": np.float64, "weight": np.float64, "len_a": np.int64, "len_b": np.int64,
+           "is_diff": np.bool_, "overruled": np.bool_}
+# Ids of votes, nearly all different: kept as a list (a code each would save nothing).
+IDS = ("vote_id", "repeat_of")
+
+
+class Coded(NamedTuple):
+    """A column of repeated values: each row's code into ``values``."""
+
+    codes: np.ndarray
+    values: Sequence[Any]
+
+    @classmethod
+    def of(cls, items: Iterable[Any]) -> Coded:
+        seen: dict[Any, int] = {}
+        return cls(_codes(items, seen), list(seen))
+
+    def map(self, function: Callable[[Any], Any], dtype: Any) -> np.ndarray:
+        """``function`` of each row's value, worked out once per distinct value."""
+        return np.array([function(v) for v in self.values], dtype=dtype)[self.codes]
+
+    def isin(self, *wanted: Any) -> np.ndarray:
+        return np.isin(self.codes, [i for i, v in enumerate(self.values) if v in wanted])
+
+    def decoded(self, rows: np.ndarray | None = None) -> list[Any]:
+        """The values of every row (of ``rows`` only, when given)."""
+        codes = self.codes if rows is None else self.codes[rows]
+        return [self.values[c] for c in codes.tolist()]
+
+
+def _codes(items: Iterable[Any], vocabulary: dict[Any, int]) -> np.ndarray:
+    """The code of each item in ``vocabulary``, adding those it lacks (in order)."""
+    items = list(items)
+    for value in dict.fromkeys(items):
+        vocabulary.setdefault(value, len(vocabulary))
+    return _known(items, vocabulary)
+
+
+def _known(items: Sequence[Any], vocabulary: Mapping[Any, int]) -> np.ndarray:
+    """The code of each item; an item ``vocabulary`` lacks is a KeyError."""
+    return np.fromiter(map(vocabulary.__getitem__, items), dtype=np.int32, count=len(items))
+
+
+Column = np.ndarray | Coded | list
+
+
+class Comparisons:
+    """Comparisons column by column, in ``FIELDS`` order: numbers as arrays, vote ids as
+    lists, the rest coded."""
+
+    def __init__(self, columns: dict[str, Column]) -> None:
+        self.columns = columns
+
+    def __len__(self) -> int:
+        return len(self.columns["y"])
+
+    def __getitem__(self, name: str) -> Any:
+        return self.columns[name]
+
+    def __iter__(self) -> Iterator[Comparison]:
+        for values in zip(*(self.values(name) for name in self.columns), strict=True):
+            yield Comparison(*values)
+
+    def values(self, name: str, rows: np.ndarray | None = None) -> list[Any]:
+        """The values of ``name`` in every row (in ``rows`` only, when given)."""
+        column = self.columns[name]
+        if isinstance(column, Coded):
+            return column.decoded(rows)
+        if isinstance(column, list):
+            return column if rows is None else [column[i] for i in rows.tolist()]
+        return (column if rows is None else column[rows]).tolist()
+
+    @classmethod
+    def from_records(cls, records: Iterable[Comparison]) -> Comparisons:
+        rows = list(records)
+        columns: dict[str, Column] = {}
+        for name in FIELDS:
+            found = [getattr(r, name) for r in rows]
+            columns[name] = (np.array(found, dtype=NUMBERS[name]) if name in NUMBERS else
+                             found if name in IDS else Coded.of(found))
+        return cls(columns)
+
+    def mask(self, name: str, *values: Any) -> np.ndarray:
+        """Rows whose ``name`` (a coded column) is one of ``values``."""
+        column = self.columns[name]
+        assert isinstance(column, Coded), name
+        return column.isin(*values)
+
     @property
-    def decisive(self) -> bool:
-        """A human vote for one side (left or right), as the preliminary mark counts them."""
-        return self.source == "vote" and self.choice in ("left", "right")
+    def votes(self) -> np.ndarray:
+        return self.mask("source", "vote")
+
+    @property
+    def decisive(self) -> np.ndarray:
+        """Human votes for one side (left or right), as the preliminary mark counts them."""
+        return self.votes & self.mask("choice", "left", "right")
 
 
 def _pair(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))
 
 
+# Coded columns that share their values.
+_VOCABULARY = {"output_a": "output", "output_b": "output", "system_a": "system",
+               "system_b": "system"}
+
+
+class _Builder:
+    """A family's comparisons, gathered part by part as codes of shared vocabularies."""
+
+    def __init__(self, state: FamilyState) -> None:
+        self.state = state
+        outputs = list(state.outputs.values())
+        self.vocabularies: dict[str, dict[Any, int]] = {
+            _VOCABULARY.get(name, name): {} for name in FIELDS
+            if name not in NUMBERS and name not in IDS}
+        # Every output and case has a code, in import order; votes may name no other.
+        self.outputs = self.vocabularies["output"]
+        self.outputs.update((o.output_id, i) for i, o in enumerate(outputs))
+        self.cases = self.vocabularies["case_id"]
+        self.cases.update((case_id, i) for i, case_id in enumerate(state.cases))
+        self.systems = _codes((o.system_id for o in outputs), self.vocabularies["system"])
+        self.categories = _codes((c.category for c in state.cases.values()),
+                                 self.vocabularies["category"])
+        self.lengths = np.array([len(o.text) for o in outputs], dtype=np.int64)
+        self.diffs = np.array([o.is_diff for o in outputs], dtype=np.bool_)
+        self.parts: list[dict[str, Any]] = []
+
+    def code(self, name: str, items: Iterable[Any]) -> np.ndarray:
+        return _codes(items, self.vocabularies[_VOCABULARY.get(name, name)])
+
+    @staticmethod
+    def flags(vocabulary: Mapping[Any, int], chosen: Iterable[Any]) -> np.ndarray:
+        """For each code of ``vocabulary``, whether its value is among ``chosen``."""
+        flags = np.zeros(len(vocabulary), dtype=np.bool_)
+        flags[[vocabulary[v] for v in chosen if v in vocabulary]] = True
+        return flags
+
+    def same(self, name: str, value: Any, size: int) -> np.ndarray:
+        return np.full(size, self.code(name, [value])[0], dtype=np.int32)
+
+    def add(self, a: np.ndarray, b: np.ndarray, cases: np.ndarray,
+            columns: dict[str, Any]) -> None:
+        """Comparisons of outputs ``a`` with ``b`` on ``cases`` (codes), and the rest."""
+        self.parts.append({
+            "output_a": a, "output_b": b, "case_id": cases,
+            "system_a": self.systems[a], "system_b": self.systems[b],
+            "category": self.categories[cases],
+            "len_a": self.lengths[a], "len_b": self.lengths[b],
+            "is_diff": self.diffs[a] | self.diffs[b], **columns})
+
+    def table(self) -> Comparisons:
+        columns: dict[str, Column] = {}
+        for name in FIELDS:
+            found = [part[name] for part in self.parts]
+            if name in IDS:
+                columns[name] = list(chain.from_iterable(found))
+                continue
+            joined = np.concatenate(found)
+            columns[name] = (joined.astype(NUMBERS[name], copy=False) if name in NUMBERS else
+                             Coded(joined.astype(np.int32, copy=False),
+                                   list(self.vocabularies[_VOCABULARY.get(name, name)])))
+        return Comparisons(columns)
+
+
+def _add_settled(family: _Builder) -> np.ndarray:
+    """The settled pairs, with their rule and weight; returns their ``_pair_keys``."""
+    settled = family.state.settled
+    n = len(settled)
+    a = family.code("output_a", (s.output_a for s in settled))
+    b = family.code("output_b", (s.output_b for s in settled))
+    family.add(a, b, family.code("case_id", (s.case_id for s in settled)), {
+            "source": family.same("source", "settled", n),
+            "y": np.array([s.y for s in settled], dtype=np.float64),
+            "weight": np.array([s.weight for s in settled], dtype=np.float64),
+            "actor": family.same("actor", SETTLER, n),
+            "status": family.same("status", "fitted", n),
+            "reason": family.same("reason", None, n),
+            "vote_id": [None] * n,
+            "choice": family.same("choice", None, n),
+            "repeat_of": [None] * n,
+            "session": family.same("session", None, n),
+            "rule": family.code("rule", (s.rule for s in settled)),
+            "overruled": np.array([s.overruled for s in settled], dtype=np.bool_),
+        })
+    return _pair_keys(a, b, len(family.outputs))
+
+
 def settled_comparisons(state: FamilyState) -> list[Comparison]:
     """The family's settled pairs as comparisons, with their rule and weight."""
-    outputs = state.outputs
-    return [
-        Comparison("settled", s.case_id, state.cases[s.case_id].category, s.output_a,
-                   s.output_b, s.system_a, s.system_b, s.y, s.weight, SETTLER, "fitted",
-                   rule=s.rule, overruled=s.overruled,
-                   **_lengths(outputs[s.output_a], outputs[s.output_b]))
-        for s in state.settlement.settled
-    ]
+    family = _Builder(state)
+    _add_settled(family)
+    return list(family.table())
 
 
-def family_comparisons(ledger: Ledger, state: FamilyState) -> list[Comparison]:
-    """Every comparison of the family as its ledger stands now (gates as last stored)."""
-    outputs = state.outputs
-    settled_pairs = settled_output_pairs(state)
-    sessions = {s.session_id: s.number for s in voting.sessions(ledger, state.family.name)}
-    found = settled_comparisons(state)
-    for vote in voting.votes_in_force(ledger, state.family.name):
-        left, right = outputs[vote.left_output], outputs[vote.right_output]
-        status, reason = vote_status(state, vote.case_id, left.output_id, right.output_id,
-                                     vote.repeat_of, settled_pairs)
-        found.append(Comparison(
-            "vote", vote.case_id, state.cases[vote.case_id].category, left.output_id,
-            right.output_id, left.system_id, right.system_id, Y_OF_CHOICE[vote.choice], 1.0,
-            vote.actor, status, reason, vote.vote_id, vote.choice, vote.repeat_of,
-            sessions.get(vote.session_id), **_lengths(left, right)))
-    return found
+def _pair_keys(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    """One number per unordered pair of output codes (``n`` outputs)."""
+    a, b = a.astype(np.int64), b.astype(np.int64)
+    return np.minimum(a, b) * n + np.maximum(a, b)
 
 
-def _lengths(a: Output, b: Output) -> dict:
-    return {"len_a": len(a.text), "len_b": len(b.text), "is_diff": a.is_diff or b.is_diff}
+_VOTE_COLUMNS = ("vote_id", "case_id", "output_a", "output_b", "choice", "actor",
+                 "repeat_of", "session")
+
+
+def _add_votes(family: _Builder, batches: Iterable[Sequence[tuple]],
+               settled_pairs: np.ndarray) -> None:
+    """The votes in force (rows of ``voting.vote_batches``), each with its status."""
+    parts: dict[str, list] = {name: [] for name in _VOTE_COLUMNS}
+    for batch in batches:
+        for name, items in zip(_VOTE_COLUMNS, zip(*batch, strict=True), strict=True):
+            if name in IDS:
+                parts[name].extend(items)
+            elif name in ("case_id", "output_a", "output_b"):
+                # Known ones only: a vote on an unknown output or case is a broken ledger.
+                parts[name].append(_known(items, family.cases if name == "case_id"
+                                          else family.outputs))
+            else:
+                parts[name].append(family.code(name, items))
+    columns: dict[str, Any] = {
+        name: found if name in IDS else
+        np.concatenate(found) if found else np.zeros(0, dtype=np.int32)
+        for name, found in parts.items()}
+    a, b, cases = columns.pop("output_a"), columns.pop("output_b"), columns.pop("case_id")
+    n = len(a)
+    status, reason = _vote_status(family, a, b, cases, columns["repeat_of"], settled_pairs)
+    family.add(a, b, cases, {
+        **columns,
+        "source": family.same("source", "vote", n),
+        "y": Coded(columns["choice"], list(family.vocabularies["choice"])).map(
+            lambda choice: Y_OF_CHOICE.get(choice, np.nan), np.float64),
+        "weight": np.ones(n), "status": status, "reason": reason,
+        "rule": family.same("rule", None, n), "overruled": np.zeros(n, dtype=np.bool_),
+    })
+
+
+def _vote_status(family: _Builder, a: np.ndarray, b: np.ndarray, cases: np.ndarray,
+                 repeat_of: list[str | None], settled_pairs: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``vote_status`` of every vote at once, as codes."""
+    decided = family.state.decisions
+    retired = family.flags(family.cases, decided.retired_cases)
+    removed = family.flags(family.outputs, decided.removed_outputs)
+    failing = family.flags(family.outputs, family.state.failing)
+    hits = {"retired_case": retired[cases], "removed_output": removed[a] | removed[b],
+            "failing_gate": failing[a] | failing[b],
+            "settled_pair": np.isin(_pair_keys(a, b, len(family.outputs)), settled_pairs)}
+    fitted, repeat, left_out = family.code("status", ("fitted", "repeat", "left_out"))
+    repeats = np.fromiter((r is not None for r in repeat_of), dtype=np.bool_,
+                          count=len(repeat_of))
+    status = np.where(repeats, repeat, fitted)
+    reason = family.same("reason", None, len(a))
+    # The first rule that holds gives the reason: apply them last to first.
+    for name in reversed(LEFT_OUT_REASONS):
+        status[hits[name]] = left_out
+        reason[hits[name]] = family.code("reason", [name])[0]
+    return status.astype(np.int32), reason
+
+
+def family_comparisons(ledger: Ledger, state: FamilyState) -> Comparisons:
+    """Every comparison of the family as its ledger stands now (gates as last stored):
+    the settled pairs, then the votes in force, oldest first."""
+    family = _Builder(state)
+    settled_pairs = _add_settled(family)
+    _add_votes(family, voting.vote_batches(ledger, state.family.name), settled_pairs)
+    return family.table()
 
 
 def settled_output_pairs(state: FamilyState) -> set[frozenset[str]]:
-    return {_pair(s.output_a, s.output_b) for s in state.settlement.settled}
+    return {_pair(s.output_a, s.output_b) for s in state.settled}
 
 
 def vote_status(state: FamilyState, case_id: str, left: OutputId, right: OutputId,

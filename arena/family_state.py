@@ -16,7 +16,13 @@ from arena.decisions import Decisions, decisions
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events
 from arena.records import Case, CaseId, Family, GateResult, Output, OutputId
-from arena.settling import Settlement, any_gate_failed, overrules_by_output, settle
+from arena.settling import (
+    SettledComparison,
+    Settlement,
+    any_gate_failed,
+    overrules_by_output,
+    settle,
+)
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,8 @@ class FamilyState:
     outputs: dict[OutputId, Output]
     gate_results: dict[OutputId, tuple[GateResult, ...]]
     decisions: Decisions
+    # What the gates read when the results in force were made (arena.gating.Fingerprints).
+    gate_fingerprints: dict[OutputId, str] = dataclasses.field(default_factory=dict)
 
     @cached_property
     def in_force(self) -> tuple[Output, ...]:
@@ -42,15 +50,30 @@ class FamilyState:
     def overruled_gates(self, output_id: OutputId) -> frozenset[str]:
         return self._overruled.get(output_id, frozenset())
 
+    @cached_property
+    def failing(self) -> frozenset[OutputId]:
+        """Outputs failing a gate whose verdict the rater has not set aside."""
+        return frozenset(o for o, results in self.gate_results.items()
+                         if any_gate_failed(results, self.overruled_gates(o)))
+
     def fails_gate(self, output_id: OutputId) -> bool:
-        """Whether ``output_id`` fails a gate whose verdict the rater has not set aside."""
-        return any_gate_failed(self.gate_results.get(output_id, ()),
-                               self.overruled_gates(output_id))
+        """Whether ``output_id`` is among the ``failing``."""
+        return output_id in self.failing
+
+    def _settle(self, *, pending: bool) -> Settlement:
+        return settle(self.family, self.in_force, self.gate_results,
+                      overruled=self.decisions.overruled, pending=pending)
 
     @cached_property
     def settlement(self) -> Settlement:
-        return settle(self.family, self.in_force, self.gate_results,
-                      overruled=self.decisions.overruled)
+        return self._settle(pending=True)
+
+    @cached_property
+    def settled(self) -> tuple[SettledComparison, ...]:
+        """The settled comparisons, without listing every pending pair unless that is done."""
+        if "settlement" in self.__dict__:
+            return self.settlement.settled
+        return self._settle(pending=False).settled
 
 
 def with_decided_languages(cases: dict[CaseId, Case], decided: Decisions) -> dict[CaseId, Case]:
@@ -66,10 +89,13 @@ def load(ledger: Ledger, name: str) -> FamilyState:
         raise BadInput(f"no family named {name!r}", field="--family")
     decided = decisions(events.family_events(ledger, name))
     cases = {c.case_id: c for c in catalog.cases(ledger, name)}
+    outputs = {o.output_id: o for o in catalog.outputs(ledger, name)}
+    results, fingerprints = catalog.gate_verdicts(ledger, name, outputs=outputs.keys())
     return FamilyState(
         family=family,
         cases=with_decided_languages(cases, decided),
-        outputs={o.output_id: o for o in catalog.outputs(ledger, name)},
-        gate_results=catalog.gate_results(ledger, name),
+        outputs=outputs,
+        gate_results=results,
         decisions=decided,
+        gate_fingerprints=fingerprints,
     )

@@ -7,9 +7,10 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from arena import gates
+from arena.canonical import sha256_hex
 from arena.family_state import FamilyState
 from arena.ledger import Ledger, catalog
-from arena.records import GATES, CaseId, GateResult, OutputId
+from arena.records import GATES, Case, CaseId, Family, GateResult, Output, OutputId
 
 
 @dataclass(frozen=True)
@@ -28,40 +29,89 @@ class GateSummary:
                 "by_gate": self.by_gate, "by_system": self.by_system}
 
 
-def rerun(ledger: Ledger, state: FamilyState,
-          progress: Callable[[int], None] | None = None, *,
-          cases: Collection[CaseId] | None = None) -> GateSummary:
-    """Evaluate every gate on every output in force (of ``cases`` only, when given).
+class Fingerprints:
+    """The fingerprint of everything the gates read of an output, its case and its family.
 
-    The results that changed are stored; the summary counts failures as the
-    board sees them, with overruled verdicts set aside.
+    A stored verdict made from the same fingerprint is still the verdict, so only
+    outputs whose fingerprint changed are gated again. Whatever a gate starts to
+    read must be added here (and ``GATES_VERSION`` bumped when a gate's logic changes).
     """
-    family = state.family
-    labels = {s.system_id: s.label for s in catalog.systems(ledger, family.name)}
-    changed: list[tuple[OutputId, tuple[GateResult, ...]]] = []
-    by_gate = dict.fromkeys(GATES, 0)
-    by_system: dict[str, dict[str, int]] = {}
-    outputs = failed = 0
+
+    def __init__(self, family: Family) -> None:
+        self._family = family
+        self._cases: dict[Case, str] = {}
+
+    def _case(self, case: Case) -> str:
+        found = self._cases.get(case)
+        if found is None:
+            family = self._family
+            found = self._cases[case] = repr((
+                sha256_hex(case.prompt), case.language, case.detected_language,
+                case.expected_languages(family.language), family.language, family.min_chars,
+                family.max_chars))
+        return found
+
+    def __call__(self, output: Output, case: Case) -> str:
+        # repr() of strings, numbers, None and tuples of them is unambiguous and stable.
+        return sha256_hex(repr((gates.GATES_VERSION, output.content_hash, output.finish_reason,
+                                output.is_diff, self._case(case))))
+
+
+def refresh(ledger: Ledger, state: FamilyState,
+            progress: Callable[[int], None] | None = None, *,
+            cases: Collection[CaseId] | None = None
+            ) -> tuple[dict[OutputId, tuple[GateResult, ...]], int]:
+    """Bring the gate results of every output in force (of ``cases`` only, when given) up
+    to date: gate again only the outputs whose fingerprint changed, and store their
+    results with the new fingerprint (even unchanged, so they are not gated again).
+
+    Returns the results of each of those outputs, and how many changed verdict.
+    """
+    fingerprint = Fingerprints(state.family)
+    found: dict[OutputId, tuple[GateResult, ...]] = {}
+    fresh: list[tuple[OutputId, tuple[GateResult, ...], str]] = []
+    changed = 0
     for output in state.in_force:
         if cases is not None and output.case_id not in cases:
             continue
-        results = gates.evaluate(output, state.cases[output.case_id], family)
-        if results != state.gate_results.get(output.output_id):
-            changed.append((output.output_id, results))
-        outputs += 1
+        case = state.cases[output.case_id]
+        mark = fingerprint(output, case)
+        results = stored = state.gate_results.get(output.output_id)
+        if results is None or mark != state.gate_fingerprints.get(output.output_id):
+            results = gates.evaluate(output, case, state.family)
+            fresh.append((output.output_id, results, mark))
+            changed += results != stored
+        found[output.output_id] = results
+        if progress:
+            progress(1)
+    if fresh:
+        with ledger.atomic():
+            catalog.record_gate_results(ledger, fresh)
+    return found, changed
+
+
+def rerun(ledger: Ledger, state: FamilyState,
+          progress: Callable[[int], None] | None = None, *,
+          cases: Collection[CaseId] | None = None) -> GateSummary:
+    """``refresh`` the gate results, and count the failures of every output in force (of
+    ``cases``) as the board sees them, with overruled verdicts set aside."""
+    results, changed = refresh(ledger, state, progress, cases=cases)
+    labels = {s.system_id: s.label for s in catalog.systems(ledger, state.family.name)}
+    by_gate = dict.fromkeys(GATES, 0)
+    by_system: dict[str, dict[str, int]] = {}
+    failed = 0
+    for output in state.in_force:
+        if output.output_id not in results:
+            continue
         aside = state.overruled_gates(output.output_id)
-        failures = [r.gate for r in results if not r.passed and r.gate not in aside]
+        failures = [r.gate for r in results[output.output_id]
+                    if not r.passed and r.gate not in aside]
         failed += bool(failures)
         per_system = by_system.setdefault(labels[output.system_id], dict.fromkeys(GATES, 0))
         for gate in failures:
             by_gate[gate] += 1
             per_system[gate] += 1
-        if progress:
-            progress(1)
-    if changed:
-        with ledger.atomic():
-            catalog.record_gate_results(ledger, changed)
-    return GateSummary(family.name, outputs, failed, by_gate, by_system, len(changed))
+    return GateSummary(state.family.name, len(results), failed, by_gate, by_system, changed)
 
 
 EXCERPT_CHARS = 200

@@ -16,6 +16,7 @@ from typing import Any
 from arena import gates
 from arena.collect import CollectedItem, CollectSettings, CollectSummary, Progress, collect
 from arena.errors import BadInput
+from arena.gating import Fingerprints
 from arena.graders import PARSER_VERSION, Grade, grade
 from arena.ledger import Ledger, catalog
 from arena.ledger import graded as stored
@@ -60,10 +61,11 @@ def collect_run(ledger: Ledger, suite: Suite, settings: CollectSettings, *,
     """Collect (or resume collecting) one run of ``suite``; each item is committed as it comes."""
     tier = check_tier(tier)
     settings.check()
+    label = label or settings.model
+    settings.check_secrets(label=label)
     name = family or suite.name
     descriptor = settings.descriptor(suite_hash=suite.manifest_hash, revision=revision,
                                      artifact_digest=artifact_digest, quantization=quantization)
-    label = label or settings.model
     with ledger.atomic():
         fam = _family(ledger, name, language)
         _add_suite(ledger, fam, suite)
@@ -89,8 +91,9 @@ def collect_run(ledger: Ledger, suite: Suite, settings: CollectSettings, *,
                                 completion_tokens=item.completion_tokens)
                 if catalog.add_output(ledger, output, run_id):
                     case = Case(name, CaseId(task.task_id), task.category, task.input)
-                    catalog.record_gate_results(
-                        ledger, [(output.output_id, gates.evaluate(output, case, fam))])
+                    catalog.record_gate_results(ledger, [(
+                        output.output_id, gates.evaluate(output, case, fam),
+                        Fingerprints(fam)(output, case))])
                 oid = output.output_id
             stored.record_attempt(ledger, {
                 "family": name, "case_id": task.task_id, "system_id": system_id,
@@ -243,13 +246,15 @@ def feed_votes(ledger: Ledger, graded_family: str, votes_family: str) -> int:
             raise BadInput(f"{votes_family!r} is not a votes family", field="--feed-votes")
         cases = {c.case_id: c for c in catalog.cases(ledger, graded_family)}
         fed = []
+        fingerprint = Fingerprints(target)
         for output in catalog.outputs(ledger, graded_family):
             case = replace(cases[output.case_id], family=votes_family)
             catalog.add_case(ledger, case)
             copy = replace(output, family=votes_family, output_id=output_id(
                 votes_family, output.case_id, output.system_id, output.sample))
             if catalog.add_output(ledger, copy, f"feed-{graded_family}"):
-                fed.append((copy.output_id, gates.evaluate(copy, case, target)))
+                fed.append((copy.output_id, gates.evaluate(copy, case, target),
+                            fingerprint(copy, case)))
                 added += 1
         catalog.record_gate_results(ledger, fed)
     return added

@@ -13,6 +13,7 @@ from arena.decisions import decisions
 from arena.errors import BadInput
 from arena.family_state import with_decided_languages
 from arena.gates.case_language import detect_case_language
+from arena.gating import Fingerprints
 from arena.importers import READERS, ParsedOutput, ReadOptions
 from arena.ledger import Ledger, catalog, events
 from arena.ledger.voting import new_id
@@ -139,7 +140,8 @@ class _Import:
         self.created = False
         self.reference: tuple[str, int] | None = None
         self.first: ParsedOutput | None = None
-        self.gated: list[tuple[OutputId, tuple[GateResult, ...]]] = []
+        self.gated: list[tuple[OutputId, tuple[GateResult, ...], str]] = []
+        self.fingerprint: Fingerprints | None = None
         self.counts = {"records": 0, "outputs": 0, "cases": 0, "systems": 0}
         # label -> system id within this file; labels already checked against the ledger.
         self.labels: dict[str, SystemId] = {}
@@ -171,11 +173,12 @@ class _Import:
                             f"{parsed.family['name']!r}, importing into {self.name!r}")
         if self.first is None:
             self.family = self._open_family(parsed)
+            self.fingerprint = Fingerprints(self.family)
             self.first = parsed
         elif len(parsed.family) > 1 and parsed.family != self.first.family:
             raise self._bad(parsed.line, "family",
                             f"family settings differ from those on line {self.first.line}")
-        assert self.family is not None
+        assert self.family is not None and self.fingerprint is not None
         system_id, new_system = catalog.add_system(self.ledger, parsed.label, parsed.descriptor)
         if self.labels.setdefault(parsed.label, system_id) != system_id:
             raise self._bad(parsed.line, "system.label", f"label {parsed.label!r} names two "
@@ -193,7 +196,8 @@ class _Import:
         )
         added = catalog.add_output(self.ledger, output, self.import_id)
         if added:
-            self.gated.append((output.output_id, gates.evaluate(output, case, self.family)))
+            self.gated.append((output.output_id, gates.evaluate(output, case, self.family),
+                               self.fingerprint(output, case)))
             if len(self.gated) >= _GATE_BATCH:
                 self._flush_gates()
         self.counts["systems"] += new_system

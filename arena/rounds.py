@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
+import json
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from arena import __version__, family_state, gating
+from arena import __version__, family_state, gates, gating
+from arena.canonical import sha256_hex
 from arena.clock import now_iso
-from arena.comparisons import Comparison, family_comparisons
+from arena.comparisons import Column, Comparisons, family_comparisons
 from arena.family_state import FamilyState
 from arena.ledger import Ledger, catalog, chain
 from arena.ledger import rounds as stored_rounds
 from arena.ledger.schema import APPEND_ONLY
 from arena.ledger.voting import new_id
-from arena.records import Family, Output, System, SystemId
+from arena.records import Family, Output, OutputId, System, SystemId
 from arena.round_record import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
-from arena.scoring import BoardFit, fit_board, fitted_weights, summary
+from arena.scoring import BoardFit, fit_board, fitted_weights, sides, summary
 
 # The points axis starts at most this far below the top score; below it is "far behind".
 AXIS_SPAN = 600.0
@@ -31,7 +35,8 @@ def _share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-def _output_columns(family: Family, outputs: Sequence[Output], failing: set) -> dict[str, Any]:
+def _output_columns(family: Family, outputs: Sequence[Output],
+                    failing: frozenset[OutputId]) -> dict[str, Any]:
     """Columns that describe a system's outputs, the same for every category view."""
     costs = [o.cost for o in outputs if o.cost is not None]
     latencies = [o.latency_ms for o in outputs if o.latency_ms is not None]
@@ -47,12 +52,22 @@ def _output_columns(family: Family, outputs: Sequence[Output], failing: set) -> 
     }
 
 
-def _vote_columns(system: SystemId, comparisons: Sequence[Comparison],
-                  weights: np.ndarray) -> dict[str, Any]:
-    mine = [c for c, w in zip(comparisons, weights, strict=True)
-            if c.source == "vote" and w > 0 and system in (c.system_a, c.system_b)]
-    return {"votes": len(mine),
-            "both_bad_share": _share(sum(c.choice == "both_bad" for c in mine), len(mine))}
+def _vote_columns(systems: Sequence[System], comparisons: Comparisons,
+                  weights: np.ndarray) -> dict[SystemId, dict[str, Any]]:
+    """Each system's fitted human votes, and the share of them on which both were bad."""
+    a, b = sides(comparisons, {s.system_id: i for i, s in enumerate(systems)})
+    live = comparisons.votes & (weights > 0)
+
+    def per_system(rows: np.ndarray) -> list[int]:
+        # A comparison counts once for each of its systems (-1: not on the board).
+        counts = (np.bincount(a[rows] + 1, minlength=len(systems) + 1)
+                  + np.bincount(b[rows & (a != b)] + 1, minlength=len(systems) + 1))
+        return counts[1:].tolist()
+
+    votes = per_system(live)
+    both_bad = per_system(live & comparisons.mask("choice", "both_bad"))
+    return {s.system_id: {"votes": votes[i], "both_bad_share": _share(both_bad[i], votes[i])}
+            for i, s in enumerate(systems)}
 
 
 def _board(fit: BoardFit, systems: Sequence[System], extra: dict[SystemId, dict[str, Any]],
@@ -82,8 +97,23 @@ class _Result:
     categories: dict[str, Board]
     summary: RoundSummary
     fit: dict[str, Any] | None
-    comparisons: list[dict[str, Any]]
+    # Column by column (arena.comparisons.Comparisons, with the weight each was fitted with).
+    comparisons: dict[str, Column]
     receipts: list[dict[str, Any]]
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Closing a round makes millions of short-lived rows and no reference cycles: the
+    cycle collector would only walk them again and again (a third of the time at a
+    million votes)."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
 
 
 def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
@@ -92,14 +122,31 @@ def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
 
     The round records, under its settings, the rater's corrections in force.
     """
+    with _collector_paused():
+        return _close(ledger, family_name, settings, progress)
+
+
+def _close(ledger: Ledger, family_name: str, settings: RoundSettings,
+           progress: Callable[[int], None] | None) -> Round:
+    found = catalog.get_family(ledger, family_name)
+    before = None
+    if found is not None and found.kind != "graded":
+        before = _inputs(ledger, found, settings)
+        earlier = stored_rounds.closed_on(ledger, found.name, before.round)
+        if earlier is not None:
+            return _restate(ledger, *earlier, before)
     state = family_state.load(ledger, family_name)
-    if gating.rerun(ledger, state, progress=progress).changed:
+    # A round closed on what the gates read now left every verdict up to date.
+    fresh = before is not None and stored_rounds.gated_on(ledger, family_name, before.gates)
+    if not fresh and gating.refresh(ledger, state, progress=progress)[1]:
         state = family_state.load(ledger, family_name)
     family = state.family
+    inputs = None
     if family.kind == "graded":
         result = _graded_result(ledger, family, settings)
     else:
         result = _voted_result(ledger, state, settings)
+        inputs = _inputs(ledger, family, settings)
     closed = Round(
         round_id=new_id(), family=family.name, kind=family.kind, closed_at=now_iso(),
         settings=settings, software=__version__, events=tuple(state.decisions.record()),
@@ -110,7 +157,42 @@ def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
         chain_heads={t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY},
         marks=catalog.marks(ledger))
     with ledger.atomic():
-        stored_rounds.add_round(ledger, closed.to_json(), result.comparisons, result.receipts)
+        stored_rounds.add_round(ledger, closed.to_json(), result.comparisons, result.receipts,
+                                inputs=inputs)
+    return closed
+
+
+class Inputs(NamedTuple):
+    """What a voted round is worked out from, as hashes: all of it, and what the gates read.
+
+    The hash chains of the family stand for its votes, retractions and
+    corrections; how far the catalog tables stand, for its outputs, cases and
+    gate verdicts (those only grow, and a verdict changes by a new row).
+    Whatever closing a round (or a gate) comes to read must be added here.
+    """
+
+    round: str
+    gates: str
+
+
+def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
+    heads = {table: chain.head(ledger.db, table, family.name) for table in APPEND_ONLY}
+    gated = sha256_hex(json.dumps({
+        "gates": gates.GATES_VERSION, "family": dataclasses.asdict(family),
+        "stored": catalog.extent(ledger), "events": heads["events"]}, sort_keys=True))
+    return Inputs(sha256_hex(json.dumps({
+        "gated": gated, "software": __version__, "settings": settings.as_json(),
+        "chains": heads}, sort_keys=True)), gated)
+
+
+def _restate(ledger: Ledger, earlier: dict[str, Any], shared: str, inputs: Inputs) -> Round:
+    """A round closed on the same ``inputs`` as ``earlier``: the same board, summary and
+    comparisons (shared with it, not stored again), closed now."""
+    closed = dataclasses.replace(Round.from_json(earlier), round_id=new_id(),
+                                 closed_at=now_iso())
+    with ledger.atomic():
+        stored_rounds.add_round(ledger, closed.to_json(), {}, [], inputs=inputs,
+                                comparisons_of=shared)
     return closed
 
 
@@ -128,7 +210,7 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _
     rows = tuple(BoardRow.from_json({**row, "rank": rank, "status": "graded"})
                  for rank, row in enumerate(graded.board(ledger, family.name,
                                                          seed=settings.seed), start=1))
-    return _Result(Board(None, rows), {}, RoundSummary(), None, [],
+    return _Result(Board(None, rows), {}, RoundSummary(), None, {},
                    graded.receipts(ledger, family.name))
 
 
@@ -138,21 +220,25 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
     comparisons = family_comparisons(ledger, state)
     weights = fitted_weights(comparisons, settings)
     outputs = state.in_force
-    failing = {o.output_id for o in outputs if state.fails_gate(o.output_id)}
+    failing = state.failing
     systems = catalog.systems(ledger, family.name)
     ids = [s.system_id for s in systems]
     labels = {s.system_id: s.label for s in systems}
-    extra = {s.system_id: {
-        **_vote_columns(s.system_id, comparisons, weights),
-        **_output_columns(family, [o for o in outputs if o.system_id == s.system_id], failing),
-    } for s in systems}
+    votes = _vote_columns(systems, comparisons, weights)
+    by_system: dict[SystemId, list[Output]] = {s.system_id: [] for s in systems}
+    for output in outputs:
+        by_system[output.system_id].append(output)
+    extra = {s.system_id: {**votes[s.system_id],
+                           **_output_columns(family, by_system[s.system_id], failing)}
+             for s in systems}
     fit = fit_board(comparisons, weights, ids, reference=family.reference, settings=settings)
     categories = {}
-    for category in sorted({c.category for c in comparisons}):
-        inside = np.array([c.category == category for c in comparisons])
+    category = comparisons["category"]
+    for name in sorted(category.values[code] for code in np.unique(category.codes).tolist()):
+        inside = category.isin(name)
         part = fit_board(comparisons, np.where(inside, weights, 0.0), ids,
                          reference=family.reference, settings=settings)
-        categories[category] = _board(part, systems, extra, labels)
+        categories[name] = _board(part, systems, extra, labels)
     diff_family = any(o.is_diff for o in outputs)
     return _Result(
         board=_board(fit, systems, extra, labels),
@@ -161,6 +247,5 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
                         settings=settings, diff_family=diff_family),
         fit={"iterations": fit.iterations, "converged": fit.converged,
              "mle_exists": fit.mle_exists},
-        comparisons=[{**dataclasses.asdict(c), "fitted_weight": float(w)}
-                     for c, w in zip(comparisons, weights, strict=True)],
+        comparisons={**comparisons.columns, "fitted_weight": weights},
         receipts=[])

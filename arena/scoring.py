@@ -1,14 +1,14 @@
 """Comparisons in, point scores and round-summary figures out.
 
-The one module of ``arena`` that calls ``fitting``: it turns comparison
-records into the index arrays the fitting library takes, applies the
-round's weighting policy, and turns the results back into plain values.
+The one module of ``arena`` that calls ``fitting``: it turns a family's
+comparisons (``arena.comparisons.Comparisons``, column by column) into the
+index arrays the fitting library takes, applies the round's weighting
+policy, and turns the results back into plain values.
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,29 +17,26 @@ import numpy as np
 
 import fitting
 from arena.battles import read_battles
-from arena.comparisons import Comparison
+from arena.comparisons import Comparisons
 from arena.errors import BadInput
 from arena.records import SystemId
 from arena.round_record import RoundSettings, RoundSummary
 from arena.settling import RULE_GROUPS
 
 
-def fitted_weights(comparisons: Sequence[Comparison], settings: RoundSettings) -> np.ndarray:
+def fitted_weights(comparisons: Comparisons, settings: RoundSettings) -> np.ndarray:
     """The weight each comparison enters the fit with (0 when it is not fitted).
 
     ``ledger`` weighting scales each actor's whole-family contribution down to
     the cap, before any category or component is taken out of it.
     """
-    weights = np.array([c.weight if c.status == "fitted" else 0.0 for c in comparisons])
+    weights = np.where(comparisons.mask("status", "fitted"), comparisons["weight"], 0.0)
     if settings.weighting == "ledger":
         assert settings.cap is not None  # set by RoundSettings
-        totals: dict[str, float] = defaultdict(float)
-        for c, w in zip(comparisons, weights, strict=True):
-            totals[c.actor] += w
-        scale = {actor: min(1.0, settings.cap / t) if t > 0 else 1.0
-                 for actor, t in totals.items()}
-        weights = np.array([w * scale[c.actor]
-                            for c, w in zip(comparisons, weights, strict=True)])
+        actors = comparisons["actor"]
+        totals = np.bincount(actors.codes, weights=weights, minlength=len(actors.values))
+        scale = np.array([min(1.0, settings.cap / t) if t > 0 else 1.0 for t in totals.tolist()])
+        weights = weights * scale[actors.codes]
     return weights
 
 
@@ -62,27 +59,24 @@ class BoardFit:
     converged: bool
 
 
-def _arrays(comparisons: Sequence[Comparison], weights: np.ndarray,
-            index: dict[SystemId, int]) -> tuple[np.ndarray, ...]:
-    live = [i for i, w in enumerate(weights) if w > 0]
-    a = np.array([index[comparisons[i].system_a] for i in live], dtype=np.intp)
-    b = np.array([index[comparisons[i].system_b] for i in live], dtype=np.intp)
-    y = np.array([comparisons[i].y for i in live], dtype=float)
-    w = np.array([weights[i] for i in live], dtype=float)
-    decisive = np.array([comparisons[i].decisive for i in live], dtype=bool)
-    return a, b, y, w, decisive
+def sides(comparisons: Comparisons, index: dict[SystemId, int]) -> tuple[np.ndarray, ...]:
+    """Each comparison's systems as positions in the board's list (-1: not on it)."""
+    return tuple(comparisons[side].map(lambda s: index.get(s, -1), np.intp)
+                 for side in ("system_a", "system_b"))
 
 
-def fit_board(comparisons: Sequence[Comparison], weights: np.ndarray,
+def fit_board(comparisons: Comparisons, weights: np.ndarray,
               systems: Sequence[SystemId], *, reference: SystemId | None,
               settings: RoundSettings) -> BoardFit:
     """Points, ranks and marks of every system from the weighted comparisons."""
     index = {s: i for i, s in enumerate(systems)}
-    a, b, y, w, decisive = _arrays(comparisons, weights, index)
+    live = weights > 0
+    a, b = (side[live] for side in sides(comparisons, index))
     result = fitting.fit_points(
-        a, b, y, w, n_systems=len(systems), penalty=settings.penalty,
+        a, b, comparisons["y"][live], weights[live], n_systems=len(systems),
+        penalty=settings.penalty,
         anchor=index.get(reference) if reference is not None else None,
-        base=settings.base, decisive=decisive, threshold=settings.threshold)
+        base=settings.base, decisive=comparisons.decisive[live], threshold=settings.threshold)
     scores = {}
     for s, i in index.items():
         ranked = bool(result.ranked[i])
@@ -101,56 +95,72 @@ def _number(value: float) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
 
 
-def summary(comparisons: Sequence[Comparison], weights: np.ndarray,
+def _agreement(comparisons: Comparisons) -> tuple[float | None, int]:
+    """Rater agreement over the repeats whose first vote is in force, and their number."""
+    repeats = np.flatnonzero(comparisons.mask("status", "repeat"))
+    targets = comparisons.values("repeat_of", repeats)
+    wanted, votes = set(targets), comparisons.votes
+    # The newest vote of an id wins, should a bundle list one twice.
+    by_vote = {vote_id: row for row, vote_id in enumerate(comparisons.values("vote_id"))
+               if vote_id in wanted and votes[row]}
+    pairs = [(by_vote[target], row) for target, row in
+             zip(targets, repeats.tolist(), strict=True) if target in by_vote]
+    if not pairs:
+        return None, 0
+    first, again = (np.array(rows) for rows in zip(*pairs, strict=True))
+    result = fitting.rater_agreement([str(c) for c in comparisons.values("choice", first)],
+                                     [str(c) for c in comparisons.values("choice", again)],
+                                     swapped=True)
+    return _number(result.share), len(pairs)
+
+
+def _left_out(comparisons: Comparisons) -> dict[str, int]:
+    """Votes left out of the fit, counted by reason (in the order the reasons first occur)."""
+    reasons = comparisons["reason"]
+    rows = comparisons.mask("status", "left_out") & ~reasons.isin(None, "")
+    codes, first, counts = np.unique(reasons.codes[rows], return_index=True, return_counts=True)
+    return {reasons.values[code]: int(count)
+            for _, code, count in sorted(zip(first.tolist(), codes.tolist(), counts.tolist(),
+                                             strict=True))}
+
+
+def summary(comparisons: Comparisons, weights: np.ndarray,
             systems: Sequence[SystemId], *, reference: SystemId | None,
             settings: RoundSettings, diff_family: bool) -> RoundSummary:
     """The round summary: agreement, split-half τ and length bias (None where n/a)."""
     index = {s: i for i, s in enumerate(systems)}
-    by_vote = {c.vote_id: c for c in comparisons if c.source == "vote"}
-    pairs = [(by_vote[c.repeat_of], c) for c in comparisons
-             if c.status == "repeat" and c.repeat_of in by_vote]
-    agreement = None
-    if pairs:
-        result = fitting.rater_agreement([str(o.choice) for o, _ in pairs],
-                                         [str(r.choice) for _, r in pairs], swapped=True)
-        agreement = _number(result.share)
-    human = [i for i, c in enumerate(comparisons) if c.source == "vote" and weights[i] > 0]
-    votes = [comparisons[i] for i in human]
+    agreement, repeats = _agreement(comparisons)
+    human = np.flatnonzero(comparisons.votes & (weights > 0))
+    a, b = (side[human] for side in sides(comparisons, index))
+    y, w = comparisons["y"][human], weights[human]
     tau = None
     halves: dict[str, dict[str, float | None]] = {"odd": {}, "even": {}}
-    if votes:
+    bias = None
+    if len(human):
         split = fitting.split_half_tau(
-            [index[c.system_a] for c in votes], [index[c.system_b] for c in votes],
-            [c.y for c in votes], weights[human], session=[c.session or 1 for c in votes],
+            a, b, y, w, session=comparisons["session"].map(lambda s: s or 1, np.int64)[human],
             n_systems=len(systems), penalty=settings.penalty,
             anchor=index.get(reference) if reference is not None else None)
         tau = _number(split.tau)
         for name, half in (("odd", split.odd), ("even", split.even)):
             halves[name] = {s: _number(half.points[i]) for s, i in index.items()}
-    bias = None
-    if votes:
         fit = fitting.length_bias(
-            [index[c.system_a] for c in votes], [index[c.system_b] for c in votes],
-            [c.y for c in votes], [c.len_a for c in votes], [c.len_b for c in votes],
-            weights[human], n_systems=len(systems), penalty=settings.penalty)
+            a, b, y, comparisons["len_a"][human], comparisons["len_b"][human], w,
+            n_systems=len(systems), penalty=settings.penalty)
         bias = _number(fit.points_per_sd)
-    left_out: dict[str, int] = {}
-    for c in comparisons:
-        if c.status == "left_out" and c.reason:
-            left_out[c.reason] = left_out.get(c.reason, 0) + 1
     return RoundSummary(
         rater_agreement=agreement,
-        repeats=len(pairs),
+        repeats=repeats,
         split_half_tau=tau,
         split_half_points=halves,
-        left_out=left_out,
+        left_out=_left_out(comparisons),
         length_bias_points_per_sd=None if diff_family else bias,
         diff_length_bias_points_per_sd=bias if diff_family else None,
         settled=settled_summary(comparisons, weights),
     )
 
 
-def settled_summary(comparisons: Sequence[Comparison], weights: np.ndarray) -> dict[str, Any]:
+def settled_summary(comparisons: Comparisons, weights: np.ndarray) -> dict[str, Any]:
     """How much of the fit was decided without a vote.
 
     ``by_rule`` counts the fitted settled comparisons by the kind of rule
@@ -159,11 +169,15 @@ def settled_summary(comparisons: Sequence[Comparison], weights: np.ndarray) -> d
     total weight (None when nothing is fitted).
     """
     by_rule = dict.fromkeys(("gate", "identical", "tests", "overruled"), 0)
+    rows = np.flatnonzero(comparisons.mask("source", "settled") & (weights > 0))
+    groups = comparisons["rule"].map(lambda rule: RULE_GROUPS.get(str(rule), ""), object)
+    for overruled, group in zip(comparisons["overruled"][rows].tolist(), groups[rows].tolist(),
+                                strict=True):
+        by_rule["overruled" if overruled else group] += 1
     settled_weight = 0.0
-    for c, w in zip(comparisons, weights, strict=True):
-        if c.source == "settled" and w > 0:
-            by_rule["overruled" if c.overruled else RULE_GROUPS[str(c.rule)]] += 1
-            settled_weight += float(w)
+    # Added one by one, in order: the share is the same to the last digit in every round.
+    for w in weights[rows].tolist():
+        settled_weight += w
     total = float(np.sum(weights))
     return {"by_rule": by_rule, "weight_share": settled_weight / total if total > 0 else None}
 

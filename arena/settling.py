@@ -64,7 +64,9 @@ RULE_GROUPS: dict[str, str] = {
 }
 TESTED_KINDS = frozenset({"tests", "tests_then_votes"})
 
-_TRAILING_SPACE = re.compile(r"[ \t\f\v]+$", re.MULTILINE)
+# What a line may end in that normalising drops (str.rstrip() drops more at the very end).
+_LINE_END_SPACE = " \t\f\v"
+_LINE_END_SPACES = tuple(_LINE_END_SPACE)
 # Lines of a patch that record where it came from, not what it changes.
 _PATCH_HISTORY = re.compile(r"^(?:index |similarity index |dissimilarity index )")
 
@@ -104,8 +106,13 @@ class Settlement:
 
 def normalise_text(text: str) -> str:
     """Line endings made ``\\n`` and trailing whitespace dropped, per line and at the end."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _TRAILING_SPACE.sub("", text).rstrip()
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    # Most texts have no line with trailing space: then only the end needs stripping.
+    if any(line.endswith(_LINE_END_SPACES) for line in lines):
+        text = "\n".join(line.rstrip(_LINE_END_SPACE) for line in lines)
+    return text.rstrip()
 
 
 def normalise_diff(diff: str) -> str:
@@ -138,8 +145,28 @@ def _passed_tests(output: Output) -> bool:
     return output.test_result == "passed"
 
 
+class _Texts:
+    """Each output's text normalised once, however many pairs it is in."""
+
+    def __init__(self) -> None:
+        self._texts: dict[OutputId, str] = {}
+        self._diffs: dict[OutputId, str] = {}
+
+    def text(self, output: Output) -> str:
+        found = self._texts.get(output.output_id)
+        if found is None:
+            found = self._texts[output.output_id] = normalise_text(output.text)
+        return found
+
+    def diff(self, output: Output) -> str:
+        found = self._diffs.get(output.output_id)
+        if found is None:
+            found = self._diffs[output.output_id] = normalise_diff(output.text)
+        return found
+
+
 def _decide(
-    a: Output, b: Output, a_gated: bool, b_gated: bool, kind: str
+    a: Output, b: Output, a_gated: bool, b_gated: bool, kind: str, texts: _Texts
 ) -> tuple[float, str] | None:
     """``(y, rule)`` for a settled pair, ``None`` when the rater must judge it."""
     tested = kind in TESTED_KINDS
@@ -150,17 +177,29 @@ def _decide(
         return (0.0 if a_gated else 1.0), "gate_loses"
     if a_gated:
         return 0.5, "both_gated"
-    if normalise_text(a.text) == normalise_text(b.text):
+    if texts.text(a) == texts.text(b):
         return 0.5, "identical"
     if not tested:
         return None
     if not a_passed:
         return 0.5, "both_failed_tests"
-    if a.is_diff and b.is_diff and normalise_diff(a.text) == normalise_diff(b.text):
+    if a.is_diff and b.is_diff and texts.diff(a) == texts.diff(b):
         return 0.5, "identical_diffs"
     if kind == "tests":
         return 0.5, "both_passed_tests"
     return None
+
+
+def _loud(ordered: Sequence[tuple[SystemId, Sequence[tuple[Output, bool, str]]]]
+          ) -> set[SystemId]:
+    """The systems of a votes family's case that can be in a settled pair: an output of
+    theirs fails a gate, or another system gave one of their texts too."""
+    by_text: dict[str, set[SystemId]] = defaultdict(set)
+    for system, samples in ordered:
+        for _, _, text in samples:
+            by_text[text].add(system)
+    return {system for system, samples in ordered
+            if any(gated or len(by_text[text]) > 1 for _, gated, text in samples)}
 
 
 def overrules_by_output(
@@ -181,13 +220,15 @@ def settle(
     retired_cases: Collection[CaseId] = frozenset(),
     removed_outputs: Collection[OutputId] = frozenset(),
     overruled: Collection[tuple[OutputId, str]] = frozenset(),
+    pending: bool = True,
 ) -> Settlement:
     """Settled comparisons and pending pairs of one family.
 
     Retired cases and removed outputs are left out entirely, and do not count
     among a system's samples; ``overruled`` (output, gate) verdicts are set
     aside. Within a pair, ``a`` is the system whose id sorts first, so the
-    result does not depend on the order of ``outputs``.
+    result does not depend on the order of ``outputs``. With ``pending`` False
+    the pending pairs are not listed (a round needs only the settled ones).
     """
     by_case: dict[CaseId, dict[SystemId, list[Output]]] = defaultdict(lambda: defaultdict(list))
     for output in outputs:
@@ -214,37 +255,35 @@ def settle(
                     raise ValueError(f"gate_results: no gate results for output {output.output_id}")
                 aside = set_aside.get(output.output_id, frozenset())
                 gated[output.output_id] = any_gate_failed(results, aside)
-                if any(not r.passed and r.gate in aside for r in results):
+                if aside and any(not r.passed and r.gate in aside for r in results):
                     relieved.add(output.output_id)
 
+    texts = _Texts()
+    # In a votes family only a pair with a gated output or the same text can settle.
+    untested = family.kind not in TESTED_KINDS
     settled: list[SettledComparison] = []
-    pending: list[PendingPair] = []
+    left: list[PendingPair] = []
     for case_id in sorted(by_case):
         systems = by_case[case_id]
-        for system_a, system_b in combinations(sorted(systems), 2):
-            samples_a = sorted(systems[system_a], key=lambda o: (o.sample, o.output_id))
-            samples_b = sorted(systems[system_b], key=lambda o: (o.sample, o.output_id))
+        ordered = [(system, [(o, gated[o.output_id], texts.text(o)) for o in
+                             sorted(systems[system], key=lambda o: (o.sample, o.output_id))])
+                   for system in sorted(systems)]
+        loud = None if pending or not untested else _loud(ordered)
+        for (system_a, samples_a), (system_b, samples_b) in combinations(ordered, 2):
+            if loud is not None and system_a not in loud and system_b not in loud:
+                continue  # every pairing of theirs is pending, and those are not listed
             weight = 1.0 / (len(samples_a) * len(samples_b))
-            for a in samples_a:
-                for b in samples_b:
-                    decision = _decide(a, b, gated[a.output_id], gated[b.output_id], family.kind)
+            for a, a_gated, a_text in samples_a:
+                for b, b_gated, b_text in samples_b:
+                    decision = (None if untested and not (a_gated or b_gated or a_text == b_text)
+                                else _decide(a, b, a_gated, b_gated, family.kind, texts))
                     if decision is None:
-                        pending.append(
-                            PendingPair(case_id, a.output_id, b.output_id, system_a, system_b)
-                        )
-                    else:
-                        y, rule = decision
-                        settled.append(
-                            SettledComparison(
-                                case_id,
-                                a.output_id,
-                                b.output_id,
-                                system_a,
-                                system_b,
-                                y,
-                                weight,
-                                rule,
-                                a.output_id in relieved or b.output_id in relieved,
-                            )
-                        )
-    return Settlement(tuple(settled), tuple(pending))
+                        if pending:
+                            left.append(PendingPair(case_id, a.output_id, b.output_id,
+                                                    system_a, system_b))
+                        continue
+                    y, rule = decision
+                    settled.append(SettledComparison(
+                        case_id, a.output_id, b.output_id, system_a, system_b, y, weight, rule,
+                        a.output_id in relieved or b.output_id in relieved))
+    return Settlement(tuple(settled), tuple(left))

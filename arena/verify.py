@@ -19,6 +19,7 @@ from arena.bundle import FORMAT, MANIFEST, MANIFEST_HASH, read_bundle
 from arena.comparisons import (
     Y_OF_CHOICE,
     Comparison,
+    Comparisons,
     settled_comparisons,
     settled_output_pairs,
     vote_status,
@@ -183,12 +184,13 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
     settings = RoundSettings(**{k: manifest["settings"][k] for k in
                                 ("weighting", "cap", "penalty", "base", "threshold", "seed")})
     weights = np.array([r["fitted_weight"] for r in rows], dtype=float)
-    if not np.allclose(weights, fitted_weights(comparisons, settings), rtol=0, atol=1e-12):
+    columns = Comparisons.from_records(comparisons)
+    if not np.allclose(weights, fitted_weights(columns, settings), rtol=0, atol=1e-12):
         report.problems.append("comparisons.jsonl: weights do not follow the round's weighting")
     if "receipts.jsonl" in files:
         _regrade(files, board, settings, report)
     else:
-        _refit(comparisons, weights, board, manifest, settings, report)
+        _refit(columns, weights, board, manifest, settings, report)
 
 
 def _bundle_state(files: dict[str, bytes], manifest: dict, case_rows: list[dict],
@@ -337,7 +339,7 @@ def _compare_board(name: str, published: list[dict], refit: BoardFit,
                                             abs(row["points"] - score.points))
 
 
-def _refit(comparisons: list[Comparison], weights: np.ndarray, board: dict, manifest: dict,
+def _refit(comparisons: Comparisons, weights: np.ndarray, board: dict, manifest: dict,
            settings: RoundSettings, report: VerifyReport) -> None:
     systems = [r["system"] for r in sorted(board["systems"], key=lambda r: r["label"])]
     report.systems = len(systems)
@@ -345,11 +347,11 @@ def _refit(comparisons: list[Comparison], weights: np.ndarray, board: dict, mani
     fit = fit_board(comparisons, weights, systems, reference=reference, settings=settings)
     _compare_board("board.json", board["systems"], fit, report)
     for category, view in board["categories"].items():
-        inside = np.array([c.category == category for c in comparisons])
+        inside = comparisons.mask("category", category)
         part = fit_board(comparisons, np.where(inside, weights, 0.0), systems,
                          reference=reference, settings=settings)
         _compare_board(f"board.json category {category}", view["systems"], part, report)
-    diff_family = any(c.is_diff for c in comparisons)
+    diff_family = bool(np.any(comparisons["is_diff"]))
     again = summary(comparisons, weights, systems, reference=reference, settings=settings,
                     diff_family=diff_family).to_json()
     for key, published in board["summary"].items():

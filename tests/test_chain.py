@@ -6,8 +6,8 @@ import pytest
 
 from arena.canonical import canonical_json, sha256_hex
 from arena.ledger import Ledger
+from arena.ledger.guards import GENESIS_HASH
 from arena.ledger.integrity import check
-from arena.ledger.schema import GENESIS_HASH
 from tests.votes_helpers import cast
 
 

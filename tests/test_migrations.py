@@ -85,3 +85,29 @@ def test_a_round_closed_before_round_items_keeps_its_comparisons(tmp_path):
         assert list(stored_rounds.items(ledger, "r1", "comparison")) == [
             {"source": "vote", "y": 1.0}]
         assert list(stored_rounds.items(ledger, "r1", "receipt")) == []
+
+
+def test_a_round_stored_as_round_items_rows_keeps_its_comparisons(tmp_path):
+    import json
+
+    from arena.ledger import rounds as stored_rounds
+
+    path = tmp_path / "old.sqlite"
+    db = Database(sqlite3.connect(path))
+    migrate(db, stop_before="0009_round_comparisons")
+    db["families"].insert({"name": "f", "kind": "votes", "language": "en", "min_chars": 1,
+                           "max_chars": 10, "aspect": "", "reference": None,
+                           "created_at": "2026-01-01T00:00:00.000+00:00"})
+    db["rounds"].insert({"round_id": "r1", "family": "f", "closed_at": "2026-01-02",
+                         "settings": json.dumps({"weighting": "unit"}),
+                         "results": json.dumps({"systems": [], "chain_heads": {}})})
+    rows = [{"source": "vote", "y": 1.0, "vote_id": "v1"}, {"source": "settled", "y": 0.5}]
+    for seq, row in enumerate(rows):
+        db["round_items"].insert({"round_id": "r1", "kind": "comparison", "seq": seq,
+                                  "body": json.dumps(row)})
+    db.conn.commit()
+    db.close()
+    with Ledger.open(path) as ledger:
+        assert list(stored_rounds.items(ledger, "r1", "comparison")) == rows
+        assert stored_rounds.find_round(ledger, "r1")["round"] == "r1"
+        assert not stored_rounds.gated_on(ledger, "f", "anything")

@@ -238,3 +238,81 @@ def test_the_documented_defaults_are_the_real_ones():
     round_parser = build_parser()._subparsers._group_actions[0].choices["round"]
     close = round_parser._subparsers._group_actions[0].choices["close"].format_help()
     assert f"(default {defaults.penalty:g})" in close
+
+
+def _close_again(ledger, settings=None):
+    """Close a round and say whether it stored comparisons of its own."""
+    before = ledger.db["round_comparisons"].count
+    closed = close_round(ledger, "f", settings or RoundSettings())
+    return closed, ledger.db["round_comparisons"].count > before
+
+
+def test_closing_again_with_nothing_new_restates_the_round(two_systems, tmp_path):
+    from arena.bundle import export_round
+    from arena.verify import verify_bundle
+
+    _votes(two_systems, tmp_path, [_v("c0", "a", "b", "left"), _v("c1", "b", "a", "tie")])
+    first, stored = _close_again(two_systems)
+    again, stored_again = _close_again(two_systems)
+    assert stored and not stored_again and again.round_id != first.round_id
+    shown, shown_again = first.to_json(), again.to_json()
+    for key in ("round", "closed_at"):
+        del shown[key], shown_again[key]
+    assert shown_again == shown
+    assert list(stored_rounds.items(two_systems, again.round_id, "comparison")) == list(
+        stored_rounds.items(two_systems, first.round_id, "comparison"))
+    for r in (first, again):
+        export_round(two_systems, tmp_path / r.round_id, round_id=r.round_id)
+    assert verify_bundle(tmp_path / again.round_id).ok
+    for name in ("comparisons.jsonl", "board.json", "outputs.jsonl", "gates.jsonl"):
+        assert (tmp_path / again.round_id / name).read_bytes() == \
+            (tmp_path / first.round_id / name).read_bytes()
+    # A third close names the round whose comparisons it shares, not the restatement.
+    third, _ = _close_again(two_systems)
+    assert two_systems.db.execute("SELECT comparisons_of FROM rounds WHERE round_id = ?",
+                                  [third.round_id]).fetchone()[0] == first.round_id
+
+
+@pytest.mark.parametrize("change", ["vote", "retraction", "event", "settings", "reference",
+                                    "outputs", "gates"])
+def test_anything_new_is_worked_out_again(two_systems, tmp_path, monkeypatch, change):
+    from arena import gates
+    from arena.ledger import voting
+
+    _votes(two_systems, tmp_path, [_v("c0", "a", "b", "left"), _v("c1", "b", "a", "tie")])
+    _close_again(two_systems)
+    settings = RoundSettings()
+    if change == "vote":
+        _votes(two_systems, tmp_path, [_v("c2", "a", "b", "right")], name="more.jsonl")
+    elif change == "retraction":
+        voting.undo_last(two_systems, "f")
+    elif change == "event":
+        events.add_event(two_systems, "f", "retire_case", case_id="c3")
+    elif change == "settings":
+        settings = RoundSettings(penalty=0.5)
+    elif change == "reference":
+        catalog.set_reference(two_systems, "f", catalog.find_system(two_systems, "a").system_id)
+    elif change == "outputs":
+        _outputs(two_systems, tmp_path, [("c9", s, f"{s} {TEXT} 9", {}) for s in ("a", "b")])
+    else:
+        monkeypatch.setattr(gates, "GATES_VERSION", gates.GATES_VERSION + 1)
+    assert _close_again(two_systems, settings)[1]
+
+
+def test_gates_are_looked_at_again_only_when_what_they_read_changed(two_systems, tmp_path,
+                                                                    monkeypatch):
+    from arena import gating
+    from arena.corrections import set_case_language
+
+    refreshed = []
+    refresh = gating.refresh
+    monkeypatch.setattr(gating, "refresh", lambda *a, **k: refreshed.append(1) or refresh(*a, **k))
+    _votes(two_systems, tmp_path, [_v("c0", "a", "b", "left")])
+    _close_again(two_systems)
+    assert len(refreshed) == 1
+    # New votes: the verdicts the last round left are still up to date.
+    _votes(two_systems, tmp_path, [_v("c1", "a", "b", "right")], name="more.jsonl")
+    assert _close_again(two_systems)[1] and len(refreshed) == 1
+    set_case_language(two_systems, "f", "c2", "de", reason="asked in German")
+    _close_again(two_systems)
+    assert len(refreshed) == 3  # the correction itself, then the round

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 
 import pytest
@@ -15,6 +16,7 @@ from arena.settling import (
     PendingPair,
     SettledComparison,
     normalise_diff,
+    normalise_text,
     settle,
 )
 
@@ -297,3 +299,24 @@ def test_outputs_of_another_family_are_an_error():
         settle(Family("fam"), [stray], {stray.output_id: PASS})
 
 
+
+
+_TRAILING_SPACE = re.compile(r"[ \t\f\v]+$", re.MULTILINE)
+
+
+@given(st.text(alphabet=" \t\f\v\r\nab\u3000\xa0\x1c\x85\u2028", max_size=30) | st.text())
+def test_normalising_drops_exactly_line_endings_and_trailing_space(text):
+    # The definition, as a regular expression: slower, so settling does not use it.
+    by_definition = _TRAILING_SPACE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    assert normalise_text(text) == by_definition.rstrip()
+
+
+def test_a_round_settles_the_same_pairs_without_listing_the_pending_ones():
+    outputs = [_output(s, text, sample=i, case=case, test_result="passed")
+               for case in ("c1", "c2", "c3") for s in ("A", "B", "C")
+               for i, text in enumerate(["same", f"{s} {case}"])]
+    gates = {outputs[0].output_id: _failing("empty"), outputs[7].output_id: _failing("length")}
+    for kind in ("votes", "tests_then_votes"):
+        full = _settle(kind, outputs, gates)
+        only = _settle(kind, outputs, gates, pending=False)
+        assert only.settled == full.settled and only.pending == () and full.pending

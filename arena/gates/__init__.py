@@ -17,6 +17,11 @@ from arena.records import GATES, Case, Family, GateResult, Output
 
 Gate = Callable[[Output, Case, Family], GateResult]
 
+# Stored verdicts are reused while their inputs are unchanged (arena.gating.Fingerprints):
+# bump this whenever a gate's logic, its thresholds or its resources change, so every
+# output is gated again once.
+GATES_VERSION = 1
+
 GATE_FUNCTIONS: dict[str, Gate] = {
     "empty": empty,
     "truncated": truncated,
@@ -36,6 +41,7 @@ def evaluate(output: Output, case: Case, family: Family) -> tuple[GateResult, ..
 
 
 __all__ = [
+    "GATES_VERSION",
     "GATE_FUNCTIONS",
     "LIMIT_REASONS",
     "Gate",

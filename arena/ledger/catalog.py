@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from itertools import groupby
+from operator import itemgetter
 
 from arena.clock import now_iso
 from arena.errors import BadInput
@@ -168,19 +170,21 @@ _OUTPUT_COLUMNS = (
 )
 
 
-def _output(row: dict) -> Output:
-    values = {name: row[name] for name in _OUTPUT_COLUMNS}
-    values["is_diff"] = bool(values["is_diff"])
-    return Output(**values)
+# The columns in the order of Output's fields.
+_SELECT_OUTPUTS = f"SELECT {', '.join(_OUTPUT_COLUMNS)} FROM outputs"
+
+
+def _output(row: tuple) -> Output:
+    output_id, family, case_id, system_id, sample, text, is_diff, *measured = row
+    return Output(output_id, family, case_id, system_id, sample, text, bool(is_diff), *measured)
 
 
 def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
     """Store an output once. The same output again adds nothing; a changed one is refused."""
-    cursor = ledger.db.execute("SELECT * FROM outputs WHERE output_id = ?", [output.output_id])
-    found = cursor.fetchone()
+    found = ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE output_id = ?",
+                              [output.output_id]).fetchone()
     if found is not None:
-        stored = dict(zip([d[0] for d in cursor.description], found, strict=True))
-        if _output(stored) != output:
+        if _output(found) != output:
             raise BadInput(
                 f"sample {output.sample} of this system on case {output.case_id!r} is already "
                 "in the ledger with different content; outputs are never overwritten "
@@ -198,10 +202,8 @@ def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
 
 def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Output]:
     """The outputs of ``family`` in import order (only those stored by mark ``up_to``)."""
-    where, params = "family = ?", [family]
-    if up_to is not None:
-        where, params = where + " AND rowid <= ?", [family, up_to]
-    rows = ledger.db["outputs"].rows_where(where, params, order_by="rowid")
+    where, params = "family = ? AND rowid <= ?", [family, up_to if up_to is not None else 2**62]
+    rows = ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE {where} ORDER BY rowid", params)
     return [_output(r) for r in rows]
 
 
@@ -212,9 +214,15 @@ def marks(ledger: Ledger) -> dict[str, int]:
             for table, key in (("outputs", "rowid"), ("gate_results", "seq"))}
 
 
+def extent(ledger: Ledger) -> dict[str, int]:
+    """How far outputs, gate results and cases stand: rows are only ever added to them."""
+    return {**marks(ledger),
+            "cases": ledger.db.execute("SELECT COALESCE(MAX(rowid), 0) FROM cases").fetchone()[0]}
+
+
 def get_output(ledger: Ledger, output_id: OutputId) -> Output | None:
-    rows = list(ledger.db["outputs"].rows_where("output_id = ?", [output_id]))
-    return _output(rows[0]) if rows else None
+    row = ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE output_id = ?", [output_id]).fetchone()
+    return _output(row) if row else None
 
 
 def find_output(ledger: Ledger, name: str) -> list[Output]:
@@ -224,41 +232,84 @@ def find_output(ledger: Ledger, name: str) -> list[Output]:
         return [found]
     if len(name) < 8:
         return []
-    return [_output(r) for r in ledger.db["outputs"].rows_where(
-        "output_id LIKE ?", [name + "%"], limit=2)]
+    return [_output(r) for r in ledger.db.execute(
+        f"{_SELECT_OUTPUTS} WHERE output_id LIKE ? LIMIT 2", [name + "%"])]
 
 
 def record_gate_results(
-    ledger: Ledger, results: Iterable[tuple[OutputId, Iterable[GateResult]]]
+    ledger: Ledger,
+    results: Iterable[tuple[OutputId, Iterable[GateResult], str | None]],
 ) -> None:
-    """Append one evaluation of every gate per output; the newest row per gate is in force."""
+    """Append one evaluation of every gate per output, with the fingerprint of what the
+    gates read (None: unknown); the newest row per gate is in force."""
     at = now_iso()
     ledger.db.conn.executemany(
-        "INSERT INTO gate_results (output_id, gate, passed, reason, evaluated_at) "
-        "VALUES (?, ?, ?, ?, ?)",
-        [(oid, r.gate, int(r.passed), r.reason, at) for oid, rs in results for r in rs])
+        "INSERT INTO gate_results (output_id, gate, passed, reason, evaluated_at, fingerprint) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(oid, r.gate, int(r.passed), r.reason, at, mark) for oid, rs, mark in results
+         for r in rs])
+
+
+def gate_verdicts(ledger: Ledger, family: str, *, up_to: int | None = None,
+                  outputs: Collection[str] | None = None
+                  ) -> tuple[dict[OutputId, tuple[GateResult, ...]], dict[OutputId, str]]:
+    """The results in force (newest evaluation of each gate) for every output of ``family``
+    (its ``outputs``, when the caller has them), as they stood at gate-result mark ``up_to``
+    when it is given; and the fingerprint of each output whose results in force were all
+    made from the same inputs."""
+    first, last = ledger.db.execute(
+        "SELECT MIN(seq), MAX(seq) FROM gate_results WHERE seq <= ? AND output_id IN "
+        "(SELECT output_id FROM outputs WHERE family = ?)",
+        [up_to if up_to is not None else 2**62, family]).fetchone()
+    # One pass over the family's stretch of the table, in the order rows were written,
+    # is much faster than looking up each output's rows by the index.
+    rows = ledger.db.execute(
+        "SELECT output_id, gate, passed, reason, fingerprint FROM gate_results "
+        "WHERE seq BETWEEN ? AND ? ORDER BY seq", [first or 0, last or -1])
+    ours = outputs if outputs is not None else {r[0] for r in ledger.db.execute(
+        "SELECT output_id FROM outputs WHERE family = ?", [family])}
+    # Many outputs share a verdict word for word: one record each.
+    made: dict[tuple[str, int, str], GateResult] = {}
+    kept: dict[OutputId, list[tuple[GateResult, str | None]]] = {}
+    # An evaluation writes one row per gate of an output, one after the other.
+    for output_id, evaluation in groupby(rows, key=itemgetter(0)):
+        if output_id not in ours:
+            continue
+        found = []
+        for _, gate, passed, reason, fingerprint in evaluation:
+            result = made.get((gate, passed, reason))
+            if result is None:
+                result = made[gate, passed, reason] = GateResult(gate, bool(passed), reason)
+            found.append((result, fingerprint))
+        earlier = kept.get(output_id)
+        if earlier is not None or len({r.gate for r, _ in found}) < len(found):
+            found = _newest_per_gate((earlier or []) + found)
+        kept[output_id] = found
+    results: dict[OutputId, tuple[GateResult, ...]] = {}
+    fingerprints: dict[OutputId, str] = {}
+    for output_id, found in kept.items():
+        results[output_id] = tuple(result for result, _ in found)
+        marks = {fingerprint for _, fingerprint in found}
+        mark = marks.pop() if len(marks) == 1 else None
+        if mark is not None:
+            fingerprints[output_id] = mark
+    return results, fingerprints
+
+
+def _newest_per_gate(found: list[tuple[GateResult, str | None]]
+                     ) -> list[tuple[GateResult, str | None]]:
+    """The newest of each gate's evaluations (given oldest first), in the order written."""
+    newest: dict[str, tuple[GateResult, str | None]] = {}
+    for item in found:
+        newest.pop(item[0].gate, None)
+        newest[item[0].gate] = item
+    return list(newest.values())
 
 
 def gate_results(ledger: Ledger, family: str, *, up_to: int | None = None
                  ) -> dict[OutputId, tuple[GateResult, ...]]:
-    """The results in force (newest evaluation of each gate) for every output of ``family``,
-    as they stood at gate-result mark ``up_to`` when it is given."""
-    rows = ledger.db.query(
-        """
-        SELECT g.output_id, g.gate, g.passed, g.reason FROM gate_results g
-        JOIN (SELECT output_id, gate, MAX(seq) AS seq FROM gate_results
-              WHERE output_id IN (SELECT output_id FROM outputs WHERE family = ?)
-                AND seq <= ?
-              GROUP BY output_id, gate) newest ON newest.seq = g.seq
-        ORDER BY g.output_id, g.seq
-        """,
-        [family, up_to if up_to is not None else 2**62],
-    )
-    found: dict[OutputId, list[GateResult]] = {}
-    for r in rows:
-        found.setdefault(OutputId(r["output_id"]), []).append(
-            GateResult(r["gate"], bool(r["passed"]), r["reason"]))
-    return {k: tuple(v) for k, v in found.items()}
+    """The results in force for every output of ``family`` (see ``gate_verdicts``)."""
+    return gate_verdicts(ledger, family, up_to=up_to)[0]
 
 
 def record_import(ledger: Ledger, row: dict) -> None:

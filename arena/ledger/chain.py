@@ -16,7 +16,8 @@ from sqlite_utils import Database
 
 from arena.canonical import canonical_json, sha256_hex
 from arena.ledger.connection import Ledger
-from arena.ledger.schema import APPEND_ONLY, EVENT_COLUMNS_0006, GENESIS_HASH
+from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
+from arena.ledger.schema import EVENT_COLUMNS_0006
 
 _NOT_HASHED = ("seq", "hash", "prev_hash")
 

@@ -6,7 +6,7 @@ import sqlite3
 
 from arena.ledger import chain, heads
 from arena.ledger.connection import Ledger
-from arena.ledger.schema import APPEND_ONLY, IMMUTABLE, IMMUTABLE_GRADED, guard_names
+from arena.ledger.guards import APPEND_ONLY, IMMUTABLE, IMMUTABLE_GRADED, guard_names
 
 
 def check(ledger: Ledger) -> list[str]:
@@ -37,7 +37,8 @@ def _missing_guards(ledger: Ledger) -> list[str]:
     present = {r[0] for r in ledger.db.execute("SELECT name FROM sqlite_master "
                                                "WHERE type = 'trigger'")}
     problems = []
-    for table in (*APPEND_ONLY, *IMMUTABLE, *IMMUTABLE_GRADED, "round_items"):
+    for table in (*APPEND_ONLY, *IMMUTABLE, *IMMUTABLE_GRADED, "round_items",
+                  "round_comparisons"):
         for name in guard_names(table, chained=table in APPEND_ONLY):
             if name not in present:
                 problems.append(f"{table}: the append-only guard {name} is missing "

@@ -14,28 +14,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from arena.errors import LedgerTooNew
-
-GENESIS_HASH = "0" * 64
-
-# Tables whose rows are never updated, deleted or replaced; each carries one hash chain
-# per family (so a family's rows can be exported and checked on their own).
-# name -> the app-made id column.
-APPEND_ONLY: dict[str, str] = {
-    "presentations": "presentation_id",
-    "votes": "vote_id",
-    "retractions": "retraction_id",
-    "events": "event_id",
-}
-
-# Tables whose rows may be added but never changed or removed (no chain: their
-# content is addressed by hash already, or they record facts, not judgments).
-IMMUTABLE: dict[str, str] = {
-    "systems": "system_id",
-    "outputs": "output_id",
-    "rounds": "round_id",
-    "gate_results": "seq",
-    "sessions": "session_id",
-}
+from arena.ledger.guards import APPEND_ONLY, IMMUTABLE, IMMUTABLE_GRADED, guard_sql
 
 migrations = Migrations("arena")
 
@@ -226,59 +205,13 @@ def _events_and_rounds(db: Database) -> None:
     _set_version(db, 3)
 
 
-def _refuse(table: str, what: str) -> str:
-    return f"SELECT RAISE(ABORT, '{table} is append-only: {what}')"
-
-
-def guard_names(table: str, *, chained: bool) -> list[str]:
-    """The names of the triggers that keep ``table`` append-only."""
-    names = [f"{table}_no_update", f"{table}_no_delete", f"{table}_no_replace"]
-    return names + ([f"{table}_no_reuse_seq", f"{table}_chain"] if chained else [])
-
-
-def _guard_sql(table: str, key: str, *, chained: bool) -> str:
-    # BEFORE INSERT triggers fire before conflict resolution, so they also stop
-    # INSERT OR REPLACE / REPLACE / upserts even with recursive_triggers off
-    # (when a replaced row's DELETE trigger would not fire).
-    sql = f"""
-        CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
-        BEGIN {_refuse(table, 'rows cannot be changed')}; END;
-        CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
-        BEGIN {_refuse(table, 'rows cannot be removed')}; END;
-        CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table}
-        WHEN EXISTS (SELECT 1 FROM {table} WHERE {key} = NEW.{key})
-        BEGIN {_refuse(table, f'{key} already recorded')}; END;
-    """
-    if chained:
-        sql += f"""
-        CREATE TRIGGER {table}_no_reuse_seq BEFORE INSERT ON {table}
-        WHEN EXISTS (SELECT 1 FROM {table} WHERE seq = NEW.seq)
-        BEGIN {_refuse(table, 'seq already used')}; END;
-        CREATE TRIGGER {table}_chain BEFORE INSERT ON {table}
-        WHEN NEW.prev_hash IS NOT COALESCE(
-            (SELECT hash FROM {table} WHERE family = NEW.family ORDER BY seq DESC LIMIT 1),
-            '{GENESIS_HASH}')
-        BEGIN {_refuse(table, 'prev_hash does not continue the chain')}; END;
-        """
-    return sql
-
-
 @migrations(name="0004_append_only_guards")
 def _append_only_guards(db: Database) -> None:
     for table, key in APPEND_ONLY.items():
-        _run(db, _guard_sql(table, key, chained=True))
+        _run(db, guard_sql(table, key, chained=True))
     for table, key in IMMUTABLE.items():
-        _run(db, _guard_sql(table, key, chained=False))
+        _run(db, guard_sql(table, key, chained=False))
     _set_version(db, 4)
-
-
-# Graded families (0005): added but never changed or removed.
-IMMUTABLE_GRADED: dict[str, str] = {
-    "suites": "suite_hash",
-    "runs": "seq",
-    "attempts": "seq",
-    "grades": "seq",
-}
 
 
 @migrations(name="0005_graded")
@@ -332,7 +265,7 @@ def _graded(db: Database) -> None:
         CREATE INDEX grades_by_system ON grades(family, system_id, case_id, seq);
     """)
     for table, key in IMMUTABLE_GRADED.items():
-        _run(db, _guard_sql(table, key, chained=False))
+        _run(db, guard_sql(table, key, chained=False))
     _set_version(db, 5)
 
 
@@ -383,7 +316,7 @@ def _decisions(db: Database) -> None:
         ALTER TABLE cases ADD COLUMN detected_language TEXT;
         ALTER TABLE cases ADD COLUMN language_evidence TEXT NOT NULL DEFAULT '';
     """)
-    _run(db, _guard_sql("events", "event_id", chained=True))
+    _run(db, guard_sql("events", "event_id", chained=True))
     _set_version(db, 6)
 
 
@@ -414,7 +347,39 @@ def _round_items(db: Database) -> None:
     _set_version(db, 7)
 
 
-SCHEMA_VERSION = 7
+@migrations(name="0008_gate_fingerprints")
+def _gate_fingerprints(db: Database) -> None:
+    """What the gates read for a verdict (arena.gating.Fingerprints): only outputs whose
+    fingerprint changed are gated again; rows written before have none (gated once more)."""
+    _run(db, "ALTER TABLE gate_results ADD COLUMN fingerprint TEXT;")
+    _set_version(db, 8)
+
+
+@migrations(name="0009_round_comparisons")
+def _round_comparisons(db: Database) -> None:
+    """A round's comparisons column by column (a JSON row each took longer to write than
+    the rest of a million-vote round); what a round was worked out from, and the earlier
+    round, closed on the same, whose comparisons it shares. Older rounds keep theirs in
+    ``round_items``."""
+    _run(db, """
+        CREATE TABLE round_comparisons (
+            seq INTEGER PRIMARY KEY,
+            round_id TEXT NOT NULL REFERENCES rounds(round_id),
+            block INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            UNIQUE (round_id, block)
+        );
+        ALTER TABLE rounds ADD COLUMN inputs TEXT;
+        ALTER TABLE rounds ADD COLUMN gate_inputs TEXT;
+        ALTER TABLE rounds ADD COLUMN comparisons_of TEXT REFERENCES rounds(round_id);
+        CREATE INDEX rounds_by_inputs ON rounds(family, inputs);
+        CREATE INDEX rounds_by_gate_inputs ON rounds(family, gate_inputs);
+    """)
+    _run(db, guard_sql("round_comparisons", "seq", chained=False))
+    _set_version(db, 9)
+
+
+SCHEMA_VERSION = 9
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:
