@@ -49,13 +49,15 @@ MANIFEST_HASH = "manifest.sha256"
 
 
 def _jsonl(rows: Iterable[dict[str, Any]]) -> bytes:
-    return "".join(json.dumps(r, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
-                   for r in rows).encode("utf-8")
+    return "".join(
+        json.dumps(r, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n" for r in rows
+    ).encode("utf-8")
 
 
 def _json(value: Any) -> bytes:
-    return (json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False)
-            + "\n").encode("utf-8")
+    return (
+        json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+    ).encode("utf-8")
 
 
 def _chain(ledger: Ledger, table: str, family: str, heads: dict[str, Any]) -> bytes:
@@ -63,14 +65,22 @@ def _chain(ledger: Ledger, table: str, family: str, heads: dict[str, Any]) -> by
 
 
 def _output_row(o: Output) -> dict[str, Any]:
-    return {"output_id": o.output_id, "case_id": o.case_id, "system_id": o.system_id,
-            "sample": o.sample, "content_hash": o.content_hash, "text": o.text,
-            "is_diff": o.is_diff, "finish_reason": o.finish_reason,
-            "test_result": o.test_result}
+    return {
+        "output_id": o.output_id,
+        "case_id": o.case_id,
+        "system_id": o.system_id,
+        "sample": o.sample,
+        "content_hash": o.content_hash,
+        "text": o.text,
+        "is_diff": o.is_diff,
+        "finish_reason": o.finish_reason,
+        "test_result": o.test_result,
+    }
 
 
-def _outputs(ledger: Ledger, found: Round, comparisons: list[dict[str, Any]],
-             receipts: list[dict[str, Any]]) -> list[Output]:
+def _outputs(
+    ledger: Ledger, found: Round, comparisons: list[dict[str, Any]], receipts: list[dict[str, Any]]
+) -> list[Output]:
     """A voted round's outputs: all the family had at closing. A graded round's: its receipts'."""
     if not receipts and found.marks is not None:
         return catalog.outputs(ledger, found.family, up_to=found.marks["outputs"])
@@ -79,8 +89,9 @@ def _outputs(ledger: Ledger, found: Round, comparisons: list[dict[str, Any]],
     return [o for o in catalog.outputs(ledger, found.family) if o.output_id in used]
 
 
-def bundle_files(ledger: Ledger, round_id: str | None, family: str | None,
-                 key: Ed25519PrivateKey) -> tuple[Round, dict[str, bytes]]:
+def bundle_files(
+    ledger: Ledger, round_id: str | None, family: str | None, key: Ed25519PrivateKey
+) -> tuple[Round, dict[str, bytes]]:
     """The round and the bytes of every file of its bundle, the manifest signed with ``key``."""
     found = find_round(ledger, round_id, family)
     if found is None:
@@ -95,19 +106,32 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None,
     assert fam is not None  # a round exists only for a family
     shown = found.to_json()
     files = {
-        "board.json": _json({k: shown[k] for k in ("anchor", "systems", "summary",
-                                                   "categories", "fit", "chain_heads")}),
+        "board.json": _json(
+            {
+                k: shown[k]
+                for k in ("anchor", "systems", "summary", "categories", "fit", "chain_heads")
+            }
+        ),
         "comparisons.jsonl": _jsonl(comparisons),
         "votes.jsonl": _chain(ledger, "votes", name, heads),
         "retractions.jsonl": _chain(ledger, "retractions", name, heads),
         "outputs.jsonl": _jsonl(_output_row(o) for o in outputs),
-        "systems.jsonl": _jsonl({"system_id": s.system_id, "label": s.label,
-                                 "descriptor": s.descriptor.canonical()}
-                                for s in catalog.systems(ledger, name) if s.system_id in systems),
-        "cases.jsonl": _jsonl({"case_id": c.case_id, "category": c.category, "prompt": c.prompt,
-                               "language": c.language, "detected_language": c.detected_language,
-                               "language_evidence": c.language_evidence}
-                              for c in catalog.cases(ledger, name)),
+        "systems.jsonl": _jsonl(
+            {"system_id": s.system_id, "label": s.label, "descriptor": s.descriptor.canonical()}
+            for s in catalog.systems(ledger, name)
+            if s.system_id in systems
+        ),
+        "cases.jsonl": _jsonl(
+            {
+                "case_id": c.case_id,
+                "category": c.category,
+                "prompt": c.prompt,
+                "language": c.language,
+                "detected_language": c.detected_language,
+                "language_evidence": c.language_evidence,
+            }
+            for c in catalog.cases(ledger, name)
+        ),
     }
     if receipts:
         # Graded rounds: a receipt per item and the suites to grade them again.
@@ -115,21 +139,37 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None,
         files["suites.jsonl"] = _jsonl(
             {"suite_hash": h, "manifest": m[0], "format": m[1]}
             for h in sorted({r["suite_hash"] for r in receipts})
-            if (m := graded.suite_manifest(ledger, h)) is not None)
+            if (m := graded.suite_manifest(ledger, h)) is not None
+        )
     elif found.marks is not None:
         results = catalog.gate_results(ledger, name, up_to=found.marks["gate_results"])
         files["gates.jsonl"] = _jsonl(
-            {"output_id": o.output_id,
-             "results": [{"gate": r.gate, "passed": r.passed, "reason": r.reason}
-                         for r in results.get(o.output_id, ())]} for o in outputs)
+            {
+                "output_id": o.output_id,
+                "results": [
+                    {"gate": r.gate, "passed": r.passed, "reason": r.reason}
+                    for r in results.get(o.output_id, ())
+                ],
+            }
+            for o in outputs
+        )
         files["events.jsonl"] = _chain(ledger, "events", name, heads)
     manifest = {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "software": __version__,
-        "round": found.round_id, "closed_at": found.closed_at,
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "software": __version__,
+        "round": found.round_id,
+        "closed_at": found.closed_at,
         "settings": found.recorded_settings(),
-        "family": {"name": fam.name, "kind": fam.kind, "language": fam.language,
-                   "min_chars": fam.min_chars, "max_chars": fam.max_chars,
-                   "aspect": fam.aspect, "reference": fam.reference},
+        "family": {
+            "name": fam.name,
+            "kind": fam.kind,
+            "language": fam.language,
+            "min_chars": fam.min_chars,
+            "max_chars": fam.max_chars,
+            "aspect": fam.aspect,
+            "reference": fam.reference,
+        },
         "files": {n: hashlib.sha256(data).hexdigest() for n, data in sorted(files.items())},
     }
     files[MANIFEST] = _json(manifest)
@@ -138,8 +178,14 @@ def bundle_files(ledger: Ledger, round_id: str | None, family: str | None,
     return found, files
 
 
-def export_round(ledger: Ledger, out: Path, *, round_id: str | None = None,
-                 family: str | None = None, key: Ed25519PrivateKey | None = None) -> Round:
+def export_round(
+    ledger: Ledger,
+    out: Path,
+    *,
+    round_id: str | None = None,
+    family: str | None = None,
+    key: Ed25519PrivateKey | None = None,
+) -> Round:
     """Write the signed bundle of a round to ``out`` (a folder, or a .zip file).
 
     The bundle is written under a temporary name beside ``out`` and renamed
@@ -203,14 +249,20 @@ def read_bundle(path: Path) -> dict[str, bytes]:
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
-                if (info.compress_type != zipfile.ZIP_STORED
-                        or info.file_size != info.compress_size
-                        or not _PLAIN_NAME.fullmatch(info.filename)):
-                    raise BadInput(f"entry {info.filename[:80]!r} is not a stored file with a "
-                                   "plain name, as a bundle's entries are", path=str(path))
+                if (
+                    info.compress_type != zipfile.ZIP_STORED
+                    or info.file_size != info.compress_size
+                    or not _PLAIN_NAME.fullmatch(info.filename)
+                ):
+                    raise BadInput(
+                        f"entry {info.filename[:80]!r} is not a stored file with a "
+                        "plain name, as a bundle's entries are",
+                        path=str(path),
+                    )
             files = {n: archive.read(n) for n in archive.namelist()}
         if zip_bytes(files) != path.read_bytes():
-            raise BadInput("the .zip differs from the canonical bundle layout (changed)",
-                           path=str(path))
+            raise BadInput(
+                "the .zip differs from the canonical bundle layout (changed)", path=str(path)
+            )
         return files
     raise BadInput("not a bundle folder or .zip file", path=str(path))

@@ -33,12 +33,18 @@ from arena.suites import Task
 
 HARNESS = "arena-collect/1"
 ItemStatus = Literal["ok", "timeout", "http_error", "malformed_reply", "connection_error"]
-ITEM_STATUSES: tuple[str, ...] = ("ok", "timeout", "http_error", "malformed_reply",
-                                  "connection_error")
+ITEM_STATUSES: tuple[str, ...] = (
+    "ok",
+    "timeout",
+    "http_error",
+    "malformed_reply",
+    "connection_error",
+)
 _RESERVED = frozenset({"model", "messages", "stream"})
 
 
 # --- endpoint, prices, settings ----------------------------------------------
+
 
 def normalise_endpoint(url: str) -> str:
     """``scheme://host[:port][/path]``, minus a trailing ``/v1``: both spellings name one server."""
@@ -69,8 +75,10 @@ class Prices:
     def cost(self, prompt_tokens: int | None, completion_tokens: int | None) -> float | None:
         if prompt_tokens is None or completion_tokens is None:
             return None
-        return (prompt_tokens * self.prompt_per_million
-                + completion_tokens * self.completion_per_million) / 1_000_000
+        return (
+            prompt_tokens * self.prompt_per_million
+            + completion_tokens * self.completion_per_million
+        ) / 1_000_000
 
 
 def load_prices(path: str | Path, model: str) -> Prices:
@@ -93,8 +101,11 @@ def load_prices(path: str | Path, model: str) -> Prices:
     for key in ("prompt", "completion"):
         value = entry.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise BadInput("expected a non-negative number per 1M tokens", path=str(source),
-                           field=f"{model}.{key}")
+            raise BadInput(
+                "expected a non-negative number per 1M tokens",
+                path=str(source),
+                field=f"{model}.{key}",
+            )
         values.append(float(value))
     return Prices(*values)
 
@@ -115,18 +126,34 @@ class CollectSettings:
 
     @property
     def retry_policy(self) -> str:
-        return (f"retries={self.retries};backoff={self.backoff_s!r}s*2^n;"
-                f"max_wait={self.max_wait_s!r}s;on=429,5xx,connection;retry-after")
+        return (
+            f"retries={self.retries};backoff={self.backoff_s!r}s*2^n;"
+            f"max_wait={self.max_wait_s!r}s;on=429,5xx,connection;retry-after"
+        )
 
-    def descriptor(self, *, suite_hash: str, revision: str | None = None,
-                   artifact_digest: str | None = None, quantization: str | None = None,
-                   harness: str = HARNESS) -> SystemDescriptor:
+    def descriptor(
+        self,
+        *,
+        suite_hash: str,
+        revision: str | None = None,
+        artifact_digest: str | None = None,
+        quantization: str | None = None,
+        harness: str = HARNESS,
+    ) -> SystemDescriptor:
         """The run's system descriptor: these settings plus the suite and the artifact."""
         return run_descriptor(
-            self.model, endpoint=self.endpoint, suite_hash=suite_hash,
-            system_prompt=self.system_prompt, inference=self.inference, harness=harness,
-            revision=revision, artifact_digest=artifact_digest, quantization=quantization,
-            timeout_s=self.timeout_s, retry_policy=self.retry_policy)
+            self.model,
+            endpoint=self.endpoint,
+            suite_hash=suite_hash,
+            system_prompt=self.system_prompt,
+            inference=self.inference,
+            harness=harness,
+            revision=revision,
+            artifact_digest=artifact_digest,
+            quantization=quantization,
+            timeout_s=self.timeout_s,
+            retry_policy=self.retry_policy,
+        )
 
     def check(self) -> None:
         """Refuse settings that cannot work, before any request is sent."""
@@ -138,8 +165,10 @@ class CollectSettings:
             raise BadInput("set by Arena itself", field=f"inference.{clash[0]}")
         _refuse_secrets(self.inference, "inference")
         if not self.timeout_s > 0 or self.concurrency < 1:
-            raise BadInput("timeout_s must be positive and concurrency at least 1",
-                           field="timeout_s" if not self.timeout_s > 0 else "concurrency")
+            raise BadInput(
+                "timeout_s must be positive and concurrency at least 1",
+                field="timeout_s" if not self.timeout_s > 0 else "concurrency",
+            )
         for name in ("retries", "backoff_s", "max_wait_s"):
             if getattr(self, name) < 0:
                 raise BadInput("must not be negative", field=name)
@@ -153,25 +182,41 @@ class CollectSettings:
         the model, the endpoint (path, user part), the system prompt, the inference
         settings, and ``recorded`` (its label)."""
         key = self.api_key()
-        Redactor.from_environment(extra=[key] if key else []).refuse_in({
-            "model": self.model, "endpoint": self.endpoint, "system_prompt": self.system_prompt,
-            "inference": dict(self.inference), **recorded})
+        Redactor.from_environment(extra=[key] if key else []).refuse_in(
+            {
+                "model": self.model,
+                "endpoint": self.endpoint,
+                "system_prompt": self.system_prompt,
+                "inference": dict(self.inference),
+                **recorded,
+            }
+        )
 
     def api_key(self) -> str | None:
         if self.api_key_env is None:
             return None
         key = os.environ.get(self.api_key_env, "").strip()
         if not key:
-            raise BadInput(f"the environment variable {self.api_key_env} is not set",
-                           field="api_key_env")
+            raise BadInput(
+                f"the environment variable {self.api_key_env} is not set", field="api_key_env"
+            )
         return key
 
 
-def run_descriptor(model: str, *, endpoint: str, suite_hash: str, system_prompt: str | None,
-                   inference: Mapping[str, Any], harness: str = HARNESS,
-                   revision: str | None = None, artifact_digest: str | None = None,
-                   quantization: str | None = None, timeout_s: float | None = None,
-                   retry_policy: str | None = None) -> SystemDescriptor:
+def run_descriptor(
+    model: str,
+    *,
+    endpoint: str,
+    suite_hash: str,
+    system_prompt: str | None,
+    inference: Mapping[str, Any],
+    harness: str = HARNESS,
+    revision: str | None = None,
+    artifact_digest: str | None = None,
+    quantization: str | None = None,
+    timeout_s: float | None = None,
+    retry_policy: str | None = None,
+) -> SystemDescriptor:
     """The full run tuple as a SystemDescriptor; its ``system_id`` names the run.
 
     The suite's manifest hash goes into ``answer_contract`` (the manifest fixes
@@ -181,27 +226,39 @@ def run_descriptor(model: str, *, endpoint: str, suite_hash: str, system_prompt:
     if len(suite_hash) != 64 or any(c not in "0123456789abcdef" for c in suite_hash):
         raise BadInput("expected a sha256 hex digest", field="suite_hash")
     _refuse_secrets(inference, "inference")
-    recorded: dict[str, Any] = {"endpoint": normalise_endpoint(endpoint),
-                                "settings": dict(inference)}
+    recorded: dict[str, Any] = {
+        "endpoint": normalise_endpoint(endpoint),
+        "settings": dict(inference),
+    }
     if timeout_s is not None:
         recorded["timeout_s"] = float(timeout_s)
     return SystemDescriptor(
-        model=model, revision=revision, artifact_digest=artifact_digest,
-        quantization=quantization, harness=harness, system_prompt=system_prompt,
-        answer_contract=f"suite-sha256:{suite_hash}", parser=PARSER_VERSION,
-        retry_policy=retry_policy, inference=recorded)
+        model=model,
+        revision=revision,
+        artifact_digest=artifact_digest,
+        quantization=quantization,
+        harness=harness,
+        system_prompt=system_prompt,
+        answer_contract=f"suite-sha256:{suite_hash}",
+        parser=PARSER_VERSION,
+        retry_policy=retry_policy,
+        inference=recorded,
+    )
 
 
 def _refuse_secrets(value: Any, where: str) -> None:
     if isinstance(value, Mapping):
         for key, item in value.items():
             if str(key).lower() in SECRET_KEYS:
-                raise BadInput("secrets never enter a system descriptor; use --api-key-env",
-                               field=f"{where}.{key}")
+                raise BadInput(
+                    "secrets never enter a system descriptor; use --api-key-env",
+                    field=f"{where}.{key}",
+                )
             _refuse_secrets(item, f"{where}.{key}")
 
 
 # --- one item ----------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CollectedItem:
@@ -251,8 +308,11 @@ class _Client:
         self.stop = stop
 
     def body(self, task: Task) -> bytes:
-        messages = [{"role": "system", "content": self.settings.system_prompt}] \
-            if self.settings.system_prompt else []
+        messages = (
+            [{"role": "system", "content": self.settings.system_prompt}]
+            if self.settings.system_prompt
+            else []
+        )
         messages.append({"role": "user", "content": task.input})
         payload = {**self.settings.inference, "model": self.settings.model, "messages": messages}
         return json.dumps(payload, ensure_ascii=False).encode("utf-8")
@@ -266,23 +326,35 @@ class _Client:
             item, retryable, retry_after = self._attempt(task)
             latency = round((time.monotonic() - started) * 1000)
             if not retryable or attempt > self.settings.retries:
-                return CollectedItem(task_id=task.task_id, input_hash=task.input_hash,
-                                     latency_ms=latency, attempts=attempt, finished_at=_now(),
-                                     **item)
+                return CollectedItem(
+                    task_id=task.task_id,
+                    input_hash=task.input_hash,
+                    latency_ms=latency,
+                    attempts=attempt,
+                    finished_at=_now(),
+                    **item,
+                )
             # Retry-After is the server's own word; otherwise back off exponentially.
-            wait_s = retry_after if retry_after is not None \
+            wait_s = (
+                retry_after
+                if retry_after is not None
                 else self.settings.backoff_s * 2 ** (attempt - 1)
+            )
             if self.stop.wait(min(wait_s, self.settings.max_wait_s)):
                 return None
 
     def _attempt(self, task: Task) -> tuple[dict[str, Any], bool, float | None]:
         """(fields of the item, whether to retry, the server's Retry-After in seconds)."""
-        headers = {"Content-Type": "application/json", "Accept": "application/json",
-                   "User-Agent": HARNESS}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "User-Agent": HARNESS,
+        }
         if self.key:
             headers["Authorization"] = f"Bearer {self.key}"
-        request = urllib.request.Request(self.url, data=self.body(task), headers=headers,
-                                         method="POST")
+        request = urllib.request.Request(
+            self.url, data=self.body(task), headers=headers, method="POST"
+        )
         timeout = self.settings.timeout_s
         deadline = time.monotonic() + timeout
         try:
@@ -291,12 +363,14 @@ class _Client:
         except urllib.error.HTTPError as error:
             return self._http_error(error)
         except TimeoutError:
-            return {"status": "timeout", "error": f"no complete reply within {timeout:g} s"}, \
-                False, None
+            return (
+                {"status": "timeout", "error": f"no complete reply within {timeout:g} s"},
+                False,
+                None,
+            )
         except urllib.error.URLError as error:
             if isinstance(error.reason, TimeoutError):
-                return {"status": "timeout", "error": f"no reply within {timeout:g} s"}, \
-                    False, None
+                return {"status": "timeout", "error": f"no reply within {timeout:g} s"}, False, None
             return self._connection(error.reason)
         except (OSError, http.client.HTTPException) as error:  # reset, hung up, cut short
             return self._connection(error)
@@ -306,15 +380,19 @@ class _Client:
         message = self.redactor.text(f"cannot reach {self.url}: {reason}")
         return {"status": "connection_error", "error": message}, True, None
 
-    def _http_error(self, error: urllib.error.HTTPError
-                    ) -> tuple[dict[str, Any], bool, float | None]:
+    def _http_error(
+        self, error: urllib.error.HTTPError
+    ) -> tuple[dict[str, Any], bool, float | None]:
         try:
             body = error.read()
         except OSError:
             body = b""
         detail = self._error_detail(body)
-        item = {"status": "http_error", "http_status": error.code,
-                "error": f"HTTP {error.code}: {detail}" if detail else f"HTTP {error.code}"}
+        item = {
+            "status": "http_error",
+            "http_status": error.code,
+            "error": f"HTTP {error.code}: {detail}" if detail else f"HTTP {error.code}",
+        }
         retryable = error.code == 429 or error.code >= 500
         header = error.headers.get("Retry-After") if error.headers else None
         return item, retryable, _retry_after_seconds(header) if header else None
@@ -346,22 +424,32 @@ class _Client:
         content = message.get("content")
         if isinstance(content, list):  # content parts: keep the text ones, in order
             # Redacted again once joined: a key split across parts shows only here.
-            content = self.redactor.text("".join(
-                p.get("text", "") for p in content
-                if isinstance(p, dict) and isinstance(p.get("text"), str)))
+            content = self.redactor.text(
+                "".join(
+                    p.get("text", "")
+                    for p in content
+                    if isinstance(p, dict) and isinstance(p.get("text"), str)
+                )
+            )
         if content is not None and not isinstance(content, str):
             return {"status": "malformed_reply", "error": "choices[0].message.content is not text"}
         usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
-        prompt, completion = _count(usage.get("prompt_tokens")), _count(
-            usage.get("completion_tokens"))
+        prompt, completion = (
+            _count(usage.get("prompt_tokens")),
+            _count(usage.get("completion_tokens")),
+        )
         finish = choice.get("finish_reason") if isinstance(choice, dict) else None
         model = reply.get("model")
         prices = self.settings.prices
-        return {"status": "ok", "text": content or "",
-                "finish_reason": finish if isinstance(finish, str) else None,
-                "prompt_tokens": prompt, "completion_tokens": completion,
-                "cost": prices.cost(prompt, completion) if prices else None,
-                "response_model": model if isinstance(model, str) else None}
+        return {
+            "status": "ok",
+            "text": content or "",
+            "finish_reason": finish if isinstance(finish, str) else None,
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "cost": prices.cost(prompt, completion) if prices else None,
+            "response_model": model if isinstance(model, str) else None,
+        }
 
 
 def _refuse_leak(redactor: Redactor, item: CollectedItem) -> None:
@@ -369,8 +457,10 @@ def _refuse_leak(redactor: Redactor, item: CollectedItem) -> None:
     # The values only: the item's field names are Arena's, not the endpoint's.
     leak = redactor.leak(list(dataclasses.asdict(item).values()))
     if leak:
-        raise LedgerError(f"the endpoint's reply to task {item.task_id} still holds {leak} "
-                          "after redaction; nothing of it was stored, and the run stops")
+        raise LedgerError(
+            f"the endpoint's reply to task {item.task_id} still holds {leak} "
+            "after redaction; nothing of it was stored, and the run stops"
+        )
 
 
 def _now() -> str:
@@ -378,8 +468,7 @@ def _now() -> str:
 
 
 def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
-        else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _read(response: Any, deadline: float) -> bytes:
@@ -407,6 +496,7 @@ def _retry_after_seconds(value: str) -> float | None:
 
 
 # --- the run -----------------------------------------------------------------
+
 
 def collect(
     tasks: Iterable[Task],
@@ -447,8 +537,7 @@ def collect(
 
     report()
     queue = iter(todo)
-    pool = ThreadPoolExecutor(max_workers=settings.concurrency,
-                              thread_name_prefix="arena-collect")
+    pool = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="arena-collect")
     in_flight: set[Future[CollectedItem | None]] = set()
     try:
         for task in queue:
@@ -473,5 +562,6 @@ def collect(
         # Waiting out in-flight requests would block Ctrl-C for up to the timeout.
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
-    return CollectSummary(total=len(todo), skipped=skipped, delivered=delivered,
-                          status_counts=counts)
+    return CollectSummary(
+        total=len(todo), skipped=skipped, delivered=delivered, status_counts=counts
+    )

@@ -62,8 +62,14 @@ class Comparison:
 
 
 FIELDS = tuple(f.name for f in dataclasses.fields(Comparison))
-NUMBERS = {"y": np.float64, "weight": np.float64, "len_a": np.int64, "len_b": np.int64,
-           "is_diff": np.bool_, "overruled": np.bool_}
+NUMBERS = {
+    "y": np.float64,
+    "weight": np.float64,
+    "len_a": np.int64,
+    "len_b": np.int64,
+    "is_diff": np.bool_,
+    "overruled": np.bool_,
+}
 # Ids of votes, nearly all different: kept as a list (a code each would save nothing).
 IDS = ("vote_id", "repeat_of")
 
@@ -140,8 +146,13 @@ class Comparisons:
         columns: dict[str, Column] = {}
         for name in FIELDS:
             found = [getattr(r, name) for r in rows]
-            columns[name] = (np.array(found, dtype=NUMBERS[name]) if name in NUMBERS else
-                             found if name in IDS else Coded.of(found))
+            columns[name] = (
+                np.array(found, dtype=NUMBERS[name])
+                if name in NUMBERS
+                else found
+                if name in IDS
+                else Coded.of(found)
+            )
         return cls(columns)
 
     def mask(self, name: str, *values: Any) -> np.ndarray:
@@ -165,8 +176,12 @@ def _pair(a: str, b: str) -> frozenset[str]:
 
 
 # Coded columns that share their values.
-_VOCABULARY = {"output_a": "output", "output_b": "output", "system_a": "system",
-               "system_b": "system"}
+_VOCABULARY = {
+    "output_a": "output",
+    "output_b": "output",
+    "system_a": "system",
+    "system_b": "system",
+}
 
 
 class _Builder:
@@ -176,16 +191,19 @@ class _Builder:
         self.state = state
         outputs = list(state.outputs.values())
         self.vocabularies: dict[str, dict[Any, int]] = {
-            _VOCABULARY.get(name, name): {} for name in FIELDS
-            if name not in NUMBERS and name not in IDS}
+            _VOCABULARY.get(name, name): {}
+            for name in FIELDS
+            if name not in NUMBERS and name not in IDS
+        }
         # Every output and case has a code, in import order; votes may name no other.
         self.outputs = self.vocabularies["output"]
         self.outputs.update((o.output_id, i) for i, o in enumerate(outputs))
         self.cases = self.vocabularies["case_id"]
         self.cases.update((case_id, i) for i, case_id in enumerate(state.cases))
         self.systems = _codes((o.system_id for o in outputs), self.vocabularies["system"])
-        self.categories = _codes((c.category for c in state.cases.values()),
-                                 self.vocabularies["category"])
+        self.categories = _codes(
+            (c.category for c in state.cases.values()), self.vocabularies["category"]
+        )
         self.lengths = np.array([len(o.text) for o in outputs], dtype=np.int64)
         self.diffs = np.array([o.is_diff for o in outputs], dtype=np.bool_)
         self.parts: list[dict[str, Any]] = []
@@ -203,15 +221,22 @@ class _Builder:
     def same(self, name: str, value: Any, size: int) -> np.ndarray:
         return np.full(size, self.code(name, [value])[0], dtype=np.int32)
 
-    def add(self, a: np.ndarray, b: np.ndarray, cases: np.ndarray,
-            columns: dict[str, Any]) -> None:
+    def add(self, a: np.ndarray, b: np.ndarray, cases: np.ndarray, columns: dict[str, Any]) -> None:
         """Comparisons of outputs ``a`` with ``b`` on ``cases`` (codes), and the rest."""
-        self.parts.append({
-            "output_a": a, "output_b": b, "case_id": cases,
-            "system_a": self.systems[a], "system_b": self.systems[b],
-            "category": self.categories[cases],
-            "len_a": self.lengths[a], "len_b": self.lengths[b],
-            "is_diff": self.diffs[a] | self.diffs[b], **columns})
+        self.parts.append(
+            {
+                "output_a": a,
+                "output_b": b,
+                "case_id": cases,
+                "system_a": self.systems[a],
+                "system_b": self.systems[b],
+                "category": self.categories[cases],
+                "len_a": self.lengths[a],
+                "len_b": self.lengths[b],
+                "is_diff": self.diffs[a] | self.diffs[b],
+                **columns,
+            }
+        )
 
     def table(self) -> Comparisons:
         columns: dict[str, Column] = {}
@@ -221,9 +246,14 @@ class _Builder:
                 columns[name] = list(chain.from_iterable(found))
                 continue
             joined = np.concatenate(found)
-            columns[name] = (joined.astype(NUMBERS[name], copy=False) if name in NUMBERS else
-                             Coded(joined.astype(np.int32, copy=False),
-                                   list(self.vocabularies[_VOCABULARY.get(name, name)])))
+            columns[name] = (
+                joined.astype(NUMBERS[name], copy=False)
+                if name in NUMBERS
+                else Coded(
+                    joined.astype(np.int32, copy=False),
+                    list(self.vocabularies[_VOCABULARY.get(name, name)]),
+                )
+            )
         return Comparisons(columns)
 
 
@@ -233,7 +263,11 @@ def _add_settled(family: _Builder) -> np.ndarray:
     n = len(settled)
     a = family.code("output_a", (s.output_a for s in settled))
     b = family.code("output_b", (s.output_b for s in settled))
-    family.add(a, b, family.code("case_id", (s.case_id for s in settled)), {
+    family.add(
+        a,
+        b,
+        family.code("case_id", (s.case_id for s in settled)),
+        {
             "source": family.same("source", "settled", n),
             "y": np.array([s.y for s in settled], dtype=np.float64),
             "weight": np.array([s.weight for s in settled], dtype=np.float64),
@@ -246,7 +280,8 @@ def _add_settled(family: _Builder) -> np.ndarray:
             "session": family.same("session", None, n),
             "rule": family.code("rule", (s.rule for s in settled)),
             "overruled": np.array([s.overruled for s in settled], dtype=np.bool_),
-        })
+        },
+    )
     return _pair_keys(a, b, len(family.outputs))
 
 
@@ -263,12 +298,21 @@ def _pair_keys(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     return np.minimum(a, b) * n + np.maximum(a, b)
 
 
-_VOTE_COLUMNS = ("vote_id", "case_id", "output_a", "output_b", "choice", "actor",
-                 "repeat_of", "session")
+_VOTE_COLUMNS = (
+    "vote_id",
+    "case_id",
+    "output_a",
+    "output_b",
+    "choice",
+    "actor",
+    "repeat_of",
+    "session",
+)
 
 
-def _add_votes(family: _Builder, batches: Iterable[Sequence[tuple]],
-               settled_pairs: np.ndarray) -> None:
+def _add_votes(
+    family: _Builder, batches: Iterable[Sequence[tuple]], settled_pairs: np.ndarray
+) -> None:
     """The votes in force (rows of ``voting.vote_batches``), each with its status."""
     parts: dict[str, list] = {name: [] for name in _VOTE_COLUMNS}
     for batch in batches:
@@ -277,41 +321,62 @@ def _add_votes(family: _Builder, batches: Iterable[Sequence[tuple]],
                 parts[name].extend(items)
             elif name in ("case_id", "output_a", "output_b"):
                 # Known ones only: a vote on an unknown output or case is a broken ledger.
-                parts[name].append(_known(items, family.cases if name == "case_id"
-                                          else family.outputs))
+                parts[name].append(
+                    _known(items, family.cases if name == "case_id" else family.outputs)
+                )
             else:
                 parts[name].append(family.code(name, items))
     columns: dict[str, Any] = {
-        name: found if name in IDS else
-        np.concatenate(found) if found else np.zeros(0, dtype=np.int32)
-        for name, found in parts.items()}
+        name: found
+        if name in IDS
+        else np.concatenate(found)
+        if found
+        else np.zeros(0, dtype=np.int32)
+        for name, found in parts.items()
+    }
     a, b, cases = columns.pop("output_a"), columns.pop("output_b"), columns.pop("case_id")
     n = len(a)
     status, reason = _vote_status(family, a, b, cases, columns["repeat_of"], settled_pairs)
-    family.add(a, b, cases, {
-        **columns,
-        "source": family.same("source", "vote", n),
-        "y": Coded(columns["choice"], list(family.vocabularies["choice"])).map(
-            lambda choice: Y_OF_CHOICE.get(choice, np.nan), np.float64),
-        "weight": np.ones(n), "status": status, "reason": reason,
-        "rule": family.same("rule", None, n), "overruled": np.zeros(n, dtype=np.bool_),
-    })
+    family.add(
+        a,
+        b,
+        cases,
+        {
+            **columns,
+            "source": family.same("source", "vote", n),
+            "y": Coded(columns["choice"], list(family.vocabularies["choice"])).map(
+                lambda choice: Y_OF_CHOICE.get(choice, np.nan), np.float64
+            ),
+            "weight": np.ones(n),
+            "status": status,
+            "reason": reason,
+            "rule": family.same("rule", None, n),
+            "overruled": np.zeros(n, dtype=np.bool_),
+        },
+    )
 
 
-def _vote_status(family: _Builder, a: np.ndarray, b: np.ndarray, cases: np.ndarray,
-                 repeat_of: list[str | None], settled_pairs: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def _vote_status(
+    family: _Builder,
+    a: np.ndarray,
+    b: np.ndarray,
+    cases: np.ndarray,
+    repeat_of: list[str | None],
+    settled_pairs: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
     """``vote_status`` of every vote at once, as codes."""
     decided = family.state.decisions
     retired = family.flags(family.cases, decided.retired_cases)
     removed = family.flags(family.outputs, decided.removed_outputs)
     failing = family.flags(family.outputs, family.state.failing)
-    hits = {"retired_case": retired[cases], "removed_output": removed[a] | removed[b],
-            "failing_gate": failing[a] | failing[b],
-            "settled_pair": np.isin(_pair_keys(a, b, len(family.outputs)), settled_pairs)}
+    hits = {
+        "retired_case": retired[cases],
+        "removed_output": removed[a] | removed[b],
+        "failing_gate": failing[a] | failing[b],
+        "settled_pair": np.isin(_pair_keys(a, b, len(family.outputs)), settled_pairs),
+    }
     fitted, repeat, left_out = family.code("status", ("fitted", "repeat", "left_out"))
-    repeats = np.fromiter((r is not None for r in repeat_of), dtype=np.bool_,
-                          count=len(repeat_of))
+    repeats = np.fromiter((r is not None for r in repeat_of), dtype=np.bool_, count=len(repeat_of))
     status = np.where(repeats, repeat, fitted)
     reason = family.same("reason", None, len(a))
     # The first rule that holds gives the reason: apply them last to first.
@@ -334,9 +399,14 @@ def settled_output_pairs(state: FamilyState) -> set[frozenset[str]]:
     return {_pair(s.output_a, s.output_b) for s in state.settled}
 
 
-def vote_status(state: FamilyState, case_id: str, left: OutputId, right: OutputId,
-                repeat_of: str | None, settled_pairs: set[frozenset[str]]
-                ) -> tuple[Status, str | None]:
+def vote_status(
+    state: FamilyState,
+    case_id: str,
+    left: OutputId,
+    right: OutputId,
+    repeat_of: str | None,
+    settled_pairs: set[frozenset[str]],
+) -> tuple[Status, str | None]:
     """Whether a vote enters the fit, and if not, why."""
     if case_id in state.decisions.retired_cases:
         return "left_out", "retired_case"

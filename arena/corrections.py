@@ -30,12 +30,16 @@ def _undo_hint(event: Event) -> str:
 
 def find_output(ledger: Ledger, name: str) -> Output:
     """An output by full id or a prefix of 8 or more hex digits."""
-    matches = (catalog.find_output(ledger, name)
-               if name and all(c in string.hexdigits for c in name) else [])
+    matches = (
+        catalog.find_output(ledger, name)
+        if name and all(c in string.hexdigits for c in name)
+        else []
+    )
     if len(matches) != 1:
         problem = "more than one output starts with" if matches else "no output has id"
-        raise BadInput(f"{problem} {name!r} (ids are listed by `arena gate --list`)",
-                       field="OUTPUT")
+        raise BadInput(
+            f"{problem} {name!r} (ids are listed by `arena gate --list`)", field="OUTPUT"
+        )
     return matches[0]
 
 
@@ -53,17 +57,31 @@ def _case(ledger: Ledger, family: str, case_id: str) -> None:
         raise BadInput(f"family {family!r} has no case {case_id!r}", field="CASE")
 
 
-def set_case_language(ledger: Ledger, family: str, case_id: str, language: str, *,
-                      reason: str = "", actor: str = "rater") -> str:
+def set_case_language(
+    ledger: Ledger,
+    family: str,
+    case_id: str,
+    language: str,
+    *,
+    reason: str = "",
+    actor: str = "rater",
+) -> str:
     """The case expects ``language``: its outputs are judged against it from now on."""
     _case(ledger, family, case_id)
     if not LANGUAGE_TAG.match(language):
-        raise BadInput(f"{language!r} is not a language tag (e.g. fr, zh-Hans, pt-BR)",
-                       field="--language")
+        raise BadInput(
+            f"{language!r} is not a language tag (e.g. fr, zh-Hans, pt-BR)", field="--language"
+        )
     with ledger.atomic():
-        event = events.add_event(ledger, family, "set_language", case_id=case_id,
-                                 language=language, actor=actor,
-                                 note=reason.strip() or f"the case expects {language}")
+        event = events.add_event(
+            ledger,
+            family,
+            "set_language",
+            case_id=case_id,
+            language=language,
+            actor=actor,
+            note=reason.strip() or f"the case expects {language}",
+        )
         _regate(ledger, family, case_id)
     return event
 
@@ -72,72 +90,100 @@ def _regate(ledger: Ledger, family: str, case_id: str) -> None:
     gating.rerun(ledger, family_state.load(ledger, family), cases={CaseId(case_id)})
 
 
-def overrule(ledger: Ledger, output_name: str, gate: str, *, reason: str,
-             actor: str = "rater") -> str:
+def overrule(
+    ledger: Ledger, output_name: str, gate: str, *, reason: str, actor: str = "rater"
+) -> str:
     """Set ``gate``'s failing verdict on an output aside."""
     output = find_output(ledger, output_name)
     if gate not in GATES:
         raise BadInput(f"no gate {gate!r}; one of {', '.join(GATES)}", field="--gate")
     why = _reason(reason, "overrule the gate")
     state = family_state.load(ledger, output.family)
-    verdict = next((r for r in state.gate_results.get(output.output_id, ()) if r.gate == gate),
-                   None)
+    verdict = next(
+        (r for r in state.gate_results.get(output.output_id, ()) if r.gate == gate), None
+    )
     if verdict is None or verdict.passed:
-        raise BadInput(f"the {gate} gate passes output {output.output_id[:12]}; there is "
-                       "nothing to overrule", field="--gate")
+        raise BadInput(
+            f"the {gate} gate passes output {output.output_id[:12]}; there is nothing to overrule",
+            field="--gate",
+        )
     done = _in_force(ledger, output.family, "overrule", output_id=output.output_id, gate=gate)
     if done is not None:
-        raise BadInput(f"the {gate} verdict on this output is already overruled "
-                       f"{_undo_hint(done)}", field="--gate")
-    return events.add_event(ledger, output.family, "overrule", output_id=output.output_id,
-                            case_id=output.case_id, gate=gate, actor=actor, note=why)
+        raise BadInput(
+            f"the {gate} verdict on this output is already overruled {_undo_hint(done)}",
+            field="--gate",
+        )
+    return events.add_event(
+        ledger,
+        output.family,
+        "overrule",
+        output_id=output.output_id,
+        case_id=output.case_id,
+        gate=gate,
+        actor=actor,
+        note=why,
+    )
 
 
-def retire_case(ledger: Ledger, family: str, case_id: str, *, reason: str,
-                actor: str = "rater") -> str:
+def retire_case(
+    ledger: Ledger, family: str, case_id: str, *, reason: str, actor: str = "rater"
+) -> str:
     """Take a case out of the family: its pairs and votes leave the fit."""
     _case(ledger, family, case_id)
     why = _reason(reason, "retire the case")
     done = _in_force(ledger, family, "retire_case", case_id=case_id)
     if done is not None:
         raise BadInput(f"case {case_id!r} is already retired {_undo_hint(done)}", field="CASE")
-    return events.add_event(ledger, family, "retire_case", case_id=case_id, actor=actor,
-                            note=why)
+    return events.add_event(ledger, family, "retire_case", case_id=case_id, actor=actor, note=why)
 
 
-def remove_output(ledger: Ledger, output_name: str, *, reason: str,
-                  actor: str = "rater") -> str:
+def remove_output(ledger: Ledger, output_name: str, *, reason: str, actor: str = "rater") -> str:
     """Take an output out of its family: its pairs and votes leave the fit."""
     output = find_output(ledger, output_name)
     why = _reason(reason, "remove the output")
     done = _in_force(ledger, output.family, "remove_output", output_id=output.output_id)
     if done is not None:
-        raise BadInput(f"output {output.output_id[:12]} is already removed {_undo_hint(done)}",
-                       field="OUTPUT")
-    return events.add_event(ledger, output.family, "remove_output",
-                            output_id=OutputId(output.output_id), case_id=output.case_id,
-                            actor=actor, note=why)
+        raise BadInput(
+            f"output {output.output_id[:12]} is already removed {_undo_hint(done)}", field="OUTPUT"
+        )
+    return events.add_event(
+        ledger,
+        output.family,
+        "remove_output",
+        output_id=OutputId(output.output_id),
+        case_id=output.case_id,
+        actor=actor,
+        note=why,
+    )
 
 
 def retract(ledger: Ledger, event_name: str, *, reason: str = "", actor: str = "rater") -> str:
     """Undo an event: a ``retract`` event naming it; a retraction cannot itself be retracted."""
     target = events.find_event(ledger, event_name)
     if target is None:
-        raise BadInput(f"no event has id {event_name!r} (ids are listed by `arena event list`)",
-                       field="EVENT")
+        raise BadInput(
+            f"no event has id {event_name!r} (ids are listed by `arena event list`)", field="EVENT"
+        )
     if target.kind == "retract":
-        raise BadInput("a retraction cannot be retracted; make the correction again instead",
-                       field="EVENT")
-    retracted = {e.target_event for e in events.family_events(ledger, target.family)
-                 if e.kind == "retract"}
+        raise BadInput(
+            "a retraction cannot be retracted; make the correction again instead", field="EVENT"
+        )
+    retracted = {
+        e.target_event for e in events.family_events(ledger, target.family) if e.kind == "retract"
+    }
     if target.event_id in retracted:
         raise BadInput(f"event {target.event_id[:12]} is already retracted", field="EVENT")
     with ledger.atomic():
-        event = events.add_event(ledger, target.family, "retract",
-                                 target_event=target.event_id, case_id=target.case_id,
-                                 output_id=target.output_id, actor=actor,
-                                 note=reason.strip() or f"undo {target.kind}")
+        event = events.add_event(
+            ledger,
+            target.family,
+            "retract",
+            target_event=target.event_id,
+            case_id=target.case_id,
+            output_id=target.output_id,
+            actor=actor,
+            note=reason.strip() or f"undo {target.kind}",
+        )
         if target.kind == "set_language" and target.case_id:
             _regate(ledger, target.family, target.case_id)
     return event
-

@@ -35,8 +35,13 @@ class Decisions:
 
 def event_record(event: Event) -> dict[str, Any]:
     """An event as plain JSON, only the fields its kind uses."""
-    row = {"event_id": event.event_id, "kind": event.kind, "actor": event.actor,
-           "at": event.at, "reason": event.note}
+    row = {
+        "event_id": event.event_id,
+        "kind": event.kind,
+        "actor": event.actor,
+        "at": event.at,
+        "reason": event.note,
+    }
     for name in ("case_id", "output_id", "presentation_id", "gate", "language", "target_event"):
         value = getattr(event, name)
         if value is not None:
@@ -54,12 +59,17 @@ def decisions(events: Iterable[Event]) -> Decisions:
         if event.kind == "set_language" and event.case_id and event.language:
             languages[CaseId(event.case_id)] = event.language
     return Decisions(
-        retired_cases=frozenset(CaseId(e.case_id) for e in kept
-                                if e.kind == "retire_case" and e.case_id),
-        removed_outputs=frozenset(OutputId(e.output_id) for e in kept
-                                  if e.kind == "remove_output" and e.output_id),
-        overruled=frozenset((OutputId(e.output_id), e.gate) for e in kept
-                            if e.kind == "overrule" and e.output_id and e.gate),
+        retired_cases=frozenset(
+            CaseId(e.case_id) for e in kept if e.kind == "retire_case" and e.case_id
+        ),
+        removed_outputs=frozenset(
+            OutputId(e.output_id) for e in kept if e.kind == "remove_output" and e.output_id
+        ),
+        overruled=frozenset(
+            (OutputId(e.output_id), e.gate)
+            for e in kept
+            if e.kind == "overrule" and e.output_id and e.gate
+        ),
         case_languages=languages,
         in_force=tuple(kept),
     )

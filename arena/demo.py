@@ -39,7 +39,12 @@ def build_demo(path: Path, *, replace: bool) -> str:
     outputs = 0
     with Ledger.open(path) as ledger:
         for name in DEMO_FAMILIES:
-            report = import_file(ledger, resource_path("demo", f"{name}.jsonl"), family=name,
-                                 fmt="native", options=ReadOptions())
+            report = import_file(
+                ledger,
+                resource_path("demo", f"{name}.jsonl"),
+                family=name,
+                fmt="native",
+                options=ReadOptions(),
+            )
             outputs += report.outputs_added
     return f"{len(DEMO_FAMILIES)} families, {outputs} outputs"

@@ -40,8 +40,11 @@ class FamilyState:
     def in_force(self) -> tuple[Output, ...]:
         """Outputs not removed and not on a retired case, in import order."""
         d = self.decisions
-        return tuple(o for o in self.outputs.values()
-                     if o.case_id not in d.retired_cases and o.output_id not in d.removed_outputs)
+        return tuple(
+            o
+            for o in self.outputs.values()
+            if o.case_id not in d.retired_cases and o.output_id not in d.removed_outputs
+        )
 
     @cached_property
     def _overruled(self) -> dict[OutputId, frozenset[str]]:
@@ -53,16 +56,24 @@ class FamilyState:
     @cached_property
     def failing(self) -> frozenset[OutputId]:
         """Outputs failing a gate whose verdict the rater has not set aside."""
-        return frozenset(o for o, results in self.gate_results.items()
-                         if any_gate_failed(results, self.overruled_gates(o)))
+        return frozenset(
+            o
+            for o, results in self.gate_results.items()
+            if any_gate_failed(results, self.overruled_gates(o))
+        )
 
     def fails_gate(self, output_id: OutputId) -> bool:
         """Whether ``output_id`` is among the ``failing``."""
         return output_id in self.failing
 
     def _settle(self, *, pending: bool) -> Settlement:
-        return settle(self.family, self.in_force, self.gate_results,
-                      overruled=self.decisions.overruled, pending=pending)
+        return settle(
+            self.family,
+            self.in_force,
+            self.gate_results,
+            overruled=self.decisions.overruled,
+            pending=pending,
+        )
 
     @cached_property
     def settlement(self) -> Settlement:
@@ -78,9 +89,14 @@ class FamilyState:
 
 def with_decided_languages(cases: dict[CaseId, Case], decided: Decisions) -> dict[CaseId, Case]:
     """The cases, with a language the rater set replacing what the file said or import read."""
-    return {case_id: (dataclasses.replace(case, language=decided.case_languages[case_id])
-                      if case_id in decided.case_languages else case)
-            for case_id, case in cases.items()}
+    return {
+        case_id: (
+            dataclasses.replace(case, language=decided.case_languages[case_id])
+            if case_id in decided.case_languages
+            else case
+        )
+        for case_id, case in cases.items()
+    }
 
 
 def load(ledger: Ledger, name: str) -> FamilyState:

@@ -25,8 +25,13 @@ class GateSummary:
     changed: int = 0
 
     def as_json(self) -> dict:
-        return {"name": self.name, "outputs": self.outputs, "failed": self.failed,
-                "by_gate": self.by_gate, "by_system": self.by_system}
+        return {
+            "name": self.name,
+            "outputs": self.outputs,
+            "failed": self.failed,
+            "by_gate": self.by_gate,
+            "by_system": self.by_system,
+        }
 
 
 class Fingerprints:
@@ -45,22 +50,41 @@ class Fingerprints:
         found = self._cases.get(case)
         if found is None:
             family = self._family
-            found = self._cases[case] = repr((
-                sha256_hex(case.prompt), case.language, case.detected_language,
-                case.expected_languages(family.language), family.language, family.min_chars,
-                family.max_chars))
+            found = self._cases[case] = repr(
+                (
+                    sha256_hex(case.prompt),
+                    case.language,
+                    case.detected_language,
+                    case.expected_languages(family.language),
+                    family.language,
+                    family.min_chars,
+                    family.max_chars,
+                )
+            )
         return found
 
     def __call__(self, output: Output, case: Case) -> str:
         # repr() of strings, numbers, None and tuples of them is unambiguous and stable.
-        return sha256_hex(repr((gates.GATES_VERSION, output.content_hash, output.finish_reason,
-                                output.is_diff, self._case(case))))
+        return sha256_hex(
+            repr(
+                (
+                    gates.GATES_VERSION,
+                    output.content_hash,
+                    output.finish_reason,
+                    output.is_diff,
+                    self._case(case),
+                )
+            )
+        )
 
 
-def refresh(ledger: Ledger, state: FamilyState,
-            progress: Callable[[int], None] | None = None, *,
-            cases: Collection[CaseId] | None = None
-            ) -> tuple[dict[OutputId, tuple[GateResult, ...]], int]:
+def refresh(
+    ledger: Ledger,
+    state: FamilyState,
+    progress: Callable[[int], None] | None = None,
+    *,
+    cases: Collection[CaseId] | None = None,
+) -> tuple[dict[OutputId, tuple[GateResult, ...]], int]:
     """Bring the gate results of every output in force (of ``cases`` only, when given) up
     to date: gate again only the outputs whose fingerprint changed, and store their
     results with the new fingerprint (even unchanged, so they are not gated again).
@@ -90,9 +114,13 @@ def refresh(ledger: Ledger, state: FamilyState,
     return found, changed
 
 
-def rerun(ledger: Ledger, state: FamilyState,
-          progress: Callable[[int], None] | None = None, *,
-          cases: Collection[CaseId] | None = None) -> GateSummary:
+def rerun(
+    ledger: Ledger,
+    state: FamilyState,
+    progress: Callable[[int], None] | None = None,
+    *,
+    cases: Collection[CaseId] | None = None,
+) -> GateSummary:
     """``refresh`` the gate results, and count the failures of every output in force (of
     ``cases``) as the board sees them, with overruled verdicts set aside."""
     results, changed = refresh(ledger, state, progress, cases=cases)
@@ -104,8 +132,9 @@ def rerun(ledger: Ledger, state: FamilyState,
         if output.output_id not in results:
             continue
         aside = state.overruled_gates(output.output_id)
-        failures = [r.gate for r in results[output.output_id]
-                    if not r.passed and r.gate not in aside]
+        failures = [
+            r.gate for r in results[output.output_id] if not r.passed and r.gate not in aside
+        ]
         failed += bool(failures)
         per_system = by_system.setdefault(labels[output.system_id], dict.fromkeys(GATES, 0))
         for gate in failures:
@@ -135,16 +164,18 @@ class GateFailure:
         return dataclasses.asdict(self)
 
 
-def failures(ledger: Ledger, state: FamilyState, *, gate: str | None = None,
-             system: str | None = None) -> list[GateFailure]:
+def failures(
+    ledger: Ledger, state: FamilyState, *, gate: str | None = None, system: str | None = None
+) -> list[GateFailure]:
     """Every failing verdict stored for the outputs in force, by case, system and gate.
 
     ``system`` is a label; overruled verdicts are listed too, with the event
     that set them aside, so they can be seen and undone.
     """
     labels = {s.system_id: s.label for s in catalog.systems(ledger, state.family.name)}
-    overrules = {(e.output_id, e.gate): e.event_id for e in state.decisions.in_force
-                 if e.kind == "overrule"}
+    overrules = {
+        (e.output_id, e.gate): e.event_id for e in state.decisions.in_force if e.kind == "overrule"
+    }
     found = []
     for output in state.in_force:
         label = labels[output.system_id]
@@ -153,10 +184,18 @@ def failures(ledger: Ledger, state: FamilyState, *, gate: str | None = None,
         for result in state.gate_results.get(output.output_id, ()):
             if result.passed or gate not in (None, result.gate):
                 continue
-            found.append(GateFailure(
-                state.family.name, output.case_id, output.output_id, label, result.gate,
-                result.reason, output.text[:EXCERPT_CHARS],
-                overrules.get((output.output_id, result.gate))))
+            found.append(
+                GateFailure(
+                    state.family.name,
+                    output.case_id,
+                    output.output_id,
+                    label,
+                    result.gate,
+                    result.reason,
+                    output.text[:EXCERPT_CHARS],
+                    overrules.get((output.output_id, result.gate)),
+                )
+            )
     order = {case_id: i for i, case_id in enumerate(state.cases)}
     found.sort(key=lambda f: (order[CaseId(f.case_id)], f.system, GATES.index(f.gate)))
     return found

@@ -28,13 +28,31 @@ CONTRACTS: tuple[str, ...] = ("final_line", "json_block", "whole")
 # Openings of a refusal, compared after normalise_refusal(). Only the start of
 # the output counts: a phrase quoted mid-answer must not zero a good answer.
 REFUSAL_PHRASES: tuple[str, ...] = (
-    "i can't help with", "i cannot help with", "i can't assist with", "i cannot assist with",
-    "i can't provide", "i cannot provide", "i can't comply", "i cannot comply",
-    "i won't be able to", "i will not be able to", "i'm unable to", "i am unable to",
-    "i'm not able to", "i am not able to", "i must decline", "i have to decline",
-    "sorry, but i can't", "sorry, but i cannot", "i'm sorry, but i can't",
-    "i'm sorry, but i cannot", "i am sorry, but i cannot", "i'm sorry, i can't",
-    "i'm sorry, i cannot", "as an ai, i can't", "as an ai, i cannot",
+    "i can't help with",
+    "i cannot help with",
+    "i can't assist with",
+    "i cannot assist with",
+    "i can't provide",
+    "i cannot provide",
+    "i can't comply",
+    "i cannot comply",
+    "i won't be able to",
+    "i will not be able to",
+    "i'm unable to",
+    "i am unable to",
+    "i'm not able to",
+    "i am not able to",
+    "i must decline",
+    "i have to decline",
+    "sorry, but i can't",
+    "sorry, but i cannot",
+    "i'm sorry, but i can't",
+    "i'm sorry, but i cannot",
+    "i am sorry, but i cannot",
+    "i'm sorry, i can't",
+    "i'm sorry, i cannot",
+    "as an ai, i can't",
+    "as an ai, i cannot",
 )
 # finish_reason values with which the endpoint says it withheld the answer.
 REFUSAL_FINISH_REASONS = frozenset({"content_filter"})
@@ -100,6 +118,7 @@ class SpecError(ValueError):
 
 # --- normalisation -----------------------------------------------------------
 
+
 def normalise(text: str) -> str:
     """NFKC, casefold, punctuation to spaces, whitespace collapsed, ends stripped."""
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -124,10 +143,13 @@ def is_refusal(output: str, finish_reason: str | None = None) -> bool:
 
 # --- answer contracts --------------------------------------------------------
 
-_ANSWER_LINE = re.compile(r"^[ \t]*[*_]*(?:final[ \t]+)?answer[*_]*[ \t]*:[*_]*(.*)$",
-                          re.IGNORECASE | re.MULTILINE)
-_JSON_FENCE = re.compile(r"^[ \t]*```[ \t]*json[ \t]*\r?\n(.*?)^[ \t]*```[ \t]*$",
-                         re.IGNORECASE | re.MULTILINE | re.DOTALL)
+_ANSWER_LINE = re.compile(
+    r"^[ \t]*[*_]*(?:final[ \t]+)?answer[*_]*[ \t]*:[*_]*(.*)$", re.IGNORECASE | re.MULTILINE
+)
+_JSON_FENCE = re.compile(
+    r"^[ \t]*```[ \t]*json[ \t]*\r?\n(.*?)^[ \t]*```[ \t]*$",
+    re.IGNORECASE | re.MULTILINE | re.DOTALL,
+)
 
 
 def extract_answer(output: str, contract: Contract) -> str | None:
@@ -154,9 +176,7 @@ def extract_answer(output: str, contract: Contract) -> str | None:
 # A run of number characters not glued to a word ("x2"); each run must then be
 # one well-formed number, so "12,34" or "1.5.3" is refused rather than half read.
 _SPAN = re.compile(r"(?<![\w.,])[-+]?\.?\d[\d.,]*(?:[eE][-+]?\d+)?")
-_WELL_FORMED = re.compile(
-    r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
-)
+_WELL_FORMED = re.compile(r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def parse_number(answer: str) -> float | None:
@@ -215,6 +235,7 @@ def _lookup(value: Any, path: tuple[str, ...]) -> tuple[bool, Any]:
 
 
 # --- grading -----------------------------------------------------------------
+
 
 def _verdict(credit: float, answer: str, detail: str = "") -> Grade:
     return Grade("ok", credit, credit >= 1.0, answer, detail)
@@ -295,14 +316,17 @@ def grade_output(
     return score_answer(grader, answer)
 
 
-def grade(task: Task, output: str | None, *, finish_reason: str | None = None,
-          timed_out: bool = False) -> Grade:
+def grade(
+    task: Task, output: str | None, *, finish_reason: str | None = None, timed_out: bool = False
+) -> Grade:
     """Grade ``output`` for ``task`` with the task's grader and answer contract."""
-    return grade_output(task.grader, task.answer_contract, output,
-                        finish_reason=finish_reason, timed_out=timed_out)
+    return grade_output(
+        task.grader, task.answer_contract, output, finish_reason=finish_reason, timed_out=timed_out
+    )
 
 
 # --- building graders from a manifest ----------------------------------------
+
 
 def _number(spec: Mapping[str, Any], key: str, default: float | None = None) -> float:
     value = spec.get(key, default)
@@ -350,10 +374,16 @@ def build_grader(spec: Any) -> Grader:
     if kind == "exact":
         expected = spec.get("expected")
         options = [expected] if isinstance(expected, str) else expected
-        if not isinstance(options, list) or not options or not all(
-                isinstance(o, str) and normalise(o) for o in options):
-            raise SpecError("expected", "expected a non-empty string or list of them "
-                            "(each must keep some text after normalisation)")
+        if (
+            not isinstance(options, list)
+            or not options
+            or not all(isinstance(o, str) and normalise(o) for o in options)
+        ):
+            raise SpecError(
+                "expected",
+                "expected a non-empty string or list of them "
+                "(each must keep some text after normalisation)",
+            )
         return ExactMatch(tuple(options))
     if kind == "regex":
         pattern = spec.get("pattern")
@@ -363,8 +393,9 @@ def build_grader(spec: Any) -> Grader:
             re.compile(pattern)
         except re.error as error:
             raise SpecError("pattern", f"not a valid regular expression ({error})") from None
-        return RegexMatch(pattern, _choice(spec, "mode", ("full", "search")),
-                          _flag(spec, "ignore_case"))
+        return RegexMatch(
+            pattern, _choice(spec, "mode", ("full", "search")), _flag(spec, "ignore_case")
+        )
     if kind == "numeric":
         tolerances = _number(spec, "abs_tol", 0.0), _number(spec, "rel_tol", 0.0)
         for key, value in zip(("abs_tol", "rel_tol"), tolerances, strict=True):
@@ -374,5 +405,8 @@ def build_grader(spec: Any) -> Grader:
     expected = spec.get("expected")
     if not isinstance(expected, dict) or not leaves(expected):
         raise SpecError("expected", "expected a non-empty table/object of fields")
-    return JsonFields(expected, _choice(spec, "extra_root_fields", ("allow", "forbid")),
-                      _flag(spec, "normalise_strings"))
+    return JsonFields(
+        expected,
+        _choice(spec, "extra_root_fields", ("allow", "forbid")),
+        _flag(spec, "normalise_strings"),
+    )

@@ -42,8 +42,9 @@ class FamilySettings:
     reference: str | None = None
 
     def given(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if getattr(self, f.name) is not None}
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None
+        }
 
 
 @dataclass(frozen=True)
@@ -69,17 +70,21 @@ def _settings(cli: FamilySettings, parsed: ParsedOutput, path: Path) -> dict[str
     merged = dict(from_file)
     for key, value in cli.given().items():
         if key in from_file and from_file[key] != value:
-            raise BadInput(f"--{key.replace('_', '-')} {value!r} disagrees with the file's "
-                           f"{from_file[key]!r}", path=str(path), line=parsed.line,
-                           field=f"family.{key}")
+            raise BadInput(
+                f"--{key.replace('_', '-')} {value!r} disagrees with the file's {from_file[key]!r}",
+                path=str(path),
+                line=parsed.line,
+                field=f"family.{key}",
+            )
         merged[key] = value
     if merged.get("kind", "votes") not in KINDS:
         raise BadInput(f"unknown kind {merged['kind']!r}", field="kind")
     return merged
 
 
-def _check_unchanged(family: Family, settings: dict[str, Any], path: Path, line: int,
-                     ledger: Ledger) -> None:
+def _check_unchanged(
+    family: Family, settings: dict[str, Any], path: Path, line: int, ledger: Ledger
+) -> None:
     for key, value in settings.items():
         current = getattr(family, key)
         if key == "reference":
@@ -87,9 +92,13 @@ def _check_unchanged(family: Family, settings: dict[str, Any], path: Path, line:
             if system is not None and system.system_id == current:
                 continue
         if current != value:
-            raise BadInput(f"family {family.name!r} already has {key} {current!r}; a family's "
-                           f"settings are fixed when it is created", path=str(path), line=line,
-                           field=f"family.{key}")
+            raise BadInput(
+                f"family {family.name!r} already has {key} {current!r}; a family's "
+                f"settings are fixed when it is created",
+                path=str(path),
+                line=line,
+                field=f"family.{key}",
+            )
 
 
 def import_file(
@@ -117,8 +126,9 @@ def import_file(
             except BadInput as exc:
                 if exc.path is not None:
                     raise
-                raise BadInput(exc.message, path=str(path), line=parsed.line,
-                               field=exc.field) from None
+                raise BadInput(
+                    exc.message, path=str(path), line=parsed.line, field=exc.field
+                ) from None
         run.finish(fmt)
     return run.report()
 
@@ -169,35 +179,57 @@ class _Import:
     def add(self, parsed: ParsedOutput) -> None:
         self.counts["records"] += 1
         if parsed.family.get("name", self.name) != self.name:
-            raise self._bad(parsed.line, "family", f"record is for family "
-                            f"{parsed.family['name']!r}, importing into {self.name!r}")
+            raise self._bad(
+                parsed.line,
+                "family",
+                f"record is for family {parsed.family['name']!r}, importing into {self.name!r}",
+            )
         if self.first is None:
             self.family = self._open_family(parsed)
             self.fingerprint = Fingerprints(self.family)
             self.first = parsed
         elif len(parsed.family) > 1 and parsed.family != self.first.family:
-            raise self._bad(parsed.line, "family",
-                            f"family settings differ from those on line {self.first.line}")
+            raise self._bad(
+                parsed.line,
+                "family",
+                f"family settings differ from those on line {self.first.line}",
+            )
         assert self.family is not None and self.fingerprint is not None
         system_id, new_system = catalog.add_system(self.ledger, parsed.label, parsed.descriptor)
         if self.labels.setdefault(parsed.label, system_id) != system_id:
-            raise self._bad(parsed.line, "system.label", f"label {parsed.label!r} names two "
-                            "different system descriptors in this file")
+            raise self._bad(
+                parsed.line,
+                "system.label",
+                f"label {parsed.label!r} names two different system descriptors in this file",
+            )
         if parsed.label not in self.checked:
             catalog.check_label(self.ledger, self.name, parsed.label, system_id)
             self.checked.add(parsed.label)
         case, new_case = self._case(parsed)
         output = Output(
             output_id=output_id(self.name, parsed.case_id, system_id, parsed.sample),
-            family=self.name, case_id=case.case_id, system_id=system_id, sample=parsed.sample,
-            text=parsed.text, is_diff=parsed.is_diff, finish_reason=parsed.finish_reason,
-            latency_ms=parsed.latency_ms, cost=parsed.cost, prompt_tokens=parsed.prompt_tokens,
-            completion_tokens=parsed.completion_tokens, test_result=parsed.test_result,
+            family=self.name,
+            case_id=case.case_id,
+            system_id=system_id,
+            sample=parsed.sample,
+            text=parsed.text,
+            is_diff=parsed.is_diff,
+            finish_reason=parsed.finish_reason,
+            latency_ms=parsed.latency_ms,
+            cost=parsed.cost,
+            prompt_tokens=parsed.prompt_tokens,
+            completion_tokens=parsed.completion_tokens,
+            test_result=parsed.test_result,
         )
         added = catalog.add_output(self.ledger, output, self.import_id)
         if added:
-            self.gated.append((output.output_id, gates.evaluate(output, case, self.family),
-                               self.fingerprint(output, case)))
+            self.gated.append(
+                (
+                    output.output_id,
+                    gates.evaluate(output, case, self.family),
+                    self.fingerprint(output, case),
+                )
+            )
             if len(self.gated) >= _GATE_BATCH:
                 self._flush_gates()
         self.counts["systems"] += new_system
@@ -216,11 +248,15 @@ class _Import:
         stored = self.cases.get(case_id) or catalog.get_case(self.ledger, self.name, case_id)
         new = stored is None
         if stored is None:
-            detected = (None if given.language is not None
-                        else detect_case_language(given.prompt, self.family.language))
+            detected = (
+                None
+                if given.language is not None
+                else detect_case_language(given.prompt, self.family.language)
+            )
             if detected is not None:
-                given = dataclasses.replace(given, detected_language=detected[0],
-                                            language_evidence=detected[1])
+                given = dataclasses.replace(
+                    given, detected_language=detected[0], language_evidence=detected[1]
+                )
             catalog.add_case(self.ledger, given)
             stored = given
         else:
@@ -241,17 +277,28 @@ class _Import:
             name, line = self.reference
             system = catalog.find_system(self.ledger, name, self.name)
             if system is None:
-                raise self._bad(line, "family.reference",
-                                f"reference system {name!r} is not among the imported systems")
+                raise self._bad(
+                    line,
+                    "family.reference",
+                    f"reference system {name!r} is not among the imported systems",
+                )
             catalog.set_reference(self.ledger, self.name, system.system_id)
         self._flush_gates()
-        catalog.record_import(self.ledger, {
-            "import_id": self.import_id, "family": self.name, "path": str(self.path),
-            "format": fmt, "file_sha256": _sha256(self.path), "records": self.counts["records"],
-            "added": self.counts["outputs"],
-        })
+        catalog.record_import(
+            self.ledger,
+            {
+                "import_id": self.import_id,
+                "family": self.name,
+                "path": str(self.path),
+                "format": fmt,
+                "file_sha256": _sha256(self.path),
+                "records": self.counts["records"],
+                "added": self.counts["outputs"],
+            },
+        )
 
     def report(self) -> ImportReport:
         c = self.counts
-        return ImportReport(self.name, c["records"], c["outputs"], c["cases"], c["systems"],
-                            self.created)
+        return ImportReport(
+            self.name, c["records"], c["outputs"], c["cases"], c["systems"], self.created
+        )

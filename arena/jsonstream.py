@@ -38,12 +38,17 @@ def _text(raw: bytes, path: str, line: int) -> str:
 
 
 def _too_long(limit: int, path: str, line: int) -> BadInput:
-    return BadInput(f"a record longer than {limit / 2**20:g} MB starts here; if it is meant, "
-                    "raise the limit (`arena import --max-record-mb`)", path=path, line=line)
+    return BadInput(
+        f"a record longer than {limit / 2**20:g} MB starts here; if it is meant, "
+        "raise the limit (`arena import --max-record-mb`)",
+        path=path,
+        line=line,
+    )
 
 
-def _line_batches(path: str | Path, progress: Progress | None, limit: int = MAX_RECORD_BYTES
-                  ) -> Iterator[tuple[list[int], list[Any]]]:
+def _line_batches(
+    path: str | Path, progress: Progress | None, limit: int = MAX_RECORD_BYTES
+) -> Iterator[tuple[list[int], list[Any]]]:
     """Line numbers and values of the non-blank lines, a chunk of the file at a time.
 
     Each line is parsed on its own (exact line numbers, one value per line),
@@ -88,8 +93,7 @@ def _line_batches(path: str | Path, progress: Progress | None, limit: int = MAX_
                         orjson.loads(raw)
                     except orjson.JSONDecodeError as exc:
                         _text(raw, name, number)  # name a UTF-8 problem as such
-                        raise BadInput(f"not valid JSON ({exc})", path=name,
-                                       line=number) from None
+                        raise BadInput(f"not valid JSON ({exc})", path=name, line=number) from None
                 raise
             if numbers:
                 yield numbers, values
@@ -98,15 +102,17 @@ def _line_batches(path: str | Path, progress: Progress | None, limit: int = MAX_
                 return
 
 
-def iter_json_lines(path: str | Path, progress: Progress | None = None, *,
-                    limit: int = MAX_RECORD_BYTES) -> Iterator[tuple[int, Any]]:
+def iter_json_lines(
+    path: str | Path, progress: Progress | None = None, *, limit: int = MAX_RECORD_BYTES
+) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, value)`` for each non-blank line of a JSON Lines file."""
     for numbers, values in _line_batches(path, progress, limit):
         yield from zip(numbers, values, strict=True)
 
 
-def iter_json_batches(path: str | Path, progress: Progress | None = None, *,
-                      size: int = 50_000) -> Iterator[tuple[list[int], list[Any]]]:
+def iter_json_batches(
+    path: str | Path, progress: Progress | None = None, *, size: int = 50_000
+) -> Iterator[tuple[list[int], list[Any]]]:
     """Line numbers and values in batches, from a JSON array or a JSON Lines file.
 
     For readers that turn records into arrays: whole batches are far cheaper
@@ -123,8 +129,9 @@ def iter_json_batches(path: str | Path, progress: Progress | None = None, *,
         yield list(numbers), list(values)
 
 
-def iter_json_array(path: str | Path, progress: Progress | None = None, *,
-                    limit: int = MAX_RECORD_BYTES) -> Iterator[tuple[int, Any]]:
+def iter_json_array(
+    path: str | Path, progress: Progress | None = None, *, limit: int = MAX_RECORD_BYTES
+) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, element)`` for each element of a top-level JSON array.
 
     The line number is where the element starts.
@@ -156,15 +163,17 @@ def iter_json_array(path: str | Path, progress: Progress | None = None, *,
                 reader.pos += 1
                 reader.expect_end()
                 return
-            raise BadInput("expected ',' or ']' after an array element",
-                           path=name, line=reader.line)
+            raise BadInput(
+                "expected ',' or ']' after an array element", path=name, line=reader.line
+            )
 
 
 class _Buffer:
     """A window onto a UTF-8 file that tracks the current line."""
 
-    def __init__(self, handle: Any, name: str, progress: Progress | None,
-                 limit: int = MAX_RECORD_BYTES) -> None:
+    def __init__(
+        self, handle: Any, name: str, progress: Progress | None, limit: int = MAX_RECORD_BYTES
+    ) -> None:
         self.handle = handle
         self.limit = limit
         self.name = name
@@ -184,8 +193,9 @@ class _Buffer:
         if not raw:
             self.eof = True
             if self._pending:
-                raise BadInput("not UTF-8 text (file ends inside a character)",
-                               path=self.name, line=self.line)
+                raise BadInput(
+                    "not UTF-8 text (file ends inside a character)", path=self.name, line=self.line
+                )
             return False
         raw = self._pending + raw
         # Keep an incomplete trailing UTF-8 sequence for the next chunk.
@@ -203,9 +213,10 @@ class _Buffer:
         try:
             text = raw[:cut].decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise BadInput(f"not UTF-8 text (byte {exc.start} of a chunk)",
-                           path=self.name, line=self.line) from None
-        self.buf = self.buf[self.pos:] + text
+            raise BadInput(
+                f"not UTF-8 text (byte {exc.start} of a chunk)", path=self.name, line=self.line
+            ) from None
+        self.buf = self.buf[self.pos :] + text
         self.pos = 0
         if len(self.buf) > self.limit:  # characters, not bytes: a bound all the same
             raise _too_long(self.limit, self.name, self.line)
@@ -234,11 +245,13 @@ class _Buffer:
             except json.JSONDecodeError as exc:
                 if not self.eof and self._fill():
                     continue
-                raise BadInput(f"not valid JSON ({exc.msg})", path=self.name,
-                               line=self.line + self.buf.count("\n", self.pos, exc.pos)) from None
+                raise BadInput(
+                    f"not valid JSON ({exc.msg})",
+                    path=self.name,
+                    line=self.line + self.buf.count("\n", self.pos, exc.pos),
+                ) from None
             except RecursionError:
-                raise BadInput("JSON nested too deeply", path=self.name,
-                               line=self.line) from None
+                raise BadInput("JSON nested too deeply", path=self.name, line=self.line) from None
             # A number at the very end of the buffer may continue in the next chunk.
             if end >= len(self.buf) and not self.eof and self._fill():
                 continue
@@ -252,8 +265,7 @@ class _Buffer:
     def expect_end(self) -> None:
         self.skip_space()
         if self.peek() != "":
-            raise BadInput("unexpected text after the JSON array", path=self.name,
-                           line=self.line)
+            raise BadInput("unexpected text after the JSON array", path=self.name, line=self.line)
 
 
 def _check_depth(value: Any, path: str, line: int) -> None:
@@ -261,8 +273,7 @@ def _check_depth(value: Any, path: str, line: int) -> None:
     while stack:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise BadInput(f"JSON nested more than {MAX_DEPTH} levels deep", path=path,
-                           line=line)
+            raise BadInput(f"JSON nested more than {MAX_DEPTH} levels deep", path=path, line=line)
         if isinstance(item, dict):
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
@@ -280,8 +291,9 @@ def _check_values(value: Any, path: str, line: int) -> None:
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
-                raise BadInput("a string holds a lone surrogate (\\ud800–\\udfff)",
-                               path=path, line=line) from None
+                raise BadInput(
+                    "a string holds a lone surrogate (\\ud800–\\udfff)", path=path, line=line
+                ) from None
         if isinstance(item, dict):
             stack.extend(item.values())
             stack.extend(item.keys())

@@ -47,16 +47,32 @@ class Entry:
 class LiveScheduler:
     """Plans the next presentation of one family from a history kept in memory."""
 
-    def __init__(self, candidates: Iterable[Candidate], systems: Mapping[OutputId, SystemId],
-                 history: Iterable[Shown], *, seed: int,
-                 repeat_share: float = DEFAULT_REPEAT_SHARE) -> None:
+    def __init__(
+        self,
+        candidates: Iterable[Candidate],
+        systems: Mapping[OutputId, SystemId],
+        history: Iterable[Shown],
+        *,
+        seed: int,
+        repeat_share: float = DEFAULT_REPEAT_SHARE,
+    ) -> None:
         if not 0.0 <= repeat_share <= 1.0:
             raise ValueError(f"repeat_share must be within [0, 1], not {repeat_share}")
         self.systems = systems
         self.seed = seed
         self.repeat_share = repeat_share
-        self.history = [Entry(s.presentation_id, s.case_id, s.left_output, s.right_output,
-                              s.repeat_of, s.vote_id, s.choice) for s in history]
+        self.history = [
+            Entry(
+                s.presentation_id,
+                s.case_id,
+                s.left_output,
+                s.right_output,
+                s.repeat_of,
+                s.vote_id,
+                s.choice,
+            )
+            for s in history
+        ]
         self.position = {e.presentation_id: at for at, e in enumerate(self.history)}
         voted = [e for e in self.history if e.vote_id is not None]
         # Side counts over every vote in force, skips and repeats included.
@@ -68,25 +84,37 @@ class LiveScheduler:
             self._count_sides(e, +1)
             e.gap = self._gap(e)
         self.index = PairIndex(
-            candidates, systems,
-            votes=((_key(e), self._pair(e), e.case_id) for e in voted
-                   if e.choice != "skip" and e.repeat_of is None),
-            skips=(_key(e) for e in voted if e.choice == "skip"))
+            candidates,
+            systems,
+            votes=(
+                (_key(e), self._pair(e), e.case_id)
+                for e in voted
+                if e.choice != "skip" and e.repeat_of is None
+            ),
+            skips=(_key(e) for e in voted if e.choice == "skip"),
+        )
         # Positions of voted pairs chosen for a repeat and not repeated yet, in order.
         self.repeats = [at for at, e in enumerate(self.history) if self._waiting(e)]
 
     # -- what the session tells it --------------------------------------------
 
-    def shown(self, presentation_id: PresentationId, case_id: CaseId, left: OutputId,
-              right: OutputId, repeat_of: PresentationId | None) -> None:
+    def shown(
+        self,
+        presentation_id: PresentationId,
+        case_id: CaseId,
+        left: OutputId,
+        right: OutputId,
+        repeat_of: PresentationId | None,
+    ) -> None:
         self.position[presentation_id] = len(self.history)
         self.history.append(Entry(presentation_id, case_id, left, right, repeat_of))
 
     def voted(self, presentation_id: PresentationId, vote_id: VoteId, choice: str) -> None:
         self._set(self.entry(presentation_id), vote_id, choice)
 
-    def retracted(self, presentation_id: PresentationId,
-                  in_force: tuple[VoteId, str] | None = None) -> None:
+    def retracted(
+        self, presentation_id: PresentationId, in_force: tuple[VoteId, str] | None = None
+    ) -> None:
         """The vote on ``presentation_id`` was retracted; ``in_force`` is what stands now."""
         vote_id, choice = in_force or (None, None)
         self._set(self.entry(presentation_id), vote_id, choice)
@@ -107,8 +135,9 @@ class LiveScheduler:
             return None
         return repeat_gap(vote_id) if is_repeat_chosen(vote_id, self.repeat_share) else None
 
-    def _set(self, entry: Entry, vote_id: VoteId | None, choice: str | None, *,
-             may_repeat: bool = True) -> None:
+    def _set(
+        self, entry: Entry, vote_id: VoteId | None, choice: str | None, *, may_repeat: bool = True
+    ) -> None:
         if entry.vote_id is not None:
             self._count(entry, -1)
         entry.vote_id, entry.choice = vote_id, choice
@@ -139,8 +168,11 @@ class LiveScheduler:
 
     def _waiting(self, entry: Entry) -> bool:
         """Whether ``entry``'s vote waits for its repeat."""
-        return (entry.vote_id is not None and entry.gap is not None
-                and not self.repeated[entry.presentation_id])
+        return (
+            entry.vote_id is not None
+            and entry.gap is not None
+            and not self.repeated[entry.presentation_id]
+        )
 
     def _file(self, position: int) -> None:
         """Keep ``repeats`` holding exactly the voted pairs still waiting for their repeat."""
@@ -163,8 +195,13 @@ class LiveScheduler:
             start -= 1
         if start < len(self.history):
             again = self.history[start]
-            return NextPair(again.case_id, again.left_output, again.right_output,
-                            again.repeat_of, resume=again.presentation_id)
+            return NextPair(
+                again.case_id,
+                again.left_output,
+                again.right_output,
+                again.repeat_of,
+                resume=again.presentation_id,
+            )
         rng = np.random.default_rng([self.seed, len(self.history)])
         last_case = self.history[-1].case_id if self.history else None
         repeat = self._due_repeat(last_case, finished=not self.index.open_count)
@@ -188,8 +225,9 @@ class LiveScheduler:
         finally:
             self._set(entry, None, None)
 
-    def _sides(self, a: OutputId, b: OutputId, rng: np.random.Generator
-               ) -> tuple[OutputId, OutputId]:
+    def _sides(
+        self, a: OutputId, b: OutputId, rng: np.random.Generator
+    ) -> tuple[OutputId, OutputId]:
         sa, sb = self.systems[a], self.systems[b]
         pair = system_pair(sa, sb)
         in_a, in_b = self.in_pair[(pair, sa)], self.in_pair[(pair, sb)]
@@ -217,8 +255,9 @@ class LiveScheduler:
 
 
 def _swapped(entry: Entry) -> NextPair:
-    return NextPair(entry.case_id, entry.right_output, entry.left_output,
-                    repeat_of=entry.presentation_id)
+    return NextPair(
+        entry.case_id, entry.right_output, entry.left_output, repeat_of=entry.presentation_id
+    )
 
 
 def _key(entry: Entry) -> PairKey:

@@ -68,9 +68,13 @@ class Group:
 class PairIndex:
     """Pending pairs with their vote counts; candidates are numbered in ``pair_order``."""
 
-    def __init__(self, candidates: Iterable[Candidate], systems: Mapping[OutputId, SystemId],
-                 votes: Iterable[tuple[PairKey, SystemPair, CaseId]] = (),
-                 skips: Iterable[PairKey] = ()) -> None:
+    def __init__(
+        self,
+        candidates: Iterable[Candidate],
+        systems: Mapping[OutputId, SystemId],
+        votes: Iterable[tuple[PairKey, SystemPair, CaseId]] = (),
+        skips: Iterable[PairKey] = (),
+    ) -> None:
         """``votes`` and ``skips``: the history's votes in force (skips and repeats
         apart) and its skips, counted in one pass however long the history."""
         ranked = sorted(((pair_order(c, systems), c) for c in candidates), key=itemgetter(0))
@@ -181,13 +185,16 @@ class PairIndex:
         def left(level: int, pair: SystemPair, group: Group) -> int:
             return group.size - len(aside.get((level, pair), ()))
 
-        skips = min(s for s, level in self.groups.items()
-                    if any(left(s, p, g) for p, g in level.items()))
+        skips = min(
+            s for s, level in self.groups.items() if any(left(s, p, g) for p, g in level.items())
+        )
         level = self.groups[skips]
         pairs = [p for p, g in level.items() if left(skips, p, g)]
         fewest = min(self.pair_votes[p] for p in pairs)
-        lowest = {p: level[p].lowest(aside_votes, len(aside.get((skips, p), ())))
-                  for p in sorted(p for p in pairs if self.pair_votes[p] == fewest)}
+        lowest = {
+            p: level[p].lowest(aside_votes, len(aside.get((skips, p), ())))
+            for p in sorted(p for p in pairs if self.pair_votes[p] == fewest)
+        }
         case_votes = min(v for v, _ in lowest.values())
         sizes = [(p, n) for p, (v, n) in lowest.items() if v == case_votes]
         ends = list(accumulate(n for _, n in sizes))

@@ -71,8 +71,13 @@ class LeakFinder:
         # Names shorter than 3 characters would match ordinary words.
         usable = sorted((n for n in names if len(n) >= 3), key=len, reverse=True)
         self.labels = {n.casefold(): names[n] for n in usable}
-        self.pattern = (re.compile("(?<![\\w-])(?:" + "|".join(map(re.escape, usable))
-                                   + ")(?![\\w-])", re.IGNORECASE) if usable else None)
+        self.pattern = (
+            re.compile(
+                "(?<![\\w-])(?:" + "|".join(map(re.escape, usable)) + ")(?![\\w-])", re.IGNORECASE
+            )
+            if usable
+            else None
+        )
 
     def __call__(self, outputs: tuple[Output, ...]) -> str:
         """A readable warning naming the system, or "" when no output names one."""
@@ -89,15 +94,23 @@ class LeakFinder:
 class RatingSession:
     """One sitting of the rater on one family."""
 
-    def __init__(self, ledger: Ledger, family: str, *, seed: int | None = None,
-                 repeat_share: float = DEFAULT_REPEAT_SHARE, actor: str = "rater",
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        ledger: Ledger,
+        family: str,
+        *,
+        seed: int | None = None,
+        repeat_share: float = DEFAULT_REPEAT_SHARE,
+        actor: str = "rater",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         found = catalog.get_family(ledger, family)
         if found is None:
             raise BadInput(f"no family named {family!r}", field="--family")
         if found.kind == "graded":
-            raise BadInput(f"{family} is a graded family: graders score it, not votes",
-                           field="--family")
+            raise BadInput(
+                f"{family} is a graded family: graders score it, not votes", field="--family"
+            )
         self.ledger = ledger
         self.family: Family = found
         self.repeat_share = repeat_share
@@ -105,7 +118,8 @@ class RatingSession:
         self.clock = clock
         state = family_state.load(ledger, family)
         self.session: Session = voting.start_session(
-            ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor)
+            ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor
+        )
         self._read(state)
         self._current: PairView | None = None
         self._shown_clock = 0.0
@@ -118,12 +132,17 @@ class RatingSession:
         name = self.family.name
         self.outputs = state.outputs
         self.cases = state.cases
-        candidates = [Candidate(p.case_id, p.output_a, p.output_b)
-                      for p in state.settlement.pending]
+        candidates = [
+            Candidate(p.case_id, p.output_a, p.output_b) for p in state.settlement.pending
+        ]
         history = [Shown(**row) for row in voting.history(self.ledger, name)]
         self.scheduler = LiveScheduler(
-            candidates, {k: o.system_id for k, o in self.outputs.items()}, history,
-            seed=self.session.seed, repeat_share=self.repeat_share)
+            candidates,
+            {k: o.system_id for k, o in self.outputs.items()},
+            history,
+            seed=self.session.seed,
+            repeat_share=self.repeat_share,
+        )
         systems = catalog.systems(self.ledger, name)
         names = {s.label: s.label for s in systems}
         names.update({s.descriptor.model: s.label for s in systems})
@@ -152,8 +171,11 @@ class RatingSession:
         planned = self.scheduler.peek_after(view.presentation.presentation_id)
         if planned is None:
             return None
-        return Upcoming(self.cases[planned.case_id], self.outputs[planned.left_output],
-                        self.outputs[planned.right_output])
+        return Upcoming(
+            self.cases[planned.case_id],
+            self.outputs[planned.left_output],
+            self.outputs[planned.right_output],
+        )
 
     def _present(self, planned: NextPair) -> PairView:
         if planned.resume is not None:
@@ -161,16 +183,27 @@ class RatingSession:
             assert presentation is not None  # it came from this ledger's history
         else:
             presentation = Presentation(
-                PresentationId(voting.new_id()), self.session.session_id, self.family.name,
-                planned.case_id, planned.left_output, planned.right_output, now_iso(),
-                planned.repeat_of)
+                PresentationId(voting.new_id()),
+                self.session.session_id,
+                self.family.name,
+                planned.case_id,
+                planned.left_output,
+                planned.right_output,
+                now_iso(),
+                planned.repeat_of,
+            )
             voting.record_presentation(self.ledger, presentation)
-            self.scheduler.shown(presentation.presentation_id, presentation.case_id,
-                                 presentation.left_output, presentation.right_output,
-                                 presentation.repeat_of)
+            self.scheduler.shown(
+                presentation.presentation_id,
+                presentation.case_id,
+                presentation.left_output,
+                presentation.right_output,
+                presentation.repeat_of,
+            )
         left, right = self.outputs[planned.left_output], self.outputs[planned.right_output]
-        return PairView(presentation, self.cases[planned.case_id], left, right,
-                        self.find_leak((left, right)))
+        return PairView(
+            presentation, self.cases[planned.case_id], left, right, self.find_leak((left, right))
+        )
 
     def _record(self, choice: Choice, comment: str) -> Vote:
         view = self.current()
@@ -181,10 +214,23 @@ class RatingSession:
         if p.repeat_of is not None:
             repeat_of = self.scheduler.entry(p.repeat_of).vote_id
         elapsed = int((self.clock() - self._shown_clock) * 1000)
-        vote = Vote(VoteId(voting.new_id()), p.presentation_id, self.session.session_id,
-                    self.family.name, p.case_id, p.left_output, p.right_output, choice,
-                    p.shown_at, now_iso(), min(max(elapsed, 0), IDLE_CAP_MS), self.actor,
-                    repeat_of, comment, bool(view.identity_leak))
+        vote = Vote(
+            VoteId(voting.new_id()),
+            p.presentation_id,
+            self.session.session_id,
+            self.family.name,
+            p.case_id,
+            p.left_output,
+            p.right_output,
+            choice,
+            p.shown_at,
+            now_iso(),
+            min(max(elapsed, 0), IDLE_CAP_MS),
+            self.actor,
+            repeat_of,
+            comment,
+            bool(view.identity_leak),
+        )
         voting.record_vote(self.ledger, vote)  # raises on failure: the pair stays
         self.scheduler.voted(p.presentation_id, vote.vote_id, choice)
         self._current = None
@@ -200,15 +246,17 @@ class RatingSession:
 
     def undo(self) -> Vote | None:
         """Retract the rater's newest vote in this family; its pair is shown again next."""
-        undone = voting.undo_last(self.ledger, self.family.name, actor=self.actor,
-                                  session_id=self.session.session_id)
+        undone = voting.undo_last(
+            self.ledger, self.family.name, actor=self.actor, session_id=self.session.session_id
+        )
         if undone is None:
             return None
         self._current = None
         if self.scheduler.knows(undone.presentation_id):
             standing = voting.vote_on(self.ledger, undone.presentation_id)
-            self.scheduler.retracted(undone.presentation_id,
-                                     (standing.vote_id, standing.choice) if standing else None)
+            self.scheduler.retracted(
+                undone.presentation_id, (standing.vote_id, standing.choice) if standing else None
+            )
         else:  # a vote this session never read: written by someone else since
             self.refresh()
         return undone
@@ -218,6 +266,11 @@ class RatingSession:
         view = self.current()
         if view is None:
             raise BadInput("there is no pair to flag", field="flag")
-        return events.add_event(self.ledger, self.family.name, "flag",
-                                case_id=view.case.case_id,
-                                presentation_id=view.presentation.presentation_id, note=note)
+        return events.add_event(
+            self.ledger,
+            self.family.name,
+            "flag",
+            case_id=view.case.case_id,
+            presentation_id=view.presentation.presentation_id,
+            note=note,
+        )

@@ -189,13 +189,21 @@ class Event:
     def from_row(cls, row: dict[str, Any]) -> Event:
         """An event from its ledger row (or a bundle's copy of it)."""
         return cls(
-            seq=row["seq"], event_id=row["event_id"], family=row["family"], kind=row["kind"],
-            at=row["at"], note=row["note"], case_id=row.get("case_id"),
-            output_id=row.get("output_id"), presentation_id=row.get("presentation_id"),
-            gate=row.get("gate"), language=row.get("language"),
+            seq=row["seq"],
+            event_id=row["event_id"],
+            family=row["family"],
+            kind=row["kind"],
+            at=row["at"],
+            note=row["note"],
+            case_id=row.get("case_id"),
+            output_id=row.get("output_id"),
+            presentation_id=row.get("presentation_id"),
+            gate=row.get("gate"),
+            language=row.get("language"),
             target_event=row.get("target_event"),
             # Rows written before events had an actor were the rater's.
-            actor=row.get("actor") or "rater")
+            actor=row.get("actor") or "rater",
+        )
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,20 @@ MIN_SECRET_LENGTH = 8
 # A run of this many characters of a key counts as the key (a key cut in two, or
 # partly echoed); shorter runs are too likely in ordinary text.
 PARTIAL_LENGTH = 16
-SECRET_KEYS = frozenset({
-    "authorization", "api_key", "apikey", "api-key", "x-api-key", "bearer", "token",
-    "access_token", "secret", "password",
-})
+SECRET_KEYS = frozenset(
+    {
+        "authorization",
+        "api_key",
+        "apikey",
+        "api-key",
+        "x-api-key",
+        "bearer",
+        "token",
+        "access_token",
+        "secret",
+        "password",
+    }
+)
 DEFAULT_SECRET_ENVS = ("ARENA_API_KEY", "OPENAI_API_KEY")
 
 
@@ -54,12 +64,14 @@ class Redactor:
         # Longest first, so a secret containing another is removed whole.
         self.secrets = sorted(found, key=len, reverse=True)
         # What a key looks like once encoded (URL, base64): found like the key itself.
-        self.forms = sorted({form for s in self.secrets for form in encoded_forms(s)},
-                            key=len, reverse=True)
+        self.forms = sorted(
+            {form for s in self.secrets for form in encoded_forms(s)}, key=len, reverse=True
+        )
 
     @classmethod
-    def from_environment(cls, names: Iterable[str] = DEFAULT_SECRET_ENVS,
-                         extra: Iterable[str] = ()) -> Redactor:
+    def from_environment(
+        cls, names: Iterable[str] = DEFAULT_SECRET_ENVS, extra: Iterable[str] = ()
+    ) -> Redactor:
         return cls([os.environ.get(n, "") for n in names] + list(extra))
 
     def text(self, value: str) -> str:
@@ -78,14 +90,18 @@ class Redactor:
             if any(form in value for form in self.forms):
                 return "the key or an encoding of it"
             for secret in self.secrets:
-                runs = (secret[i:i + PARTIAL_LENGTH]
-                        for i in range(max(1, len(secret) - PARTIAL_LENGTH + 1)))
+                runs = (
+                    secret[i : i + PARTIAL_LENGTH]
+                    for i in range(max(1, len(secret) - PARTIAL_LENGTH + 1))
+                )
                 if any(run in value for run in runs):
                     return f"{PARTIAL_LENGTH} or more characters of the key"
             return None
         if isinstance(value, Mapping):
-            return next((found for k, v in value.items()
-                         if (found := self.leak(str(k)) or self.leak(v))), None)
+            return next(
+                (found for k, v in value.items() if (found := self.leak(str(k)) or self.leak(v))),
+                None,
+            )
         if isinstance(value, (list, tuple)):
             return next((found for v in value if (found := self.leak(v))), None)
         return None
@@ -94,18 +110,20 @@ class Redactor:
         """Refuse a configured key in a field that would be recorded (model, label, ...)."""
         for name, value in fields.items():
             if self.leak(value):
-                raise BadInput("holds the API key; secrets never enter a system descriptor "
-                               "or a label (give the key's variable with --api-key-env)",
-                               field=name)
+                raise BadInput(
+                    "holds the API key; secrets never enter a system descriptor "
+                    "or a label (give the key's variable with --api-key-env)",
+                    field=name,
+                )
 
     def value(self, value: Any) -> Any:
         if isinstance(value, str):
             return self.text(value) if self.secrets else value
         if isinstance(value, dict):
             return {
-                self.text(k) if self.secrets else k:
-                    REDACTED if k.lower() in SECRET_KEYS and value[k] not in (None, "")
-                    else self.value(v)
+                self.text(k) if self.secrets else k: REDACTED
+                if k.lower() in SECRET_KEYS and value[k] not in (None, "")
+                else self.value(v)
                 for k, v in value.items()
             }
         if isinstance(value, list):

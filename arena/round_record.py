@@ -40,8 +40,9 @@ class RoundSettings:
 
     def __post_init__(self) -> None:
         if self.weighting not in ("unit", "ledger"):
-            raise BadInput(f"weighting must be unit or ledger, not {self.weighting!r}",
-                           field="--weighting")
+            raise BadInput(
+                f"weighting must be unit or ledger, not {self.weighting!r}", field="--weighting"
+            )
         if self.weighting == "ledger" and self.cap is None:
             object.__setattr__(self, "cap", DEFAULT_CAP)
         if self.cap is not None and not self.cap > 0:
@@ -54,8 +55,14 @@ class RoundSettings:
             raise BadInput("the threshold must be ≥ 0", field="--threshold")
 
     def as_json(self) -> dict[str, Any]:
-        return {"weighting": self.weighting, "cap": self.cap, "penalty": self.penalty,
-                "base": self.base, "threshold": self.threshold, "seed": self.seed}
+        return {
+            "weighting": self.weighting,
+            "cap": self.cap,
+            "penalty": self.penalty,
+            "base": self.base,
+            "threshold": self.threshold,
+            "seed": self.seed,
+        }
 
 
 @dataclass(frozen=True)
@@ -125,14 +132,18 @@ class Board:
     systems: tuple[BoardRow, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"anchor": self.anchor.to_json() if self.anchor else None,
-                "systems": [r.to_json() for r in self.systems]}
+        return {
+            "anchor": self.anchor.to_json() if self.anchor else None,
+            "systems": [r.to_json() for r in self.systems],
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Board:
         anchor = data.get("anchor")
-        return cls(Anchor(**anchor) if anchor else None,
-                   tuple(BoardRow.from_json(r) for r in data["systems"]))
+        return cls(
+            Anchor(**anchor) if anchor else None,
+            tuple(BoardRow.from_json(r) for r in data["systems"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -141,7 +152,8 @@ class RoundSummary:
     repeats: int = 0
     split_half_tau: float | None = None
     split_half_points: dict[str, dict[str, float | None]] = field(
-        default_factory=lambda: {"odd": {}, "even": {}})
+        default_factory=lambda: {"odd": {}, "even": {}}
+    )
     left_out: dict[str, int] = field(default_factory=dict)
     length_bias_points_per_sd: float | None = None
     diff_length_bias_points_per_sd: float | None = None
@@ -188,17 +200,23 @@ class Round:
 
     def recorded_settings(self) -> dict[str, Any]:
         """The settings as the round records them: the choices, the software, the events."""
-        return {**self.settings.as_json(), "software": self.software,
-                "events": list(self.events)}
+        return {**self.settings.as_json(), "software": self.software, "events": list(self.events)}
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the comparisons and receipts, as `round show --json` builds on."""
-        return {"round": self.round_id, "family": self.family, "kind": self.kind,
-                "closed_at": self.closed_at, "settings": self.recorded_settings(),
-                **self.board.to_json(),
-                "categories": {k: v.to_json() for k, v in self.categories.items()},
-                "summary": self.summary.to_json(), "fit": self.fit,
-                "chain_heads": self.chain_heads, "marks": self.marks}
+        return {
+            "round": self.round_id,
+            "family": self.family,
+            "kind": self.kind,
+            "closed_at": self.closed_at,
+            "settings": self.recorded_settings(),
+            **self.board.to_json(),
+            "categories": {k: v.to_json() for k, v in self.categories.items()},
+            "summary": self.summary.to_json(),
+            "fit": self.fit,
+            "chain_heads": self.chain_heads,
+            "marks": self.marks,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Round:
@@ -206,9 +224,17 @@ class Round:
         software = recorded.pop("software", "")
         events = tuple(recorded.pop("events", ()))
         return cls(
-            round_id=data["round"], family=data["family"], kind=data.get("kind"),
-            closed_at=data["closed_at"], settings=RoundSettings(**recorded),
-            software=software, events=events, board=Board.from_json(data),
+            round_id=data["round"],
+            family=data["family"],
+            kind=data.get("kind"),
+            closed_at=data["closed_at"],
+            settings=RoundSettings(**recorded),
+            software=software,
+            events=events,
+            board=Board.from_json(data),
             categories={k: Board.from_json(v) for k, v in data.get("categories", {}).items()},
-            summary=RoundSummary.from_json(data.get("summary") or {}), fit=data.get("fit"),
-            chain_heads=data["chain_heads"], marks=data.get("marks"))
+            summary=RoundSummary.from_json(data.get("summary") or {}),
+            fit=data.get("fit"),
+            chain_heads=data["chain_heads"],
+            marks=data.get("marks"),
+        )

@@ -35,8 +35,9 @@ def _share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-def _output_columns(family: Family, outputs: Sequence[Output],
-                    failing: frozenset[OutputId]) -> dict[str, Any]:
+def _output_columns(
+    family: Family, outputs: Sequence[Output], failing: frozenset[OutputId]
+) -> dict[str, Any]:
     """Columns that describe a system's outputs, the same for every category view."""
     costs = [o.cost for o in outputs if o.cost is not None]
     latencies = [o.latency_ms for o in outputs if o.latency_ms is not None]
@@ -47,45 +48,65 @@ def _output_columns(family: Family, outputs: Sequence[Output],
         "cost_per_output": statistics.fmean(costs) if costs else None,
         "p50_latency_ms": statistics.median(latencies) if latencies else None,
         "pass_rate": _share(passed, len(outputs)) if tested else None,
-        "failed_tests_share": (_share(len(outputs) - passed, len(outputs))
-                               if family.kind == "tests_then_votes" else None),
+        "failed_tests_share": (
+            _share(len(outputs) - passed, len(outputs))
+            if family.kind == "tests_then_votes"
+            else None
+        ),
     }
 
 
-def _vote_columns(systems: Sequence[System], comparisons: Comparisons,
-                  weights: np.ndarray) -> dict[SystemId, dict[str, Any]]:
+def _vote_columns(
+    systems: Sequence[System], comparisons: Comparisons, weights: np.ndarray
+) -> dict[SystemId, dict[str, Any]]:
     """Each system's fitted human votes, and the share of them on which both were bad."""
     a, b = sides(comparisons, {s.system_id: i for i, s in enumerate(systems)})
     live = comparisons.votes & (weights > 0)
 
     def per_system(rows: np.ndarray) -> list[int]:
         # A comparison counts once for each of its systems (-1: not on the board).
-        counts = (np.bincount(a[rows] + 1, minlength=len(systems) + 1)
-                  + np.bincount(b[rows & (a != b)] + 1, minlength=len(systems) + 1))
+        counts = np.bincount(a[rows] + 1, minlength=len(systems) + 1) + np.bincount(
+            b[rows & (a != b)] + 1, minlength=len(systems) + 1
+        )
         return counts[1:].tolist()
 
     votes = per_system(live)
     both_bad = per_system(live & comparisons.mask("choice", "both_bad"))
-    return {s.system_id: {"votes": votes[i], "both_bad_share": _share(both_bad[i], votes[i])}
-            for i, s in enumerate(systems)}
+    return {
+        s.system_id: {"votes": votes[i], "both_bad_share": _share(both_bad[i], votes[i])}
+        for i, s in enumerate(systems)
+    }
 
 
-def _board(fit: BoardFit, systems: Sequence[System], extra: dict[SystemId, dict[str, Any]],
-           labels: dict[SystemId, str]) -> Board:
+def _board(
+    fit: BoardFit,
+    systems: Sequence[System],
+    extra: dict[SystemId, dict[str, Any]],
+    labels: dict[SystemId, str],
+) -> Board:
     points = [s.points for s in fit.scores.values() if s.points is not None]
     top = max(points) if points else None
     rows = []
     for system in systems:
         score = fit.scores[system.system_id]
-        rows.append(BoardRow(
-            system=system.system_id, label=system.label, points=score.points, rank=score.rank,
-            status=score.status, preliminary=score.preliminary, unranked=score.points is None,
-            far_behind=(score.points is not None and top is not None
-                        and score.points < top - AXIS_SPAN),
-            decisive_votes=score.decisive_votes, **extra[system.system_id]))
+        rows.append(
+            BoardRow(
+                system=system.system_id,
+                label=system.label,
+                points=score.points,
+                rank=score.rank,
+                status=score.status,
+                preliminary=score.preliminary,
+                unranked=score.points is None,
+                far_behind=(
+                    score.points is not None and top is not None and score.points < top - AXIS_SPAN
+                ),
+                decisive_votes=score.decisive_votes,
+                **extra[system.system_id],
+            )
+        )
     rows.sort(key=lambda r: (r.rank is None, r.rank or 0, r.label))
-    anchor = Anchor(fit.anchor, labels.get(fit.anchor) if fit.anchor else None,
-                    fit.anchor_reason)
+    anchor = Anchor(fit.anchor, labels.get(fit.anchor) if fit.anchor else None, fit.anchor_reason)
     return Board(anchor, tuple(rows))
 
 
@@ -116,8 +137,12 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
-                progress: Callable[[int], None] | None = None) -> Round:
+def close_round(
+    ledger: Ledger,
+    family_name: str,
+    settings: RoundSettings,
+    progress: Callable[[int], None] | None = None,
+) -> Round:
     """Close a round of ``family_name``, store it for good and return it.
 
     The round records, under its settings, the rater's corrections in force.
@@ -126,8 +151,12 @@ def close_round(ledger: Ledger, family_name: str, settings: RoundSettings,
         return _close(ledger, family_name, settings, progress)
 
 
-def _close(ledger: Ledger, family_name: str, settings: RoundSettings,
-           progress: Callable[[int], None] | None) -> Round:
+def _close(
+    ledger: Ledger,
+    family_name: str,
+    settings: RoundSettings,
+    progress: Callable[[int], None] | None,
+) -> Round:
     found = catalog.get_family(ledger, family_name)
     before = None
     if found is not None and found.kind != "graded":
@@ -148,17 +177,26 @@ def _close(ledger: Ledger, family_name: str, settings: RoundSettings,
         result = _voted_result(ledger, state, settings)
         inputs = _inputs(ledger, family, settings)
     closed = Round(
-        round_id=new_id(), family=family.name, kind=family.kind, closed_at=now_iso(),
-        settings=settings, software=__version__, events=tuple(state.decisions.record()),
-        board=result.board, categories=result.categories, summary=result.summary,
+        round_id=new_id(),
+        family=family.name,
+        kind=family.kind,
+        closed_at=now_iso(),
+        settings=settings,
+        software=__version__,
+        events=tuple(state.decisions.record()),
+        board=result.board,
+        categories=result.categories,
+        summary=result.summary,
         fit=result.fit,
         # Where each chain of the family stood at closing, and how far outputs and gate
         # results stood: the export shows the family as it was then.
         chain_heads={t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY},
-        marks=catalog.marks(ledger))
+        marks=catalog.marks(ledger),
+    )
     with ledger.atomic():
-        stored_rounds.add_round(ledger, closed.to_json(), result.comparisons, result.receipts,
-                                inputs=inputs)
+        stored_rounds.add_round(
+            ledger, closed.to_json(), result.comparisons, result.receipts, inputs=inputs
+        )
     return closed
 
 
@@ -177,27 +215,47 @@ class Inputs(NamedTuple):
 
 def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
     heads = {table: chain.head(ledger.db, table, family.name) for table in APPEND_ONLY}
-    gated = sha256_hex(json.dumps({
-        "gates": gates.GATES_VERSION, "family": dataclasses.asdict(family),
-        "stored": catalog.extent(ledger), "events": heads["events"]}, sort_keys=True))
-    return Inputs(sha256_hex(json.dumps({
-        "gated": gated, "software": __version__, "settings": settings.as_json(),
-        "chains": heads}, sort_keys=True)), gated)
+    gated = sha256_hex(
+        json.dumps(
+            {
+                "gates": gates.GATES_VERSION,
+                "family": dataclasses.asdict(family),
+                "stored": catalog.extent(ledger),
+                "events": heads["events"],
+            },
+            sort_keys=True,
+        )
+    )
+    return Inputs(
+        sha256_hex(
+            json.dumps(
+                {
+                    "gated": gated,
+                    "software": __version__,
+                    "settings": settings.as_json(),
+                    "chains": heads,
+                },
+                sort_keys=True,
+            )
+        ),
+        gated,
+    )
 
 
 def _restate(ledger: Ledger, earlier: dict[str, Any], shared: str, inputs: Inputs) -> Round:
     """A round closed on the same ``inputs`` as ``earlier``: the same board, summary and
     comparisons (shared with it, not stored again), closed now."""
-    closed = dataclasses.replace(Round.from_json(earlier), round_id=new_id(),
-                                 closed_at=now_iso())
+    closed = dataclasses.replace(Round.from_json(earlier), round_id=new_id(), closed_at=now_iso())
     with ledger.atomic():
-        stored_rounds.add_round(ledger, closed.to_json(), {}, [], inputs=inputs,
-                                comparisons_of=shared)
+        stored_rounds.add_round(
+            ledger, closed.to_json(), {}, [], inputs=inputs, comparisons_of=shared
+        )
     return closed
 
 
-def find_round(ledger: Ledger, round_id: str | None = None,
-               family: str | None = None) -> Round | None:
+def find_round(
+    ledger: Ledger, round_id: str | None = None, family: str | None = None
+) -> Round | None:
     """A round by id (or unambiguous prefix), else the newest of ``family`` (or of any)."""
     found = stored_rounds.find_round(ledger, round_id, family)
     return Round.from_json(found) if found is not None else None
@@ -207,11 +265,13 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _
     """A graded family's round: each run's scores and the receipts behind them."""
     from arena import graded  # only graded rounds need the graders
 
-    rows = tuple(BoardRow.from_json({**row, "rank": rank, "status": "graded"})
-                 for rank, row in enumerate(graded.board(ledger, family.name,
-                                                         seed=settings.seed), start=1))
-    return _Result(Board(None, rows), {}, RoundSummary(), None, {},
-                   graded.receipts(ledger, family.name))
+    rows = tuple(
+        BoardRow.from_json({**row, "rank": rank, "status": "graded"})
+        for rank, row in enumerate(graded.board(ledger, family.name, seed=settings.seed), start=1)
+    )
+    return _Result(
+        Board(None, rows), {}, RoundSummary(), None, {}, graded.receipts(ledger, family.name)
+    )
 
 
 def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -> _Result:
@@ -228,24 +288,43 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
     by_system: dict[SystemId, list[Output]] = {s.system_id: [] for s in systems}
     for output in outputs:
         by_system[output.system_id].append(output)
-    extra = {s.system_id: {**votes[s.system_id],
-                           **_output_columns(family, by_system[s.system_id], failing)}
-             for s in systems}
+    extra = {
+        s.system_id: {
+            **votes[s.system_id],
+            **_output_columns(family, by_system[s.system_id], failing),
+        }
+        for s in systems
+    }
     fit = fit_board(comparisons, weights, ids, reference=family.reference, settings=settings)
     categories = {}
     category = comparisons["category"]
     for name in sorted(category.values[code] for code in np.unique(category.codes).tolist()):
         inside = category.isin(name)
-        part = fit_board(comparisons, np.where(inside, weights, 0.0), ids,
-                         reference=family.reference, settings=settings)
+        part = fit_board(
+            comparisons,
+            np.where(inside, weights, 0.0),
+            ids,
+            reference=family.reference,
+            settings=settings,
+        )
         categories[name] = _board(part, systems, extra, labels)
     diff_family = any(o.is_diff for o in outputs)
     return _Result(
         board=_board(fit, systems, extra, labels),
         categories=categories,
-        summary=summary(comparisons, weights, ids, reference=family.reference,
-                        settings=settings, diff_family=diff_family),
-        fit={"iterations": fit.iterations, "converged": fit.converged,
-             "mle_exists": fit.mle_exists},
+        summary=summary(
+            comparisons,
+            weights,
+            ids,
+            reference=family.reference,
+            settings=settings,
+            diff_family=diff_family,
+        ),
+        fit={
+            "iterations": fit.iterations,
+            "converged": fit.converged,
+            "mle_exists": fit.mle_exists,
+        },
         comparisons={**comparisons.columns, "fitted_weight": weights},
-        receipts=[])
+        receipts=[],
+    )

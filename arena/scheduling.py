@@ -93,8 +93,12 @@ def system_pair(a: SystemId, b: SystemId) -> tuple[SystemId, SystemId]:
 
 def pair_order(candidate: Candidate, systems: Mapping[OutputId, SystemId]) -> tuple:
     """The fixed order the tie-break draws in: system pair, case, outputs."""
-    return (system_pair(systems[candidate.output_a], systems[candidate.output_b]),
-            candidate.case_id, candidate.output_a, candidate.output_b)
+    return (
+        system_pair(systems[candidate.output_a], systems[candidate.output_b]),
+        candidate.case_id,
+        candidate.output_a,
+        candidate.output_b,
+    )
 
 
 class Scheduler:
@@ -120,8 +124,11 @@ class Scheduler:
     # -- progress --------------------------------------------------------------
 
     def _voted_pairs(self) -> set[frozenset[str]]:
-        return {_key(s.left_output, s.right_output) for s in self.history
-                if s.vote_id is not None and s.choice != "skip" and s.repeat_of is None}
+        return {
+            _key(s.left_output, s.right_output)
+            for s in self.history
+            if s.vote_id is not None and s.choice != "skip" and s.repeat_of is None
+        }
 
     def progress(self) -> tuple[int, int]:
         """(pairs with a vote in force, pairs for the rater) of this family."""
@@ -140,8 +147,13 @@ class Scheduler:
             start -= 1
         if start < len(self.history):
             again = self.history[start]
-            return NextPair(again.case_id, again.left_output, again.right_output,
-                            again.repeat_of, resume=again.presentation_id)
+            return NextPair(
+                again.case_id,
+                again.left_output,
+                again.right_output,
+                again.repeat_of,
+                resume=again.presentation_id,
+            )
         rng = np.random.default_rng([self.seed, len(self.history)])
         last_case = self.history[-1].case_id if self.history else None
         fresh = self._fresh(rng, last_case)
@@ -155,8 +167,9 @@ class Scheduler:
         open_ = [c for c in self.candidates if _key(c.output_a, c.output_b) not in voted]
         if not open_:
             return None
-        skips = Counter(_key(s.left_output, s.right_output) for s in self.history
-                        if s.choice == "skip")
+        skips = Counter(
+            _key(s.left_output, s.right_output) for s in self.history if s.choice == "skip"
+        )
         pair_votes: Counter[frozenset[str]] = Counter()
         case_votes: Counter[str] = Counter()
         for s in self.history:
@@ -165,12 +178,19 @@ class Scheduler:
                 case_votes[s.case_id] += 1
         other_case = [c for c in open_ if c.case_id != last_case]
         pool = other_case or open_
-        ranks = [(skips[_key(c.output_a, c.output_b)],
-                  pair_votes[self._system_pair(c.output_a, c.output_b)],
-                  case_votes[c.case_id]) for c in pool]
+        ranks = [
+            (
+                skips[_key(c.output_a, c.output_b)],
+                pair_votes[self._system_pair(c.output_a, c.output_b)],
+                case_votes[c.case_id],
+            )
+            for c in pool
+        ]
         lowest = min(ranks)
-        tied = sorted((c for c, rank in zip(pool, ranks, strict=True) if rank == lowest),
-                      key=lambda c: pair_order(c, self.systems))
+        tied = sorted(
+            (c for c, rank in zip(pool, ranks, strict=True) if rank == lowest),
+            key=lambda c: pair_order(c, self.systems),
+        )
         chosen = tied[int(rng.integers(len(tied)))]
         left, right = self._sides(chosen.output_a, chosen.output_b, rng)
         return NextPair(chosen.case_id, left, right)
@@ -178,8 +198,9 @@ class Scheduler:
     def _system_pair(self, a: OutputId, b: OutputId) -> frozenset[str]:
         return _key(self.systems[a], self.systems[b])
 
-    def _sides(self, a: OutputId, b: OutputId, rng: np.random.Generator
-               ) -> tuple[OutputId, OutputId]:
+    def _sides(
+        self, a: OutputId, b: OutputId, rng: np.random.Generator
+    ) -> tuple[OutputId, OutputId]:
         sa, sb = self.systems[a], self.systems[b]
         in_pair: Counter[str] = Counter()
         overall: Counter[str] = Counter()
@@ -198,18 +219,24 @@ class Scheduler:
         return (a, b) if rng.random() < 0.5 else (b, a)
 
     def _due_repeat(self, last_case: CaseId | None, *, finished: bool) -> NextPair | None:
-        repeated = {s.repeat_of for s in self.history
-                    if s.repeat_of is not None and s.vote_id is not None}
+        repeated = {
+            s.repeat_of for s in self.history if s.repeat_of is not None and s.vote_id is not None
+        }
         position = len(self.history)
         due: list[NextPair] = []
         for index, s in enumerate(self.history):
-            if (s.vote_id is None or s.choice == "skip" or s.repeat_of is not None
-                    or s.presentation_id in repeated
-                    or not is_repeat_chosen(s.vote_id, self.repeat_share)):
+            if (
+                s.vote_id is None
+                or s.choice == "skip"
+                or s.repeat_of is not None
+                or s.presentation_id in repeated
+                or not is_repeat_chosen(s.vote_id, self.repeat_share)
+            ):
                 continue
             if finished or position - index >= repeat_gap(s.vote_id):
-                due.append(NextPair(s.case_id, s.right_output, s.left_output,
-                                    repeat_of=s.presentation_id))
+                due.append(
+                    NextPair(s.case_id, s.right_output, s.left_output, repeat_of=s.presentation_id)
+                )
         if not due:
             return None
         other_case = [d for d in due if d.case_id != last_case]

@@ -61,22 +61,36 @@ class BoardFit:
 
 def sides(comparisons: Comparisons, index: dict[SystemId, int]) -> tuple[np.ndarray, ...]:
     """Each comparison's systems as positions in the board's list (-1: not on it)."""
-    return tuple(comparisons[side].map(lambda s: index.get(s, -1), np.intp)
-                 for side in ("system_a", "system_b"))
+    return tuple(
+        comparisons[side].map(lambda s: index.get(s, -1), np.intp)
+        for side in ("system_a", "system_b")
+    )
 
 
-def fit_board(comparisons: Comparisons, weights: np.ndarray,
-              systems: Sequence[SystemId], *, reference: SystemId | None,
-              settings: RoundSettings) -> BoardFit:
+def fit_board(
+    comparisons: Comparisons,
+    weights: np.ndarray,
+    systems: Sequence[SystemId],
+    *,
+    reference: SystemId | None,
+    settings: RoundSettings,
+) -> BoardFit:
     """Points, ranks and marks of every system from the weighted comparisons."""
     index = {s: i for i, s in enumerate(systems)}
     live = weights > 0
     a, b = (side[live] for side in sides(comparisons, index))
     result = fitting.fit_points(
-        a, b, comparisons["y"][live], weights[live], n_systems=len(systems),
+        a,
+        b,
+        comparisons["y"][live],
+        weights[live],
+        n_systems=len(systems),
         penalty=settings.penalty,
         anchor=index.get(reference) if reference is not None else None,
-        base=settings.base, decisive=comparisons.decisive[live], threshold=settings.threshold)
+        base=settings.base,
+        decisive=comparisons.decisive[live],
+        threshold=settings.threshold,
+    )
     scores = {}
     for s, i in index.items():
         ranked = bool(result.ranked[i])
@@ -85,10 +99,12 @@ def fit_board(comparisons: Comparisons, weights: np.ndarray,
             rank=int(result.ranks[i]) if ranked else None,
             status=str(result.status[i]),
             preliminary=bool(result.preliminary[i]),
-            decisive_votes=int(result.decisive_votes[i]))
+            decisive_votes=int(result.decisive_votes[i]),
+        )
     anchor = systems[result.anchor] if result.anchor is not None else None
-    return BoardFit(scores, anchor, result.anchor_reason, result.mle_exists, result.iterations,
-                    result.converged)
+    return BoardFit(
+        scores, anchor, result.anchor_reason, result.mle_exists, result.iterations, result.converged
+    )
 
 
 def _number(value: float) -> float | None:
@@ -101,16 +117,24 @@ def _agreement(comparisons: Comparisons) -> tuple[float | None, int]:
     targets = comparisons.values("repeat_of", repeats)
     wanted, votes = set(targets), comparisons.votes
     # The newest vote of an id wins, should a bundle list one twice.
-    by_vote = {vote_id: row for row, vote_id in enumerate(comparisons.values("vote_id"))
-               if vote_id in wanted and votes[row]}
-    pairs = [(by_vote[target], row) for target, row in
-             zip(targets, repeats.tolist(), strict=True) if target in by_vote]
+    by_vote = {
+        vote_id: row
+        for row, vote_id in enumerate(comparisons.values("vote_id"))
+        if vote_id in wanted and votes[row]
+    }
+    pairs = [
+        (by_vote[target], row)
+        for target, row in zip(targets, repeats.tolist(), strict=True)
+        if target in by_vote
+    ]
     if not pairs:
         return None, 0
     first, again = (np.array(rows) for rows in zip(*pairs, strict=True))
-    result = fitting.rater_agreement([str(c) for c in comparisons.values("choice", first)],
-                                     [str(c) for c in comparisons.values("choice", again)],
-                                     swapped=True)
+    result = fitting.rater_agreement(
+        [str(c) for c in comparisons.values("choice", first)],
+        [str(c) for c in comparisons.values("choice", again)],
+        swapped=True,
+    )
     return _number(result.share), len(pairs)
 
 
@@ -119,14 +143,23 @@ def _left_out(comparisons: Comparisons) -> dict[str, int]:
     reasons = comparisons["reason"]
     rows = comparisons.mask("status", "left_out") & ~reasons.isin(None, "")
     codes, first, counts = np.unique(reasons.codes[rows], return_index=True, return_counts=True)
-    return {reasons.values[code]: int(count)
-            for _, code, count in sorted(zip(first.tolist(), codes.tolist(), counts.tolist(),
-                                             strict=True))}
+    return {
+        reasons.values[code]: int(count)
+        for _, code, count in sorted(
+            zip(first.tolist(), codes.tolist(), counts.tolist(), strict=True)
+        )
+    }
 
 
-def summary(comparisons: Comparisons, weights: np.ndarray,
-            systems: Sequence[SystemId], *, reference: SystemId | None,
-            settings: RoundSettings, diff_family: bool) -> RoundSummary:
+def summary(
+    comparisons: Comparisons,
+    weights: np.ndarray,
+    systems: Sequence[SystemId],
+    *,
+    reference: SystemId | None,
+    settings: RoundSettings,
+    diff_family: bool,
+) -> RoundSummary:
     """The round summary: agreement, split-half τ and length bias (None where n/a)."""
     index = {s: i for i, s in enumerate(systems)}
     agreement, repeats = _agreement(comparisons)
@@ -138,15 +171,28 @@ def summary(comparisons: Comparisons, weights: np.ndarray,
     bias = None
     if len(human):
         split = fitting.split_half_tau(
-            a, b, y, w, session=comparisons["session"].map(lambda s: s or 1, np.int64)[human],
-            n_systems=len(systems), penalty=settings.penalty,
-            anchor=index.get(reference) if reference is not None else None)
+            a,
+            b,
+            y,
+            w,
+            session=comparisons["session"].map(lambda s: s or 1, np.int64)[human],
+            n_systems=len(systems),
+            penalty=settings.penalty,
+            anchor=index.get(reference) if reference is not None else None,
+        )
         tau = _number(split.tau)
         for name, half in (("odd", split.odd), ("even", split.even)):
             halves[name] = {s: _number(half.points[i]) for s, i in index.items()}
         fit = fitting.length_bias(
-            a, b, y, comparisons["len_a"][human], comparisons["len_b"][human], w,
-            n_systems=len(systems), penalty=settings.penalty)
+            a,
+            b,
+            y,
+            comparisons["len_a"][human],
+            comparisons["len_b"][human],
+            w,
+            n_systems=len(systems),
+            penalty=settings.penalty,
+        )
         bias = _number(fit.points_per_sd)
     return RoundSummary(
         rater_agreement=agreement,
@@ -171,8 +217,9 @@ def settled_summary(comparisons: Comparisons, weights: np.ndarray) -> dict[str, 
     by_rule = dict.fromkeys(("gate", "identical", "tests", "overruled"), 0)
     rows = np.flatnonzero(comparisons.mask("source", "settled") & (weights > 0))
     groups = comparisons["rule"].map(lambda rule: RULE_GROUPS.get(str(rule), ""), object)
-    for overruled, group in zip(comparisons["overruled"][rows].tolist(), groups[rows].tolist(),
-                                strict=True):
+    for overruled, group in zip(
+        comparisons["overruled"][rows].tolist(), groups[rows].tolist(), strict=True
+    ):
         by_rule["overruled" if overruled else group] += 1
     settled_weight = 0.0
     # Added one by one, in order: the share is the same to the last digit in every round.
@@ -195,17 +242,26 @@ def describe_settled(settled: dict[str, Any], kind: str) -> str:
     if not total:
         return "Every fitted comparison is a vote by the rater."
     parts = ", ".join(f"{n} by {rule}" for rule, n in counts.items() if n)
-    text = (f"{total} fitted comparison{'s' if total != 1 else ''} settled without a vote "
-            f"({parts}): {100 * share:.0f}% of the fit's weight.")
+    text = (
+        f"{total} fitted comparison{'s' if total != 1 else ''} settled without a vote "
+        f"({parts}): {100 * share:.0f}% of the fit's weight."
+    )
     if kind in VOTED_KINDS and share > 0.5:
-        text += (" Most of this board rests on automatic decisions, not on the rater's votes: "
-                 "review them with `arena gate --list` or the Gates page.")
+        text += (
+            " Most of this board rests on automatic decisions, not on the rater's votes: "
+            "review them with `arena gate --list` or the Gates page."
+        )
     return text
 
 
-def fit_battles(path: str, *, fmt: str = "fastchat-battles",
-                penalty: float = fitting.DEFAULT_PENALTY, anchor: str | None = None,
-                base: float = 1000.0) -> dict[str, Any]:
+def fit_battles(
+    path: str,
+    *,
+    fmt: str = "fastchat-battles",
+    penalty: float = fitting.DEFAULT_PENALTY,
+    anchor: str | None = None,
+    base: float = 1000.0,
+) -> dict[str, Any]:
     """Fit a battles file; the JSON-ready leaderboard ``arena fit`` prints.
 
     Returns ``{"anchor", "anchor_reason", "penalty", "systems": [...]}`` with
@@ -217,21 +273,31 @@ def fit_battles(path: str, *, fmt: str = "fastchat-battles",
     requested = battles.names.index(anchor) if anchor in battles.names else None
     try:
         result = fitting.fit_points(
-            battles.a, battles.b, battles.y, battles.w, n_systems=len(battles.names),
-            penalty=penalty, anchor=requested, base=base, decisive_votes=battles.decisive)
+            battles.a,
+            battles.b,
+            battles.y,
+            battles.w,
+            n_systems=len(battles.names),
+            penalty=penalty,
+            anchor=requested,
+            base=base,
+            decisive_votes=battles.decisive,
+        )
     except ValueError as error:
         raise BadInput(str(error), path=str(path)) from error
     systems = []
     for index, name in enumerate(battles.names):
         ranked = bool(result.ranked[index])
-        systems.append({
-            "system": name,
-            "points": float(result.points[index]) if ranked else None,
-            "rank": int(result.ranks[index]) if ranked else None,
-            "unranked": not ranked,
-            "status": str(result.status[index]),
-            "decisive_votes": int(battles.decisive[index]),
-        })
+        systems.append(
+            {
+                "system": name,
+                "points": float(result.points[index]) if ranked else None,
+                "rank": int(result.ranks[index]) if ranked else None,
+                "unranked": not ranked,
+                "status": str(result.status[index]),
+                "decisive_votes": int(battles.decisive[index]),
+            }
+        )
     systems.sort(key=lambda s: (s["unranked"], s["rank"] or 0, s["system"]))
     reason = result.anchor_reason
     if anchor is not None and requested is None and result.anchor is not None:
@@ -244,8 +310,9 @@ def fit_battles(path: str, *, fmt: str = "fastchat-battles",
     }
 
 
-def macro_interval(credits: Sequence[float], categories: Sequence[str], *,
-                   seed: int) -> tuple[float, float]:
+def macro_interval(
+    credits: Sequence[float], categories: Sequence[str], *, seed: int
+) -> tuple[float, float]:
     """The seeded 95% percentile bootstrap interval of a graded run's headline."""
     result = fitting.bootstrap_macro_score(credits, categories, rng=seed)
     return result.confidence_interval.low, result.confidence_interval.high

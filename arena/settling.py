@@ -58,8 +58,12 @@ RULES: tuple[str, ...] = (
 )
 # What the round summary counts settled comparisons by (an overruled one counts as such).
 RULE_GROUPS: dict[str, str] = {
-    "gate_loses": "gate", "both_gated": "gate", "identical": "identical",
-    "identical_diffs": "identical", "tests_separate": "tests", "both_failed_tests": "tests",
+    "gate_loses": "gate",
+    "both_gated": "gate",
+    "identical": "identical",
+    "identical_diffs": "identical",
+    "tests_separate": "tests",
+    "both_failed_tests": "tests",
     "both_passed_tests": "tests",
 }
 TESTED_KINDS = frozenset({"tests", "tests_then_votes"})
@@ -134,8 +138,9 @@ def normalise_diff(diff: str) -> str:
     return "\n".join(kept)
 
 
-def any_gate_failed(results: Iterable[GateResult],
-                    overruled: Collection[str] = frozenset()) -> bool:
+def any_gate_failed(
+    results: Iterable[GateResult], overruled: Collection[str] = frozenset()
+) -> bool:
     """Whether a gate fails, leaving out the gates named in ``overruled``."""
     return any(not r.passed and r.gate not in overruled for r in results)
 
@@ -190,16 +195,18 @@ def _decide(
     return None
 
 
-def _loud(ordered: Sequence[tuple[SystemId, Sequence[tuple[Output, bool, str]]]]
-          ) -> set[SystemId]:
+def _loud(ordered: Sequence[tuple[SystemId, Sequence[tuple[Output, bool, str]]]]) -> set[SystemId]:
     """The systems of a votes family's case that can be in a settled pair: an output of
     theirs fails a gate, or another system gave one of their texts too."""
     by_text: dict[str, set[SystemId]] = defaultdict(set)
     for system, samples in ordered:
         for _, _, text in samples:
             by_text[text].add(system)
-    return {system for system, samples in ordered
-            if any(gated or len(by_text[text]) > 1 for _, gated, text in samples)}
+    return {
+        system
+        for system, samples in ordered
+        if any(gated or len(by_text[text]) > 1 for _, gated, text in samples)
+    }
 
 
 def overrules_by_output(
@@ -265,9 +272,16 @@ def settle(
     left: list[PendingPair] = []
     for case_id in sorted(by_case):
         systems = by_case[case_id]
-        ordered = [(system, [(o, gated[o.output_id], texts.text(o)) for o in
-                             sorted(systems[system], key=lambda o: (o.sample, o.output_id))])
-                   for system in sorted(systems)]
+        ordered = [
+            (
+                system,
+                [
+                    (o, gated[o.output_id], texts.text(o))
+                    for o in sorted(systems[system], key=lambda o: (o.sample, o.output_id))
+                ],
+            )
+            for system in sorted(systems)
+        ]
         loud = None if pending or not untested else _loud(ordered)
         for (system_a, samples_a), (system_b, samples_b) in combinations(ordered, 2):
             if loud is not None and system_a not in loud and system_b not in loud:
@@ -275,15 +289,29 @@ def settle(
             weight = 1.0 / (len(samples_a) * len(samples_b))
             for a, a_gated, a_text in samples_a:
                 for b, b_gated, b_text in samples_b:
-                    decision = (None if untested and not (a_gated or b_gated or a_text == b_text)
-                                else _decide(a, b, a_gated, b_gated, family.kind, texts))
+                    decision = (
+                        None
+                        if untested and not (a_gated or b_gated or a_text == b_text)
+                        else _decide(a, b, a_gated, b_gated, family.kind, texts)
+                    )
                     if decision is None:
                         if pending:
-                            left.append(PendingPair(case_id, a.output_id, b.output_id,
-                                                    system_a, system_b))
+                            left.append(
+                                PendingPair(case_id, a.output_id, b.output_id, system_a, system_b)
+                            )
                         continue
                     y, rule = decision
-                    settled.append(SettledComparison(
-                        case_id, a.output_id, b.output_id, system_a, system_b, y, weight, rule,
-                        a.output_id in relieved or b.output_id in relieved))
+                    settled.append(
+                        SettledComparison(
+                            case_id,
+                            a.output_id,
+                            b.output_id,
+                            system_a,
+                            system_b,
+                            y,
+                            weight,
+                            rule,
+                            a.output_id in relieved or b.output_id in relieved,
+                        )
+                    )
     return Settlement(tuple(settled), tuple(left))

@@ -58,8 +58,9 @@ def load_or_create_key(path: Path | None = None) -> Ed25519PrivateKey:
             raise LedgerError(f"{path}: not an Ed25519 key")
         return key
     key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -75,10 +76,19 @@ def sign(manifest: bytes, key: Ed25519PrivateKey) -> bytes:
     """The signature file of a manifest: the public key and the signature, as JSON."""
     public = key.public_key()
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return (json.dumps({"algorithm": ALGORITHM, "public_key": base64.b64encode(raw).decode(),
-                        "fingerprint": fingerprint(public),
-                        "signature": base64.b64encode(key.sign(manifest)).decode()},
-                       sort_keys=True, indent=1) + "\n").encode()
+    return (
+        json.dumps(
+            {
+                "algorithm": ALGORITHM,
+                "public_key": base64.b64encode(raw).decode(),
+                "fingerprint": fingerprint(public),
+                "signature": base64.b64encode(key.sign(manifest)).decode(),
+            },
+            sort_keys=True,
+            indent=1,
+        )
+        + "\n"
+    ).encode()
 
 
 @dataclass(frozen=True)
@@ -96,8 +106,9 @@ def check(manifest: bytes, signature_file: bytes) -> Signed:
         found = json.loads(signature_file)
         if found.get("algorithm") != ALGORITHM:
             return Signed(None, False, f"{SIGNATURE}: not an {ALGORITHM} signature")
-        public = Ed25519PublicKey.from_public_bytes(base64.b64decode(found["public_key"],
-                                                                     validate=True))
+        public = Ed25519PublicKey.from_public_bytes(
+            base64.b64decode(found["public_key"], validate=True)
+        )
         signature = base64.b64decode(found["signature"], validate=True)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         return Signed(None, False, f"{SIGNATURE}: unreadable ({exc})")
@@ -107,6 +118,10 @@ def check(manifest: bytes, signature_file: bytes) -> Signed:
     try:
         public.verify(signature, manifest)
     except InvalidSignature:
-        return Signed(signer, False, f"{SIGNATURE}: the signature does not match "
-                                     "manifest.json (changed, or signed by another key)")
+        return Signed(
+            signer,
+            False,
+            f"{SIGNATURE}: the signature does not match "
+            "manifest.json (changed, or signed by another key)",
+        )
     return Signed(signer, True)

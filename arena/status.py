@@ -22,17 +22,20 @@ def family_status(ledger: Ledger, name: str | None = None) -> list[dict[str, Any
         settlement = state.settlement
         votes = voting.votes_in_force(ledger, family.name)
         voted = {_pair(v.left_output, v.right_output) for v in votes}
-        rows.append({
-            "name": family.name,
-            "kind": family.kind,
-            "language": family.language,
-            "systems": len({o.system_id for o in outputs}),
-            "cases": len(set(state.cases) - state.decisions.retired_cases),
-            "outputs": len(outputs),
-            "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
-            "votes": len(votes),
-            "settled_pairs": len(settlement.settled),
-            "pending_pairs": sum(_pair(p.output_a, p.output_b) not in voted
-                                 for p in settlement.pending),
-        })
+        rows.append(
+            {
+                "name": family.name,
+                "kind": family.kind,
+                "language": family.language,
+                "systems": len({o.system_id for o in outputs}),
+                "cases": len(set(state.cases) - state.decisions.retired_cases),
+                "outputs": len(outputs),
+                "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
+                "votes": len(votes),
+                "settled_pairs": len(settlement.settled),
+                "pending_pairs": sum(
+                    _pair(p.output_a, p.output_b) not in voted for p in settlement.pending
+                ),
+            }
+        )
     return rows

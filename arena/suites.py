@@ -74,6 +74,7 @@ class Suite:
 
 # --- loading -----------------------------------------------------------------
 
+
 def bundled_suites() -> list[str]:
     """Names of the suites shipped under resources/suites/."""
     folder = resource_path("suites")
@@ -93,8 +94,9 @@ def load_suite(name_or_path: str | Path) -> Suite:
                 break
     if not path.is_file():
         known = ", ".join(bundled_suites()) or "none"
-        raise BadInput(f"no such suite file or bundled suite (bundled: {known})",
-                       path=str(name_or_path))
+        raise BadInput(
+            f"no such suite file or bundled suite (bundled: {known})", path=str(name_or_path)
+        )
     try:
         text = path.read_text("utf-8")
     except UnicodeDecodeError as error:
@@ -133,17 +135,27 @@ def parse_suite(text: str, *, fmt: str = "toml", source: str = "<suite>") -> Sui
     for index, item in enumerate(items):
         task = _task(item, index, default_contract, bad)
         if task.task_id in seen:
-            raise bad(f"tasks[{index}].id",
-                      f"{task.task_id!r} is already the id of tasks[{seen[task.task_id]}]", index)
+            raise bad(
+                f"tasks[{index}].id",
+                f"{task.task_id!r} is already the id of tasks[{seen[task.task_id]}]",
+                index,
+            )
         seen[task.task_id] = index
         tasks.append(task)
     try:
         manifest_hash = content_hash(_hashable(raw))
     except ValueError as error:
         raise BadInput(str(error), path=source) from None
-    return Suite(name=name, manifest_hash=manifest_hash, tasks=tuple(tasks),
-                 version=raw.get("version", ""), description=raw.get("description", ""),
-                 source=source, manifest_text=text, manifest_format=fmt)
+    return Suite(
+        name=name,
+        manifest_hash=manifest_hash,
+        tasks=tuple(tasks),
+        version=raw.get("version", ""),
+        description=raw.get("description", ""),
+        source=source,
+        manifest_text=text,
+        manifest_format=fmt,
+    )
 
 
 def _parse(text: str, fmt: str, source: str) -> Any:
@@ -151,8 +163,11 @@ def _parse(text: str, fmt: str, source: str) -> Any:
         try:
             return json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as error:
-            raise BadInput(f"not valid JSON: {error.msg} (column {error.colno})",
-                           path=source, line=error.lineno) from None
+            raise BadInput(
+                f"not valid JSON: {error.msg} (column {error.colno})",
+                path=source,
+                line=error.lineno,
+            ) from None
         except ValueError as error:
             raise BadInput(str(error), path=source) from None
     if fmt != "toml":
@@ -161,8 +176,9 @@ def _parse(text: str, fmt: str, source: str) -> Any:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"\(at line (\d+)", str(error))
-        raise BadInput(f"not valid TOML: {error}", path=source,
-                       line=int(found.group(1)) if found else None) from None
+        raise BadInput(
+            f"not valid TOML: {error}", path=source, line=int(found.group(1)) if found else None
+        ) from None
 
 
 def _no_constant(name: str) -> Any:
@@ -183,8 +199,12 @@ def _task(item: Any, index: int, default_contract: str, bad: Any) -> Task:
         if not isinstance(item.get(key), str) or not item[key].strip():
             raise bad(f"{where}.{key}", "expected a non-empty string", index)
     weight = item.get("weight", 1)
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) \
-            or not math.isfinite(weight) or weight <= 0:
+    if (
+        isinstance(weight, bool)
+        or not isinstance(weight, (int, float))
+        or not math.isfinite(weight)
+        or weight <= 0
+    ):
         raise bad(f"{where}.weight", "expected a positive number", index)
     contract = item.get("answer_contract", default_contract)
     if contract not in CONTRACTS:
@@ -197,14 +217,24 @@ def _task(item: Any, index: int, default_contract: str, bad: Any) -> Task:
     reference = item.get("reference")
     if reference is not None and not isinstance(reference, str):
         raise bad(f"{where}.reference", "expected a string", index)
-    task = Task(task_id=task_id, category=item["category"].strip(), input=item["input"],
-                grader=grader, weight=float(weight), answer_contract=contract,
-                reference=reference)
+    task = Task(
+        task_id=task_id,
+        category=item["category"].strip(),
+        input=item["input"],
+        grader=grader,
+        weight=float(weight),
+        answer_contract=contract,
+        reference=reference,
+    )
     if reference is not None:
         verdict = grade_task(task, reference)
         if not verdict.passed:
-            raise bad(f"{where}.reference", f"its own grader gives it {verdict.status} with "
-                      f"credit {verdict.credit:g} ({verdict.detail})", index)
+            raise bad(
+                f"{where}.reference",
+                f"its own grader gives it {verdict.status} with "
+                f"credit {verdict.credit:g} ({verdict.detail})",
+                index,
+            )
     return task
 
 
@@ -250,8 +280,11 @@ class _Locator:
         return None
 
     def _key(self, key: str) -> str:
-        return rf'"{re.escape(key)}"\s*:' if self.fmt == "json" else \
-            rf'(^|[{{,\s]){re.escape(key)}\s*='
+        return (
+            rf'"{re.escape(key)}"\s*:'
+            if self.fmt == "json"
+            else rf"(^|[{{,\s]){re.escape(key)}\s*="
+        )
 
     def __call__(self, where: str, index: int | None) -> int | None:
         last = re.sub(r"\[\d+\]", "", where).split(".")[-1]
@@ -266,8 +299,9 @@ class _Locator:
 
     def _task_span(self, index: int) -> tuple[int | None, int | None]:
         if self.fmt == "toml":
-            heads = [n for n, line in enumerate(self.lines)
-                     if re.match(r"\s*\[\[\s*tasks\s*\]\]", line)]
+            heads = [
+                n for n, line in enumerate(self.lines) if re.match(r"\s*\[\[\s*tasks\s*\]\]", line)
+            ]
             if index < len(heads):
                 return heads[index], heads[index + 1] if index + 1 < len(heads) else None
             return None, None
@@ -285,12 +319,12 @@ class _Locator:
         if following is None:
             return opening, None
         # End the span where the next task's object opens, so its fields are not ours.
-        closing = next((n for n in range(following, line, -1) if "{" in self.lines[n]),
-                       following)
+        closing = next((n for n in range(following, line, -1) if "{" in self.lines[n]), following)
         return opening, closing
 
 
 # --- scoring -----------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CategoryScore:
@@ -340,13 +374,15 @@ def score_suite(suite: Suite | Iterable[Task], grades: Mapping[str, Grade]) -> S
     for category in order:
         members = [(t, g) for t, g in zip(tasks, verdicts, strict=True) if t.category == category]
         weight = sum(t.weight for t, _ in members)
-        categories.append(CategoryScore(
-            category=category,
-            score=sum(t.weight * g.credit for t, g in members) / weight,
-            tasks=len(members),
-            passed=sum(g.passed for _, g in members),
-            attempted=sum(g.status != "missing" for _, g in members),
-        ))
+        categories.append(
+            CategoryScore(
+                category=category,
+                score=sum(t.weight * g.credit for t, g in members) / weight,
+                tasks=len(members),
+                passed=sum(g.passed for _, g in members),
+                attempted=sum(g.status != "missing" for _, g in members),
+            )
+        )
     attempted = sum(g.status != "missing" for g in verdicts)
     counts = {status: sum(g.status == status for g in verdicts) for status in STATUSES}
     return SuiteScore(
@@ -364,11 +400,15 @@ def score_suite(suite: Suite | Iterable[Task], grades: Mapping[str, Grade]) -> S
 
 # --- tiers -------------------------------------------------------------------
 
+
 def check_tier(tier: str) -> str:
     """Return ``tier`` if Arena may label a result with it; refuse ``verified``."""
     if tier == "verified":
-        raise BadInput("verified needs an independent replay by another operator; "
-                       "Arena cannot grant it (use reference or community)", field="tier")
+        raise BadInput(
+            "verified needs an independent replay by another operator; "
+            "Arena cannot grant it (use reference or community)",
+            field="tier",
+        )
     if tier not in TIERS:
         raise BadInput(f"expected one of {', '.join(TIERS)}, found {tier!r}", field="tier")
     return tier

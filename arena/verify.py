@@ -73,14 +73,23 @@ def _lines(data: bytes, name: str) -> list[dict[str, Any]]:
         raise _Stop(f"{name}: unreadable ({exc})") from None
 
 
-def verify_bundle(path: Path, *, allow_unsigned: bool = False,
-                  signer: str | None = None) -> VerifyReport:
+def verify_bundle(
+    path: Path, *, allow_unsigned: bool = False, signer: str | None = None
+) -> VerifyReport:
     """Check a bundle from its files alone; ``signer`` names the fingerprint required."""
     report = VerifyReport()
     try:
         files = read_bundle(path)
-    except (BadInput, OSError, zipfile.BadZipFile, zlib.error, EOFError, ValueError,
-            NotImplementedError, RuntimeError) as exc:
+    except (
+        BadInput,
+        OSError,
+        zipfile.BadZipFile,
+        zlib.error,
+        EOFError,
+        ValueError,
+        NotImplementedError,
+        RuntimeError,
+    ) as exc:
         # RuntimeError and NotImplementedError: a changed header asks for encryption
         # or a compression method that zipfile refuses.
         report.problems.append(f"{path}: not a readable bundle ({exc})")
@@ -90,22 +99,34 @@ def verify_bundle(path: Path, *, allow_unsigned: bool = False,
         _verify(files, report)
     except _Stop as stop:
         report.problems.append(str(stop))
-    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError,
-            UnicodeDecodeError, BadInput) as exc:
+    except (
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        IndexError,
+        RecursionError,
+        UnicodeDecodeError,
+        BadInput,
+    ) as exc:
         # Only reachable when the hashes match files that are not what Arena writes:
         # a bundle forged and rehashed.
-        report.problems.append(f"the bundle's content is not what Arena writes "
-                               f"({type(exc).__name__}: {exc})")
+        report.problems.append(
+            f"the bundle's content is not what Arena writes ({type(exc).__name__}: {exc})"
+        )
     return report
 
 
-def _check_signature(files: dict[str, bytes], report: VerifyReport, *, allow_unsigned: bool,
-                     signer: str | None) -> None:
+def _check_signature(
+    files: dict[str, bytes], report: VerifyReport, *, allow_unsigned: bool, signer: str | None
+) -> None:
     """The signature first: every other file is bound to the manifest by its hash."""
     if SIGNATURE not in files:
         if not allow_unsigned or signer is not None:
-            report.problems.append(f"{SIGNATURE} is missing: the bundle is unsigned (give "
-                                   "--allow-unsigned to check the rest anyway)")
+            report.problems.append(
+                f"{SIGNATURE} is missing: the bundle is unsigned (give "
+                "--allow-unsigned to check the rest anyway)"
+            )
         return
     signed = signing.check(files.get(MANIFEST, b""), files[SIGNATURE])
     report.signer = signed.signer
@@ -128,8 +149,10 @@ def _check_hashes(files: dict[str, bytes], report: VerifyReport) -> dict[str, An
         raise _Stop(f"{MANIFEST}: unreadable ({exc})") from None
     if manifest.get("format") != FORMAT:
         raise _Stop(f"{MANIFEST}: not an Arena round bundle")
-    problems = [f"{name}: not listed in the manifest" for name in
-                sorted(set(files) - set(listed) - {MANIFEST, MANIFEST_HASH, SIGNATURE})]
+    problems = [
+        f"{name}: not listed in the manifest"
+        for name in sorted(set(files) - set(listed) - {MANIFEST, MANIFEST_HASH, SIGNATURE})
+    ]
     for name, expected in sorted(listed.items()):
         if name not in files:
             problems.append(f"{name}: listed in the manifest but missing")
@@ -160,29 +183,37 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
             report.problems.append(f"{table}.jsonl: does not end at the head recorded at closing")
     for row in _lines(files["systems.jsonl"], "systems.jsonl"):
         if SystemDescriptor(**row["descriptor"]).system_id != row["system_id"]:
-            report.problems.append(f"systems.jsonl: {row['label']}: id is not the hash of its "
-                                   "descriptor")
+            report.problems.append(
+                f"systems.jsonl: {row['label']}: id is not the hash of its descriptor"
+            )
     for row in _lines(files["outputs.jsonl"], "outputs.jsonl"):
         if hashlib.sha256(row["text"].encode("utf-8")).hexdigest() != row["content_hash"]:
-            report.problems.append(f"outputs.jsonl: {row['output_id']}: text does not match "
-                                   "its content hash")
+            report.problems.append(
+                f"outputs.jsonl: {row['output_id']}: text does not match its content hash"
+            )
         if output_id(family, row["case_id"], row["system_id"], row["sample"]) != row["output_id"]:
-            report.problems.append(f"outputs.jsonl: {row['output_id']}: id does not match "
-                                   "its case, system and sample")
+            report.problems.append(
+                f"outputs.jsonl: {row['output_id']}: id does not match its case, system and sample"
+            )
     case_rows = _lines(files["cases.jsonl"], "cases.jsonl")
     cases = {c["case_id"]: c["category"] for c in case_rows}
     rows = _lines(files["comparisons.jsonl"], "comparisons.jsonl")
     comparisons = [Comparison(**{k: v for k, v in r.items() if k in _FIELDS}) for r in rows]
     for c in comparisons:
         if cases.get(c.case_id) != c.category:
-            report.problems.append(f"comparisons.jsonl: case {c.case_id} is not in cases.jsonl "
-                                   "with that category")
+            report.problems.append(
+                f"comparisons.jsonl: case {c.case_id} is not in cases.jsonl with that category"
+            )
     _check_votes(comparisons, votes, retractions, report)
     if "gates.jsonl" in files:
         state = _bundle_state(files, manifest, case_rows, dict(chains)["events"])
         _check_settlement(state, manifest, comparisons, report)
-    settings = RoundSettings(**{k: manifest["settings"][k] for k in
-                                ("weighting", "cap", "penalty", "base", "threshold", "seed")})
+    settings = RoundSettings(
+        **{
+            k: manifest["settings"][k]
+            for k in ("weighting", "cap", "penalty", "base", "threshold", "seed")
+        }
+    )
     weights = np.array([r["fitted_weight"] for r in rows], dtype=float)
     columns = Comparisons.from_records(comparisons)
     if not np.allclose(weights, fitted_weights(columns, settings), rtol=0, atol=1e-12):
@@ -193,30 +224,53 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
         _refit(columns, weights, board, manifest, settings, report)
 
 
-def _bundle_state(files: dict[str, bytes], manifest: dict, case_rows: list[dict],
-                  event_rows: list[dict]) -> FamilyState:
+def _bundle_state(
+    files: dict[str, bytes], manifest: dict, case_rows: list[dict], event_rows: list[dict]
+) -> FamilyState:
     """The family as the bundle says it stood at closing, the rater's corrections applied."""
     family = Family(**manifest["family"])
-    outputs = {row["output_id"]: Output(
-        output_id=row["output_id"], family=family.name, case_id=row["case_id"],
-        system_id=row["system_id"], sample=row["sample"], text=row["text"],
-        is_diff=row["is_diff"], finish_reason=row["finish_reason"],
-        test_result=row["test_result"]) for row in _lines(files["outputs.jsonl"], "outputs.jsonl")}
-    results = {row["output_id"]: tuple(GateResult(**r) for r in row["results"])
-               for row in _lines(files["gates.jsonl"], "gates.jsonl")}
+    outputs = {
+        row["output_id"]: Output(
+            output_id=row["output_id"],
+            family=family.name,
+            case_id=row["case_id"],
+            system_id=row["system_id"],
+            sample=row["sample"],
+            text=row["text"],
+            is_diff=row["is_diff"],
+            finish_reason=row["finish_reason"],
+            test_result=row["test_result"],
+        )
+        for row in _lines(files["outputs.jsonl"], "outputs.jsonl")
+    }
+    results = {
+        row["output_id"]: tuple(GateResult(**r) for r in row["results"])
+        for row in _lines(files["gates.jsonl"], "gates.jsonl")
+    }
     decided = decisions(Event.from_row(row) for row in event_rows)
-    cases = {row["case_id"]: Case(family.name, row["case_id"], row["category"], row["prompt"],
-                                  row["language"], row["detected_language"],
-                                  row["language_evidence"]) for row in case_rows}
+    cases = {
+        row["case_id"]: Case(
+            family.name,
+            row["case_id"],
+            row["category"],
+            row["prompt"],
+            row["language"],
+            row["detected_language"],
+            row["language_evidence"],
+        )
+        for row in case_rows
+    }
     return FamilyState(family, with_decided_languages(cases, decided), outputs, results, decided)
 
 
-def _check_settlement(state: FamilyState, manifest: dict, comparisons: list[Comparison],
-                      report: VerifyReport) -> None:
+def _check_settlement(
+    state: FamilyState, manifest: dict, comparisons: list[Comparison], report: VerifyReport
+) -> None:
     """Settle the family again from the bundle: every settled comparison and vote status."""
     if manifest["settings"].get("events") != state.decisions.record():
-        report.problems.append("manifest.json: the round's corrections differ from those "
-                               "events.jsonl puts in force")
+        report.problems.append(
+            "manifest.json: the round's corrections differ from those events.jsonl puts in force"
+        )
     expected = settled_comparisons(state)
     published = [c for c in comparisons if c.source == "settled"]
     if published != expected:
@@ -225,19 +279,24 @@ def _check_settlement(state: FamilyState, manifest: dict, comparisons: list[Comp
         report.problems.append(
             f"comparisons.jsonl: the settled comparisons are not those the rules give "
             f"({len(published)} published, {len(expected)} settled again"
-            + (f", {len(invented)} not settled by any rule" if invented else "") + ")")
+            + (f", {len(invented)} not settled by any rule" if invented else "")
+            + ")"
+        )
     pairs = settled_output_pairs(state)
     for c in comparisons:
         if c.source != "vote":
             continue
         again = vote_status(state, c.case_id, c.output_a, c.output_b, c.repeat_of, pairs)
         if (c.status, c.reason) != again:
-            report.problems.append(f"comparisons.jsonl: vote {c.vote_id} is {c.status} "
-                                   f"({c.reason}); the rules make it {again[0]} ({again[1]})")
+            report.problems.append(
+                f"comparisons.jsonl: vote {c.vote_id} is {c.status} "
+                f"({c.reason}); the rules make it {again[0]} ({again[1]})"
+            )
 
 
-def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,
-             report: VerifyReport) -> None:
+def _regrade(
+    files: dict[str, bytes], board: dict, settings: RoundSettings, report: VerifyReport
+) -> None:
     """Graded rounds: grade every receipt's output again and recompute every score."""
     from arena.graded import score_row
     from arena.graders import grade
@@ -247,8 +306,9 @@ def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,
     for row in _lines(files["suites.jsonl"], "suites.jsonl"):
         suite = parse_suite(row["manifest"], fmt=row["format"], source="suites.jsonl")
         if suite.manifest_hash != row["suite_hash"]:
-            report.problems.append(f"suites.jsonl: {row['suite_hash'][:12]}: the manifest "
-                                   "does not hash to its id")
+            report.problems.append(
+                f"suites.jsonl: {row['suite_hash'][:12]}: the manifest does not hash to its id"
+            )
         suites[row["suite_hash"]] = suite
     receipts = _lines(files["receipts.jsonl"], "receipts.jsonl")
     by_system: dict[str, list[dict]] = {}
@@ -265,16 +325,28 @@ def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,
             continue
         if task.input_hash != r["input_hash"]:
             report.problems.append(f"{where}: input hash differs from the suite's task")
-        if r["output"] is not None and \
-                hashlib.sha256(r["output"].encode("utf-8")).hexdigest() != r["output_hash"]:
+        if (
+            r["output"] is not None
+            and hashlib.sha256(r["output"].encode("utf-8")).hexdigest() != r["output_hash"]
+        ):
             report.problems.append(f"{where}: output does not match its hash")
-        regraded = grade(task, r["output"], finish_reason=r["finish_reason"],
-                         timed_out=r["attempt_status"] == "timeout")
-        if (regraded.status, regraded.credit, regraded.passed, regraded.parsed_answer) != \
-                (r["status"], r["credit"], r["passed"], r["parsed_answer"]):
-            report.problems.append(f"{where}: graded again it gives {regraded.status} "
-                                   f"{regraded.credit}, the receipt says {r['status']} "
-                                   f"{r['credit']}")
+        regraded = grade(
+            task,
+            r["output"],
+            finish_reason=r["finish_reason"],
+            timed_out=r["attempt_status"] == "timeout",
+        )
+        if (regraded.status, regraded.credit, regraded.passed, regraded.parsed_answer) != (
+            r["status"],
+            r["credit"],
+            r["passed"],
+            r["parsed_answer"],
+        ):
+            report.problems.append(
+                f"{where}: graded again it gives {regraded.status} "
+                f"{regraded.credit}, the receipt says {r['status']} "
+                f"{r['credit']}"
+            )
         by_system.setdefault(r["system_id"], []).append(r)
     report.systems = len(board["systems"])
     for row in board["systems"]:
@@ -286,8 +358,9 @@ def _regrade(files: dict[str, bytes], board: dict, settings: RoundSettings,
         for key, value in again.items():
             published = row.get(key)
             if not _close(published, value):
-                report.problems.append(f"board.json: {row['label']} {key}: published "
-                                       f"{published}, recomputed {value}")
+                report.problems.append(
+                    f"board.json: {row['label']} {key}: published {published}, recomputed {value}"
+                )
 
 
 def _close(a: Any, b: Any) -> bool:
@@ -300,8 +373,9 @@ def _close(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _check_votes(comparisons: list[Comparison], votes: list[dict], retractions: list[dict],
-                 report: VerifyReport) -> None:
+def _check_votes(
+    comparisons: list[Comparison], votes: list[dict], retractions: list[dict], report: VerifyReport
+) -> None:
     by_id = {v["vote_id"]: v for v in votes}
     retracted = {r["vote_id"] for r in retractions}
     for c in comparisons:
@@ -310,8 +384,11 @@ def _check_votes(comparisons: list[Comparison], votes: list[dict], retractions: 
         vote = by_id.get(c.vote_id)
         if vote is None:
             report.problems.append(f"comparisons.jsonl: vote {c.vote_id} is not in votes.jsonl")
-        elif (vote["choice"], vote["left_output"], vote["right_output"]) != \
-                (c.choice, c.output_a, c.output_b) or Y_OF_CHOICE[vote["choice"]] != c.y:
+        elif (vote["choice"], vote["left_output"], vote["right_output"]) != (
+            c.choice,
+            c.output_a,
+            c.output_b,
+        ) or Y_OF_CHOICE[vote["choice"]] != c.y:
             report.problems.append(f"comparisons.jsonl: vote {c.vote_id} differs from its row")
         elif c.vote_id in retracted:
             report.problems.append(f"comparisons.jsonl: vote {c.vote_id} was retracted")
@@ -323,24 +400,32 @@ def _same(a: float | None, b: float | None, tolerance: float) -> bool:
     return math.isclose(a, b, rel_tol=0, abs_tol=tolerance)
 
 
-def _compare_board(name: str, published: list[dict], refit: BoardFit,
-                   report: VerifyReport) -> None:
+def _compare_board(name: str, published: list[dict], refit: BoardFit, report: VerifyReport) -> None:
     for row in published:
         score = refit.scores.get(row["system"])
         if score is None:
             report.problems.append(f"{name}: {row['label']} is not among the refitted systems")
             continue
         if not _same(row["points"], score.points, POINTS_TOLERANCE) or row["rank"] != score.rank:
-            report.problems.append(f"{name}: {row['label']} published {row['points']} "
-                                   f"(rank {row['rank']}), refit gives {score.points} "
-                                   f"(rank {score.rank})")
+            report.problems.append(
+                f"{name}: {row['label']} published {row['points']} "
+                f"(rank {row['rank']}), refit gives {score.points} "
+                f"(rank {score.rank})"
+            )
         elif row["points"] is not None:
-            report.largest_difference = max(report.largest_difference,
-                                            abs(row["points"] - score.points))
+            report.largest_difference = max(
+                report.largest_difference, abs(row["points"] - score.points)
+            )
 
 
-def _refit(comparisons: Comparisons, weights: np.ndarray, board: dict, manifest: dict,
-           settings: RoundSettings, report: VerifyReport) -> None:
+def _refit(
+    comparisons: Comparisons,
+    weights: np.ndarray,
+    board: dict,
+    manifest: dict,
+    settings: RoundSettings,
+    report: VerifyReport,
+) -> None:
     systems = [r["system"] for r in sorted(board["systems"], key=lambda r: r["label"])]
     report.systems = len(systems)
     reference = manifest["family"]["reference"]
@@ -348,17 +433,31 @@ def _refit(comparisons: Comparisons, weights: np.ndarray, board: dict, manifest:
     _compare_board("board.json", board["systems"], fit, report)
     for category, view in board["categories"].items():
         inside = comparisons.mask("category", category)
-        part = fit_board(comparisons, np.where(inside, weights, 0.0), systems,
-                         reference=reference, settings=settings)
+        part = fit_board(
+            comparisons,
+            np.where(inside, weights, 0.0),
+            systems,
+            reference=reference,
+            settings=settings,
+        )
         _compare_board(f"board.json category {category}", view["systems"], part, report)
     diff_family = bool(np.any(comparisons["is_diff"]))
-    again = summary(comparisons, weights, systems, reference=reference, settings=settings,
-                    diff_family=diff_family).to_json()
+    again = summary(
+        comparisons,
+        weights,
+        systems,
+        reference=reference,
+        settings=settings,
+        diff_family=diff_family,
+    ).to_json()
     for key, published in board["summary"].items():
         value = again[key]
         if isinstance(published, (int, float)) and isinstance(value, (int, float)):
-            if not _same(float(published), float(value), 1e-6 if "tau" in key or "agreement"
-                         in key else POINTS_TOLERANCE):
+            if not _same(
+                float(published),
+                float(value),
+                1e-6 if "tau" in key or "agreement" in key else POINTS_TOLERANCE,
+            ):
                 report.problems.append(f"summary {key}: published {published}, refit {value}")
         elif published != value:
             report.problems.append(f"summary {key}: published {published}, refit {value}")

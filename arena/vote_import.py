@@ -29,8 +29,16 @@ from arena.records import (
 )
 from arena.redact import Redactor
 
-REQUIRED = ("case_id", "left_system", "right_system", "choice", "session", "actor", "shown_at",
-            "voted_at")
+REQUIRED = (
+    "case_id",
+    "left_system",
+    "right_system",
+    "choice",
+    "session",
+    "actor",
+    "shown_at",
+    "voted_at",
+)
 OPTIONAL = ("left_sample", "right_sample", "repeat_of")
 
 
@@ -48,16 +56,24 @@ def _time(value: Any, path: Path, line: int, name: str) -> tuple[str, datetime]:
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise BadInput(f"not an ISO 8601 time: {value!r}", path=str(path), line=line,
-                       field=name) from None
+        raise BadInput(
+            f"not an ISO 8601 time: {value!r}", path=str(path), line=line, field=name
+        ) from None
     if moment.tzinfo is None:
-        raise BadInput("give the time zone (e.g. Z or +00:00)", path=str(path), line=line,
-                       field=name)
+        raise BadInput(
+            "give the time zone (e.g. Z or +00:00)", path=str(path), line=line, field=name
+        )
     return value, moment
 
 
-def import_votes(ledger: Ledger, path: Path, *, family: str, redactor: Redactor | None = None,
-                 progress: Progress | None = None) -> VoteImportReport:
+def import_votes(
+    ledger: Ledger,
+    path: Path,
+    *,
+    family: str,
+    redactor: Redactor | None = None,
+    progress: Progress | None = None,
+) -> VoteImportReport:
     target = catalog.get_family(ledger, family)
     if target is None:
         raise BadInput(f"no family named {family!r}: import its outputs first", field="--family")
@@ -103,8 +119,9 @@ class _VoteImport:
     def _session(self, line: int, value: Any, actor: str, started: str) -> SessionId:
         if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
             raise self._bad(line, "session", "expected a session name or number")
-        session_id = SessionId("import-" + content_hash(
-            {"family": self.family, "session": str(value)})[:24])
+        session_id = SessionId(
+            "import-" + content_hash({"family": self.family, "session": str(value)})[:24]
+        )
         if session_id not in self.sessions:
             number = max((s.number for s in self.sessions.values()), default=0) + 1
             session = Session(session_id, self.family, number, 0, actor, started)
@@ -136,12 +153,18 @@ class _VoteImport:
         voted_at, voted = _time(record["voted_at"], self.path, line, "voted_at")
         if voted < shown:
             raise self._bad(line, "voted_at", "is before shown_at")
-        left = output_id(self.family, case_id,
-                         self._system(line, "left_system", record["left_system"]),
-                         self._sample(line, "left_sample", record.get("left_sample")))
-        right = output_id(self.family, case_id,
-                          self._system(line, "right_system", record["right_system"]),
-                          self._sample(line, "right_sample", record.get("right_sample")))
+        left = output_id(
+            self.family,
+            case_id,
+            self._system(line, "left_system", record["left_system"]),
+            self._sample(line, "left_sample", record.get("left_sample")),
+        )
+        right = output_id(
+            self.family,
+            case_id,
+            self._system(line, "right_system", record["right_system"]),
+            self._sample(line, "right_sample", record.get("right_sample")),
+        )
         for name, oid in (("left_system", left), ("right_system", right)):
             if catalog.get_output(self.ledger, oid) is None:
                 raise self._bad(line, name, "this system has no such output on this case")
@@ -151,21 +174,43 @@ class _VoteImport:
         original: tuple[PresentationId, VoteId] | tuple[None, None] = (None, None)
         if repeat_of is not None:
             if repeat_of not in self.by_line:
-                raise self._bad(line, "repeat_of", "expected the line number of an earlier "
-                                "vote in this file")
+                raise self._bad(
+                    line, "repeat_of", "expected the line number of an earlier vote in this file"
+                )
             original = self.by_line[repeat_of]
         session_id = self._session(line, record["session"], actor, shown_at)
         # The ids hash what the vote is, not where it sits: the record without its line
         # reference, plus the vote that reference resolved to.
         fields = {k: v for k, v in record.items() if k != "repeat_of"}
-        key = content_hash({"family": self.family, "record": _hashable(fields),
-                            "repeat_of": original[1]})
-        presentation = Presentation(PresentationId("imp-" + key[:28]), session_id, self.family,
-                                    CaseId(case_id), left, right, shown_at, original[0])
+        key = content_hash(
+            {"family": self.family, "record": _hashable(fields), "repeat_of": original[1]}
+        )
+        presentation = Presentation(
+            PresentationId("imp-" + key[:28]),
+            session_id,
+            self.family,
+            CaseId(case_id),
+            left,
+            right,
+            shown_at,
+            original[0],
+        )
         active = int((voted - shown).total_seconds() * 1000)
-        vote = Vote(VoteId("imv-" + key[:28]), presentation.presentation_id, session_id,
-                    self.family, CaseId(case_id), left, right, choice, shown_at, voted_at,
-                    min(active, IDLE_CAP_MS), actor, original[1])
+        vote = Vote(
+            VoteId("imv-" + key[:28]),
+            presentation.presentation_id,
+            session_id,
+            self.family,
+            CaseId(case_id),
+            left,
+            right,
+            choice,
+            shown_at,
+            voted_at,
+            min(active, IDLE_CAP_MS),
+            actor,
+            original[1],
+        )
         if key in self.keys:
             raise self._bad(line, "(record)", f"the same vote as line {self.keys[key]}")
         self.keys[key] = line

@@ -20,8 +20,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAGRAPH = ("The committee reviewed the proposal and found that the schedule was realistic, "
-             "the budget was modest, and the risks were described honestly. ")
+PARAGRAPH = (
+    "The committee reviewed the proposal and found that the schedule was realistic, "
+    "the budget was modest, and the risks were described honestly. "
+)
 
 
 def write_file(path: Path, size_mb: int) -> int:
@@ -35,10 +37,17 @@ def write_file(path: Path, size_mb: int) -> int:
                 text = PARAGRAPH * (10 + case % 7)
                 if case % 5 == 0:
                     text += "\n\n```python\n# add the totals\nprint(sum([1, 2, 3]))\n```\n"
-                record = {"case": {"id": f"c{case}", "category": f"k{case % 4}",
-                                   "prompt": f"Summarise report number {case}."},
-                          "system": {"label": label, "model": f"bench/{label}"},
-                          "output": text, "finish_reason": "stop", "latency_ms": 900.0}
+                record = {
+                    "case": {
+                        "id": f"c{case}",
+                        "category": f"k{case % 4}",
+                        "prompt": f"Summarise report number {case}.",
+                    },
+                    "system": {"label": label, "model": f"bench/{label}"},
+                    "output": text,
+                    "finish_reason": "stop",
+                    "latency_ms": 900.0,
+                }
                 line = json.dumps(record) + "\n"
                 out.write(line)
                 written += len(line.encode())
@@ -83,19 +92,29 @@ def main() -> None:
         Path(str(ledger) + suffix).unlink(missing_ok=True)
     lines = write_file(data, args.size_mb)
     size = data.stat().st_size
-    baseline = subprocess.run([sys.executable, "-c", BASELINE], capture_output=True, text=True,
-                              check=True, cwd=ROOT).stdout.split()
-    result = subprocess.run([sys.executable, "-c", CHILD, str(ledger), str(data)],
-                            capture_output=True, text=True, check=True, cwd=ROOT)
+    baseline = subprocess.run(
+        [sys.executable, "-c", BASELINE], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.split()
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD, str(ledger), str(data)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
     added, elapsed, peak_kb = result.stdout.split()
     elapsed_s = float(elapsed)
     print(f"file: {size / 2**20:.0f} MB, {lines} outputs")
-    print(f"import: {int(added)} outputs in {elapsed_s:.1f} s = "
-          f"{size / 2**20 / elapsed_s:.1f} MB/s, {int(added) / elapsed_s:.0f} outputs/s "
-          "(gates included)")
-    print(f"peak memory: {int(peak_kb) / 1024:.0f} MB (interpreter + libraries + language model "
-          f"alone: {int(baseline[-1]) / 1024:.0f} MB); file / peak = "
-          f"{size / (int(peak_kb) * 1024):.1f}x")
+    print(
+        f"import: {int(added)} outputs in {elapsed_s:.1f} s = "
+        f"{size / 2**20 / elapsed_s:.1f} MB/s, {int(added) / elapsed_s:.0f} outputs/s "
+        "(gates included)"
+    )
+    print(
+        f"peak memory: {int(peak_kb) / 1024:.0f} MB (interpreter + libraries + language model "
+        f"alone: {int(baseline[-1]) / 1024:.0f} MB); file / peak = "
+        f"{size / (int(peak_kb) * 1024):.1f}x"
+    )
     if args.keep is None:
         for path in folder.iterdir():
             path.unlink()

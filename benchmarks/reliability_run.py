@@ -26,8 +26,15 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("reliability-figures.json"))
     args = parser.parse_args()
     env = {**os.environ, "ARENA_RELIABILITY_FIGURES": str(args.out.resolve())}
-    command = [sys.executable, "-m", "pytest", "tests/reliability", "-q", "-p",
-               "no:cacheprovider"] + ([] if args.quick else ["--runslow"])
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "tests/reliability",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+    ] + ([] if args.quick else ["--runslow"])
     started = time.monotonic()
     code = subprocess.call(command, cwd=ROOT, env=env)
     elapsed = time.monotonic() - started
@@ -37,11 +44,23 @@ def main() -> int:
         for key, value in counts.items():
             totals[key] = totals.get(key, 0) + value
     print(f"\n{' '.join(command[1:])}: exit {code}, {elapsed:.0f} s")
-    for key in ("kills", "acknowledged_votes", "acknowledged_votes_lost",
-                "committed_unacknowledged_recognised", "uncommitted_retried_recorded",
-                "crash_images", "crash_points", "crash_images_damaged",
-                "inputs", "refused", "accepted", "crashed_known_bug_deep_nesting",
-                "verify_crashed_known_bug", "secrets_planted", "secrets_found_on_disk"):
+    for key in (
+        "kills",
+        "acknowledged_votes",
+        "acknowledged_votes_lost",
+        "committed_unacknowledged_recognised",
+        "uncommitted_retried_recorded",
+        "crash_images",
+        "crash_points",
+        "crash_images_damaged",
+        "inputs",
+        "refused",
+        "accepted",
+        "crashed_known_bug_deep_nesting",
+        "verify_crashed_known_bug",
+        "secrets_planted",
+        "secrets_found_on_disk",
+    ):
         print(f"  {key}: {totals.get(key, 0)}")
     return code
 

@@ -51,9 +51,33 @@ SYSTEMS, CASES, CATEGORIES = 20, 1_000, 5
 SESSION_VOTES = 2_000
 # Each figure is the best of this many runs (the peak memory, the worst).
 REPEATS = 2
-WORDS = ("the", "answer", "explains", "a", "system", "which", "data", "value", "reader",
-         "because", "result", "clear", "table", "first", "second", "finally", "model",
-         "should", "compare", "each", "method", "carefully", "before", "choosing", "one")
+WORDS = (
+    "the",
+    "answer",
+    "explains",
+    "a",
+    "system",
+    "which",
+    "data",
+    "value",
+    "reader",
+    "because",
+    "result",
+    "clear",
+    "table",
+    "first",
+    "second",
+    "finally",
+    "model",
+    "should",
+    "compare",
+    "each",
+    "method",
+    "carefully",
+    "before",
+    "choosing",
+    "one",
+)
 # What the floor reads: every row round close needs, as plain SQL.
 FLOOR_QUERIES = (
     "SELECT * FROM cases WHERE family = :f",
@@ -73,11 +97,18 @@ def _prose(rng: random.Random, size: int) -> str:
     parts: list[str] = []
     while sum(map(len, parts)) < size:
         if rng.random() < 0.2:
-            parts.append("\n".join(f"- {rng.choice(WORDS)} {rng.choice(WORDS)}"
-                                   for _ in range(rng.randint(2, 5))))
+            parts.append(
+                "\n".join(
+                    f"- {rng.choice(WORDS)} {rng.choice(WORDS)}" for _ in range(rng.randint(2, 5))
+                )
+            )
             continue
-        parts.append(" ".join(" ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 24)))
-                              .capitalize() + "." for _ in range(rng.randint(2, 5))))
+        parts.append(
+            " ".join(
+                " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 24))).capitalize() + "."
+                for _ in range(rng.randint(2, 5))
+            )
+        )
     return "\n\n".join(parts)[:size]
 
 
@@ -92,12 +123,16 @@ def _native_file(path: Path, rng: random.Random) -> None:
                 text = shared if rng.random() < 0.01 else _prose(rng, size)
                 record = {
                     "family": {"name": FAMILY, "max_chars": 3500},
-                    "case": {"id": f"c{case:04d}", "category": f"cat{case % CATEGORIES}",
-                             "prompt": prompt},
+                    "case": {
+                        "id": f"c{case:04d}",
+                        "category": f"cat{case % CATEGORIES}",
+                        "prompt": prompt,
+                    },
                     "system": {"label": f"s{system:02d}", "model": f"bench/s{system:02d}"},
                     "output": text,
                     "finish_reason": "length" if rng.random() < 0.03 else "stop",
-                    "latency_ms": rng.uniform(200, 9000), "cost": rng.uniform(0.0001, 0.01),
+                    "latency_ms": rng.uniform(200, 9000),
+                    "cost": rng.uniform(0.0001, 0.01),
                 }
                 out.write(json.dumps(record) + "\n")
 
@@ -128,15 +163,39 @@ class _Chain:
 
     def write(self, db: sqlite3.Connection) -> None:
         names = (*self.columns, "prev_hash", "hash")
-        db.executemany(f"INSERT INTO {self.table} ({', '.join(names)}) VALUES "
-                       f"({', '.join('?' * len(names))})", self.rows)
+        db.executemany(
+            f"INSERT INTO {self.table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+            self.rows,
+        )
 
 
-PRESENTATION = ("presentation_id", "session_id", "family", "case_id", "left_output",
-                "right_output", "shown_at", "repeat_of")
-VOTE = ("vote_id", "presentation_id", "session_id", "family", "case_id", "left_output",
-        "right_output", "choice", "shown_at", "voted_at", "active_ms", "actor", "repeat_of",
-        "comment", "identity_leak")
+PRESENTATION = (
+    "presentation_id",
+    "session_id",
+    "family",
+    "case_id",
+    "left_output",
+    "right_output",
+    "shown_at",
+    "repeat_of",
+)
+VOTE = (
+    "vote_id",
+    "presentation_id",
+    "session_id",
+    "family",
+    "case_id",
+    "left_output",
+    "right_output",
+    "choice",
+    "shown_at",
+    "voted_at",
+    "active_ms",
+    "actor",
+    "repeat_of",
+    "comment",
+    "identity_leak",
+)
 RETRACTION = ("retraction_id", "family", "vote_id", "session_id", "retracted_at")
 
 
@@ -160,8 +219,11 @@ def add_votes(path: Path, n_votes: int) -> None:
         pending = state.settlement.pending
         system_of = {o.output_id: o.system_id for o in state.outputs.values()}
         strength = {s: rng.gauss(0, 1) for s in set(system_of.values())}
-        shown, voted, retracted = (_Chain("presentations", PRESENTATION), _Chain("votes", VOTE),
-                                   _Chain("retractions", RETRACTION))
+        shown, voted, retracted = (
+            _Chain("presentations", PRESENTATION),
+            _Chain("votes", VOTE),
+            _Chain("retractions", RETRACTION),
+        )
         sessions, earlier = [], []
         for i in range(n_votes):
             if i % SESSION_VOTES == 0:
@@ -176,23 +238,41 @@ def add_votes(path: Path, n_votes: int) -> None:
                 case, left, right = pair.case_id, pair.output_a, pair.output_b
                 if rng.random() < 0.5:
                     left, right = right, left
-            presentation = {"presentation_id": f"p{i:08d}", "session_id": session,
-                            "family": FAMILY, "case_id": case, "left_output": left,
-                            "right_output": right, "shown_at": _at(i),
-                            "repeat_of": was["presentation_id"] if repeat else None}
+            presentation = {
+                "presentation_id": f"p{i:08d}",
+                "session_id": session,
+                "family": FAMILY,
+                "case_id": case,
+                "left_output": left,
+                "right_output": right,
+                "shown_at": _at(i),
+                "repeat_of": was["presentation_id"] if repeat else None,
+            }
             shown.add(presentation)
-            vote = {**presentation, "vote_id": f"v{i:08d}",
-                    "choice": _choice(rng, strength, system_of[left], system_of[right]),
-                    "voted_at": _at(i + 1), "active_ms": 4000, "actor": "rater",
-                    "repeat_of": was["vote_id"] if repeat else None, "comment": "",
-                    "identity_leak": 0}
+            vote = {
+                **presentation,
+                "vote_id": f"v{i:08d}",
+                "choice": _choice(rng, strength, system_of[left], system_of[right]),
+                "voted_at": _at(i + 1),
+                "active_ms": 4000,
+                "actor": "rater",
+                "repeat_of": was["vote_id"] if repeat else None,
+                "comment": "",
+                "identity_leak": 0,
+            }
             voted.add(vote)
             if not repeat and vote["choice"] != "skip":
                 earlier.append(vote)
         for vote in rng.sample(earlier, len(earlier) // 100):
-            retracted.add({"retraction_id": "r" + vote["vote_id"], "family": FAMILY,
-                           "vote_id": vote["vote_id"], "session_id": vote["session_id"],
-                           "retracted_at": _at(n_votes + 1)})
+            retracted.add(
+                {
+                    "retraction_id": "r" + vote["vote_id"],
+                    "family": FAMILY,
+                    "vote_id": vote["vote_id"],
+                    "session_id": vote["session_id"],
+                    "retracted_at": _at(n_votes + 1),
+                }
+            )
         with ledger.atomic() as db:
             db.conn.executemany("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)", sessions)
             for rows in (shown, voted, retracted):
@@ -204,15 +284,17 @@ def _corrections(ledger: Ledger, state: family_state.FamilyState, rng: random.Ra
     outputs = list(state.in_force)
     failing = next(o for o in outputs if state.fails_gate(o.output_id))
     with ledger.atomic():
-        events.add_event(ledger, FAMILY, "retire_case", case_id=outputs[0].case_id,
-                         note="bench")
+        events.add_event(ledger, FAMILY, "retire_case", case_id=outputs[0].case_id, note="bench")
         for output in rng.sample(outputs, 5):
-            events.add_event(ledger, FAMILY, "remove_output", output_id=output.output_id,
-                             note="bench")
-        failed = next(r.gate for r in state.gate_results[OutputId(failing.output_id)]
-                      if not r.passed)
-        events.add_event(ledger, FAMILY, "overrule", output_id=failing.output_id,
-                         gate=failed, note="bench")
+            events.add_event(
+                ledger, FAMILY, "remove_output", output_id=output.output_id, note="bench"
+            )
+        failed = next(
+            r.gate for r in state.gate_results[OutputId(failing.output_id)] if not r.passed
+        )
+        events.add_event(
+            ledger, FAMILY, "overrule", output_id=failing.output_id, gate=failed, note="bench"
+        )
 
 
 def floor(path: Path) -> float:
@@ -236,8 +318,12 @@ def close(path: Path) -> float:
 
 def _child(what: str, path: Path) -> dict:
     """Run ``what`` on ``path`` in a fresh interpreter; its time and its own peak memory."""
-    out = subprocess.run([sys.executable, __file__, "--child", what, str(path)],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", what, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out.splitlines()[-1])
 
 
@@ -268,8 +354,9 @@ def measure(base: Path, folder: Path, n_votes: int) -> dict:
         started = time.perf_counter()
         shutil.copyfile(base, path)
         add_votes(path, n_votes)
-        print(f"  built {n_votes:,} votes in {time.perf_counter() - started:.0f} s",
-              file=sys.stderr)
+        print(
+            f"  built {n_votes:,} votes in {time.perf_counter() - started:.0f} s", file=sys.stderr
+        )
     trial = folder / "trial.sqlite"
     floor_s = min(_child("floor", path)["seconds"] for _ in range(REPEATS))
     closes, again = [], {}
@@ -278,15 +365,20 @@ def measure(base: Path, folder: Path, n_votes: int) -> dict:
         closes.append(_child("close", trial))
         again = _child("close", trial)
     trial.unlink()
-    return {"votes": n_votes, "floor": floor_s, "close": min(c["seconds"] for c in closes),
-            "peak_mb": max(c["peak_bytes"] for c in closes) / 2**20,
-            "again": again["seconds"]}
+    return {
+        "votes": n_votes,
+        "floor": floor_s,
+        "close": min(c["seconds"] for c in closes),
+        "peak_mb": max(c["peak_bytes"] for c in closes) / 2**20,
+        "again": again["seconds"],
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="10000,100000,1000000",
-                        help="vote counts, comma separated")
+    parser.add_argument(
+        "--sizes", default="10000,100000,1000000", help="vote counts, comma separated"
+    )
     parser.add_argument("--ledgers", type=Path, help="keep (and reuse) the built ledgers here")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -301,15 +393,23 @@ def main() -> None:
         if not base.exists():
             started = time.perf_counter()
             build_base(base)
-            print(f"  imported {SYSTEMS} systems × {CASES} cases in "
-                  f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-        print(f"{'votes':>9} {'floor s':>8} {'close s':>8} {'ratio':>6} {'peak MB':>8} "
-              f"{'again s':>8} {'ratio':>6}")
+            print(
+                f"  imported {SYSTEMS} systems × {CASES} cases in "
+                f"{time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+            )
+        print(
+            f"{'votes':>9} {'floor s':>8} {'close s':>8} {'ratio':>6} {'peak MB':>8} "
+            f"{'again s':>8} {'ratio':>6}"
+        )
         for n in sizes:
             r = measure(base, folder, n)
-            print(f"{r['votes']:>9,} {r['floor']:>8.2f} {r['close']:>8.2f} "
-                  f"{r['close'] / r['floor']:>6.2f} {r['peak_mb']:>8.0f} {r['again']:>8.2f} "
-                  f"{r['again'] / r['floor']:>6.2f}", flush=True)
+            print(
+                f"{r['votes']:>9,} {r['floor']:>8.2f} {r['close']:>8.2f} "
+                f"{r['close'] / r['floor']:>6.2f} {r['peak_mb']:>8.0f} {r['again']:>8.2f} "
+                f"{r['again'] / r['floor']:>6.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,25 @@ SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
 # Each large family is measured in this many turns, alternating with the others.
 TURNS = 2
 KEYS = (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4)
-WORDS = ("the", "answer", "explains", "a", "system", "which", "data", "value", "reader",
-         "because", "result", "clear", "table", "first", "second", "finally", "model")
+WORDS = (
+    "the",
+    "answer",
+    "explains",
+    "a",
+    "system",
+    "which",
+    "data",
+    "value",
+    "reader",
+    "because",
+    "result",
+    "clear",
+    "table",
+    "first",
+    "second",
+    "finally",
+    "model",
+)
 
 
 def _markdown(rng: random.Random, size: int) -> str:
@@ -56,12 +73,16 @@ def _markdown(rng: random.Random, size: int) -> str:
     while sum(map(len, parts)) < size:
         roll = rng.random()
         if roll < 0.15:
-            body = "\n".join(f"    total_{i} = compute(items[{i}], factor={i})  # step {i}"
-                             for i in range(rng.randint(3, 15)))
+            body = "\n".join(
+                f"    total_{i} = compute(items[{i}], factor={i})  # step {i}"
+                for i in range(rng.randint(3, 15))
+            )
             parts.append(f"```python\ndef step():\n{body}\n    return total_0\n```\n")
         elif roll < 0.22:
-            rows = "\n".join(f"| {rng.choice(WORDS)} | {i} | {rng.random():.3f} |"
-                             for i in range(rng.randint(2, 8)))
+            rows = "\n".join(
+                f"| {rng.choice(WORDS)} | {i} | {rng.random():.3f} |"
+                for i in range(rng.randint(2, 8))
+            )
             parts.append(f"| name | n | score |\n|---|---|---|\n{rows}\n")
         else:
             words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(20, 80)))
@@ -76,9 +97,12 @@ def _diff(rng: random.Random, lines: int, name: str) -> str:
         body.append(f"{sign}    value_{i} = transform(record.field_{i}, {rng.randint(0, 99)})")
     old = sum(1 for b in body if b[0] != "+") + 1
     new = sum(1 for b in body if b[0] != "-") + 1
-    return (f"diff --git a/src/{name}.py b/src/{name}.py\n--- a/src/{name}.py\n"
-            f"+++ b/src/{name}.py\n@@ -1,{old} +1,{new} @@ def main():\n def main():\n"
-            + "\n".join(body) + "\n")
+    return (
+        f"diff --git a/src/{name}.py b/src/{name}.py\n--- a/src/{name}.py\n"
+        f"+++ b/src/{name}.py\n@@ -1,{old} +1,{new} @@ def main():\n def main():\n"
+        + "\n".join(body)
+        + "\n"
+    )
 
 
 def build(path: Path, cases: int, diff_lines: int) -> None:
@@ -88,17 +112,28 @@ def build(path: Path, cases: int, diff_lines: int) -> None:
         prose_prompt, diff_prompt = _markdown(rng, 600), _markdown(rng, 800)
         for s in SYSTEMS:
             size = int(math.exp(rng.uniform(math.log(200), math.log(20_000))))
-            prose.append(native_line(f"p{c}", s, _markdown(rng, size),
-                                     prompt=prose_prompt))
-            diffs.append(native_line(f"d{c}", s, _diff(rng, diff_lines, f"mod{c}_{s}"),
-                                     is_diff=True, prompt=diff_prompt))
+            prose.append(native_line(f"p{c}", s, _markdown(rng, size), prompt=prose_prompt))
+            diffs.append(
+                native_line(
+                    f"d{c}",
+                    s,
+                    _diff(rng, diff_lines, f"mod{c}_{s}"),
+                    is_diff=True,
+                    prompt=diff_prompt,
+                )
+            )
     folder = path.parent
     (folder / "prose.jsonl").write_text("\n".join(prose) + "\n", encoding="utf-8")
     (folder / "diffs.jsonl").write_text("\n".join(diffs) + "\n", encoding="utf-8")
     with Ledger.open(path) as ledger:
         import_file(ledger, folder / "prose.jsonl", family="prose", fmt="native")
-        import_file(ledger, folder / "diffs.jsonl", family="diffs", fmt="native",
-                    settings=FamilySettings(max_chars=10_000_000))
+        import_file(
+            ledger,
+            folder / "diffs.jsonl",
+            family="diffs",
+            fmt="native",
+            settings=FamilySettings(max_chars=10_000_000),
+        )
 
 
 def measure(window, app, family: str, votes: int, *, say_open: bool = False) -> list[float]:
@@ -132,8 +167,11 @@ def report(name: str, timings: list[float]) -> tuple[float, float]:
     ordered = sorted(timings)
     p50 = statistics.median(ordered)
     p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-    print(f"{name:>20}: {len(timings)} votes  p50 {p50:6.1f} ms  "
-          f"p95 {p95:6.1f} ms  max {ordered[-1]:6.1f} ms", flush=True)
+    print(
+        f"{name:>20}: {len(timings)} votes  p50 {p50:6.1f} ms  "
+        f"p95 {p95:6.1f} ms  max {ordered[-1]:6.1f} ms",
+        flush=True,
+    )
     return p50, p95
 
 
@@ -146,8 +184,11 @@ def measure_large(window, app, folder: Path, sizes: list[int], votes: int) -> No
         started = time.perf_counter()
         large_family.build(folder, ledger, family)
         large_family.add_past_votes(ledger, family, size)
-        print(f"{family}: imported, {size} past votes written in "
-              f"{time.perf_counter() - started:.1f} s", flush=True)
+        print(
+            f"{family}: imported, {size} past votes written in "
+            f"{time.perf_counter() - started:.1f} s",
+            flush=True,
+        )
     timings: dict[int, list[float]] = {size: [] for size in sizes}
     for turn in range(TURNS):
         for size, family in families.items():
@@ -155,9 +196,11 @@ def measure_large(window, app, folder: Path, sizes: list[int], votes: int) -> No
     figures = [report(f"large, {size} past", timings[size]) for size in sizes]
     if len(figures) > 1:
         (p50_low, p95_low), (p50_high, p95_high) = figures[0], figures[-1]
-        print(f"{f'large {sizes[-1]}/{sizes[0]}':>20}: "
-              f"p50 ×{p50_high / p50_low:.2f}  p95 ×{p95_high / p95_low:.2f}  "
-              "(targets: p95 <= 50 ms at every size, ratio <= 1.2)")
+        print(
+            f"{f'large {sizes[-1]}/{sizes[0]}':>20}: "
+            f"p50 ×{p50_high / p50_low:.2f}  p95 ×{p95_high / p95_low:.2f}  "
+            "(targets: p95 <= 50 ms at every size, ratio <= 1.2)"
+        )
 
 
 def main() -> None:
@@ -166,9 +209,11 @@ def main() -> None:
     parser.add_argument("--diff-lines", type=int, default=2000)
     parser.add_argument("--no-prefetch", action="store_true", help="render only on demand")
     parser.add_argument("--split", action="store_true", help="diffs side by side")
-    parser.add_argument("--large", default="0,10000,100000",
-                        help="past votes of each large family, comma-separated; "
-                             "empty: no large family")
+    parser.add_argument(
+        "--large",
+        default="0,10000,100000",
+        help="past votes of each large family, comma-separated; empty: no large family",
+    )
     parser.add_argument("--large-votes", type=int, default=400, help="votes on each")
     args = parser.parse_args()
     sizes = [int(n) for n in args.large.split(",") if n.strip()]
@@ -184,8 +229,7 @@ def main() -> None:
         # Enough cases that 200 votes never run out of pairs (10 pairs per case).
         build(ledger, cases=max(1, math.ceil(args.votes / 10)), diff_lines=args.diff_lines)
         print(f"ledger built in {time.perf_counter() - started:.1f} s")
-        settings = Settings(QSettings(str(Path(folder) / "Arena.ini"),
-                                      QSettings.Format.IniFormat))
+        settings = Settings(QSettings(str(Path(folder) / "Arena.ini"), QSettings.Format.IniFormat))
         settings.diff_split = args.split
         window = MainWindow(settings)
         window.resize(1280, 800)

@@ -44,8 +44,10 @@ def _make_venv() -> None:
             _run("apt-get", "update", "-qq")
             _run("apt-get", "install", "-y", "-qq", "python3-venv")
         else:
-            sys.exit("[dev] python3 cannot make virtual environments here: "
-                     "run `sudo apt-get install python3-venv` and try again")
+            sys.exit(
+                "[dev] python3 cannot make virtual environments here: "
+                "run `sudo apt-get install python3-venv` and try again"
+            )
     _say(f"creating {VENV}")
     _run(sys.executable, "-m", "venv", VENV)
 

@@ -52,8 +52,12 @@ def ledger(ledger_path: Path):
 def native_line(case: str, label: str, text: str, **extra) -> str:
     language = {"language": extra.pop("language")} if "language" in extra else {}
     record = {
-        "case": {"id": case, "category": extra.pop("category", "general"),
-                 "prompt": extra.pop("prompt", f"Prompt of {case}"), **language},
+        "case": {
+            "id": case,
+            "category": extra.pop("category", "general"),
+            "prompt": extra.pop("prompt", f"Prompt of {case}"),
+            **language,
+        },
         "system": {"label": label, "model": f"test/{label}"},
         "output": text,
         **extra,
@@ -67,9 +71,14 @@ def small_family_file(tmp_path: Path) -> Path:
     lines = []
     for case in ("c1", "c2", "c3", "c4"):
         for label in ("alpha", "beta", "gamma"):
-            lines.append(native_line(
-                case, label, f"{label} explains {case} in a few plain English sentences. "
-                "It keeps the answer short and clear for the reader."))
+            lines.append(
+                native_line(
+                    case,
+                    label,
+                    f"{label} explains {case} in a few plain English sentences. "
+                    "It keeps the answer short and clear for the reader.",
+                )
+            )
     path = tmp_path / "small.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

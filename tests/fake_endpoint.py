@@ -59,8 +59,9 @@ class Seen:
 
 
 class FakeEndpoint:
-    def __init__(self, script: dict[str, list[Step]] | None = None,
-                 default: Step = Reply()) -> None:
+    def __init__(
+        self, script: dict[str, list[Step]] | None = None, default: Step = Reply()
+    ) -> None:
         self.script = {k: list(v) for k, v in (script or {}).items()}
         self.default = default
         self.requests: list[Seen] = []
@@ -77,8 +78,7 @@ class FakeEndpoint:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         # A short poll keeps shutdown (once per test) from costing half a second.
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
-                                       daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
 
     @property
     def url(self) -> str:
@@ -121,8 +121,7 @@ class FakeEndpoint:
             pass  # the client gave up (timeout): nothing to answer
 
 
-def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any],
-             token: str) -> None:
+def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any], token: str) -> None:
     if isinstance(step, Hangup):
         handler.close_connection = True
         handler.connection.shutdown(2)
@@ -144,25 +143,40 @@ def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any],
         return
     if step.delay:
         time.sleep(step.delay)
-    _send(handler, 200, json.dumps(
-        _completion(body["model"], step.text, step.finish_reason, step.usage)).encode())
+    _send(
+        handler,
+        200,
+        json.dumps(_completion(body["model"], step.text, step.finish_reason, step.usage)).encode(),
+    )
 
 
-def _completion(model: str, text: str | None, finish: str,
-                usage: tuple[int, int] | None) -> dict[str, Any]:
+def _completion(
+    model: str, text: str | None, finish: str, usage: tuple[int, int] | None
+) -> dict[str, Any]:
     reply: dict[str, Any] = {
-        "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                     "finish_reason": finish}],
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
+        ],
     }
     if usage is not None:
-        reply["usage"] = {"prompt_tokens": usage[0], "completion_tokens": usage[1],
-                          "total_tokens": sum(usage)}
+        reply["usage"] = {
+            "prompt_tokens": usage[0],
+            "completion_tokens": usage[1],
+            "total_tokens": sum(usage),
+        }
     return reply
 
 
-def _send(handler: BaseHTTPRequestHandler, status: int, payload: bytes,
-          headers: dict[str, str] | None = None) -> None:
+def _send(
+    handler: BaseHTTPRequestHandler,
+    status: int,
+    payload: bytes,
+    headers: dict[str, str] | None = None,
+) -> None:
     handler.send_response(status)
     handler.send_header("Content-Type", "application/json")
     handler.send_header("Content-Length", str(len(payload)))

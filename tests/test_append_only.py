@@ -18,9 +18,15 @@ def full_ledger(small_family):
     voting.retract(small_family, vote.vote_id)
     events.add_event(small_family, "small", "retire_case", case_id="c4", note="typo")
     # No round API yet: a closed round row as the rounds issue will write it.
-    small_family.db["rounds"].insert({"round_id": "r1", "family": "small",
-                                      "closed_at": "2026-11-30T10:00:00.000+00:00",
-                                      "settings": "{}", "results": "{}"})
+    small_family.db["rounds"].insert(
+        {
+            "round_id": "r1",
+            "family": "small",
+            "closed_at": "2026-11-30T10:00:00.000+00:00",
+            "settings": "{}",
+            "results": "{}",
+        }
+    )
     return small_family
 
 
@@ -44,13 +50,14 @@ def _attempts(table, row):
         (f"DELETE FROM {table} WHERE seq = ?", [row["seq"]]),
         (f"REPLACE INTO {table} ({names}) VALUES ({marks})", values),
         (f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({marks})", values),
-        (f"INSERT OR REPLACE INTO {table} ({with_seq}) VALUES ({seq_marks})",
-         list(row.values())),
+        (f"INSERT OR REPLACE INTO {table} ({with_seq}) VALUES ({seq_marks})", list(row.values())),
         (f"INSERT OR IGNORE INTO {table} ({names}) VALUES ({marks})", values),
-        (f"INSERT INTO {table} ({names}) VALUES ({marks}) "
-         f"ON CONFLICT({key}) DO UPDATE SET hash = 'x'", values),
-        (f"INSERT INTO {table} ({names}) VALUES ({marks}) "
-         f"ON CONFLICT DO NOTHING", values),
+        (
+            f"INSERT INTO {table} ({names}) VALUES ({marks}) "
+            f"ON CONFLICT({key}) DO UPDATE SET hash = 'x'",
+            values,
+        ),
+        (f"INSERT INTO {table} ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING", values),
     ]
 
 
@@ -71,8 +78,7 @@ def test_no_sql_statement_changes_an_append_only_table(full_ledger, table, recur
 
 @pytest.mark.parametrize("recursive_triggers", [True, False])
 @pytest.mark.parametrize("table", CHAINED)
-def test_no_sqlite_utils_call_changes_an_append_only_table(full_ledger, table,
-                                                           recursive_triggers):
+def test_no_sqlite_utils_call_changes_an_append_only_table(full_ledger, table, recursive_triggers):
     db = Database(sqlite3.connect(full_ledger.path), recursive_triggers=recursive_triggers)
     before = list(db[table].rows)
     row = _row(db, table)
@@ -103,8 +109,10 @@ def test_a_new_row_must_continue_the_chain(full_ledger):
     row.update(seq=None, event_id="forged")
     cols = ", ".join(row)
     with pytest.raises(sqlite3.IntegrityError, match="chain"):
-        conn.execute(f"INSERT INTO events ({cols}) VALUES ({', '.join('?' for _ in row)})",
-                     list(row.values()))
+        conn.execute(
+            f"INSERT INTO events ({cols}) VALUES ({', '.join('?' for _ in row)})",
+            list(row.values()),
+        )
 
 
 @pytest.mark.parametrize("table", ["systems", "outputs", "rounds", "sessions", "gate_results"])
@@ -114,10 +122,11 @@ def test_catalog_rows_are_never_overwritten(full_ledger, table):
     cur = conn.execute(f"SELECT * FROM {table} LIMIT 1")
     row = dict(zip([d[0] for d in cur.description], cur.fetchone(), strict=True))
     names, marks = ", ".join(row), ", ".join("?" for _ in row)
-    for sql, params in [(f"UPDATE {table} SET rowid = rowid", []),
-                        (f"DELETE FROM {table}", []),
-                        (f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({marks})",
-                         list(row.values()))]:
+    for sql, params in [
+        (f"UPDATE {table} SET rowid = rowid", []),
+        (f"DELETE FROM {table}", []),
+        (f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({marks})", list(row.values())),
+    ]:
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             conn.execute(sql, params)
         conn.rollback()

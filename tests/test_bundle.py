@@ -41,8 +41,9 @@ def test_the_bundle_holds_what_the_manifest_lists(closed, tmp_path):
     export_round(closed, tmp_path / "b", family="small")
     files = read_bundle(tmp_path / "b")
     manifest = json.loads(files["manifest.json"])
-    assert set(manifest["files"]) | {"manifest.json", "manifest.sha256", "manifest.sig"} == \
-        set(files)
+    assert set(manifest["files"]) | {"manifest.json", "manifest.sha256", "manifest.sig"} == set(
+        files
+    )
     votes = [json.loads(x) for x in files["votes.jsonl"].splitlines()]
     assert len(votes) == 5 and len(files["retractions.jsonl"].splitlines()) == 1
     statuses = {json.loads(x)["status"] for x in files["comparisons.jsonl"].splitlines()}
@@ -73,8 +74,11 @@ def _flips(closed, tmp_path, per_file):
         size = file.stat().st_size
         if not size:  # nothing to flip (no events); deleting it is caught by the manifest
             continue
-        positions = range(size) if per_file is None else sorted(
-            {0, size - 1, *rng.sample(range(size), min(per_file, size))})
+        positions = (
+            range(size)
+            if per_file is None
+            else sorted({0, size - 1, *rng.sample(range(size), min(per_file, size))})
+        )
         for position in positions:
             copy = tmp_path / "copy"
             shutil.rmtree(copy, ignore_errors=True)

@@ -41,8 +41,11 @@ def _tamper(path, *statements):
 
 def test_an_edit_after_dropping_the_trigger_is_found(voted):
     voted.close()
-    _tamper(voted.path, "DROP TRIGGER votes_no_update",
-            "UPDATE votes SET choice = 'right' WHERE seq = 1")
+    _tamper(
+        voted.path,
+        "DROP TRIGGER votes_no_update",
+        "UPDATE votes SET choice = 'right' WHERE seq = 1",
+    )
     with Ledger.open(voted.path, readonly=True) as reader:
         problems = check(reader)
     assert any("votes seq 1" in p and "edited" in p for p in problems)
@@ -75,8 +78,10 @@ def test_each_family_keeps_its_own_chain(voted, tmp_path):
     from tests.conftest import native_line
 
     other = tmp_path / "other.jsonl"
-    other.write_text("\n".join(native_line("o1", s, f"{s} says something useful here.")
-                               for s in ("p", "q")), encoding="utf-8")
+    other.write_text(
+        "\n".join(native_line("o1", s, f"{s} says something useful here.") for s in ("p", "q")),
+        encoding="utf-8",
+    )
     import_file(voted, other, family="other", fmt="native")
     cast(voted, family="other")
     cast(voted, case_index=3)

@@ -50,8 +50,9 @@ def test_every_command_has_help(command, capsys):
 
 
 def test_python_dash_m_arena_and_version():
-    result = subprocess.run([sys.executable, "-m", "arena", "--version"], capture_output=True,
-                            text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "arena", "--version"], capture_output=True, text=True, check=True
+    )
     assert result.stdout.startswith("arena ")
 
 
@@ -63,15 +64,34 @@ def test_init_creates_the_ledger_at_the_default_place(capsys, monkeypatch, tmp_p
 
 def test_import_then_status(capsys, tmp_path, small_family_file):
     ledger = str(tmp_path / "l.sqlite")
-    code, out, _ = run(capsys, "--ledger", ledger, "import", str(small_family_file), "--family",
-                       "small", "--language", "en", "--json")
+    code, out, _ = run(
+        capsys,
+        "--ledger",
+        ledger,
+        "import",
+        str(small_family_file),
+        "--family",
+        "small",
+        "--language",
+        "en",
+        "--json",
+    )
     assert code == 0
     assert json.loads(out)["outputs_added"] == 12
     code, out, _ = run(capsys, "--ledger", ledger, "status", "--json")
     (family,) = json.loads(out)["families"]
-    assert family == {"name": "small", "kind": "votes", "language": "en", "systems": 3,
-                      "cases": 4, "outputs": 12, "gate_failures": 0, "votes": 0,
-                      "settled_pairs": 0, "pending_pairs": 12}
+    assert family == {
+        "name": "small",
+        "kind": "votes",
+        "language": "en",
+        "systems": 3,
+        "cases": 4,
+        "outputs": 12,
+        "gate_failures": 0,
+        "votes": 0,
+        "settled_pairs": 0,
+        "pending_pairs": 12,
+    }
     code, out, _ = run(capsys, "--ledger", ledger, "status")
     assert code == 0 and "small" in out and "pending_pairs" in out
 
@@ -88,8 +108,9 @@ def test_status_of_an_unknown_family_is_bad_input(capsys, tmp_path):
 def test_a_bad_import_exits_2_with_file_line_and_field(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"case": {"id": 1, "prompt": "p"}, "system": {"label": "a"}, "output": ""}\n')
-    code, _, err = run(capsys, "--ledger", str(tmp_path / "l.sqlite"), "import", str(bad),
-                       "--family", "f")
+    code, _, err = run(
+        capsys, "--ledger", str(tmp_path / "l.sqlite"), "import", str(bad), "--family", "f"
+    )
     assert code == 2
     assert err.strip() == f"arena: {bad}:1: system.model: missing"
 
@@ -166,8 +187,10 @@ def test_vote_without_a_display_says_so(capsys, monkeypatch, tmp_path, small_fam
 def test_fit_prints_a_board_from_a_battles_file(capsys, tmp_path):
     path = tmp_path / "b.jsonl"
     rows = [("a", "b", "model_a")] * 3 + [("a", "b", "model_b"), ("b", "c", "tie (bothbad)")]
-    path.write_text("\n".join(json.dumps({"model_a": x, "model_b": y, "winner": w})
-                               for x, y, w in rows), encoding="utf-8")
+    path.write_text(
+        "\n".join(json.dumps({"model_a": x, "model_b": y, "winner": w}) for x, y, w in rows),
+        encoding="utf-8",
+    )
     code, out, _ = run(capsys, "fit", str(path), "--penalty", "0", "--anchor", "b", "--json")
     board = json.loads(out)
     points = {s["system"]: s["points"] for s in board["systems"]}

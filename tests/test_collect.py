@@ -29,7 +29,7 @@ from arena.redact import REDACTED
 from arena.suites import Task
 from tests.fake_endpoint import EchoToken, Fail, FakeEndpoint, Hangup, Raw, Reply
 
-TOKEN = "sk-test-0123456789.abc\"def"  # a '.' and a quote: what regexes over JSON miss
+TOKEN = 'sk-test-0123456789.abc"def'  # a '.' and a quote: what regexes over JSON miss
 SUITE_HASH = "ab" * 32
 
 
@@ -38,8 +38,15 @@ def tasks(*inputs: str) -> list[Task]:
 
 
 def settings(url: str, **changes) -> CollectSettings:
-    base = CollectSettings(endpoint=url, model="tiny-model", timeout_s=2.0, retries=3,
-                           backoff_s=0.01, max_wait_s=2.0, concurrency=3)
+    base = CollectSettings(
+        endpoint=url,
+        model="tiny-model",
+        timeout_s=2.0,
+        retries=3,
+        backoff_s=0.01,
+        max_wait_s=2.0,
+        concurrency=3,
+    )
     return replace(base, **changes)
 
 
@@ -60,9 +67,13 @@ def endpoint():
 
 def test_every_task_is_asked_once_and_recorded_with_usage_cost_and_latency(endpoint, monkeypatch):
     monkeypatch.setenv("ARENA_TEST_KEY", TOKEN)
-    config = settings(endpoint.url + "/v1/", system_prompt="Be brief.",
-                      inference={"temperature": 0.0, "max_tokens": 64, "seed": 7},
-                      api_key_env="ARENA_TEST_KEY", prices=Prices(1.0, 2.0))
+    config = settings(
+        endpoint.url + "/v1/",
+        system_prompt="Be brief.",
+        inference={"temperature": 0.0, "max_tokens": 64, "seed": 7},
+        api_key_env="ARENA_TEST_KEY",
+        prices=Prices(1.0, 2.0),
+    )
     got, summary = run(tasks("a", "b", "c", "d", "e"), config)
     assert sorted(i.task_id for i in got) == ["t0", "t1", "t2", "t3", "t4"]
     assert summary.delivered == 5 and summary.status_counts["ok"] == 5
@@ -88,8 +99,13 @@ def test_requests_run_concurrently_up_to_the_limit():
 
 
 def test_endpoint_url_forms_name_one_server():
-    for form in ("http://Host:8000", "http://host:8000/", "http://host:8000/v1",
-                 "http://host:8000/v1/", "http://host:8000/v1/chat/completions"):
+    for form in (
+        "http://Host:8000",
+        "http://host:8000/",
+        "http://host:8000/v1",
+        "http://host:8000/v1/",
+        "http://host:8000/v1/chat/completions",
+    ):
         assert completions_url(form) == "http://host:8000/v1/chat/completions"
     assert normalise_endpoint("https://h/proxy/v1") == "https://h/proxy"
     for bad in ("host:8000", "ftp://h", "http://u:p@h", "http://h/v1?key=1"):
@@ -98,8 +114,9 @@ def test_endpoint_url_forms_name_one_server():
 
 
 def test_null_content_and_missing_usage_are_kept_as_such():
-    with FakeEndpoint(default=Reply(text=None, finish_reason="content_filter",
-                                    usage=None)) as server:
+    with FakeEndpoint(
+        default=Reply(text=None, finish_reason="content_filter", usage=None)
+    ) as server:
         (item,), _ = run(tasks("a"), settings(server.url, prices=Prices(1, 1)))
     assert (item.status, item.text, item.finish_reason) == ("ok", "", "content_filter")
     assert (item.prompt_tokens, item.cost) == (None, None)
@@ -154,12 +171,15 @@ def test_retries_run_out_with_the_last_error_kept():
     assert "bad gateway" in item.error
 
 
-@pytest.mark.parametrize(("body", "why"), [
-    (b"this is not json", "not JSON"),
-    (b'{"choices": []}', "choices[0].message"),
-    (b'{"choices": [{"message": {"content": 3}}]}', "not text"),
-    (b"\xff\xfe", "not JSON"),
-])
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        (b"this is not json", "not JSON"),
+        (b'{"choices": []}', "choices[0].message"),
+        (b'{"choices": [{"message": {"content": 3}}]}', "not text"),
+        (b"\xff\xfe", "not JSON"),
+    ],
+)
 def test_malformed_replies_are_recorded_not_dropped(body, why):
     with FakeEndpoint(default=Raw(body)) as server:
         (item,), _ = run(tasks("a"), settings(server.url))
@@ -186,12 +206,15 @@ def test_a_dropped_connection_is_retried():
 
 def test_an_echoed_bearer_token_is_redacted_before_on_item(monkeypatch):
     monkeypatch.setenv("ARENA_TEST_KEY", TOKEN)
-    script = {"echo": [EchoToken()], "err": [Fail(400, body='{"error": {"message": "bad key '
-                                                            'TOKEN"}}')],
-              "raw": [Fail(401, body="denied for TOKEN")]}
+    script = {
+        "echo": [EchoToken()],
+        "err": [Fail(400, body='{"error": {"message": "bad key TOKEN"}}')],
+        "raw": [Fail(401, body="denied for TOKEN")],
+    }
     with FakeEndpoint(script) as server:
-        got, _ = run(tasks("echo", "err", "raw"),
-                     settings(server.url, api_key_env="ARENA_TEST_KEY"))
+        got, _ = run(
+            tasks("echo", "err", "raw"), settings(server.url, api_key_env="ARENA_TEST_KEY")
+        )
     for item in got:
         assert not any(TOKEN in v for v in item.__dict__.values() if isinstance(v, str))
     by_id = {i.task_id: i for i in got}
@@ -204,8 +227,9 @@ def test_an_echoed_bearer_token_is_redacted_before_on_item(monkeypatch):
 KEY_CHARS = string.ascii_letters + string.digits + "._-+/=\"\\{}:,'"
 
 
-@hypothesis_settings(max_examples=40, deadline=None,
-                     suppress_health_check=[HealthCheck.function_scoped_fixture])
+@hypothesis_settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(key=st.text(KEY_CHARS, min_size=8, max_size=48))
 def test_any_echoed_key_is_redacted(endpoint, monkeypatch, key):
     monkeypatch.setenv("ARENA_TEST_KEY", key)
@@ -270,8 +294,10 @@ def test_progress_reports_rate_and_eta(endpoint):
 
 def test_prices_come_from_a_table_by_model_or_star(tmp_path):
     table = tmp_path / "prices.toml"
-    table.write_text('["tiny-model"]\nprompt = 0.15\ncompletion = 0.6\n'
-                     '["*"]\nprompt = 1\ncompletion = 2\n', "utf-8")
+    table.write_text(
+        '["tiny-model"]\nprompt = 0.15\ncompletion = 0.6\n["*"]\nprompt = 1\ncompletion = 2\n',
+        "utf-8",
+    )
     assert load_prices(table, "tiny-model") == Prices(0.15, 0.6)
     assert load_prices(table, "other") == Prices(1.0, 2.0)
     as_json = tmp_path / "prices.json"
@@ -284,8 +310,12 @@ def test_prices_come_from_a_table_by_model_or_star(tmp_path):
 
 
 def _descriptor(**changes):
-    fields = {"endpoint": "http://h:8000/v1", "suite_hash": SUITE_HASH, "system_prompt": None,
-              "inference": {"temperature": 0.2, "max_tokens": 256}}
+    fields = {
+        "endpoint": "http://h:8000/v1",
+        "suite_hash": SUITE_HASH,
+        "system_prompt": None,
+        "inference": {"temperature": 0.2, "max_tokens": 256},
+    }
     fields.update(changes)
     model = fields.pop("model", "m")
     return run_descriptor(model, **fields)
@@ -295,10 +325,17 @@ def test_every_field_of_the_run_tuple_changes_the_system_id():
     base = _descriptor().system_id
     assert _descriptor(endpoint="http://h:8000/").system_id == base
     variants = [
-        {"model": "m2"}, {"endpoint": "http://h:8001"}, {"suite_hash": "cd" * 32},
-        {"system_prompt": "Be brief."}, {"inference": {"temperature": 0.3, "max_tokens": 256}},
-        {"harness": "other/1"}, {"revision": "abc"}, {"artifact_digest": "sha256:00"},
-        {"quantization": "Q4_K_M"}, {"timeout_s": 30.0}, {"retry_policy": "retries=0"},
+        {"model": "m2"},
+        {"endpoint": "http://h:8001"},
+        {"suite_hash": "cd" * 32},
+        {"system_prompt": "Be brief."},
+        {"inference": {"temperature": 0.3, "max_tokens": 256}},
+        {"harness": "other/1"},
+        {"revision": "abc"},
+        {"artifact_digest": "sha256:00"},
+        {"quantization": "Q4_K_M"},
+        {"timeout_s": 30.0},
+        {"retry_policy": "retries=0"},
     ]
     ids = {_descriptor(**v).system_id for v in variants}
     assert base not in ids and len(ids) == len(variants)

@@ -21,20 +21,32 @@ from arena.verify import verify_bundle
 from tests.conftest import native_line
 from tests.rebundle import rehash
 
-ENGLISH = ("The answer walks through the question step by step, naming each part plainly "
-           "so that a reader new to the subject can follow it without trouble.")
-FRENCH = ("La réponse reprend la question pas à pas, en nommant chaque partie simplement "
-          "afin qu'un lecteur novice puisse la suivre sans aucune difficulté.")
+ENGLISH = (
+    "The answer walks through the question step by step, naming each part plainly "
+    "so that a reader new to the subject can follow it without trouble."
+)
+FRENCH = (
+    "La réponse reprend la question pas à pas, en nommant chaque partie simplement "
+    "afin qu'un lecteur novice puisse la suivre sans aucune difficulté."
+)
 
 
 @pytest.fixture
 def mixed(ledger, tmp_path):
     """Case t asks for a French answer: alpha answers in French, beta and gamma in English."""
-    lines = [native_line("t", "alpha", FRENCH, prompt="Translate the paragraph into French.",
-                         family={"name": "m", "language": "en"}),
-             native_line("t", "beta", ENGLISH, prompt="Translate the paragraph into French."),
-             native_line("t", "gamma", ENGLISH + " Fine.",
-                         prompt="Translate the paragraph into French.")]
+    lines = [
+        native_line(
+            "t",
+            "alpha",
+            FRENCH,
+            prompt="Translate the paragraph into French.",
+            family={"name": "m", "language": "en"},
+        ),
+        native_line("t", "beta", ENGLISH, prompt="Translate the paragraph into French."),
+        native_line(
+            "t", "gamma", ENGLISH + " Fine.", prompt="Translate the paragraph into French."
+        ),
+    ]
     for case in ("u", "v"):
         for label in ("alpha", "beta", "gamma"):
             lines.append(native_line(case, label, f"{label} on {case}: {ENGLISH}"))
@@ -46,15 +58,20 @@ def mixed(ledger, tmp_path):
 
 def _output(ledger: Ledger, case: str, label: str):
     system = catalog.find_system(ledger, label, "m")
-    return next(o for o in catalog.outputs(ledger, "m")
-                if o.case_id == case and o.system_id == system.system_id)
+    return next(
+        o
+        for o in catalog.outputs(ledger, "m")
+        if o.case_id == case and o.system_id == system.system_id
+    )
 
 
 def _language_failures(ledger):
     state = family_state.load(ledger, "m")
-    return {(o.case_id, catalog.find_system(ledger, o.system_id).label) for o in state.in_force
-            if any(r.gate == "language" and not r.passed
-                   for r in state.gate_results[o.output_id])}
+    return {
+        (o.case_id, catalog.find_system(ledger, o.system_id).label)
+        for o in state.in_force
+        if any(r.gate == "language" and not r.passed for r in state.gate_results[o.output_id])
+    }
 
 
 def test_setting_a_case_language_regates_the_case_and_its_retraction_undoes_it(mixed):
@@ -87,8 +104,10 @@ def test_an_overrule_frees_the_output_for_the_rater_and_counts_in_the_summary(mi
 def test_the_summary_counts_settled_comparisons_by_rule_and_their_weight_share(mixed):
     settled = close_round(mixed, "m", RoundSettings()).summary.settled
     # Only the French answer fails a gate: it loses to beta and to gamma on case t.
-    assert settled == {"by_rule": {"gate": 2, "identical": 0, "tests": 0, "overruled": 0},
-                       "weight_share": 1.0}
+    assert settled == {
+        "by_rule": {"gate": 2, "identical": 0, "tests": 0, "overruled": 0},
+        "weight_share": 1.0,
+    }
 
 
 def test_retire_and_remove_take_pairs_out_and_refuse_to_repeat(mixed):
@@ -103,18 +122,25 @@ def test_retire_and_remove_take_pairs_out_and_refuse_to_repeat(mixed):
         remove_output(mixed, _output(mixed, "v", "gamma").output_id, reason="again")
 
 
-@pytest.mark.parametrize(("call", "message"), [
-    (lambda lg: overrule(lg, "0" * 64, "language", reason="x"), "no output has id"),
-    (lambda lg: overrule(lg, "zz%_", "language", reason="x"), "no output has id"),
-    (lambda lg: overrule(lg, _output(lg, "u", "beta").output_id, "language", reason="x"),
-     "passes output"),
-    (lambda lg: overrule(lg, _output(lg, "t", "alpha").output_id, "language", reason=" "),
-     "say why"),
-    (lambda lg: set_case_language(lg, "m", "t", "french!"), "not a language tag"),
-    (lambda lg: set_case_language(lg, "m", "nope", "fr"), "no case"),
-    (lambda lg: retire_case(lg, "m", "u", reason=""), "say why"),
-    (lambda lg: retract(lg, "not-an-event"), "no event"),
-])
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda lg: overrule(lg, "0" * 64, "language", reason="x"), "no output has id"),
+        (lambda lg: overrule(lg, "zz%_", "language", reason="x"), "no output has id"),
+        (
+            lambda lg: overrule(lg, _output(lg, "u", "beta").output_id, "language", reason="x"),
+            "passes output",
+        ),
+        (
+            lambda lg: overrule(lg, _output(lg, "t", "alpha").output_id, "language", reason=" "),
+            "say why",
+        ),
+        (lambda lg: set_case_language(lg, "m", "t", "french!"), "not a language tag"),
+        (lambda lg: set_case_language(lg, "m", "nope", "fr"), "no case"),
+        (lambda lg: retire_case(lg, "m", "u", reason=""), "say why"),
+        (lambda lg: retract(lg, "not-an-event"), "no event"),
+    ],
+)
 def test_bad_corrections_are_refused_and_change_nothing(mixed, call, message):
     events = mixed.db["events"].count
     with pytest.raises(BadInput, match=message):
@@ -147,17 +173,34 @@ def test_the_cli_lists_failures_and_takes_every_correction(mixed, ledger_path, c
     code, out = _cli(capsys, ledger_path, "gate", "--list", "--gate", "empty")
     assert code == 0 and "0 failing verdict(s)" in out.out
 
-    code, out = _cli(capsys, ledger_path, "overrule", failure["output_id"][:12], "--gate",
-                     "language", "--reason", "the prompt asks for French", "--json")
+    code, out = _cli(
+        capsys,
+        ledger_path,
+        "overrule",
+        failure["output_id"][:12],
+        "--gate",
+        "language",
+        "--reason",
+        "the prompt asks for French",
+        "--json",
+    )
     assert code == 0
     overrule_event = json.loads(out.out)["event"]
     code, out = _cli(capsys, ledger_path, "gate", "--list", "--json")
     assert json.loads(out.out)["failures"][0]["overruled_by"] == overrule_event
 
-    assert _cli(capsys, ledger_path, "case", "set-language", "t", "--family", "m",
-                "--language", "fr")[0] == 0
-    assert _cli(capsys, ledger_path, "case", "retire", "u", "--family", "m", "--reason",
-                "ambiguous")[0] == 0
+    assert (
+        _cli(capsys, ledger_path, "case", "set-language", "t", "--family", "m", "--language", "fr")[
+            0
+        ]
+        == 0
+    )
+    assert (
+        _cli(capsys, ledger_path, "case", "retire", "u", "--family", "m", "--reason", "ambiguous")[
+            0
+        ]
+        == 0
+    )
     code, out = _cli(capsys, ledger_path, "event", "list", "--family", "m", "--json")
     kinds = [e["kind"] for e in json.loads(out.out)["events"]]
     assert kinds == ["overrule", "set_language", "retire_case"]
@@ -165,8 +208,9 @@ def test_the_cli_lists_failures_and_takes_every_correction(mixed, ledger_path, c
     assert code == 0 and "retracted" in out.out
     code, out = _cli(capsys, ledger_path, "event", "list", "--family", "m")
     assert "(retracted)" in out.out and "set_language" in out.out
-    code, out = _cli(capsys, ledger_path, "overrule", "0" * 12, "--gate", "language",
-                     "--reason", "x")
+    code, out = _cli(
+        capsys, ledger_path, "overrule", "0" * 12, "--gate", "language", "--reason", "x"
+    )
     assert code == 2 and "no output has id" in out.err
 
 
@@ -178,8 +222,9 @@ def test_the_export_carries_the_corrections_and_verify_reapplies_them(mixed, tmp
     out = tmp_path / "b"
     export_round(mixed, out, family="m")
     files = read_bundle(out)
-    kinds = [json.loads(line)["kind"] for line in files["events.jsonl"].decode().split("\n")
-             if line]
+    kinds = [
+        json.loads(line)["kind"] for line in files["events.jsonl"].decode().split("\n") if line
+    ]
     assert kinds == ["set_language", "retire_case", "overrule"]
     report = verify_bundle(out)
     assert report.ok, report.problems
@@ -197,19 +242,30 @@ def test_invented_or_dropped_settled_comparisons_fail_verify(mixed, tmp_path):
     close_round(mixed, "m", RoundSettings())
     out = tmp_path / "b"
     export_round(mixed, out, family="m")
-    rows = [json.loads(x) for x in (out / "comparisons.jsonl").read_text("utf-8").split("\n")
-            if x]
+    rows = [json.loads(x) for x in (out / "comparisons.jsonl").read_text("utf-8").split("\n") if x]
     settled = next(r for r in rows if r["source"] == "settled")
-    for name, changed in (("dropped", [r for r in rows if r is not settled]),
-                          ("invented", [*rows, {**settled, "output_a": settled["output_b"],
-                                                "output_b": settled["output_a"], "y": 0.0}]),
-                          ("flipped", [{**r, "y": 1 - r["y"]} if r is settled else r
-                                       for r in rows])):
+    for name, changed in (
+        ("dropped", [r for r in rows if r is not settled]),
+        (
+            "invented",
+            [
+                *rows,
+                {
+                    **settled,
+                    "output_a": settled["output_b"],
+                    "output_b": settled["output_a"],
+                    "y": 0.0,
+                },
+            ],
+        ),
+        ("flipped", [{**r, "y": 1 - r["y"]} if r is settled else r for r in rows]),
+    ):
         forged = tmp_path / name
         shutil.copytree(out, forged)
         (forged / "comparisons.jsonl").write_text(
             "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in changed),
-            "utf-8")
+            "utf-8",
+        )
         rehash(forged)
         problems = verify_bundle(forged).problems
         assert any("settled" in p for p in problems), (name, problems)

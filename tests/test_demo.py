@@ -58,5 +58,7 @@ def test_the_chinese_family_catches_traditional_drift_but_not_quoted_characters(
 def test_only_two_passing_different_diffs_reach_the_rater(demo):
     (coding,) = family_status(demo, "coding")
     assert coding["pending_pairs"] == 17
-    assert _failures(demo, "coding") >= {("code-05", "dune-mini", 0, "empty"),
-                                          ("code-09", "basalt-13b", 0, "truncated")}
+    assert _failures(demo, "coding") >= {
+        ("code-05", "dune-mini", 0, "empty"),
+        ("code-09", "basalt-13b", 0, "truncated"),
+    }

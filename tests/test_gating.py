@@ -15,12 +15,17 @@ PROSE = "This answer explains the idea in plain English, with enough words to ju
 
 def _family(ledger, tmp_path):
     path = tmp_path / "g.jsonl"
-    path.write_text("\n".join([
-        native_line("c1", "alpha", PROSE, family={"name": "g", "min_chars": 20}),
-        native_line("c1", "beta", "   ", finish_reason="length"),
-        native_line("c2", "alpha", PROSE + " Again."),
-        native_line("c2", "beta", "Short."),
-    ]), encoding="utf-8")
+    path.write_text(
+        "\n".join(
+            [
+                native_line("c1", "alpha", PROSE, family={"name": "g", "min_chars": 20}),
+                native_line("c1", "beta", "   ", finish_reason="length"),
+                native_line("c2", "alpha", PROSE + " Again."),
+                native_line("c2", "beta", "Short."),
+            ]
+        ),
+        encoding="utf-8",
+    )
     import_file(ledger, path, family="g", fmt="native")
     return family_state.load(ledger, "g")
 
@@ -30,8 +35,7 @@ def test_two_failures_of_one_output_count_once_in_failed(ledger, tmp_path):
     summary = rerun(ledger, family)
     # beta/c1 is empty, truncated and too short; beta/c2 is too short only.
     assert (summary.outputs, summary.failed) == (4, 2)
-    assert summary.by_gate == {"empty": 1, "truncated": 1, "length": 2, "language": 0,
-                               "script": 0}
+    assert summary.by_gate == {"empty": 1, "truncated": 1, "length": 2, "language": 0, "script": 0}
     assert summary.by_system["beta"]["empty"] == 1
     assert summary.by_system["alpha"] == dict.fromkeys(summary.by_gate, 0)
 
@@ -81,8 +85,7 @@ def test_outputs_whose_inputs_did_not_change_are_not_gated_again(ledger, tmp_pat
     assert again.as_json() == full.as_json()
 
 
-def test_a_changed_case_language_gates_that_case_again_and_only_it(ledger, tmp_path,
-                                                                   monkeypatch):
+def test_a_changed_case_language_gates_that_case_again_and_only_it(ledger, tmp_path, monkeypatch):
     from arena.corrections import set_case_language
 
     _family(ledger, tmp_path)
@@ -108,15 +111,16 @@ def test_a_new_gates_version_gates_every_output_once(ledger, tmp_path, monkeypat
     assert seen == []
 
 
-def test_verdicts_stored_without_a_fingerprint_are_gated_once_more(ledger, tmp_path,
-                                                                   monkeypatch):
+def test_verdicts_stored_without_a_fingerprint_are_gated_once_more(ledger, tmp_path, monkeypatch):
     from arena.ledger import catalog
 
     state = _family(ledger, tmp_path)
     # As rows written before fingerprints were kept.
     with ledger.atomic():
-        catalog.record_gate_results(ledger, [(o.output_id, state.gate_results[o.output_id],
-                                              None) for o in state.in_force[:2]])
+        catalog.record_gate_results(
+            ledger,
+            [(o.output_id, state.gate_results[o.output_id], None) for o in state.in_force[:2]],
+        )
     seen = _counting(monkeypatch)
     rerun(ledger, family_state.load(ledger, "g"))
     assert len(seen) == 2
@@ -143,22 +147,39 @@ def test_the_verdicts_in_force_are_the_newest_of_each_gate(ledger, tmp_path, see
         evaluations = []
         for output in rng.sample(outputs, rng.randint(1, len(outputs))):
             gates = rng.sample(GATES, rng.randint(1, len(GATES)))
-            evaluations.append((output, [GateResult(g, rng.random() < 0.5, f"r{rng.random()}")
-                                         for g in gates], rng.choice([None, "a", "b"])))
+            evaluations.append(
+                (
+                    output,
+                    [GateResult(g, rng.random() < 0.5, f"r{rng.random()}") for g in gates],
+                    rng.choice([None, "a", "b"]),
+                )
+            )
         with ledger.atomic():
             catalog.record_gate_results(ledger, evaluations)
-    mark = rng.choice([None, ledger.db.execute("SELECT MAX(seq) FROM gate_results")
-                       .fetchone()[0] - rng.randint(0, 20)])
+    mark = rng.choice(
+        [
+            None,
+            ledger.db.execute("SELECT MAX(seq) FROM gate_results").fetchone()[0]
+            - rng.randint(0, 20),
+        ]
+    )
     # What is in force, by definition: each gate's row with the highest seq, in seq order.
     newest: dict = {}
     for seq, output, gate, passed, reason, fingerprint in ledger.db.execute(
-            "SELECT seq, output_id, gate, passed, reason, fingerprint FROM gate_results "
-            "WHERE seq <= ? AND output_id IN (SELECT output_id FROM outputs WHERE family = 'g') "
-            "ORDER BY seq", [mark or 2**62]):
-        newest.setdefault(output, {})[gate] = (seq, GateResult(gate, bool(passed), reason),
-                                               fingerprint)
-    expected = {o: tuple(r for _, r, _ in sorted(by_gate.values(), key=lambda x: x[0]))
-                for o, by_gate in newest.items()}
+        "SELECT seq, output_id, gate, passed, reason, fingerprint FROM gate_results "
+        "WHERE seq <= ? AND output_id IN (SELECT output_id FROM outputs WHERE family = 'g') "
+        "ORDER BY seq",
+        [mark or 2**62],
+    ):
+        newest.setdefault(output, {})[gate] = (
+            seq,
+            GateResult(gate, bool(passed), reason),
+            fingerprint,
+        )
+    expected = {
+        o: tuple(r for _, r, _ in sorted(by_gate.values(), key=lambda x: x[0]))
+        for o, by_gate in newest.items()
+    }
     marks = {o: {f for _, _, f in by_gate.values()} for o, by_gate in newest.items()}
     results, fingerprints = catalog.gate_verdicts(ledger, "g", up_to=mark)
     assert results == expected

@@ -41,8 +41,15 @@ def _script(suite, wrong=(), failing=(), echo=()):
 
 
 def _settings(url, **changes):
-    return CollectSettings(endpoint=url, model="tiny", timeout_s=2.0, retries=1, backoff_s=0.01,
-                           concurrency=3, **changes)
+    return CollectSettings(
+        endpoint=url,
+        model="tiny",
+        timeout_s=2.0,
+        retries=1,
+        backoff_s=0.01,
+        concurrency=3,
+        **changes,
+    )
 
 
 def test_a_run_is_collected_graded_and_scored(ledger, starter):
@@ -51,8 +58,7 @@ def test_a_run_is_collected_graded_and_scored(ledger, starter):
         report = collect_run(ledger, starter, _settings(server.url), tier="reference")
     assert report.summary.delivered == 24 and report.family == "starter"
     (row,) = board(ledger, "starter", seed=1)
-    assert (row["passed"], row["tasks"], row["coverage"], row["tier"]) == (20, 24, 1.0,
-                                                                          "reference")
+    assert (row["passed"], row["tasks"], row["coverage"], row["tier"]) == (20, 24, 1.0, "reference")
     # The first four tasks are reasoning tasks: that category scores 2/6, the others 1.
     assert row["categories"]["reasoning"] == pytest.approx(2 / 6)
     assert row["headline"] == pytest.approx((2 / 6 + 3) / 4)
@@ -81,17 +87,23 @@ def test_failed_items_are_recorded_and_a_second_run_resumes(ledger, starter):
 def test_changing_the_run_tuple_makes_a_new_system(ledger, starter):
     with FakeEndpoint(_script(starter)) as server:
         a = collect_run(ledger, starter, _settings(server.url), label="tiny-t0")
-        b = collect_run(ledger, starter,
-                        _settings(server.url, inference={"temperature": 0.5}), label="tiny-t5")
+        b = collect_run(
+            ledger, starter, _settings(server.url, inference={"temperature": 0.5}), label="tiny-t5"
+        )
         with pytest.raises(BadInput, match="needs its own label"):
-            collect_run(ledger, starter,
-                        _settings(server.url, inference={"temperature": 0.7}), label="tiny-t0")
+            collect_run(
+                ledger,
+                starter,
+                _settings(server.url, inference={"temperature": 0.7}),
+                label="tiny-t0",
+            )
     assert a.system_id != b.system_id
     assert len(stored.runs(ledger, "starter")) == 2
 
 
-def test_an_echoed_bearer_token_never_reaches_the_ledger_or_a_bundle(ledger, starter,
-                                                                    monkeypatch, tmp_path):
+def test_an_echoed_bearer_token_never_reaches_the_ledger_or_a_bundle(
+    ledger, starter, monkeypatch, tmp_path
+):
     monkeypatch.setenv("GRADED_KEY", SECRET)
     echo = {t.task_id for t in starter.tasks[:6]}
     with FakeEndpoint(_script(starter, echo=echo)) as server:
@@ -107,8 +119,7 @@ def test_an_echoed_bearer_token_never_reaches_the_ledger_or_a_bundle(ledger, sta
     assert all("[REDACTED]" in t for t in texts)
 
 
-def test_a_graded_round_shows_its_scores_exports_and_verifies(ledger, starter, tmp_path,
-                                                             capsys):
+def test_a_graded_round_shows_its_scores_exports_and_verifies(ledger, starter, tmp_path, capsys):
     from arena.cli.main import main
 
     with FakeEndpoint(_script(starter, wrong={starter.tasks[-1].task_id})) as server:

@@ -22,43 +22,52 @@ from arena.graders import (
 # --- normalisation and contracts ---------------------------------------------
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("  Hello,   World! ", "hello world"),
-    ("ＡＢＣ　１２３", "abc 123"),  # full-width letters, digits and space (NFKC)
-    ("Straße", "strasse"),  # casefold, not lower
-    ("**Wednesday.**", "wednesday"),
-    ("`Bo`", "bo"),
-    ("Mon-Tue\tWed\n", "mon tue wed"),
-    ("«Été»", "été"),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("  Hello,   World! ", "hello world"),
+        ("ＡＢＣ　１２３", "abc 123"),  # full-width letters, digits and space (NFKC)
+        ("Straße", "strasse"),  # casefold, not lower
+        ("**Wednesday.**", "wednesday"),
+        ("`Bo`", "bo"),
+        ("Mon-Tue\tWed\n", "mon tue wed"),
+        ("«Été»", "été"),
+    ],
+)
 def test_normalise_folds_case_width_punctuation_and_whitespace(raw, expected):
     assert normalise(raw) == expected
 
 
-@pytest.mark.parametrize(("output", "answer"), [
-    ("thinking...\nAnswer: 42", "42"),
-    ("Answer: 1\nmore thought\nAnswer: 2\nthat is all", "2"),  # the last Answer line wins
-    ("**Answer:** Bo", "Bo"),
-    ("**Final answer:** Bo\r\n", "Bo"),
-    ("The final answer: Bo", None),
-    ("answer : blue  ", "blue"),
-    ("  ANSWER:\tx = 3 ", "x = 3"),
-    ("Answer:", None),
-    ("The answer is 42", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    ("output", "answer"),
+    [
+        ("thinking...\nAnswer: 42", "42"),
+        ("Answer: 1\nmore thought\nAnswer: 2\nthat is all", "2"),  # the last Answer line wins
+        ("**Answer:** Bo", "Bo"),
+        ("**Final answer:** Bo\r\n", "Bo"),
+        ("The final answer: Bo", None),
+        ("answer : blue  ", "blue"),
+        ("  ANSWER:\tx = 3 ", "x = 3"),
+        ("Answer:", None),
+        ("The answer is 42", None),
+        ("", None),
+    ],
+)
 def test_final_line_contract_takes_the_last_answer_line(output, answer):
     assert extract_answer(output, "final_line") == answer
 
 
-@pytest.mark.parametrize(("output", "answer"), [
-    ('Here:\n```json\n{"a": 1}\n```\n', '{"a": 1}'),
-    ('```json\n{"a": 1}\n```\nfixed:\n```JSON\n{"a": 2}\n```', '{"a": 2}'),
-    ('  {"a": 1}  ', '{"a": 1}'),
-    ('```json\n{"a": 1}', None),  # unclosed fence: truncated output
-    ("no json here", None),
-    ('```python\nprint(1)\n```', None),
-])
+@pytest.mark.parametrize(
+    ("output", "answer"),
+    [
+        ('Here:\n```json\n{"a": 1}\n```\n', '{"a": 1}'),
+        ('```json\n{"a": 1}\n```\nfixed:\n```JSON\n{"a": 2}\n```', '{"a": 2}'),
+        ('  {"a": 1}  ', '{"a": 1}'),
+        ('```json\n{"a": 1}', None),  # unclosed fence: truncated output
+        ("no json here", None),
+        ("```python\nprint(1)\n```", None),
+    ],
+)
 def test_json_block_contract_takes_the_last_fenced_block(output, answer):
     assert extract_answer(output, "json_block") == answer
 
@@ -71,19 +80,45 @@ def test_whole_contract_strips_the_ends_only():
 # --- numbers -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("1,000", 1000.0), ("1e3", 1000.0), ("1E+03", 1000.0), ("-0.5", -0.5),
-    ("\u22120.5", -0.5), ("+7", 7.0), (".5", 0.5), ("$2,315.25", 2315.25),
-    ("x = 10.5", 10.5), ("42 km", 42.0), ("42km", 42.0), ("25%", 25.0),
-    ("３", 3.0), ("1,000,000.75.", 1000000.75), ("about 60.", 60.0),
-])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1,000", 1000.0),
+        ("1e3", 1000.0),
+        ("1E+03", 1000.0),
+        ("-0.5", -0.5),
+        ("\u22120.5", -0.5),
+        ("+7", 7.0),
+        (".5", 0.5),
+        ("$2,315.25", 2315.25),
+        ("x = 10.5", 10.5),
+        ("42 km", 42.0),
+        ("42km", 42.0),
+        ("25%", 25.0),
+        ("３", 3.0),
+        ("1,000,000.75.", 1000000.75),
+        ("about 60.", 60.0),
+    ],
+)
 def test_parse_number_reads_one_number(text, value):
     assert parse_number(text) == value
 
 
-@pytest.mark.parametrize("text", [
-    "12,34", "1,0000", "1 and 2", "3/4", "none", "", "1.5.3", "x2", "2024-03-05", "1e999",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "12,34",
+        "1,0000",
+        "1 and 2",
+        "3/4",
+        "none",
+        "",
+        "1.5.3",
+        "x2",
+        "2024-03-05",
+        "1e999",
+    ],
+)
 def test_parse_number_refuses_none_or_several(text):
     assert parse_number(text) is None
 
@@ -124,8 +159,9 @@ NESTED = {"name": "Ines", "address": {"city": "Porto", "postcode": "4050-262"}, 
 
 def test_json_fields_split_one_point_over_nested_leaves():
     grader = JsonFields(NESTED)
-    full = score_answer(grader, '{"name": "Ines", "n": 2.0, '
-                                '"address": {"postcode": "4050-262", "city": "Porto"}}')
+    full = score_answer(
+        grader, '{"name": "Ines", "n": 2.0, "address": {"postcode": "4050-262", "city": "Porto"}}'
+    )
     assert (full.credit, full.passed) == (1.0, True)
     partial = score_answer(grader, '{"name": "Ines", "address": {"city": "Lisboa"}, "n": 2}')
     assert partial.credit == pytest.approx(0.5) and not partial.passed
@@ -138,8 +174,9 @@ def test_json_fields_with_forbidden_extras_zero_any_extra_or_missing_root_field(
     assert score_answer(grader, extra).credit == 0.0
     assert score_answer(grader, '{"name": "Ines", "n": 2}').credit == 0.0
     # Extra fields below the root are not root fields: only the leaves are checked.
-    deeper = ('{"name": "Ines", "address": {"city": "Porto", "postcode": "4050-262", "x": 1}, '
-              '"n": 2}')
+    deeper = (
+        '{"name": "Ines", "address": {"city": "Porto", "postcode": "4050-262", "x": 1}, "n": 2}'
+    )
     assert score_answer(grader, deeper).passed
     assert score_answer(JsonFields(NESTED), extra).passed  # allowed by default
 
@@ -149,13 +186,14 @@ def test_json_leaf_values_compare_as_json():
     assert not score_answer(JsonFields({"a": True}), '{"a": 1}').passed
     assert not score_answer(JsonFields({"a": 1}), '{"a": true}').passed
     assert score_answer(JsonFields({"a": None}), '{"a": null}').passed
-    assert not score_answer(JsonFields({"a": None}), '{}').passed
+    assert not score_answer(JsonFields({"a": None}), "{}").passed
     assert score_answer(JsonFields({"a": [4, 3]}), '{"a": [4.0, 3]}').passed
     assert not score_answer(JsonFields({"a": [4, 3]}), '{"a": [3, 4]}').passed
     assert score_answer(JsonFields({"a": {}}), '{"a": {}}').passed
     assert not score_answer(JsonFields({"a": "Co."}), '{"a": "co"}').passed
-    assert score_answer(JsonFields({"a": "Lumen Co."}, normalise_strings=True),
-                        '{"a": "LUMEN  co"}').passed
+    assert score_answer(
+        JsonFields({"a": "Lumen Co."}, normalise_strings=True), '{"a": "LUMEN  co"}'
+    ).passed
     assert score_answer(JsonFields({"ville": "Zürich"}), '{"ville": "Z\\u00fcrich"}').passed
 
 
@@ -183,11 +221,14 @@ def test_failures_of_every_kind_score_zero():
     assert (ok.status, ok.credit, ok.passed, ok.parsed_answer) == ("ok", 1.0, True, "42")
 
 
-@pytest.mark.parametrize("output", [
-    "I can\u2019t help with that request.",
-    "**I'm sorry, but I cannot** do this.",
-    "  i am unable to answer.",
-])
+@pytest.mark.parametrize(
+    "output",
+    [
+        "I can\u2019t help with that request.",
+        "**I'm sorry, but I cannot** do this.",
+        "  i am unable to answer.",
+    ],
+)
 def test_refusal_phrases_at_the_start_are_refusals(output):
     assert is_refusal(output)
     assert grade_output(EXACT, "final_line", output).status == "refusal"
@@ -207,21 +248,26 @@ def test_an_answer_that_is_itself_a_refusal_is_one():
 # --- building from a manifest ------------------------------------------------
 
 
-@pytest.mark.parametrize(("spec", "field"), [
-    ({"kind": "regex", "pattern": "(unclosed"}, "pattern"),
-    ({"kind": "fuzzy"}, "kind"),
-    ({"kind": "exact", "expected": "a", "colour": 1}, "colour"),
-    ({"kind": "exact", "expected": "..."}, "expected"),
-    ({"kind": "exact", "expected": []}, "expected"),
-    ({"kind": "numeric", "expected": 1, "abs_tol": -1}, "abs_tol"),
-    ({"kind": "numeric", "expected": "1"}, "expected"),
-    ({"kind": "numeric"}, "expected"),
-    ({"kind": "regex", "pattern": "a", "mode": "prefix"}, "mode"),
-    ({"kind": "json_fields", "expected": {}}, "expected"),
-    ({"kind": "json_fields", "expected": {"a": 1}, "extra_root_fields": "no"},
-     "extra_root_fields"),
-    ("exact", "kind"),
-])
+@pytest.mark.parametrize(
+    ("spec", "field"),
+    [
+        ({"kind": "regex", "pattern": "(unclosed"}, "pattern"),
+        ({"kind": "fuzzy"}, "kind"),
+        ({"kind": "exact", "expected": "a", "colour": 1}, "colour"),
+        ({"kind": "exact", "expected": "..."}, "expected"),
+        ({"kind": "exact", "expected": []}, "expected"),
+        ({"kind": "numeric", "expected": 1, "abs_tol": -1}, "abs_tol"),
+        ({"kind": "numeric", "expected": "1"}, "expected"),
+        ({"kind": "numeric"}, "expected"),
+        ({"kind": "regex", "pattern": "a", "mode": "prefix"}, "mode"),
+        ({"kind": "json_fields", "expected": {}}, "expected"),
+        (
+            {"kind": "json_fields", "expected": {"a": 1}, "extra_root_fields": "no"},
+            "extra_root_fields",
+        ),
+        ("exact", "kind"),
+    ],
+)
 def test_bad_grader_specs_name_their_field(spec, field):
     with pytest.raises(SpecError) as caught:
         build_grader(spec)
@@ -230,7 +276,9 @@ def test_bad_grader_specs_name_their_field(spec, field):
 
 def test_grader_specs_build():
     assert build_grader({"kind": "exact", "expected": "Bo"}) == ExactMatch(("Bo",))
-    assert build_grader({"kind": "numeric", "expected": 3, "rel_tol": 0.1}) == \
-        NumericMatch(3.0, 0.0, 0.1)
-    assert build_grader({"kind": "regex", "pattern": "a+", "mode": "search"}) == \
-        RegexMatch("a+", "search")
+    assert build_grader({"kind": "numeric", "expected": 3, "rel_tol": 0.1}) == NumericMatch(
+        3.0, 0.0, 0.1
+    )
+    assert build_grader({"kind": "regex", "pattern": "a+", "mode": "search"}) == RegexMatch(
+        "a+", "search"
+    )

@@ -10,15 +10,27 @@ from arena.ledger import catalog
 from arena.records import DESCRIPTOR_FIELDS, SystemDescriptor
 
 FULL = SystemDescriptor(
-    model="acme/writer", revision="r3", artifact_digest="sha256:ab12", quantization="q4_k_m",
-    effort="high", harness="plain-chat", system_prompt="Be brief.", answer_contract="markdown",
-    parser="none", retry_policy="3x", inference={"temperature": 0.7, "max_tokens": 512},
+    model="acme/writer",
+    revision="r3",
+    artifact_digest="sha256:ab12",
+    quantization="q4_k_m",
+    effort="high",
+    harness="plain-chat",
+    system_prompt="Be brief.",
+    answer_contract="markdown",
+    parser="none",
+    retry_policy="3x",
+    inference={"temperature": 0.7, "max_tokens": 512},
 )
 
 
 def test_the_id_is_sha256_of_the_canonical_descriptor():
-    expected = content_hash({**{f: getattr(FULL, f) for f in DESCRIPTOR_FIELDS},
-                             "inference": {"temperature": "0.7", "max_tokens": 512}})
+    expected = content_hash(
+        {
+            **{f: getattr(FULL, f) for f in DESCRIPTOR_FIELDS},
+            "inference": {"temperature": "0.7", "max_tokens": 512},
+        }
+    )
     assert FULL.system_id == expected
     assert len(FULL.system_id) == 64
 
@@ -56,9 +68,16 @@ def _import(ledger, tmp_path, family, descriptor_extra, name="a.jsonl"):
     from arena.importing import import_file
 
     path = tmp_path / name
-    path.write_text(json.dumps({"case": {"id": "c1", "prompt": "p"}, "output": "text",
-                                "system": {"label": "writer", "model": "m",
-                                           **descriptor_extra}}), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "case": {"id": "c1", "prompt": "p"},
+                "output": "text",
+                "system": {"label": "writer", "model": "m", **descriptor_extra},
+            }
+        ),
+        encoding="utf-8",
+    )
     return import_file(ledger, path, family=family, fmt="native")
 
 

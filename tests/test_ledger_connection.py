@@ -45,8 +45,9 @@ def test_a_second_writer_process_is_refused_while_readers_are_allowed(ledger, le
         with Ledger.open({str(ledger_path)!r}, readonly=True) as r:
             print("read", r.pragma("user_version"))
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert "refused:" in out and "close it there first" in out
     assert f"read {SCHEMA_VERSION}" in out
 
@@ -92,8 +93,9 @@ def test_a_second_writer_through_a_link_is_refused(ledger, ledger_path, tmp_path
         except LedgerLocked as exc:
             print("refused:", exc)
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert "refused:" in out and "a link to the same file" in out
     # In this process too, and the ledger still writes afterwards.
     with pytest.raises(LedgerLocked):

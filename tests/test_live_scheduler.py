@@ -25,21 +25,34 @@ def families(draw):
         for s in range(n_systems):
             for sample in range(draw(st.integers(1, 2))):
                 systems[f"o{c}-{s}-{sample}"] = f"s{s}"
-    pairs = [Candidate(a.split("-")[0][1:], a, b) for a, b in combinations(systems, 2)
-             if a.split("-")[0] == b.split("-")[0] and systems[a] != systems[b]]
+    pairs = [
+        Candidate(a.split("-")[0][1:], a, b)
+        for a, b in combinations(systems, 2)
+        if a.split("-")[0] == b.split("-")[0] and systems[a] != systems[b]
+    ]
     kept = draw(st.lists(st.booleans(), min_size=len(pairs), max_size=len(pairs)))
     candidates = draw(st.permutations([p for p, k in zip(pairs, kept, strict=True) if k]))
     return candidates, systems
 
 
 # Mostly votes, as a rater's history is, with undos, crashes and imported votes among them.
-steps = st.lists(st.tuples(st.sampled_from(["vote"] * 6 + ["undo", "abandon", "foreign"]),
-                           st.sampled_from(CHOICES), st.integers(0, 10_000)), max_size=60)
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(["vote"] * 6 + ["undo", "abandon", "foreign"]),
+        st.sampled_from(CHOICES),
+        st.integers(0, 10_000),
+    ),
+    max_size=60,
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(family=families(), ops=steps, seed=st.integers(0, 2**31 - 1),
-       share=st.sampled_from([0.0, 0.3, 0.7]))
+@given(
+    family=families(),
+    ops=steps,
+    seed=st.integers(0, 2**31 - 1),
+    share=st.sampled_from([0.0, 0.3, 0.7]),
+)
 def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, share):
     candidates, systems = family
     history: list[Shown] = []
@@ -54,8 +67,9 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, 
 
     def vote(pid: str, choice: str) -> None:
         at = int(pid[1:])
-        history[at] = dataclasses.replace(history[at], vote_id=f"v{len(in_force)}-{pid}",
-                                          choice=choice)
+        history[at] = dataclasses.replace(
+            history[at], vote_id=f"v{len(in_force)}-{pid}", choice=choice
+        )
         live.voted(pid, history[at].vote_id, choice)
         in_force.append(pid)
 
@@ -77,8 +91,9 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, 
                 right = others[number % len(others)]
                 vote(show(left.split("-")[0][1:], left, right, None), "tie")
         elif kind in ("vote", "abandon") and planned is not None:
-            pid = planned.resume or show(planned.case_id, planned.left_output,
-                                         planned.right_output, planned.repeat_of)
+            pid = planned.resume or show(
+                planned.case_id, planned.left_output, planned.right_output, planned.repeat_of
+            )
             if kind == "vote":
                 guess = live.peek_after(pid)
                 vote(pid, choice)

@@ -30,9 +30,18 @@ def test_a_ledger_at_each_earlier_version_upgrades_with_its_rows(tmp_path, stop_
     path = tmp_path / "old.sqlite"
     db = Database(sqlite3.connect(path))
     migrate(db, stop_before=stop_before)
-    db["families"].insert({"name": "f", "kind": "votes", "language": "en", "min_chars": 1,
-                           "max_chars": 10, "aspect": "", "reference": None,
-                           "created_at": "2026-01-01T00:00:00.000+00:00"})
+    db["families"].insert(
+        {
+            "name": "f",
+            "kind": "votes",
+            "language": "en",
+            "min_chars": 1,
+            "max_chars": 10,
+            "aspect": "",
+            "reference": None,
+            "created_at": "2026-01-01T00:00:00.000+00:00",
+        }
+    )
     db.conn.commit()
     db.close()
     with Ledger.open(path) as ledger:
@@ -68,22 +77,45 @@ def test_a_round_closed_before_round_items_keeps_its_comparisons(tmp_path):
     path = tmp_path / "old.sqlite"
     db = Database(sqlite3.connect(path))
     migrate(db, stop_before="0007_round_items")
-    db["families"].insert({"name": "f", "kind": "votes", "language": "en", "min_chars": 1,
-                           "max_chars": 10, "aspect": "", "reference": None,
-                           "created_at": "2026-01-01T00:00:00.000+00:00"})
-    results = {"anchor": None, "systems": [], "categories": {}, "summary": {}, "fit": None,
-               "chain_heads": {}, "comparisons": [{"source": "vote", "y": 1.0}],
-               "receipts": []}
-    db["rounds"].insert({"round_id": "r1", "family": "f", "closed_at": "2026-01-02",
-                         "settings": json.dumps({"weighting": "unit"}),
-                         "results": json.dumps(results)})
+    db["families"].insert(
+        {
+            "name": "f",
+            "kind": "votes",
+            "language": "en",
+            "min_chars": 1,
+            "max_chars": 10,
+            "aspect": "",
+            "reference": None,
+            "created_at": "2026-01-01T00:00:00.000+00:00",
+        }
+    )
+    results = {
+        "anchor": None,
+        "systems": [],
+        "categories": {},
+        "summary": {},
+        "fit": None,
+        "chain_heads": {},
+        "comparisons": [{"source": "vote", "y": 1.0}],
+        "receipts": [],
+    }
+    db["rounds"].insert(
+        {
+            "round_id": "r1",
+            "family": "f",
+            "closed_at": "2026-01-02",
+            "settings": json.dumps({"weighting": "unit"}),
+            "results": json.dumps(results),
+        }
+    )
     db.conn.commit()
     db.close()
     with Ledger.open(path) as ledger:
         found = stored_rounds.find_round(ledger, "r1")
         assert "comparisons" not in found and "receipts" not in found
         assert list(stored_rounds.items(ledger, "r1", "comparison")) == [
-            {"source": "vote", "y": 1.0}]
+            {"source": "vote", "y": 1.0}
+        ]
         assert list(stored_rounds.items(ledger, "r1", "receipt")) == []
 
 
@@ -95,16 +127,32 @@ def test_a_round_stored_as_round_items_rows_keeps_its_comparisons(tmp_path):
     path = tmp_path / "old.sqlite"
     db = Database(sqlite3.connect(path))
     migrate(db, stop_before="0009_round_comparisons")
-    db["families"].insert({"name": "f", "kind": "votes", "language": "en", "min_chars": 1,
-                           "max_chars": 10, "aspect": "", "reference": None,
-                           "created_at": "2026-01-01T00:00:00.000+00:00"})
-    db["rounds"].insert({"round_id": "r1", "family": "f", "closed_at": "2026-01-02",
-                         "settings": json.dumps({"weighting": "unit"}),
-                         "results": json.dumps({"systems": [], "chain_heads": {}})})
+    db["families"].insert(
+        {
+            "name": "f",
+            "kind": "votes",
+            "language": "en",
+            "min_chars": 1,
+            "max_chars": 10,
+            "aspect": "",
+            "reference": None,
+            "created_at": "2026-01-01T00:00:00.000+00:00",
+        }
+    )
+    db["rounds"].insert(
+        {
+            "round_id": "r1",
+            "family": "f",
+            "closed_at": "2026-01-02",
+            "settings": json.dumps({"weighting": "unit"}),
+            "results": json.dumps({"systems": [], "chain_heads": {}}),
+        }
+    )
     rows = [{"source": "vote", "y": 1.0, "vote_id": "v1"}, {"source": "settled", "y": 0.5}]
     for seq, row in enumerate(rows):
-        db["round_items"].insert({"round_id": "r1", "kind": "comparison", "seq": seq,
-                                  "body": json.dumps(row)})
+        db["round_items"].insert(
+            {"round_id": "r1", "kind": "comparison", "seq": seq, "body": json.dumps(row)}
+        )
     db.conn.commit()
     db.close()
     with Ledger.open(path) as ledger:

@@ -18,9 +18,15 @@ SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
 
 @pytest.fixture
 def family(ledger, tmp_path: Path):
-    lines = [native_line(f"c{c:02d}", s, f"{s} answers case {c} with a clear and helpful "
-                         f"explanation of the topic, number {c}.")
-             for c in range(8) for s in SYSTEMS]
+    lines = [
+        native_line(
+            f"c{c:02d}",
+            s,
+            f"{s} answers case {c} with a clear and helpful explanation of the topic, number {c}.",
+        )
+        for c in range(8)
+        for s in SYSTEMS
+    ]
     path = tmp_path / "f.jsonl"
     path.write_text("\n".join(lines), encoding="utf-8")
     import_file(ledger, path, family="f", fmt="native")
@@ -68,15 +74,20 @@ def test_coverage_comes_first_and_no_case_repeats_back_to_back(family):
 def test_repeats_come_back_later_with_sides_swapped(family):
     rater = RatingSession(family, "f", seed=5, repeat_share=0.25)
     seen = _vote_all(rater)
-    originals = {v.presentation.presentation_id: (i, v) for i, v in enumerate(seen)
-                 if v.presentation.repeat_of is None}
+    originals = {
+        v.presentation.presentation_id: (i, v)
+        for i, v in enumerate(seen)
+        if v.presentation.repeat_of is None
+    }
     repeats = [(i, v) for i, v in enumerate(seen) if v.presentation.repeat_of is not None]
     assert 8 <= len(repeats) <= 35
     for index, view in repeats:
         first_index, first = originals[view.presentation.repeat_of]
         assert index > first_index
-        assert (view.left.output_id, view.right.output_id) == \
-            (first.right.output_id, first.left.output_id)
+        assert (view.left.output_id, view.right.output_id) == (
+            first.right.output_id,
+            first.left.output_id,
+        )
     votes = voting.votes_in_force(family, "f")
     assert sum(v.repeat_of is not None for v in votes) == len(repeats)
 
@@ -138,16 +149,22 @@ def test_a_failed_write_does_not_advance(family, monkeypatch):
     assert rater.current() == shown
     monkeypatch.undo()
     rater.vote("left")
-    assert voting.votes_in_force(family, "f")[0].presentation_id == \
-        shown.presentation.presentation_id
+    assert (
+        voting.votes_in_force(family, "f")[0].presentation_id == shown.presentation.presentation_id
+    )
 
 
 def test_an_output_naming_a_system_is_marked_as_a_leak(ledger, tmp_path):
     path = tmp_path / "leak.jsonl"
-    path.write_text("\n".join([
-        native_line("c1", "alpha", "As Beta, I would say the answer is clearly forty-two."),
-        native_line("c1", "beta", "The answer is forty-two, for the reasons given below."),
-    ]), encoding="utf-8")
+    path.write_text(
+        "\n".join(
+            [
+                native_line("c1", "alpha", "As Beta, I would say the answer is clearly forty-two."),
+                native_line("c1", "beta", "The answer is forty-two, for the reasons given below."),
+            ]
+        ),
+        encoding="utf-8",
+    )
     import_file(ledger, path, family="leaky", fmt="native")
     rater = RatingSession(ledger, "leaky", seed=1)
     view = rater.current()
@@ -158,11 +175,13 @@ def test_an_output_naming_a_system_is_marked_as_a_leak(ledger, tmp_path):
 def _rule(rater: RatingSession) -> Scheduler:
     """The rule from scratch over what the ledger holds now."""
     state = family_state.load(rater.ledger, rater.family.name)
-    return Scheduler([Candidate(p.case_id, p.output_a, p.output_b)
-                      for p in state.settlement.pending],
-                     {k: o.system_id for k, o in state.outputs.items()},
-                     [Shown(**row) for row in voting.history(rater.ledger, rater.family.name)],
-                     seed=rater.session.seed, repeat_share=rater.repeat_share)
+    return Scheduler(
+        [Candidate(p.case_id, p.output_a, p.output_b) for p in state.settlement.pending],
+        {k: o.system_id for k, o in state.outputs.items()},
+        [Shown(**row) for row in voting.history(rater.ledger, rater.family.name)],
+        seed=rater.session.seed,
+        repeat_share=rater.repeat_share,
+    )
 
 
 def test_the_state_kept_in_memory_chooses_as_the_rule_reading_the_ledger(family):

@@ -134,15 +134,30 @@ def test_an_overruled_verdict_is_set_aside_and_marked():
 _RESULTS = st.sampled_from(["passed", "failed", "errored", None])
 
 
-@given(family=st.lists(
-    st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(0, 4), _RESULTS,
-              st.sets(st.sampled_from(GATES), max_size=2)),
-    min_size=2, max_size=14))
+@given(
+    family=st.lists(
+        st.tuples(
+            st.integers(0, 3),
+            st.integers(0, 2),
+            st.integers(0, 4),
+            _RESULTS,
+            st.sets(st.sampled_from(GATES), max_size=2),
+        ),
+        min_size=2,
+        max_size=14,
+    )
+)
 def test_a_passing_patch_never_loses_a_settled_pair_to_a_failing_patch(family):
     outputs, gates = [], {}
     for index, (system, case, text, result, failing) in enumerate(family):
-        output = _output(f"S{system}", f"+line {text}\n", case=f"c{case}", sample=index,
-                         is_diff=True, test_result=result)
+        output = _output(
+            f"S{system}",
+            f"+line {text}\n",
+            case=f"c{case}",
+            sample=index,
+            is_diff=True,
+            test_result=result,
+        )
         outputs.append(output)
         gates[output.output_id] = tuple(GateResult(g, g not in failing, "") for g in GATES)
     by_id = {o.output_id: o for o in outputs}
@@ -299,8 +314,6 @@ def test_outputs_of_another_family_are_an_error():
         settle(Family("fam"), [stray], {stray.output_id: PASS})
 
 
-
-
 _TRAILING_SPACE = re.compile(r"[ \t\f\v]+$", re.MULTILINE)
 
 
@@ -312,9 +325,12 @@ def test_normalising_drops_exactly_line_endings_and_trailing_space(text):
 
 
 def test_a_round_settles_the_same_pairs_without_listing_the_pending_ones():
-    outputs = [_output(s, text, sample=i, case=case, test_result="passed")
-               for case in ("c1", "c2", "c3") for s in ("A", "B", "C")
-               for i, text in enumerate(["same", f"{s} {case}"])]
+    outputs = [
+        _output(s, text, sample=i, case=case, test_result="passed")
+        for case in ("c1", "c2", "c3")
+        for s in ("A", "B", "C")
+        for i, text in enumerate(["same", f"{s} {case}"])
+    ]
     gates = {outputs[0].output_id: _failing("empty"), outputs[7].output_id: _failing("length")}
     for kind in ("votes", "tests_then_votes"):
         full = _settle(kind, outputs, gates)

@@ -50,7 +50,8 @@ def test_a_bundle_is_signed_and_its_signer_reported(closed, tmp_path):
 
 
 def test_a_rehashed_forgery_fails_the_signature_and_a_resigned_one_shows_another_signer(
-        closed, tmp_path):
+    closed, tmp_path
+):
     rater = Ed25519PrivateKey.generate()
     out = tmp_path / "b"
     export_round(closed, out, family="small", key=rater)
@@ -107,8 +108,9 @@ def test_export_leaves_nothing_under_the_name_when_it_fails(closed, tmp_path, mo
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".b")) == []
 
 
-def test_the_cli_prints_the_fingerprint_and_verify_checks_the_signer(closed, tmp_path,
-                                                                      capsys, monkeypatch):
+def test_the_cli_prints_the_fingerprint_and_verify_checks_the_signer(
+    closed, tmp_path, capsys, monkeypatch
+):
     monkeypatch.setenv("ARENA_SIGNING_KEY", str(tmp_path / "key.pem"))
     path = closed.path
     closed.close()

@@ -23,16 +23,22 @@ def starter():
 
 def test_starter_has_six_original_tasks_in_each_of_four_categories(starter):
     assert len(starter.tasks) == 24
-    assert starter.categories == ("reasoning", "mathematics", "structured extraction",
-                                  "instruction compliance")
+    assert starter.categories == (
+        "reasoning",
+        "mathematics",
+        "structured extraction",
+        "instruction compliance",
+    )
     assert Counter(t.category for t in starter.tasks) == {c: 6 for c in starter.categories}
     assert len({t.task_id for t in starter.tasks}) == 24
     assert "starter" in bundled_suites()
 
 
 def test_starter_graders_fit_their_categories(starter):
-    kinds = {c: {type(t.grader).__name__ for t in starter.tasks if t.category == c}
-             for c in starter.categories}
+    kinds = {
+        c: {type(t.grader).__name__ for t in starter.tasks if t.category == c}
+        for c in starter.categories
+    }
     assert kinds["mathematics"] == {"NumericMatch"}
     assert kinds["structured extraction"] == {"JsonFields"}
     assert kinds["reasoning"] <= {"ExactMatch", "RegexMatch"}
@@ -60,42 +66,63 @@ WRONG = {
     "mathematics-04": ["Answer: 21", "Answer: 5.25"],
     "mathematics-05": ["Answer: 0.0833", "Answer: 1/9", "Answer: 0.111"],
     "mathematics-06": ["Answer: 2300", "Answer: $2,315.26", "Answer: 2315"],
-    "extraction-01": ['```json\n{"vendor": "Lumen Paper Co.", "total": 1284.5, "currency": "€",'
-                      ' "due_date": "2025-04-09"}\n```',
-                      '```json\n{"vendor": "Lumen Paper Co.", "total": 1284.5, "currency": "EUR",'
-                      ' "due_date": "2025-04-09", "month": "March"}\n```',
-                      '```json\n{"vendor": "Lumen Paper Co.", "total": 1284.5, "currency": "EUR",'
-                      ' "due_date": "09/04/2025"}\n```'],
-    "extraction-02": ['```json\n{"name": "Dr. Ines Carvalho", "phone": "351912345678", "address":'
-                      ' {"street": "Rua das Flores 12", "postcode": "4050-262", "city": "Porto"}}'
-                      '\n```',
-                      '```json\n{"name": "Ines Carvalho", "phone": "+351 912 345 678", "address":'
-                      ' {"street": "Rua das Flores 12", "postcode": "4050-262", "city": "Porto"}}'
-                      '\n```'],
-    "extraction-03": ['```json\n{"attendees": ["Priya", "Olu", "Hedda"], "count": 3, '
-                      '"late": ["Marek"]}\n```',
-                      '```json\n{"attendees": ["Olu", "Priya", "Hedda", "Marek"], "count": 4, '
-                      '"late": ["Marek"]}\n```'],
-    "extraction-04": ['```json\n{"servings": 8, "ingredients": {"flour_g": 250, "butter_g": 125,'
-                      ' "eggs": "two"}}\n```',
-                      '```json\n{"servings": "8", "ingredients": {"flour_g": 250, '
-                      '"butter_g": 125, "eggs": 2}}\n```'],
-    "extraction-05": ['```json\n{"timestamp": "2025-02-17T08:15:02Z", "level": "WARN", "device":'
-                      ' "/dev/sdb1", "usage_percent": "91%", "host": "ledger-02"}\n```',
-                      '```json\n{"timestamp": "2025-02-17 08:15:02", "level": "warning", "device":'
-                      ' "/dev/sdb1", "usage_percent": 91, "host": "ledger-02"}\n```'],
-    "extraction-06": ['```json\n{"order_id": "#A-20931", "refund_requested": false, '
-                      '"replacement_requested": true}\n```',
-                      '```json\n{"order_id": "A-20931", "refund_requested": true, '
-                      '"replacement_requested": true}\n```'],
-    "compliance-01": ["Blue\nGreen\nRed", "red\ngreen\nblue", "blue, green, red",
-                      "Here they are:\nblue\ngreen\nred"],
+    "extraction-01": [
+        '```json\n{"vendor": "Lumen Paper Co.", "total": 1284.5, "currency": "€",'
+        ' "due_date": "2025-04-09"}\n```',
+        '```json\n{"vendor": "Lumen Paper Co.", "total": 1284.5, "currency": "EUR",'
+        ' "due_date": "2025-04-09", "month": "March"}\n```',
+        '```json\n{"vendor": "Lumen Paper Co.", "total": 1284.5, "currency": "EUR",'
+        ' "due_date": "09/04/2025"}\n```',
+    ],
+    "extraction-02": [
+        '```json\n{"name": "Dr. Ines Carvalho", "phone": "351912345678", "address":'
+        ' {"street": "Rua das Flores 12", "postcode": "4050-262", "city": "Porto"}}'
+        "\n```",
+        '```json\n{"name": "Ines Carvalho", "phone": "+351 912 345 678", "address":'
+        ' {"street": "Rua das Flores 12", "postcode": "4050-262", "city": "Porto"}}'
+        "\n```",
+    ],
+    "extraction-03": [
+        '```json\n{"attendees": ["Priya", "Olu", "Hedda"], "count": 3, "late": ["Marek"]}\n```',
+        '```json\n{"attendees": ["Olu", "Priya", "Hedda", "Marek"], "count": 4, '
+        '"late": ["Marek"]}\n```',
+    ],
+    "extraction-04": [
+        '```json\n{"servings": 8, "ingredients": {"flour_g": 250, "butter_g": 125,'
+        ' "eggs": "two"}}\n```',
+        '```json\n{"servings": "8", "ingredients": {"flour_g": 250, '
+        '"butter_g": 125, "eggs": 2}}\n```',
+    ],
+    "extraction-05": [
+        '```json\n{"timestamp": "2025-02-17T08:15:02Z", "level": "WARN", "device":'
+        ' "/dev/sdb1", "usage_percent": "91%", "host": "ledger-02"}\n```',
+        '```json\n{"timestamp": "2025-02-17 08:15:02", "level": "warning", "device":'
+        ' "/dev/sdb1", "usage_percent": 91, "host": "ledger-02"}\n```',
+    ],
+    "extraction-06": [
+        '```json\n{"order_id": "#A-20931", "refund_requested": false, '
+        '"replacement_requested": true}\n```',
+        '```json\n{"order_id": "A-20931", "refund_requested": true, '
+        '"replacement_requested": true}\n```',
+    ],
+    "compliance-01": [
+        "Blue\nGreen\nRed",
+        "red\ngreen\nblue",
+        "blue, green, red",
+        "Here they are:\nblue\ngreen\nred",
+    ],
     "compliance-02": ["[harbour]", "HARBOUR", "Sure: [HARBOUR]"],
-    "compliance-03": ['{"ok": true, "items": [1, 2, 3, 4]}',
-                      '{"ok": "true", "items": [4, 3, 2, 1]}',
-                      '{"ok": true, "items": [4, 3, 2, 1], "note": "done"}'],
-    "compliance-04": ["Where are you going?", "Is it raining", "Is it raining?\nYes.",
-                      "Can a lazy cat or a big dog jump high today?"],
+    "compliance-03": [
+        '{"ok": true, "items": [1, 2, 3, 4]}',
+        '{"ok": "true", "items": [4, 3, 2, 1]}',
+        '{"ok": true, "items": [4, 3, 2, 1], "note": "done"}',
+    ],
+    "compliance-04": [
+        "Where are you going?",
+        "Is it raining",
+        "Is it raining?\nYes.",
+        "Can a lazy cat or a big dog jump high today?",
+    ],
     "compliance-05": ["Answer: no", "Answer: YES", "Answer: NO."],
     "compliance-06": ["1, even, 3, even, 5", "1,2,3,4,5", "1,even,3,even,5,"],
 }
@@ -167,25 +194,38 @@ def _error(text, fmt="toml"):
 
 
 def test_a_bad_pattern_is_named_with_file_line_and_field():
-    text = TOML.replace('grader = { kind = "numeric", expected = 42, abs_tol = 0.5 }',
-                        "grader = { kind = \"regex\", pattern = '(4' }")
+    text = TOML.replace(
+        'grader = { kind = "numeric", expected = 42, abs_tol = 0.5 }',
+        "grader = { kind = \"regex\", pattern = '(4' }",
+    )
     error = _error(text)
     assert error.field == "tasks[0].grader.pattern"
     assert str(error).startswith("suite.toml:9: tasks[0].grader.pattern: not a valid regular")
 
 
-@pytest.mark.parametrize(("old", "new", "field", "line"), [
-    ('id = "t2"', 'id = "t1"', "tasks[1].id", 12),
-    ('input = "Say 42."', 'input = ""', "tasks[0].input", 7),
-    ("weight = 2", "weight = 0", "tasks[0].weight", 8),
-    ("weight = 2", "colour = 2", "tasks[0].colour", 8),
-    ('kind = "json_fields"', 'kind = "fuzzy"', "tasks[1].grader.kind", 17),
-    ('expected = { x = 1, y = { z = "q" } }', "expected = 1979-05-27", "tasks[1].grader.expected",
-     18),
-    ('answer_contract = "json_block"', 'answer_contract = "last_word"',
-     "tasks[1].answer_contract", 15),
-    ('name = "tiny"', "name = 3", "name", 1),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "field", "line"),
+    [
+        ('id = "t2"', 'id = "t1"', "tasks[1].id", 12),
+        ('input = "Say 42."', 'input = ""', "tasks[0].input", 7),
+        ("weight = 2", "weight = 0", "tasks[0].weight", 8),
+        ("weight = 2", "colour = 2", "tasks[0].colour", 8),
+        ('kind = "json_fields"', 'kind = "fuzzy"', "tasks[1].grader.kind", 17),
+        (
+            'expected = { x = 1, y = { z = "q" } }',
+            "expected = 1979-05-27",
+            "tasks[1].grader.expected",
+            18,
+        ),
+        (
+            'answer_contract = "json_block"',
+            'answer_contract = "last_word"',
+            "tasks[1].answer_contract",
+            15,
+        ),
+        ('name = "tiny"', "name = 3", "name", 1),
+    ],
+)
 def test_manifest_errors_name_field_and_line(old, new, field, line):
     error = _error(TOML.replace(old, new, 1))
     assert (error.field, error.line, error.path) == (field, line, "suite.toml")
@@ -213,7 +253,7 @@ def test_missing_or_empty_tasks_and_unknown_top_fields_are_refused():
 
 
 def test_a_reference_its_own_grader_fails_is_refused():
-    text = TOML.replace('weight = 2\n', 'weight = 2\nreference = "Answer: 41"\n')
+    text = TOML.replace("weight = 2\n", 'weight = 2\nreference = "Answer: 41"\n')
     error = _error(text)
     assert error.field == "tasks[0].reference" and "credit 0" in error.message
 
@@ -224,7 +264,7 @@ def test_load_suite_by_name_or_path_and_unknown_names(tmp_path):
     with pytest.raises(BadInput, match="bundled: starter"):
         load_suite("no-such-suite")
     broken = tmp_path / "broken.toml"
-    broken.write_bytes(b"name = \"\xff\"")
+    broken.write_bytes(b'name = "\xff"')
     with pytest.raises(BadInput, match="UTF-8"):
         load_suite(broken)
 
@@ -250,10 +290,19 @@ def _grade(credit, status="ok"):
 
 
 def test_headline_is_the_macro_average_of_weighted_category_means():
-    tasks = [_task("a1", "A"), _task("a2", "A"), _task("a3", "A", weight=2.0),
-             _task("b1", "B"), _task("b2", "B")]
-    grades = {"a1": _grade(1.0), "a2": _grade(0.5), "a3": _grade(0.0, "parse_failure"),
-              "b1": _grade(1.0)}  # b2 never attempted
+    tasks = [
+        _task("a1", "A"),
+        _task("a2", "A"),
+        _task("a3", "A", weight=2.0),
+        _task("b1", "B"),
+        _task("b2", "B"),
+    ]
+    grades = {
+        "a1": _grade(1.0),
+        "a2": _grade(0.5),
+        "a3": _grade(0.0, "parse_failure"),
+        "b1": _grade(1.0),
+    }  # b2 never attempted
     result = score_suite(tasks, grades)
     # A: (1*1 + 1*0.5 + 2*0) / 4 = 0.375; B: (1 + 0) / 2 = 0.5; headline (0.375 + 0.5) / 2.
     assert [c.score for c in result.categories] == [0.375, 0.5]
@@ -263,8 +312,7 @@ def test_headline_is_the_macro_average_of_weighted_category_means():
     assert result.credits == (1.0, 0.5, 0.0, 1.0, 0.0)
     assert result.category_labels == ("A", "A", "A", "B", "B")
     assert result.status_counts["missing"] == 1 and result.status_counts["parse_failure"] == 1
-    assert [(c.tasks, c.passed, c.attempted) for c in result.categories] == [(3, 1, 3),
-                                                                             (2, 1, 1)]
+    assert [(c.tasks, c.passed, c.attempted) for c in result.categories] == [(3, 1, 3), (2, 1, 1)]
 
 
 def test_a_run_with_no_outputs_scores_zero_with_zero_coverage(starter):

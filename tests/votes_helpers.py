@@ -6,19 +6,42 @@ from arena.ledger import Ledger, catalog, voting
 from arena.records import Presentation, PresentationId, Vote, VoteId
 
 
-def cast(ledger: Ledger, family: str = "small", choice: str = "left", *, session=None,
-         case_index: int = 0, vote_id: str | None = None) -> Vote:
+def cast(
+    ledger: Ledger,
+    family: str = "small",
+    choice: str = "left",
+    *,
+    session=None,
+    case_index: int = 0,
+    vote_id: str | None = None,
+) -> Vote:
     """Show the first two outputs of a case and record a vote on them."""
     outputs = catalog.outputs(ledger, family)
     case_id = sorted({o.case_id for o in outputs})[case_index]
     left, right = [o for o in outputs if o.case_id == case_id][:2]
     session = session or voting.start_session(ledger, family, seed=7)
-    presentation = Presentation(PresentationId(voting.new_id()), session.session_id, family,
-                                case_id, left.output_id, right.output_id,
-                                "2026-11-30T10:00:00.000+00:00")
+    presentation = Presentation(
+        PresentationId(voting.new_id()),
+        session.session_id,
+        family,
+        case_id,
+        left.output_id,
+        right.output_id,
+        "2026-11-30T10:00:00.000+00:00",
+    )
     voting.record_presentation(ledger, presentation)
-    vote = Vote(VoteId(vote_id or voting.new_id()), presentation.presentation_id,
-                session.session_id, family, case_id, left.output_id, right.output_id, choice,
-                presentation.shown_at, "2026-11-30T10:00:09.500+00:00", 9500)
+    vote = Vote(
+        VoteId(vote_id or voting.new_id()),
+        presentation.presentation_id,
+        session.session_id,
+        family,
+        case_id,
+        left.output_id,
+        right.output_id,
+        choice,
+        presentation.shown_at,
+        "2026-11-30T10:00:09.500+00:00",
+        9500,
+    )
     voting.record_vote(ledger, vote)
     return vote

@@ -26,21 +26,35 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("import", help="import outputs into a family (one transaction)")
     p.add_argument("file", type=Path, help="the file to import")
     p.add_argument("--family", required=True, help="the family to add the outputs to")
-    p.add_argument("--format", choices=("native", "alpacaeval", "fastchat", "csv"),
-                   help="input format (default: from the file name; .jsonl = native)")
-    p.add_argument("--questions", type=Path,
-                   help="FastChat question.jsonl (default: ../question.jsonl)")
+    p.add_argument(
+        "--format",
+        choices=("native", "alpacaeval", "fastchat", "csv"),
+        help="input format (default: from the file name; .jsonl = native)",
+    )
+    p.add_argument(
+        "--questions", type=Path, help="FastChat question.jsonl (default: ../question.jsonl)"
+    )
     p.add_argument("--kind", choices=("votes", "tests", "tests_then_votes", "graded"))
     p.add_argument("--language", help="BCP 47 language of the family, e.g. en, zh-Hans, ja")
     p.add_argument("--min-chars", type=int, help="Length gate: fewest characters allowed")
     p.add_argument("--max-chars", type=int, help="Length gate: most characters allowed")
     p.add_argument("--aspect", help="the skill this family measures")
     p.add_argument("--reference", metavar="SYSTEM", help="the anchor system (label or id)")
-    p.add_argument("--api-key-env", action="append", default=[], metavar="VAR",
-                   help="redact the value of this environment variable from everything "
-                        "imported (repeatable; ARENA_API_KEY and OPENAI_API_KEY always are)")
-    p.add_argument("--max-record-mb", type=float, default=64.0, metavar="MB",
-                   help="refuse a single record larger than this (default 64)")
+    p.add_argument(
+        "--api-key-env",
+        action="append",
+        default=[],
+        metavar="VAR",
+        help="redact the value of this environment variable from everything "
+        "imported (repeatable; ARENA_API_KEY and OPENAI_API_KEY always are)",
+    )
+    p.add_argument(
+        "--max-record-mb",
+        type=float,
+        default=64.0,
+        metavar="MB",
+        help="refuse a single record larger than this (default 64)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_import)
 
@@ -56,8 +70,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("gate", help="re-run the gates and print the failures per gate and system")
     p.add_argument("--family", help="only this family")
-    p.add_argument("--list", action="store_true",
-                   help="list every failing output: case, system, gate, reason, its text")
+    p.add_argument(
+        "--list",
+        action="store_true",
+        help="list every failing output: case, system, gate, reason, its text",
+    )
     p.add_argument("--gate", choices=GATES, help="with --list: only this gate")
     p.add_argument("--system", metavar="LABEL", help="with --list: only this system")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -83,23 +100,35 @@ def cmd_import(args: argparse.Namespace) -> int:
     from arena.importing import FamilySettings, import_file
     from arena.redact import DEFAULT_SECRET_ENVS, Redactor
 
-    settings = FamilySettings(kind=args.kind, language=args.language, min_chars=args.min_chars,
-                              max_chars=args.max_chars, aspect=args.aspect,
-                              reference=args.reference)
+    settings = FamilySettings(
+        kind=args.kind,
+        language=args.language,
+        min_chars=args.min_chars,
+        max_chars=args.max_chars,
+        aspect=args.aspect,
+        reference=args.reference,
+    )
     fmt = args.format or guess_format(args.file)
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
     with open_ledger(args) as ledger, output.progress_bar(args.file, "import") as advance:
-        options = ReadOptions(redactor=redactor, questions=args.questions, progress=advance,
-                              max_record_bytes=int(args.max_record_mb * 2**20))
-        report = import_file(ledger, args.file, family=args.family, fmt=fmt, settings=settings,
-                             options=options)
+        options = ReadOptions(
+            redactor=redactor,
+            questions=args.questions,
+            progress=advance,
+            max_record_bytes=int(args.max_record_mb * 2**20),
+        )
+        report = import_file(
+            ledger, args.file, family=args.family, fmt=fmt, settings=settings, options=options
+        )
     if args.json:
         output.emit_json(report.__dict__)
     else:
         created = " (new family)" if report.family_created else ""
-        print(f"{args.file}: {report.records} records, {report.outputs_added} new outputs, "
-              f"{report.cases_added} new cases, {report.systems_added} new systems "
-              f"in {report.family}{created}")
+        print(
+            f"{args.file}: {report.records} records, {report.outputs_added} new outputs, "
+            f"{report.cases_added} new cases, {report.systems_added} new systems "
+            f"in {report.family}{created}"
+        )
     return 0
 
 
@@ -115,8 +144,18 @@ def cmd_status(args: argparse.Namespace) -> int:
     if not rows:
         print("no families yet: import outputs with `arena import FILE --family NAME`")
         return 0
-    keys = ("name", "kind", "language", "systems", "cases", "outputs", "gate_failures",
-            "votes", "settled_pairs", "pending_pairs")
+    keys = (
+        "name",
+        "kind",
+        "language",
+        "systems",
+        "cases",
+        "outputs",
+        "gate_failures",
+        "votes",
+        "settled_pairs",
+        "pending_pairs",
+    )
     print(output.table(keys, [[r[k] for k in keys] for r in rows]))
     return 0
 
@@ -136,7 +175,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.no_gui and not _has_display():
         raise NotAvailable(
             "no display to open the window on: run `xvfb-run -a arena demo`, or "
-            "`arena demo --no-gui` to only build the demo ledger")
+            "`arena demo --no-gui` to only build the demo ledger"
+        )
     report = build_demo(path, replace=args.out is None)
     print(f"demo ledger: {path} ({report})")
     if args.no_gui:
@@ -148,7 +188,8 @@ def _window(ledger_path: Path, family: str | None) -> int:
     if not _has_display():
         raise NotAvailable(
             "no display to open the window on: run it under `xvfb-run -a`, or use the "
-            "command-line tools (`arena status`, `arena round close`)")
+            "command-line tools (`arena status`, `arena round close`)"
+        )
     from arena.ui.app import run  # the UI is imported only when a window is wanted
 
     return run(["arena"], ledger_path=ledger_path, family=family)
@@ -196,14 +237,23 @@ def cmd_gate(args: argparse.Namespace) -> int:
             raise BadInput(f"no family named {args.family!r}", field="--family")
         summaries, found = [], []
         for family in chosen:
-            with tqdm(total=ledger.db["outputs"].count_where("family = ?", [family.name]),
-                      desc=f"gates {family.name}", unit="output", disable=None,
-                      file=sys.stderr, leave=False) as bar:
+            with tqdm(
+                total=ledger.db["outputs"].count_where("family = ?", [family.name]),
+                desc=f"gates {family.name}",
+                unit="output",
+                disable=None,
+                file=sys.stderr,
+                leave=False,
+            ) as bar:
                 state = family_state.load(ledger, family.name)
                 summaries.append(rerun(ledger, state, progress=bar.update))
             if args.list:
-                found += failures(ledger, family_state.load(ledger, family.name),
-                                  gate=args.gate, system=args.system)
+                found += failures(
+                    ledger,
+                    family_state.load(ledger, family.name),
+                    gate=args.gate,
+                    system=args.system,
+                )
     if args.list:
         _print_failures(found, args.json)
     elif args.json:
@@ -215,10 +265,13 @@ def cmd_gate(args: argparse.Namespace) -> int:
 
 def _print_summaries(summaries: list) -> None:
     for s in summaries:
-        print(f"{s.name}: {s.failed} of {s.outputs} outputs fail a gate"
-              + (f" ({s.changed} results changed since last run)" if s.changed else ""))
-        rows = [[label, *(counts[g] for g in GATES)]
-                for label, counts in sorted(s.by_system.items())]
+        print(
+            f"{s.name}: {s.failed} of {s.outputs} outputs fail a gate"
+            + (f" ({s.changed} results changed since last run)" if s.changed else "")
+        )
+        rows = [
+            [label, *(counts[g] for g in GATES)] for label, counts in sorted(s.by_system.items())
+        ]
         rows.append(["all systems", *(s.by_gate[g] for g in GATES)])
         print(output.table(["system", *GATES], rows))
         print()
@@ -230,7 +283,11 @@ def _print_failures(found: list, as_json: bool) -> None:
         return
     for f in found:
         aside = f" [overruled by event {f.overruled_by[:12]}]" if f.overruled_by else ""
-        print(f"{f.family}  case {f.case_id}  {f.system}  {f.gate}  output {f.output_id[:12]}"
-              f"{aside}\n    {f.reason}\n    «{output.one_line(f.excerpt)}»")
-    print(f"{len(found)} failing verdict(s)" + (
-        "; overrule one with `arena overrule OUTPUT --gate G --reason TEXT`" if found else ""))
+        print(
+            f"{f.family}  case {f.case_id}  {f.system}  {f.gate}  output {f.output_id[:12]}"
+            f"{aside}\n    {f.reason}\n    «{output.one_line(f.excerpt)}»"
+        )
+    print(
+        f"{len(found)} failing verdict(s)"
+        + ("; overrule one with `arena overrule OUTPUT --gate G --reason TEXT`" if found else "")
+    )

@@ -56,8 +56,7 @@ def _json(parser: argparse.ArgumentParser, handler) -> None:
     parser.set_defaults(handler=handler)
 
 
-def _correct(args: argparse.Namespace, call: Callable[[ModuleType, Ledger], str],
-             what: str) -> int:
+def _correct(args: argparse.Namespace, call: Callable[[ModuleType, Ledger], str], what: str) -> int:
     """Run one correction of ``arena.corrections`` and say what it did and how to undo it."""
     from arena import corrections  # loads the gates: only when a correction is made
 
@@ -71,31 +70,51 @@ def _correct(args: argparse.Namespace, call: Callable[[ModuleType, Ledger], str]
 
 
 def _set_language(args: argparse.Namespace) -> int:
-    return _correct(args, lambda corrections, ledger: corrections.set_case_language(
-        ledger, args.family, args.case, args.language, reason=args.reason),
-        f"case {args.case} of {args.family} expects {args.language}; its gates were run again")
+    return _correct(
+        args,
+        lambda corrections, ledger: corrections.set_case_language(
+            ledger, args.family, args.case, args.language, reason=args.reason
+        ),
+        f"case {args.case} of {args.family} expects {args.language}; its gates were run again",
+    )
 
 
 def _retire(args: argparse.Namespace) -> int:
-    return _correct(args, lambda corrections, ledger: corrections.retire_case(
-        ledger, args.family, args.case, reason=args.reason),
-        f"case {args.case} of {args.family} retired")
+    return _correct(
+        args,
+        lambda corrections, ledger: corrections.retire_case(
+            ledger, args.family, args.case, reason=args.reason
+        ),
+        f"case {args.case} of {args.family} retired",
+    )
 
 
 def _remove(args: argparse.Namespace) -> int:
-    return _correct(args, lambda corrections, ledger: corrections.remove_output(
-        ledger, args.output, reason=args.reason), f"output {args.output} removed")
+    return _correct(
+        args,
+        lambda corrections, ledger: corrections.remove_output(
+            ledger, args.output, reason=args.reason
+        ),
+        f"output {args.output} removed",
+    )
 
 
 def _overrule(args: argparse.Namespace) -> int:
-    return _correct(args, lambda corrections, ledger: corrections.overrule(
-        ledger, args.output, args.gate, reason=args.reason),
-        f"the {args.gate} verdict on output {args.output} is set aside")
+    return _correct(
+        args,
+        lambda corrections, ledger: corrections.overrule(
+            ledger, args.output, args.gate, reason=args.reason
+        ),
+        f"the {args.gate} verdict on output {args.output} is set aside",
+    )
 
 
 def _retract(args: argparse.Namespace) -> int:
-    return _correct(args, lambda corrections, ledger: corrections.retract(
-        ledger, args.event, reason=args.reason), f"event {args.event} retracted")
+    return _correct(
+        args,
+        lambda corrections, ledger: corrections.retract(ledger, args.event, reason=args.reason),
+        f"event {args.event} retracted",
+    )
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -114,17 +133,32 @@ def _list(args: argparse.Namespace) -> int:
     if not rows:
         print(f"no events in {args.family}")
         return 0
-    print(output.table(
-        ["event", "at", "kind", "about", "actor", "reason"],
-        [[r["event_id"][:12] + (" (retracted)" if r["retracted"] else ""), r["at"], r["kind"],
-          _about(r), r["actor"], output.one_line(r["reason"])] for r in rows]))
+    print(
+        output.table(
+            ["event", "at", "kind", "about", "actor", "reason"],
+            [
+                [
+                    r["event_id"][:12] + (" (retracted)" if r["retracted"] else ""),
+                    r["at"],
+                    r["kind"],
+                    _about(r),
+                    r["actor"],
+                    output.one_line(r["reason"]),
+                ]
+                for r in rows
+            ],
+        )
+    )
     return 0
 
 
 def _about(row: dict) -> str:
     if row["kind"] == "retract":
         return f"event {row['target_event'][:12]}"
-    parts = [f"case {row['case_id']}" if "case_id" in row else "",
-             f"output {row['output_id'][:12]}" if "output_id" in row else "",
-             row.get("gate", ""), row.get("language", "")]
+    parts = [
+        f"case {row['case_id']}" if "case_id" in row else "",
+        f"output {row['output_id'][:12]}" if "output_id" in row else "",
+        row.get("gate", ""),
+        row.get("language", ""),
+    ]
     return " ".join(p for p in parts if p)

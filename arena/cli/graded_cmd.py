@@ -14,25 +14,39 @@ from arena.errors import BadInput
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    c = sub.add_parser("collect", help="collect a suite's answers from an OpenAI-compatible "
-                       "endpoint into a graded family (resumable)")
-    c.add_argument("suite", metavar="SUITE_OR_FAMILY",
-                   help="a suite file, a bundled suite name (starter), or a graded family")
+    c = sub.add_parser(
+        "collect",
+        help="collect a suite's answers from an OpenAI-compatible "
+        "endpoint into a graded family (resumable)",
+    )
+    c.add_argument(
+        "suite",
+        metavar="SUITE_OR_FAMILY",
+        help="a suite file, a bundled suite name (starter), or a graded family",
+    )
     c.add_argument("--endpoint", required=True, help="the server, e.g. http://127.0.0.1:8000")
     c.add_argument("--model", required=True, help="the model id the endpoint serves")
-    c.add_argument("--api-key-env", metavar="VAR",
-                   help="environment variable holding the bearer token (redacted everywhere)")
+    c.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="environment variable holding the bearer token (redacted everywhere)",
+    )
     c.add_argument("--family", help="the graded family (default: the suite's name)")
     c.add_argument("--label", help="the run's label (default: the model id)")
     c.add_argument("--tier", default="community", help="reference or community (default)")
     c.add_argument("--system-prompt", help="a system message sent before each task")
-    c.add_argument("--inference", default="{}", metavar="JSON",
-                   help='inference settings sent with each request, e.g. '
-                        '\'{"temperature": 0, "max_tokens": 512}\'')
+    c.add_argument(
+        "--inference",
+        default="{}",
+        metavar="JSON",
+        help="inference settings sent with each request, e.g. "
+        '\'{"temperature": 0, "max_tokens": 512}\'',
+    )
     c.add_argument("--concurrency", type=int, default=4, help="requests in flight (4)")
     c.add_argument("--timeout", type=float, default=120.0, help="seconds per request (120)")
-    c.add_argument("--retries", type=int, default=4, help="retries on 429, 5xx, lost "
-                   "connections (4)")
+    c.add_argument(
+        "--retries", type=int, default=4, help="retries on 429, 5xx, lost connections (4)"
+    )
     c.add_argument("--prices", type=Path, help="price table (TOML/JSON, per 1M tokens)")
     c.add_argument("--revision", help="model revision (part of the run's identity)")
     c.add_argument("--artifact-digest", help="digest of the model weights")
@@ -43,8 +57,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = sub.add_parser("grade", help="grade a graded family again and print its scores")
     g.add_argument("family", help="the graded family")
     g.add_argument("--seed", type=int, default=0, help="bootstrap seed of the intervals (0)")
-    g.add_argument("--feed-votes", metavar="FAMILY",
-                   help="also copy the answers into this votes family, to vote on them")
+    g.add_argument(
+        "--feed-votes",
+        metavar="FAMILY",
+        help="also copy the answers into this votes family, to vote on them",
+    )
     g.add_argument("--json", action="store_true", help="print the scores as JSON")
     g.set_defaults(handler=cmd_grade)
 
@@ -79,31 +96,56 @@ def cmd_collect(args: argparse.Namespace) -> int:
         raise BadInput("expected a JSON object", field="--inference")
     prices = load_prices(args.prices, args.model) if args.prices else None
     settings = CollectSettings(
-        endpoint=args.endpoint, model=args.model, system_prompt=args.system_prompt,
-        inference=inference, api_key_env=args.api_key_env, timeout_s=args.timeout,
-        retries=args.retries, concurrency=args.concurrency, prices=prices)
+        endpoint=args.endpoint,
+        model=args.model,
+        system_prompt=args.system_prompt,
+        inference=inference,
+        api_key_env=args.api_key_env,
+        timeout_s=args.timeout,
+        retries=args.retries,
+        concurrency=args.concurrency,
+        prices=prices,
+    )
     with open_ledger(args) as ledger:
         suite, family = _suite(ledger, args.suite)
         with tqdm(desc="collect", unit="item", disable=None, file=sys.stderr) as bar:
+
             def advance(progress: Any) -> None:
                 bar.total = progress.total
                 bar.n = progress.completed
                 bar.refresh()
 
-            report = collect_run(ledger, suite, settings, family=args.family or family,
-                                 label=args.label, tier=args.tier, revision=args.revision,
-                                 artifact_digest=args.artifact_digest,
-                                 quantization=args.quantization, on_progress=advance)
+            report = collect_run(
+                ledger,
+                suite,
+                settings,
+                family=args.family or family,
+                label=args.label,
+                tier=args.tier,
+                revision=args.revision,
+                artifact_digest=args.artifact_digest,
+                quantization=args.quantization,
+                on_progress=advance,
+            )
     counts = dict(report.summary.status_counts)
     if args.json:
-        output.emit_json({"family": report.family, "system": report.system_id,
-                          "label": report.label, "total": report.summary.total,
-                          "skipped": report.summary.skipped,
-                          "delivered": report.summary.delivered, "status_counts": counts})
+        output.emit_json(
+            {
+                "family": report.family,
+                "system": report.system_id,
+                "label": report.label,
+                "total": report.summary.total,
+                "skipped": report.summary.skipped,
+                "delivered": report.summary.delivered,
+                "status_counts": counts,
+            }
+        )
     else:
-        print(f"{report.label} on {report.family}: {report.summary.delivered} collected, "
-              f"{report.summary.skipped} already done; "
-              + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
+        print(
+            f"{report.label} on {report.family}: {report.summary.delivered} collected, "
+            f"{report.summary.skipped} already done; "
+            + ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+        )
     return 0
 
 
@@ -115,8 +157,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
         rows = board(ledger, args.family, seed=args.seed)
         fed = feed_votes(ledger, args.family, args.feed_votes) if args.feed_votes else None
     if args.json:
-        output.emit_json({"family": args.family, "changed": changed, "seed": args.seed,
-                          "systems": rows, "fed": fed})
+        output.emit_json(
+            {
+                "family": args.family,
+                "changed": changed,
+                "seed": args.seed,
+                "systems": rows,
+                "fed": fed,
+            }
+        )
         return 0
     print(f"{args.family}: {changed} grades changed")
     print_graded(rows)
@@ -129,9 +178,20 @@ def print_graded(rows: list[dict[str, Any]]) -> None:
     def pct(value: float | None) -> str | None:
         return None if value is None else f"{100 * value:.1f}%"
 
-    print(output.table(
-        ["rank", "run", "headline", "95% interval", "passed", "coverage", "tier"],
-        [[i, r["label"], pct(r["headline"]),
-          f"{pct(r['ci95'][0])} – {pct(r['ci95'][1])}" if r["ci95"] else None,
-          f"{r['passed']}/{r['tasks']}", pct(r["coverage"]), r["tier"]]
-         for i, r in enumerate(rows, start=1)]))
+    print(
+        output.table(
+            ["rank", "run", "headline", "95% interval", "passed", "coverage", "tier"],
+            [
+                [
+                    i,
+                    r["label"],
+                    pct(r["headline"]),
+                    f"{pct(r['ci95'][0])} – {pct(r['ci95'][1])}" if r["ci95"] else None,
+                    f"{r['passed']}/{r['tasks']}",
+                    pct(r["coverage"]),
+                    r["tier"],
+                ]
+                for i, r in enumerate(rows, start=1)
+            ],
+        )
+    )

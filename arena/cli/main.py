@@ -15,11 +15,14 @@ from arena.errors import ArenaError
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arena",
-        description="Judge AI outputs side by side and build a verifiable leaderboard.")
+        description="Judge AI outputs side by side and build a verifiable leaderboard.",
+    )
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
-    parser.add_argument("--ledger", metavar="PATH",
-                        help="the ledger file (default: $ARENA_LEDGER, else arena.sqlite in "
-                             "the user data folder)")
+    parser.add_argument(
+        "--ledger",
+        metavar="PATH",
+        help="the ledger file (default: $ARENA_LEDGER, else arena.sqlite in the user data folder)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.register(sub)
     round_cmd.register(sub)
@@ -38,8 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except sqlite3.Error as exc:
         # A full disk, an I/O error: the transaction was rolled back, nothing half-written.
-        output.error(f"the ledger could not be written or read: {exc}; nothing was changed "
-                     "by this command")
+        output.error(
+            f"the ledger could not be written or read: {exc}; nothing was changed by this command"
+        )
         return 1
     except OSError as exc:
         output.error(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))

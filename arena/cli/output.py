@@ -28,12 +28,15 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A plain text table; numbers right-aligned, None as a dash."""
     cells = [[("—" if v is None else str(v)) for v in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    numeric = [all(isinstance(row[i], (int, float)) or row[i] is None for row in rows)
-               for i in range(len(headers))]
+    numeric = [
+        all(isinstance(row[i], (int, float)) or row[i] is None for row in rows)
+        for i in range(len(headers))
+    ]
 
     def line(values: Sequence[str]) -> str:
-        return "  ".join(v.rjust(w) if n else v.ljust(w)
-                         for v, w, n in zip(values, widths, numeric, strict=True)).rstrip()
+        return "  ".join(
+            v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, widths, numeric, strict=True)
+        ).rstrip()
 
     out = [line(list(headers)), line(["-" * w for w in widths])]
     out += [line(r) for r in cells]
@@ -46,6 +49,13 @@ def progress_bar(path: Path, what: str) -> Iterator[Callable[[int], None]]:
     from tqdm import tqdm
 
     total = path.stat().st_size if path.is_file() else None
-    with tqdm(total=total, unit="B", unit_scale=True, desc=what, disable=None,
-              file=sys.stderr, leave=False) as bar:
+    with tqdm(
+        total=total,
+        unit="B",
+        unit_scale=True,
+        desc=what,
+        disable=None,
+        file=sys.stderr,
+        leave=False,
+    ) as bar:
         yield bar.update

@@ -15,9 +15,23 @@ if TYPE_CHECKING:
     from arena.round_record import BoardRow, Round
 
 # Keys of a `round show --json` system entry, in the order docs/cli.md lists them.
-SYSTEM_KEYS = ("system", "label", "points", "rank", "preliminary", "unranked", "far_behind",
-               "votes", "decisive_votes", "both_bad_share", "gate_failure_share",
-               "cost_per_output", "p50_latency_ms", "pass_rate", "failed_tests_share")
+SYSTEM_KEYS = (
+    "system",
+    "label",
+    "points",
+    "rank",
+    "preliminary",
+    "unranked",
+    "far_behind",
+    "votes",
+    "decisive_votes",
+    "both_bad_share",
+    "gate_failure_share",
+    "cost_per_output",
+    "p50_latency_ms",
+    "pass_rate",
+    "failed_tests_share",
+)
 # And, for graded families only:
 GRADED_KEYS = ("headline", "ci95", "passed", "tasks", "coverage", "categories", "tier")
 
@@ -28,16 +42,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     c = rsub.add_parser("close", help="re-run the gates, fit the points and store the round")
     c.add_argument("--family", required=True)
-    c.add_argument("--weighting", choices=("unit", "ledger"), default="unit",
-                   help="unit: every comparison its own weight; ledger: each actor's total "
-                        "family contribution capped at --cap (default unit)")
+    c.add_argument(
+        "--weighting",
+        choices=("unit", "ledger"),
+        default="unit",
+        help="unit: every comparison its own weight; ledger: each actor's total "
+        "family contribution capped at --cap (default unit)",
+    )
     c.add_argument("--cap", type=float, help="the ledger weighting's cap (default 1000)")
     c.add_argument("--penalty", type=float, help="the penalty λ (default 0.01)")
     c.add_argument("--base", type=float, default=1000.0, help="the anchor's points (1000)")
-    c.add_argument("--threshold", type=float,
-                   help="decisive votes below which a system is preliminary (default 10)")
-    c.add_argument("--seed", type=int, default=0,
-                   help="graded families: the bootstrap seed of the 95%% intervals (0)")
+    c.add_argument(
+        "--threshold",
+        type=float,
+        help="decisive votes below which a system is preliminary (default 10)",
+    )
+    c.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="graded families: the bootstrap seed of the 95%% intervals (0)",
+    )
     c.add_argument("--json", action="store_true", help="print the round as JSON")
     c.set_defaults(handler=cmd_close)
 
@@ -56,10 +81,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     f = sub.add_parser("verify", help="recheck a bundle's signature and hashes and refit it")
     f.add_argument("bundle", type=Path, help="the bundle folder or .zip")
-    f.add_argument("--signer", metavar="FINGERPRINT",
-                   help="require this signer (as `arena key` prints it on the rater's machine)")
-    f.add_argument("--allow-unsigned", action="store_true",
-                   help="check an unsigned bundle instead of refusing it")
+    f.add_argument(
+        "--signer",
+        metavar="FINGERPRINT",
+        help="require this signer (as `arena key` prints it on the rater's machine)",
+    )
+    f.add_argument(
+        "--allow-unsigned",
+        action="store_true",
+        help="check an unsigned bundle instead of refusing it",
+    )
     f.add_argument("--json", action="store_true", help="print the result as JSON")
     f.set_defaults(handler=cmd_verify)
 
@@ -69,12 +100,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     b = sub.add_parser("fit", help="fit point scores to a battles file (no ledger needed)")
     b.add_argument("file", type=Path, help="JSON list or JSON Lines of battles")
-    b.add_argument("--format", choices=("fastchat-battles", "native"),
-                   default="fastchat-battles", help="fastchat-battles (model_a, model_b, "
-                   "winner) or native (a, b, y, w); default fastchat-battles")
+    b.add_argument(
+        "--format",
+        choices=("fastchat-battles", "native"),
+        default="fastchat-battles",
+        help="fastchat-battles (model_a, model_b, "
+        "winner) or native (a, b, y, w); default fastchat-battles",
+    )
     b.add_argument("--penalty", type=float, default=0.01, help="the penalty λ (default 0.01)")
-    b.add_argument("--anchor", metavar="NAME", help="the system at --base points "
-                   "(default: the one with the most comparisons)")
+    b.add_argument(
+        "--anchor",
+        metavar="NAME",
+        help="the system at --base points (default: the one with the most comparisons)",
+    )
     b.add_argument("--base", type=float, default=1000.0, help="the anchor's points (1000)")
     b.add_argument("--json", action="store_true", help="print the board as JSON")
     b.set_defaults(handler=cmd_fit)
@@ -82,8 +120,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     v = sub.add_parser("import-votes", help="import votes cast elsewhere (JSON Lines)")
     v.add_argument("file", type=Path, help="the vote log (docs/formats.md)")
     v.add_argument("--family", required=True, help="the family the votes are on")
-    v.add_argument("--api-key-env", action="append", default=[], metavar="VAR",
-                   help="redact the value of this environment variable (repeatable)")
+    v.add_argument(
+        "--api-key-env",
+        action="append",
+        default=[],
+        metavar="VAR",
+        help="redact the value of this environment variable (repeatable)",
+    )
     v.add_argument("--json", action="store_true", help="print the result as JSON")
     v.set_defaults(handler=cmd_import_votes)
 
@@ -94,11 +137,14 @@ def cmd_close(args: argparse.Namespace) -> int:
     from arena.round_record import RoundSettings
     from arena.rounds import close_round
 
-    given = {k: getattr(args, k) for k in ("penalty", "threshold", "cap")
-             if getattr(args, k) is not None}
+    given = {
+        k: getattr(args, k) for k in ("penalty", "threshold", "cap") if getattr(args, k) is not None
+    }
     settings = RoundSettings(weighting=args.weighting, base=args.base, seed=args.seed, **given)
-    with open_ledger(args) as ledger, tqdm(desc="gates", unit="output", disable=None,
-                                           file=sys.stderr, leave=False) as bar:
+    with (
+        open_ledger(args) as ledger,
+        tqdm(desc="gates", unit="output", disable=None, file=sys.stderr, leave=False) as bar,
+    ):
         closed = close_round(ledger, args.family, settings, progress=bar.update)
     _print(public(closed), args.json)
     return 0
@@ -110,12 +156,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     with open_ledger(args, readonly=True) as ledger:
         found = find_round(ledger, args.round, args.family)
     if found is None:
-        raise BadInput("no such round" + (f" {args.round!r}" if args.round else "")
-                       + (f" of family {args.family!r}" if args.family else "")
-                       + "; close one with `arena round close --family NAME`", field="round")
+        raise BadInput(
+            "no such round"
+            + (f" {args.round!r}" if args.round else "")
+            + (f" of family {args.family!r}" if args.family else "")
+            + "; close one with `arena round close --family NAME`",
+            field="round",
+        )
     if args.category and args.category not in found.categories:
-        raise BadInput(f"no category {args.category!r} in this round; one of "
-                       f"{', '.join(found.categories)}", field="--category")
+        raise BadInput(
+            f"no category {args.category!r} in this round; one of {', '.join(found.categories)}",
+            field="--category",
+        )
     _print(public(found, args.category), args.json)
     return 0
 
@@ -123,11 +175,16 @@ def cmd_show(args: argparse.Namespace) -> int:
 def public(found: Round, category: str | None = None) -> dict[str, Any]:
     """The documented `round show --json` view of a stored round (or of a category's refit)."""
     board = found.categories[category] if category else found.board
-    shown = {"round": found.round_id, "family": found.family, "kind": found.kind,
-             "closed_at": found.closed_at, "settings": found.recorded_settings(),
-             "anchor": board.anchor.to_json() if board.anchor else None,
-             "systems": [_system(r) for r in board.systems],
-             "summary": found.summary.to_json()}
+    shown = {
+        "round": found.round_id,
+        "family": found.family,
+        "kind": found.kind,
+        "closed_at": found.closed_at,
+        "settings": found.recorded_settings(),
+        "anchor": board.anchor.to_json() if board.anchor else None,
+        "systems": [_system(r) for r in board.systems],
+        "summary": found.summary.to_json(),
+    }
     if category:
         shown["category"] = category
     return shown
@@ -172,19 +229,45 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
     if shown.get("category"):
         title += f", category {shown['category']}"
     print(title)
-    print(f"anchor: {anchor['label']} ({anchor['reason']}); settings: "
-          + ", ".join(f"{k} {v}" for k, v in shown["settings"].items() if v is not None))
+    print(
+        f"anchor: {anchor['label']} ({anchor['reason']}); settings: "
+        + ", ".join(f"{k} {v}" for k, v in shown["settings"].items() if v is not None)
+    )
     ranked = [r for r in shown["systems"] if not r["unranked"]]
-    rows = [[r["rank"], r["label"] + (" *" if r["preliminary"] else "")
-             + (" (far behind)" if r["far_behind"] else ""), _fmt(r["points"]), r["votes"],
-             _fmt(r["both_bad_share"], percent=True), _fmt(r["gate_failure_share"], percent=True),
-             _fmt(r["cost_per_output"], significant=True), _fmt(r["p50_latency_ms"]),
-             _fmt(r["pass_rate"], percent=True)] for r in ranked]
+    rows = [
+        [
+            r["rank"],
+            r["label"]
+            + (" *" if r["preliminary"] else "")
+            + (" (far behind)" if r["far_behind"] else ""),
+            _fmt(r["points"]),
+            r["votes"],
+            _fmt(r["both_bad_share"], percent=True),
+            _fmt(r["gate_failure_share"], percent=True),
+            _fmt(r["cost_per_output"], significant=True),
+            _fmt(r["p50_latency_ms"]),
+            _fmt(r["pass_rate"], percent=True),
+        ]
+        for r in ranked
+    ]
     # In a category view, every column but rank and points keeps its family-wide value.
     wide = " (all)" if shown.get("category") else ""
-    print(output.table(["rank", "system", "points", f"votes{wide}", f"both bad{wide}",
-                        f"gate fail{wide}", f"cost/output{wide}", f"p50 ms{wide}",
-                        f"pass rate{wide}"], rows))
+    print(
+        output.table(
+            [
+                "rank",
+                "system",
+                "points",
+                f"votes{wide}",
+                f"both bad{wide}",
+                f"gate fail{wide}",
+                f"cost/output{wide}",
+                f"p50 ms{wide}",
+                f"pass rate{wide}",
+            ],
+            rows,
+        )
+    )
     others = [r for r in shown["systems"] if r["unranked"]]
     if others:
         print("unranked: " + ", ".join(f"{r['label']} ({_why_unranked(r)})" for r in others))
@@ -192,11 +275,15 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
         print("* preliminary: fewer decisive votes than the threshold")
     summary = shown["summary"]
     print()
-    print(f"rater agreement: {_fmt(summary['rater_agreement'], percent=True) or '—'} over "
-          f"{summary['repeats']} repeats")
+    print(
+        f"rater agreement: {_fmt(summary['rater_agreement'], percent=True) or '—'} over "
+        f"{summary['repeats']} repeats"
+    )
     print(f"split-half τ: {_fmt(summary['split_half_tau'], 2) or '—'}")
-    for key, name in (("length_bias_points_per_sd", "length bias"),
-                      ("diff_length_bias_points_per_sd", "diff length bias")):
+    for key, name in (
+        ("length_bias_points_per_sd", "length bias"),
+        ("diff_length_bias_points_per_sd", "diff length bias"),
+    ):
         if summary[key] is not None:
             print(f"{name}: {summary[key]:+.0f} points per SD (positive favours longer)")
     left = summary["left_out"]
@@ -213,13 +300,16 @@ def cmd_import_votes(args: argparse.Namespace) -> int:
 
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
     with open_ledger(args) as ledger, output.progress_bar(args.file, "votes") as advance:
-        report = import_votes(ledger, args.file, family=args.family, redactor=redactor,
-                              progress=advance)
+        report = import_votes(
+            ledger, args.file, family=args.family, redactor=redactor, progress=advance
+        )
     if args.json:
         output.emit_json(report.__dict__)
     else:
-        print(f"{args.file}: {report.records} votes read, {report.votes_added} new, "
-              f"{report.sessions_added} new sessions in {report.family}")
+        print(
+            f"{args.file}: {report.records} votes read, {report.votes_added} new, "
+            f"{report.sessions_added} new sessions in {report.family}"
+        )
     return 0
 
 
@@ -230,8 +320,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     key = load_or_create_key()
     with open_ledger(args, readonly=True) as ledger:
         found = export_round(ledger, args.out, round_id=args.round, family=args.family, key=key)
-    print(f"round {found.round_id[:12]} of {found.family} written to {args.out}, signed by "
-          f"{fingerprint(key.public_key())}")
+    print(
+        f"round {found.round_id[:12]} of {found.family} written to {args.out}, signed by "
+        f"{fingerprint(key.public_key())}"
+    )
     return 0
 
 
@@ -253,15 +345,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     report = verify_bundle(args.bundle, allow_unsigned=args.allow_unsigned, signer=args.signer)
     if args.json:
-        output.emit_json({"bundle": str(args.bundle), "round": report.round, "ok": report.ok,
-                          "signer": report.signer, "systems": report.systems,
-                          "largest_difference": report.largest_difference,
-                          "problems": report.problems})
+        output.emit_json(
+            {
+                "bundle": str(args.bundle),
+                "round": report.round,
+                "ok": report.ok,
+                "signer": report.signer,
+                "systems": report.systems,
+                "largest_difference": report.largest_difference,
+                "problems": report.problems,
+            }
+        )
     elif report.ok:
         signed = f"signed by {report.signer}" if report.signer else "unsigned"
-        print(f"{args.bundle}: ok ({signed}): every hash matches and the refit reproduces the "
-              f"points of {report.systems} systems (largest difference "
-              f"{report.largest_difference:.2g})")
+        print(
+            f"{args.bundle}: ok ({signed}): every hash matches and the refit reproduces the "
+            f"points of {report.systems} systems (largest difference "
+            f"{report.largest_difference:.2g})"
+        )
     else:
         for line in report.problems:
             print(line)
@@ -273,16 +374,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_fit(args: argparse.Namespace) -> int:
     from arena.scoring import fit_battles
 
-    board = fit_battles(str(args.file), fmt=args.format, penalty=args.penalty,
-                        anchor=args.anchor, base=args.base)
+    board = fit_battles(
+        str(args.file), fmt=args.format, penalty=args.penalty, anchor=args.anchor, base=args.base
+    )
     if args.json:
         output.emit_json(board)
         return 0
     print(f"anchor: {board['anchor']} ({board['anchor_reason']}), penalty {board['penalty']:g}")
     ranked = [s for s in board["systems"] if not s["unranked"]]
-    print(output.table(["rank", "system", "points", "decisive votes"],
-                       [[s["rank"], s["system"], round(s["points"]), s["decisive_votes"]]
-                        for s in ranked]))
+    print(
+        output.table(
+            ["rank", "system", "points", "decisive votes"],
+            [[s["rank"], s["system"], round(s["points"]), s["decisive_votes"]] for s in ranked],
+        )
+    )
     others = [s for s in board["systems"] if s["unranked"]]
     if others:
         print("unranked: " + ", ".join(f"{s['system']} ({_why_unranked(s)})" for s in others))

@@ -26,5 +26,6 @@ class Piece:
 def language_pieces(output: Output, case: Case, family: Family) -> list[Piece]:
     """The pieces of ``output`` the Language gate reads, each with the language it was read as."""
     expected = expected_codes(case, family)
-    return [Piece(text, read_as(text, expected), weight)
-            for text, weight in readable_pieces(output)]
+    return [
+        Piece(text, read_as(text, expected), weight) for text, weight in readable_pieces(output)
+    ]

@@ -122,8 +122,12 @@ def _closed_on_its_line(line: str, python: bool) -> bool:
         return False
     kind = kinds[0]
     rest = line.replace(kind, "")
-    return (line.count(kind) % 2 == 0 and '"' not in rest and "'" not in rest
-            and "#" not in line[: line.index(kind)])
+    return (
+        line.count(kind) % 2 == 0
+        and '"' not in rest
+        and "'" not in rest
+        and "#" not in line[: line.index(kind)]
+    )
 
 
 @lru_cache(maxsize=64)  # the gate bounds a block by its region, then lexes the same region

@@ -22,8 +22,9 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
     for line, record in iter_json_array(path, options.progress, limit=options.max_record_bytes):
         record = options.redactor.value(record)
         if not isinstance(record, dict):
-            raise bad(path, line, "(record)",
-                      "expected an object with instruction, output, generator")
+            raise bad(
+                path, line, "(record)", "expected an object with instruction, output, generator"
+            )
         for name in ("instruction", "generator"):
             if name not in record:
                 raise bad(path, line, name, "missing")

@@ -22,8 +22,17 @@ from arena.importers.base import (
 from arena.records import LANGUAGE_TAG
 
 REQUIRED = ("case_id", "prompt", "system", "output")
-OPTIONAL = ("category", "sample", "finish_reason", "latency_ms", "cost", "test_result",
-            "prompt_tokens", "completion_tokens", "language")
+OPTIONAL = (
+    "category",
+    "sample",
+    "finish_reason",
+    "latency_ms",
+    "cost",
+    "test_result",
+    "prompt_tokens",
+    "completion_tokens",
+    "language",
+)
 
 
 class _Counting(io.RawIOBase):
@@ -56,12 +65,14 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
             raise BadInput(f"unreadable header ({exc})", path=str(path), line=1) from None
         missing = [c for c in REQUIRED if c not in header]
         if missing:
-            raise BadInput(f"missing column(s) {', '.join(missing)}", path=str(path), line=1,
-                           field="header")
+            raise BadInput(
+                f"missing column(s) {', '.join(missing)}", path=str(path), line=1, field="header"
+            )
         unknown = [c for c in header if c not in REQUIRED + OPTIONAL]
         if unknown:
-            raise BadInput(f"unknown column(s) {', '.join(unknown)}", path=str(path), line=1,
-                           field="header")
+            raise BadInput(
+                f"unknown column(s) {', '.join(unknown)}", path=str(path), line=1, field="header"
+            )
         while True:
             line = reader.line_num + 1
             try:
@@ -69,11 +80,13 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
             except StopIteration:
                 return
             except UnicodeDecodeError as exc:
-                raise BadInput(f"not UTF-8 text ({exc.reason})", path=str(path),
-                               line=line) from None
+                raise BadInput(
+                    f"not UTF-8 text ({exc.reason})", path=str(path), line=line
+                ) from None
             except csv.Error as exc:
-                raise BadInput(f"malformed CSV ({exc})", path=str(path),
-                               line=reader.line_num) from None
+                raise BadInput(
+                    f"malformed CSV ({exc})", path=str(path), line=reader.line_num
+                ) from None
             if None in row:
                 raise bad(path, line, "(row)", "more values than header columns")
             yield _parsed(options.redactor.value(row), path, line)
@@ -89,8 +102,12 @@ def _parsed(row: dict, path: Path, line: int) -> ParsedOutput:
     sample = as_count(row.get("sample"), path, line, "sample")
     language = (row.get("language") or "").strip() or None
     if language is not None and not LANGUAGE_TAG.match(language):
-        raise bad(path, line, "language", f"expected a language tag such as fr or zh-Hans, "
-                  f"found {language!r}")
+        raise bad(
+            path,
+            line,
+            "language",
+            f"expected a language tag such as fr or zh-Hans, found {language!r}",
+        )
     return ParsedOutput(
         line=line,
         case_id=as_case_id(row["case_id"], path, line, "case_id"),

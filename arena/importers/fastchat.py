@@ -46,8 +46,10 @@ def _questions(path: Path, options: ReadOptions) -> dict[str, tuple[str, list[st
         qid = as_case_id(record["question_id"], path, line, "question_id")
         if qid in found:
             raise bad(path, line, "question_id", f"question {qid} appears twice")
-        found[qid] = (str(record.get("category") or "general"),
-                      _turns(record.get("turns"), path, line, "turns"))
+        found[qid] = (
+            str(record.get("category") or "general"),
+            _turns(record.get("turns"), path, line, "turns"),
+        )
     return found
 
 
@@ -59,8 +61,11 @@ def default_questions(answers: Path) -> Path:
 def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
     questions_path = options.questions or default_questions(path)
     if not questions_path.is_file():
-        raise BadInput("FastChat answers need their questions: pass --questions FILE "
-                       f"(looked for {questions_path})", path=str(path))
+        raise BadInput(
+            "FastChat answers need their questions: pass --questions FILE "
+            f"(looked for {questions_path})",
+            path=str(path),
+        )
     questions = _questions(questions_path, options)
     for line, record in iter_json_lines(path, options.progress, limit=options.max_record_bytes):
         record = options.redactor.value(record)
@@ -85,10 +90,19 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
                 raise bad(path, line, name, "expected an object with turns")
             turns = _turns(choice.get("turns"), path, line, f"{name}.turns")
             if len(turns) != len(prompt_turns):
-                raise bad(path, line, f"{name}.turns",
-                          f"{len(turns)} answer turn(s) for a question of {len(prompt_turns)}")
+                raise bad(
+                    path,
+                    line,
+                    f"{name}.turns",
+                    f"{len(turns)} answer turn(s) for a question of {len(prompt_turns)}",
+                )
             yield ParsedOutput(
-                line=line, case_id=qid, category=category, prompt=join_turns(prompt_turns),
-                label=label, descriptor=plain_descriptor(label), text=join_turns(turns),
+                line=line,
+                case_id=qid,
+                category=category,
+                prompt=join_turns(prompt_turns),
+                label=label,
+                descriptor=plain_descriptor(label),
+                text=join_turns(turns),
                 sample=index,
             )

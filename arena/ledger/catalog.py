@@ -26,8 +26,12 @@ from arena.records import (
 
 def _family(row: dict) -> Family:
     return Family(
-        name=row["name"], kind=row["kind"], language=row["language"],
-        min_chars=row["min_chars"], max_chars=row["max_chars"], aspect=row["aspect"],
+        name=row["name"],
+        kind=row["kind"],
+        language=row["language"],
+        min_chars=row["min_chars"],
+        max_chars=row["max_chars"],
+        aspect=row["aspect"],
         reference=row["reference"],
     )
 
@@ -42,11 +46,18 @@ def families(ledger: Ledger) -> list[Family]:
 
 
 def add_family(ledger: Ledger, family: Family) -> None:
-    ledger.db.table("families").insert({
-        "name": family.name, "kind": family.kind, "language": family.language,
-        "min_chars": family.min_chars, "max_chars": family.max_chars,
-        "aspect": family.aspect, "reference": family.reference, "created_at": now_iso(),
-    })
+    ledger.db.table("families").insert(
+        {
+            "name": family.name,
+            "kind": family.kind,
+            "language": family.language,
+            "min_chars": family.min_chars,
+            "max_chars": family.max_chars,
+            "aspect": family.aspect,
+            "reference": family.reference,
+            "created_at": now_iso(),
+        }
+    )
 
 
 def set_reference(ledger: Ledger, family: str, system_id: SystemId) -> None:
@@ -65,9 +76,13 @@ def add_system(ledger: Ledger, label: str, descriptor: SystemDescriptor) -> tupl
         return system_id, False
     db.execute(
         "INSERT INTO systems (system_id, label, descriptor, created_at) VALUES (?, ?, ?, ?)",
-        [system_id, label,
-         json.dumps(dataclasses.asdict(descriptor), sort_keys=True, ensure_ascii=False),
-         now_iso()])
+        [
+            system_id,
+            label,
+            json.dumps(dataclasses.asdict(descriptor), sort_keys=True, ensure_ascii=False),
+            now_iso(),
+        ],
+    )
     return system_id, True
 
 
@@ -80,7 +95,8 @@ def check_label(ledger: Ledger, family: str, label: str, system_id: SystemId) ->
     clash = ledger.db.execute(
         "SELECT system_id FROM systems WHERE label = ? AND system_id != ? AND system_id IN "
         "(SELECT system_id FROM outputs WHERE family = ?) LIMIT 1",
-        [label, system_id, family]).fetchone()
+        [label, system_id, family],
+    ).fetchone()
     if clash:
         raise BadInput(
             f"label {label!r} already names system {clash[0][:12]}… in family {family!r} with a "
@@ -113,13 +129,19 @@ def find_system(ledger: Ledger, name: str, family: str | None = None) -> System 
     """
     scope, params = "", [name, name]
     if family is not None:
-        scope, params = " AND system_id IN (SELECT system_id FROM outputs WHERE family = ?)", \
-            [name, name, family]
-    rows = list(ledger.db.query(
-        f"SELECT * FROM systems WHERE (label = ? OR system_id = ?){scope}", params))
+        scope, params = (
+            " AND system_id IN (SELECT system_id FROM outputs WHERE family = ?)",
+            [name, name, family],
+        )
+    rows = list(
+        ledger.db.query(f"SELECT * FROM systems WHERE (label = ? OR system_id = ?){scope}", params)
+    )
     if not rows and len(name) >= 8:
-        rows = list(ledger.db.query(
-            f"SELECT * FROM systems WHERE system_id LIKE ?{scope}", [name + "%", *params[2:]]))
+        rows = list(
+            ledger.db.query(
+                f"SELECT * FROM systems WHERE system_id LIKE ?{scope}", [name + "%", *params[2:]]
+            )
+        )
     return _system(rows[0]) if len(rows) == 1 else None
 
 
@@ -136,8 +158,10 @@ def check_same_case(old: Case, new: Case) -> None:
     """
     for what in ("prompt", "category", "language"):
         if getattr(old, what) != getattr(new, what):
-            raise BadInput(f"case {new.case_id!r} is already in family {new.family!r} with a "
-                           f"different {what}", field=f"case.{what}")
+            raise BadInput(
+                f"case {new.case_id!r} is already in family {new.family!r} with a different {what}",
+                field=f"case.{what}",
+            )
 
 
 def add_case(ledger: Ledger, case: Case) -> bool:
@@ -149,24 +173,51 @@ def add_case(ledger: Ledger, case: Case) -> bool:
     ledger.db.execute(
         "INSERT INTO cases (family, case_id, category, prompt, language, detected_language, "
         "language_evidence) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [case.family, case.case_id, case.category, case.prompt, case.language,
-         case.detected_language, case.language_evidence])
+        [
+            case.family,
+            case.case_id,
+            case.category,
+            case.prompt,
+            case.language,
+            case.detected_language,
+            case.language_evidence,
+        ],
+    )
     return True
 
 
 def _case(row: dict) -> Case:
-    return Case(row["family"], CaseId(row["case_id"]), row["category"], row["prompt"],
-                row["language"], row["detected_language"], row["language_evidence"])
+    return Case(
+        row["family"],
+        CaseId(row["case_id"]),
+        row["category"],
+        row["prompt"],
+        row["language"],
+        row["detected_language"],
+        row["language_evidence"],
+    )
 
 
 def cases(ledger: Ledger, family: str) -> list[Case]:
-    return [_case(r) for r in ledger.db["cases"].rows_where("family = ?", [family],
-                                                           order_by="rowid")]
+    return [
+        _case(r) for r in ledger.db["cases"].rows_where("family = ?", [family], order_by="rowid")
+    ]
 
 
 _OUTPUT_COLUMNS = (
-    "output_id", "family", "case_id", "system_id", "sample", "text", "is_diff",
-    "finish_reason", "latency_ms", "cost", "prompt_tokens", "completion_tokens", "test_result",
+    "output_id",
+    "family",
+    "case_id",
+    "system_id",
+    "sample",
+    "text",
+    "is_diff",
+    "finish_reason",
+    "latency_ms",
+    "cost",
+    "prompt_tokens",
+    "completion_tokens",
+    "test_result",
 )
 
 
@@ -181,8 +232,9 @@ def _output(row: tuple) -> Output:
 
 def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
     """Store an output once. The same output again adds nothing; a changed one is refused."""
-    found = ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE output_id = ?",
-                              [output.output_id]).fetchone()
+    found = ledger.db.execute(
+        f"{_SELECT_OUTPUTS} WHERE output_id = ?", [output.output_id]
+    ).fetchone()
     if found is not None:
         if _output(found) != output:
             raise BadInput(
@@ -193,10 +245,11 @@ def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
             )
         return False
     row = {name: getattr(output, name) for name in _OUTPUT_COLUMNS}
-    row.update(is_diff=int(output.is_diff), content_hash=output.content_hash,
-               import_id=import_id)
-    ledger.db.execute(f"INSERT INTO outputs ({', '.join(row)}) VALUES "
-                      f"({', '.join('?' for _ in row)})", list(row.values()))
+    row.update(is_diff=int(output.is_diff), content_hash=output.content_hash, import_id=import_id)
+    ledger.db.execute(
+        f"INSERT INTO outputs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+        list(row.values()),
+    )
     return True
 
 
@@ -210,14 +263,18 @@ def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Ou
 def marks(ledger: Ledger) -> dict[str, int]:
     """How far the outputs and gate results stand now: a round records these, so its
     export shows the family as it was at closing."""
-    return {table: ledger.db.execute(f"SELECT COALESCE(MAX({key}), 0) FROM {table}").fetchone()[0]
-            for table, key in (("outputs", "rowid"), ("gate_results", "seq"))}
+    return {
+        table: ledger.db.execute(f"SELECT COALESCE(MAX({key}), 0) FROM {table}").fetchone()[0]
+        for table, key in (("outputs", "rowid"), ("gate_results", "seq"))
+    }
 
 
 def extent(ledger: Ledger) -> dict[str, int]:
     """How far outputs, gate results and cases stand: rows are only ever added to them."""
-    return {**marks(ledger),
-            "cases": ledger.db.execute("SELECT COALESCE(MAX(rowid), 0) FROM cases").fetchone()[0]}
+    return {
+        **marks(ledger),
+        "cases": ledger.db.execute("SELECT COALESCE(MAX(rowid), 0) FROM cases").fetchone()[0],
+    }
 
 
 def get_output(ledger: Ledger, output_id: OutputId) -> Output | None:
@@ -232,8 +289,12 @@ def find_output(ledger: Ledger, name: str) -> list[Output]:
         return [found]
     if len(name) < 8:
         return []
-    return [_output(r) for r in ledger.db.execute(
-        f"{_SELECT_OUTPUTS} WHERE output_id LIKE ? LIMIT 2", [name + "%"])]
+    return [
+        _output(r)
+        for r in ledger.db.execute(
+            f"{_SELECT_OUTPUTS} WHERE output_id LIKE ? LIMIT 2", [name + "%"]
+        )
+    ]
 
 
 def record_gate_results(
@@ -246,13 +307,13 @@ def record_gate_results(
     ledger.db.conn.executemany(
         "INSERT INTO gate_results (output_id, gate, passed, reason, evaluated_at, fingerprint) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        [(oid, r.gate, int(r.passed), r.reason, at, mark) for oid, rs, mark in results
-         for r in rs])
+        [(oid, r.gate, int(r.passed), r.reason, at, mark) for oid, rs, mark in results for r in rs],
+    )
 
 
-def gate_verdicts(ledger: Ledger, family: str, *, up_to: int | None = None,
-                  outputs: Collection[str] | None = None
-                  ) -> tuple[dict[OutputId, tuple[GateResult, ...]], dict[OutputId, str]]:
+def gate_verdicts(
+    ledger: Ledger, family: str, *, up_to: int | None = None, outputs: Collection[str] | None = None
+) -> tuple[dict[OutputId, tuple[GateResult, ...]], dict[OutputId, str]]:
     """The results in force (newest evaluation of each gate) for every output of ``family``
     (its ``outputs``, when the caller has them), as they stood at gate-result mark ``up_to``
     when it is given; and the fingerprint of each output whose results in force were all
@@ -260,14 +321,23 @@ def gate_verdicts(ledger: Ledger, family: str, *, up_to: int | None = None,
     first, last = ledger.db.execute(
         "SELECT MIN(seq), MAX(seq) FROM gate_results WHERE seq <= ? AND output_id IN "
         "(SELECT output_id FROM outputs WHERE family = ?)",
-        [up_to if up_to is not None else 2**62, family]).fetchone()
+        [up_to if up_to is not None else 2**62, family],
+    ).fetchone()
     # One pass over the family's stretch of the table, in the order rows were written,
     # is much faster than looking up each output's rows by the index.
     rows = ledger.db.execute(
         "SELECT output_id, gate, passed, reason, fingerprint FROM gate_results "
-        "WHERE seq BETWEEN ? AND ? ORDER BY seq", [first or 0, last or -1])
-    ours = outputs if outputs is not None else {r[0] for r in ledger.db.execute(
-        "SELECT output_id FROM outputs WHERE family = ?", [family])}
+        "WHERE seq BETWEEN ? AND ? ORDER BY seq",
+        [first or 0, last or -1],
+    )
+    ours = (
+        outputs
+        if outputs is not None
+        else {
+            r[0]
+            for r in ledger.db.execute("SELECT output_id FROM outputs WHERE family = ?", [family])
+        }
+    )
     # Many outputs share a verdict word for word: one record each.
     made: dict[tuple[str, int, str], GateResult] = {}
     kept: dict[OutputId, list[tuple[GateResult, str | None]]] = {}
@@ -296,8 +366,9 @@ def gate_verdicts(ledger: Ledger, family: str, *, up_to: int | None = None,
     return results, fingerprints
 
 
-def _newest_per_gate(found: list[tuple[GateResult, str | None]]
-                     ) -> list[tuple[GateResult, str | None]]:
+def _newest_per_gate(
+    found: list[tuple[GateResult, str | None]],
+) -> list[tuple[GateResult, str | None]]:
     """The newest of each gate's evaluations (given oldest first), in the order written."""
     newest: dict[str, tuple[GateResult, str | None]] = {}
     for item in found:
@@ -306,8 +377,9 @@ def _newest_per_gate(found: list[tuple[GateResult, str | None]]
     return list(newest.values())
 
 
-def gate_results(ledger: Ledger, family: str, *, up_to: int | None = None
-                 ) -> dict[OutputId, tuple[GateResult, ...]]:
+def gate_results(
+    ledger: Ledger, family: str, *, up_to: int | None = None
+) -> dict[OutputId, tuple[GateResult, ...]]:
     """The results in force for every output of ``family`` (see ``gate_verdicts``)."""
     return gate_verdicts(ledger, family, up_to=up_to)[0]
 

@@ -23,8 +23,11 @@ _NOT_HASHED = ("seq", "hash", "prev_hash")
 
 
 def row_hash(prev_hash: str, row: dict[str, Any]) -> str:
-    body = {k: v for k, v in row.items() if k not in _NOT_HASHED
-            and not (v is None and k in EVENT_COLUMNS_0006)}
+    body = {
+        k: v
+        for k, v in row.items()
+        if k not in _NOT_HASHED and not (v is None and k in EVENT_COLUMNS_0006)
+    }
     return sha256_hex(prev_hash + canonical_json(body))
 
 
@@ -33,8 +36,9 @@ def append(ledger: Ledger, table: str, row: dict[str, Any]) -> dict[str, Any]:
     if table not in APPEND_ONLY:
         raise ValueError(f"{table} has no hash chain")
     db = ledger.db
-    head = db.execute(f"SELECT hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1",
-                      [row["family"]]).fetchone()
+    head = db.execute(
+        f"SELECT hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [row["family"]]
+    ).fetchone()
     prev = head[0] if head else GENESIS_HASH
     stored = {**row, "prev_hash": prev, "hash": row_hash(prev, row)}
     seq = db.table(table).insert(stored).last_pk
@@ -44,15 +48,17 @@ def append(ledger: Ledger, table: str, row: dict[str, Any]) -> dict[str, Any]:
 
 def head(db: Database, table: str, family: str) -> dict[str, Any]:
     """The newest row of ``family``'s chain in ``table``: its seq and hash (0 and genesis)."""
-    row = db.execute(f"SELECT seq, hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1",
-                     [family]).fetchone()
+    row = db.execute(
+        f"SELECT seq, hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [family]
+    ).fetchone()
     return {"seq": row[0], "hash": row[1]} if row else {"seq": 0, "hash": GENESIS_HASH}
 
 
 def rows(db: Database, table: str, family: str, up_to: int) -> list[dict[str, Any]]:
     """``family``'s rows of ``table`` in chain order, up to seq ``up_to``."""
-    cursor = db.execute(f"SELECT * FROM {table} WHERE family = ? AND seq <= ? ORDER BY seq",
-                        [family, up_to])
+    cursor = db.execute(
+        f"SELECT * FROM {table} WHERE family = ? AND seq <= ? ORDER BY seq", [family, up_to]
+    )
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, values, strict=True)) for values in cursor]
 

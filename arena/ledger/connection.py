@@ -38,8 +38,10 @@ def _apply_pragmas(conn: sqlite3.Connection, *, readonly: bool) -> None:
         conn.execute("PRAGMA checkpoint_fullfsync = ON")
 
 
-_LOCKED = ("is open for writing in another Arena process; close it there first (only one "
-           "process may write a ledger at a time)")
+_LOCKED = (
+    "is open for writing in another Arena process; close it there first (only one "
+    "process may write a ledger at a time)"
+)
 
 
 def _lock_the_file_itself(file: Path) -> int | None:
@@ -76,15 +78,18 @@ def _refuse_foreign_database(db: Database, file: Path) -> None:
         return
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if tables - {"_sqlite_migrations"}:
-        raise LedgerError(f"{file}: a database of another application (tables "
-                          f"{', '.join(sorted(tables)[:5])}); Arena writes only its own ledgers")
+        raise LedgerError(
+            f"{file}: a database of another application (tables "
+            f"{', '.join(sorted(tables)[:5])}); Arena writes only its own ledgers"
+        )
 
 
 class Ledger:
     """One open ledger file. Writers hold an exclusive lock for their lifetime."""
 
-    def __init__(self, path: Path | str, db: Database, *, readonly: bool,
-                 lock: filelock.BaseFileLock | None) -> None:
+    def __init__(
+        self, path: Path | str, db: Database, *, readonly: bool, lock: filelock.BaseFileLock | None
+    ) -> None:
         self.path = str(path)
         self.db = db
         self.readonly = readonly
@@ -182,7 +187,8 @@ class Ledger:
             raise LedgerError(
                 f"{file}: cannot be read where it is (read-only media?) and its -wal file "
                 "still holds commits: copy the ledger with its -wal file to a writable "
-                "folder and open the copy")
+                "folder and open the copy"
+            )
         conn = sqlite3.connect(file.resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
         try:
             _apply_pragmas(conn, readonly=True)

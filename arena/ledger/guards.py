@@ -55,22 +55,22 @@ def guard_sql(table: str, key: str, *, chained: bool) -> str:
     # (when a replaced row's DELETE trigger would not fire).
     sql = f"""
         CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
-        BEGIN {_refuse(table, 'rows cannot be changed')}; END;
+        BEGIN {_refuse(table, "rows cannot be changed")}; END;
         CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
-        BEGIN {_refuse(table, 'rows cannot be removed')}; END;
+        BEGIN {_refuse(table, "rows cannot be removed")}; END;
         CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table}
         WHEN EXISTS (SELECT 1 FROM {table} WHERE {key} = NEW.{key})
-        BEGIN {_refuse(table, f'{key} already recorded')}; END;
+        BEGIN {_refuse(table, f"{key} already recorded")}; END;
     """
     if chained:
         sql += f"""
         CREATE TRIGGER {table}_no_reuse_seq BEFORE INSERT ON {table}
         WHEN EXISTS (SELECT 1 FROM {table} WHERE seq = NEW.seq)
-        BEGIN {_refuse(table, 'seq already used')}; END;
+        BEGIN {_refuse(table, "seq already used")}; END;
         CREATE TRIGGER {table}_chain BEFORE INSERT ON {table}
         WHEN NEW.prev_hash IS NOT COALESCE(
             (SELECT hash FROM {table} WHERE family = NEW.family ORDER BY seq DESC LIMIT 1),
             '{GENESIS_HASH}')
-        BEGIN {_refuse(table, 'prev_hash does not continue the chain')}; END;
+        BEGIN {_refuse(table, "prev_hash does not continue the chain")}; END;
         """
     return sql

@@ -65,12 +65,17 @@ def read(ledger_path: str) -> Heads | None:
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise Unreadable(f"not JSON ({type(exc).__name__})") from None
     shape_ok = isinstance(recorded, dict) and all(
-        isinstance(families, dict) and all(
-            isinstance(h, dict) and isinstance(h.get("seq"), int)
+        isinstance(families, dict)
+        and all(
+            isinstance(h, dict)
+            and isinstance(h.get("seq"), int)
             # A seq SQLite cannot hold is not one Arena wrote.
-            and 0 <= h["seq"] < 2**63 and isinstance(h.get("hash"), str)
-            for h in families.values())
-        for families in recorded.values())
+            and 0 <= h["seq"] < 2**63
+            and isinstance(h.get("hash"), str)
+            for h in families.values()
+        )
+        for families in recorded.values()
+    )
     if not shape_ok:
         raise Unreadable("not a table -> family -> {seq, hash} map")
     return recorded
@@ -84,12 +89,15 @@ def missing(db: Database, recorded: Heads) -> list[str]:
             problems.append(f"head file: unknown table {table}")
             continue
         for family, head in sorted(families.items()):
-            row = db.execute(f"SELECT hash FROM {table} WHERE seq = ? AND family = ?",
-                             [head.get("seq"), family]).fetchone()
+            row = db.execute(
+                f"SELECT hash FROM {table} WHERE seq = ? AND family = ?", [head.get("seq"), family]
+            ).fetchone()
             if row is None or row[0] != head.get("hash"):
-                newest = db.execute(f"SELECT MAX(seq) FROM {table} WHERE family = ?",
-                                    [family]).fetchone()[0]
+                newest = db.execute(
+                    f"SELECT MAX(seq) FROM {table} WHERE family = ?", [family]
+                ).fetchone()[0]
                 problems.append(
                     f"{table} of family {family!r}: the newest rows are gone (the head file "
-                    f"records seq {head.get('seq')}, the ledger ends at {newest})")
+                    f"records seq {head.get('seq')}, the ledger ends at {newest})"
+                )
     return problems

@@ -15,8 +15,9 @@ def check(ledger: Ledger) -> list[str]:
         found = [r[0] for r in ledger.db.execute("PRAGMA integrity_check")]
         keys = list(ledger.db.execute("PRAGMA foreign_key_check"))
         problems = [] if found == ["ok"] else [f"integrity: {line}" for line in found]
-        problems += [f"foreign key: {row[0]} row {row[1]} points to a missing {row[2]} row"
-                     for row in keys]
+        problems += [
+            f"foreign key: {row[0]} row {row[1]} points to a missing {row[2]} row" for row in keys
+        ]
         problems += chain.verify(ledger.db)
         problems += _missing_guards(ledger)
         try:
@@ -34,13 +35,15 @@ def check(ledger: Ledger) -> list[str]:
 def _missing_guards(ledger: Ledger) -> list[str]:
     """The append-only triggers that should be there and are not (dropped, or the
     table rebuilt, as sqlite-utils' transform() does)."""
-    present = {r[0] for r in ledger.db.execute("SELECT name FROM sqlite_master "
-                                               "WHERE type = 'trigger'")}
+    present = {
+        r[0] for r in ledger.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+    }
     problems = []
-    for table in (*APPEND_ONLY, *IMMUTABLE, *IMMUTABLE_GRADED, "round_items",
-                  "round_comparisons"):
+    for table in (*APPEND_ONLY, *IMMUTABLE, *IMMUTABLE_GRADED, "round_items", "round_comparisons"):
         for name in guard_names(table, chained=table in APPEND_ONLY):
             if name not in present:
-                problems.append(f"{table}: the append-only guard {name} is missing "
-                                "(dropped, or the table was rebuilt)")
+                problems.append(
+                    f"{table}: the append-only guard {name} is missing "
+                    "(dropped, or the table was rebuilt)"
+                )
     return problems

@@ -30,30 +30,47 @@ _OPTIONS = orjson.OPT_SORT_KEYS
 Column = np.ndarray | list | tuple[np.ndarray, Sequence[Any]]
 
 
-def add_round(ledger: Ledger, round_json: dict[str, Any], comparisons: Mapping[str, Column],
-              receipts: Iterable[dict[str, Any]], *, inputs: tuple[str, str] | None = None,
-              comparisons_of: str | None = None) -> None:
+def add_round(
+    ledger: Ledger,
+    round_json: dict[str, Any],
+    comparisons: Mapping[str, Column],
+    receipts: Iterable[dict[str, Any]],
+    *,
+    inputs: tuple[str, str] | None = None,
+    comparisons_of: str | None = None,
+) -> None:
     """Store a round (as ``Round.to_json`` gives it) with its comparisons (columns of equal
     length, possibly none) and receipts; or, with ``comparisons_of``, sharing that round's
     comparisons. ``inputs``: the hashes of what it was worked out from, all of it and what
     the gates read."""
-    results = {k: v for k, v in round_json.items()
-               if k not in ("round", "family", "closed_at", "settings")}
+    results = {
+        k: v for k, v in round_json.items() if k not in ("round", "family", "closed_at", "settings")
+    }
     round_id = round_json["round"]
     ledger.db.execute(
         "INSERT INTO rounds (round_id, family, closed_at, settings, results, inputs, "
         "gate_inputs, comparisons_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [round_id, round_json["family"], round_json["closed_at"],
-         json.dumps(round_json["settings"], ensure_ascii=False, sort_keys=True),
-         json.dumps(results, ensure_ascii=False, sort_keys=True, allow_nan=False),
-         *(inputs or (None, None)), comparisons_of])
+        [
+            round_id,
+            round_json["family"],
+            round_json["closed_at"],
+            json.dumps(round_json["settings"], ensure_ascii=False, sort_keys=True),
+            json.dumps(results, ensure_ascii=False, sort_keys=True, allow_nan=False),
+            *(inputs or (None, None)),
+            comparisons_of,
+        ],
+    )
     ledger.db.conn.executemany(
         "INSERT INTO round_comparisons (round_id, block, body) VALUES (?, ?, ?)",
-        ((round_id, block, body) for block, body in enumerate(_blocks(comparisons))))
+        ((round_id, block, body) for block, body in enumerate(_blocks(comparisons))),
+    )
     ledger.db.conn.executemany(
         "INSERT INTO round_items (round_id, kind, seq, body) VALUES (?, ?, ?, ?)",
-        ((round_id, "receipt", seq, orjson.dumps(item, option=_OPTIONS).decode())
-         for seq, item in enumerate(receipts)))
+        (
+            (round_id, "receipt", seq, orjson.dumps(item, option=_OPTIONS).decode())
+            for seq, item in enumerate(receipts)
+        ),
+    )
 
 
 def _blocks(columns: Mapping[str, Column]) -> Iterator[bytes]:
@@ -68,12 +85,15 @@ def _blocks(columns: Mapping[str, Column]) -> Iterator[bytes]:
                 present[codes[part]] = True
                 # Renumbered so the block names only the values it uses.
                 renumbered = (np.cumsum(present, dtype=np.int32) - 1)[codes[part]]
-                body[name] = {"values": [values[i] for i in np.flatnonzero(present).tolist()],
-                              "codes": renumbered}
+                body[name] = {
+                    "values": [values[i] for i in np.flatnonzero(present).tolist()],
+                    "codes": renumbered,
+                }
             else:
                 body[name] = column[part]
-        yield orjson.dumps({"count": part.stop - part.start, "columns": body},
-                           option=orjson.OPT_SERIALIZE_NUMPY)
+        yield orjson.dumps(
+            {"count": part.stop - part.start, "columns": body}, option=orjson.OPT_SERIALIZE_NUMPY
+        )
 
 
 def _comparisons(body: bytes) -> Iterator[dict[str, Any]]:
@@ -95,16 +115,24 @@ def _round(row: dict) -> dict[str, Any]:
     # Rounds closed before round_items kept these inside their results.
     for legacy in ("comparisons", "receipts"):
         results.pop(legacy, None)
-    return {"round": row["round_id"], "family": row["family"], "closed_at": row["closed_at"],
-            "settings": json.loads(row["settings"]), **results}
+    return {
+        "round": row["round_id"],
+        "family": row["family"],
+        "closed_at": row["closed_at"],
+        "settings": json.loads(row["settings"]),
+        **results,
+    }
 
 
 def closed_on(ledger: Ledger, family: str, inputs: str) -> tuple[dict[str, Any], str] | None:
     """The newest round of ``family`` worked out from ``inputs``, and the round whose
     comparisons it has."""
-    rows = list(ledger.db.query(
-        "SELECT * FROM rounds WHERE family = ? AND inputs = ? ORDER BY rowid DESC LIMIT 1",
-        [family, inputs]))
+    rows = list(
+        ledger.db.query(
+            "SELECT * FROM rounds WHERE family = ? AND inputs = ? ORDER BY rowid DESC LIMIT 1",
+            [family, inputs],
+        )
+    )
     if not rows:
         return None
     return _round(rows[0]), rows[0]["comparisons_of"] or rows[0]["round_id"]
@@ -112,12 +140,17 @@ def closed_on(ledger: Ledger, family: str, inputs: str) -> tuple[dict[str, Any],
 
 def gated_on(ledger: Ledger, family: str, gate_inputs: str) -> bool:
     """Whether a round of ``family`` was closed on what the gates read now."""
-    return ledger.db.execute("SELECT 1 FROM rounds WHERE family = ? AND gate_inputs = ?",
-                             [family, gate_inputs]).fetchone() is not None
+    return (
+        ledger.db.execute(
+            "SELECT 1 FROM rounds WHERE family = ? AND gate_inputs = ?", [family, gate_inputs]
+        ).fetchone()
+        is not None
+    )
 
 
-def find_round(ledger: Ledger, round_id: str | None = None,
-               family: str | None = None) -> dict[str, Any] | None:
+def find_round(
+    ledger: Ledger, round_id: str | None = None, family: str | None = None
+) -> dict[str, Any] | None:
     """A round by id (or unambiguous prefix), else the newest of ``family`` (or of any)."""
     where, params = [], []
     if round_id:
@@ -138,12 +171,14 @@ def items(ledger: Ledger, round_id: str, kind: str) -> Iterator[dict[str, Any]]:
     if kind not in ITEM_KINDS:
         raise ValueError(f"kind: one of {ITEM_KINDS}, not {kind!r}")
     if kind == "comparison":
-        shared = ledger.db.execute("SELECT comparisons_of FROM rounds WHERE round_id = ?",
-                                   [round_id]).fetchone()
+        shared = ledger.db.execute(
+            "SELECT comparisons_of FROM rounds WHERE round_id = ?", [round_id]
+        ).fetchone()
         if shared and shared[0]:
             round_id = shared[0]
         blocks = ledger.db.execute(
-            "SELECT body FROM round_comparisons WHERE round_id = ? ORDER BY block", [round_id])
+            "SELECT body FROM round_comparisons WHERE round_id = ? ORDER BY block", [round_id]
+        )
         first = blocks.fetchone()
         if first is not None:
             yield from _comparisons(first[0])
@@ -153,11 +188,13 @@ def items(ledger: Ledger, round_id: str, kind: str) -> Iterator[dict[str, Any]]:
     # Rounds closed before round_comparisons kept their comparisons as rows here.
     cursor = ledger.db.execute(
         "SELECT body FROM round_items WHERE round_id = ? AND kind = ? ORDER BY seq",
-        [round_id, kind])
+        [round_id, kind],
+    )
     first = cursor.fetchone()
     if first is None:
-        row = ledger.db.execute("SELECT results FROM rounds WHERE round_id = ?",
-                                [round_id]).fetchone()
+        row = ledger.db.execute(
+            "SELECT results FROM rounds WHERE round_id = ?", [round_id]
+        ).fetchone()
         yield from json.loads(row[0]).get(kind + "s", []) if row else []
         return
     yield orjson.loads(first[0])

@@ -41,7 +41,8 @@ def _run(db: Database, script: str) -> None:
 
 @migrations(name="0001_catalog")
 def _catalog(db: Database) -> None:
-    _run(db,
+    _run(
+        db,
         """
         CREATE TABLE families (
             name TEXT PRIMARY KEY,
@@ -106,14 +107,15 @@ def _catalog(db: Database) -> None:
             added INTEGER NOT NULL,
             imported_at TEXT NOT NULL
         );
-        """
+        """,
     )
     _set_version(db, 1)
 
 
 @migrations(name="0002_voting")
 def _voting(db: Database) -> None:
-    _run(db,
+    _run(
+        db,
         """
         CREATE TABLE sessions (
             session_id TEXT PRIMARY KEY,
@@ -170,14 +172,15 @@ def _voting(db: Database) -> None:
             hash TEXT NOT NULL
         );
         CREATE INDEX retractions_by_family ON retractions(family, seq);
-        """
+        """,
     )
     _set_version(db, 2)
 
 
 @migrations(name="0003_events_and_rounds")
 def _events_and_rounds(db: Database) -> None:
-    _run(db,
+    _run(
+        db,
         """
         CREATE TABLE events (
             seq INTEGER PRIMARY KEY,
@@ -200,7 +203,7 @@ def _events_and_rounds(db: Database) -> None:
             settings TEXT NOT NULL,
             results TEXT NOT NULL
         );
-        """
+        """,
     )
     _set_version(db, 3)
 
@@ -216,7 +219,9 @@ def _append_only_guards(db: Database) -> None:
 
 @migrations(name="0005_graded")
 def _graded(db: Database) -> None:
-    _run(db, """
+    _run(
+        db,
+        """
         CREATE TABLE suites (
             suite_hash TEXT PRIMARY KEY,
             name TEXT NOT NULL,
@@ -263,7 +268,8 @@ def _graded(db: Database) -> None:
             graded_at TEXT NOT NULL
         );
         CREATE INDEX grades_by_system ON grades(family, system_id, case_id, seq);
-    """)
+    """,
+    )
     for table, key in IMMUTABLE_GRADED.items():
         _run(db, guard_sql(table, key, chained=False))
     _set_version(db, 5)
@@ -272,7 +278,12 @@ def _graded(db: Database) -> None:
 # Event kinds: the rater's corrections of automatic decisions (and flags), each undone
 # by a later ``retract`` event naming it.
 EVENT_KINDS: tuple[str, ...] = (
-    "retire_case", "remove_output", "flag", "set_language", "overrule", "retract",
+    "retire_case",
+    "remove_output",
+    "flag",
+    "set_language",
+    "overrule",
+    "retract",
 )
 # Columns added to events by 0006: a row written before has them NULL, and the hash
 # chain leaves NULL values of these out, so rows chained before keep their hashes.
@@ -287,7 +298,9 @@ def _decisions(db: Database) -> None:
     its rows copied unchanged (same seq, same hashes) and its guards re-created.
     """
     kinds = ", ".join(f"'{k}'" for k in EVENT_KINDS)
-    _run(db, f"""
+    _run(
+        db,
+        f"""
         CREATE TABLE events_0006 (
             seq INTEGER PRIMARY KEY,
             event_id TEXT NOT NULL UNIQUE,
@@ -315,7 +328,8 @@ def _decisions(db: Database) -> None:
         ALTER TABLE cases ADD COLUMN language TEXT;
         ALTER TABLE cases ADD COLUMN detected_language TEXT;
         ALTER TABLE cases ADD COLUMN language_evidence TEXT NOT NULL DEFAULT '';
-    """)
+    """,
+    )
     _run(db, guard_sql("events", "event_id", chained=True))
     _set_version(db, 6)
 
@@ -327,7 +341,9 @@ def _round_items(db: Database) -> None:
     Showing a board then reads one small row, not every comparison; an export
     streams the rows. Rounds closed before keep theirs inside ``results``.
     """
-    _run(db, """
+    _run(
+        db,
+        """
         CREATE TABLE round_items (
             round_id TEXT NOT NULL REFERENCES rounds(round_id),
             kind TEXT NOT NULL CHECK (kind IN ('comparison', 'receipt')),
@@ -343,7 +359,8 @@ def _round_items(db: Database) -> None:
         WHEN EXISTS (SELECT 1 FROM round_items WHERE round_id = NEW.round_id
                      AND kind = NEW.kind AND seq = NEW.seq)
         BEGIN SELECT RAISE(ABORT, 'round_items is append-only: item already recorded'); END;
-    """)
+    """,
+    )
     _set_version(db, 7)
 
 
@@ -361,7 +378,9 @@ def _round_comparisons(db: Database) -> None:
     the rest of a million-vote round); what a round was worked out from, and the earlier
     round, closed on the same, whose comparisons it shares. Older rounds keep theirs in
     ``round_items``."""
-    _run(db, """
+    _run(
+        db,
+        """
         CREATE TABLE round_comparisons (
             seq INTEGER PRIMARY KEY,
             round_id TEXT NOT NULL REFERENCES rounds(round_id),
@@ -374,7 +393,8 @@ def _round_comparisons(db: Database) -> None:
         ALTER TABLE rounds ADD COLUMN comparisons_of TEXT REFERENCES rounds(round_id);
         CREATE INDEX rounds_by_inputs ON rounds(family, inputs);
         CREATE INDEX rounds_by_gate_inputs ON rounds(family, gate_inputs);
-    """)
+    """,
+    )
     _run(db, guard_sql("round_comparisons", "seq", chained=False))
     _set_version(db, 9)
 

@@ -44,8 +44,10 @@ def start_session(ledger: Ledger, family: str, *, seed: int, actor: str = "rater
 
 
 def sessions(ledger: Ledger, family: str) -> list[Session]:
-    return [Session(**r) for r in ledger.db["sessions"].rows_where(
-        "family = ?", [family], order_by="number")]
+    return [
+        Session(**r)
+        for r in ledger.db["sessions"].rows_where("family = ?", [family], order_by="number")
+    ]
 
 
 def _existing(ledger: Ledger, table: str, key: str, value: str) -> dict | None:
@@ -69,8 +71,7 @@ def _write_once(ledger: Ledger, table: str, key: str, row: dict) -> Written:
 
 
 def record_presentation(ledger: Ledger, presentation: Presentation) -> Written:
-    return _write_once(ledger, "presentations", "presentation_id",
-                       dataclasses.asdict(presentation))
+    return _write_once(ledger, "presentations", "presentation_id", dataclasses.asdict(presentation))
 
 
 def _vote_row(vote: Vote) -> dict:
@@ -97,8 +98,13 @@ def get_vote(ledger: Ledger, vote_id: VoteId) -> Vote | None:
     return _vote(row) if row else None
 
 
-def retract(ledger: Ledger, vote_id: VoteId, *, session_id: SessionId | None = None,
-            retraction_id: str | None = None) -> Written:
+def retract(
+    ledger: Ledger,
+    vote_id: VoteId,
+    *,
+    session_id: SessionId | None = None,
+    retraction_id: str | None = None,
+) -> Written:
     """Supersede a vote with a retraction row; the vote row itself stays."""
     with ledger.atomic():
         rid = retraction_id or new_id()
@@ -110,24 +116,35 @@ def retract(ledger: Ledger, vote_id: VoteId, *, session_id: SessionId | None = N
             raise BadInput(f"no vote {vote_id} to retract", field="vote_id")
         if _existing(ledger, "retractions", "vote_id", vote_id) is not None:
             raise BadInput(f"vote {vote_id} is already retracted", field="vote_id")
-        chain.append(ledger, "retractions", {
-            "retraction_id": rid, "family": vote["family"], "vote_id": vote_id,
-            "session_id": session_id,
-            "retracted_at": now_iso(),
-        })
+        chain.append(
+            ledger,
+            "retractions",
+            {
+                "retraction_id": rid,
+                "family": vote["family"],
+                "vote_id": vote_id,
+                "session_id": session_id,
+                "retracted_at": now_iso(),
+            },
+        )
     return "recorded"
 
 
-def undo_last(ledger: Ledger, family: str, *, actor: str = "rater",
-              session_id: SessionId | None = None) -> Vote | None:
+def undo_last(
+    ledger: Ledger, family: str, *, actor: str = "rater", session_id: SessionId | None = None
+) -> Vote | None:
     """Retract ``actor``'s newest vote (or skip) in ``family`` still in force.
 
     Returns the retracted vote, or None when nothing is left to undo; undo is
     unlimited and reaches back across sessions.
     """
-    rows = list(ledger.db.query(
-        "SELECT * FROM votes WHERE family = ? AND actor = ? AND vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1", [family, actor]))
+    rows = list(
+        ledger.db.query(
+            "SELECT * FROM votes WHERE family = ? AND actor = ? AND vote_id NOT IN "
+            "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1",
+            [family, actor],
+        )
+    )
     if not rows:
         return None
     vote = _vote(rows[0])
@@ -140,7 +157,9 @@ def votes_in_force(ledger: Ledger, family: str, *, include_skips: bool = False) 
     skip = "" if include_skips else "AND choice != 'skip'"
     rows = ledger.db.query(
         f"SELECT * FROM votes WHERE family = ? {skip} AND vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY seq", [family])
+        "(SELECT vote_id FROM retractions) ORDER BY seq",
+        [family],
+    )
     return [_vote(r) for r in rows]
 
 
@@ -153,15 +172,18 @@ def vote_batches(ledger: Ledger, family: str, size: int = 50_000) -> Iterator[li
         "v.repeat_of, s.number FROM votes v "
         "LEFT JOIN sessions s ON s.session_id = v.session_id AND s.family = v.family "
         "WHERE v.family = ? AND v.choice != 'skip' AND v.vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY v.seq", [family])
+        "(SELECT vote_id FROM retractions) ORDER BY v.seq",
+        [family],
+    )
     while batch := cursor.fetchmany(size):
         yield batch
 
 
 def history(ledger: Ledger, family: str) -> list[dict]:
     """Every presentation of ``family`` in order, with the vote in force on it (if any)."""
-    return list(ledger.db.query(
-        """
+    return list(
+        ledger.db.query(
+            """
         SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
                v.vote_id, v.choice
         FROM presentations p
@@ -172,14 +194,21 @@ def history(ledger: Ledger, family: str) -> list[dict]:
         ) v ON v.presentation_id = p.presentation_id
         WHERE p.family = ?
         ORDER BY p.seq
-        """, [family]))
+        """,
+            [family],
+        )
+    )
 
 
 def vote_on(ledger: Ledger, presentation_id: PresentationId) -> Vote | None:
     """The vote in force on a presentation, if any."""
-    rows = list(ledger.db.query(
-        "SELECT * FROM votes WHERE presentation_id = ? AND vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1", [presentation_id]))
+    rows = list(
+        ledger.db.query(
+            "SELECT * FROM votes WHERE presentation_id = ? AND vote_id NOT IN "
+            "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1",
+            [presentation_id],
+        )
+    )
     return _vote(rows[0]) if rows else None
 
 

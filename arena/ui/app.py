@@ -36,8 +36,9 @@ def application(argv: list[str]) -> QApplication:
     return app
 
 
-def open_window(ledger_path: Path, family: str | None = None,
-                settings: Settings | None = None) -> MainWindow:
+def open_window(
+    ledger_path: Path, family: str | None = None, settings: Settings | None = None
+) -> MainWindow:
     window = MainWindow(settings or Settings())
     if window.open_ledger(ledger_path) and family is not None:
         window.open_family(family)
@@ -48,6 +49,7 @@ def _report_unexpected(window: MainWindow):
     def hook(kind, value, tb) -> None:
         traceback.print_exception(kind, value, tb)
         show_error(window, f"Unexpected error (a bug; please report it): {value!r}")
+
     return hook
 
 

@@ -29,15 +29,17 @@ class BarColours:
 
     @classmethod
     def of(cls, theme: Theme) -> BarColours:
-        return cls(QColor(theme.accent), QColor(theme.text), QColor(theme.muted),
-                   QColor(theme.border))
+        return cls(
+            QColor(theme.accent), QColor(theme.text), QColor(theme.muted), QColor(theme.border)
+        )
 
 
 def layout(rect: QRectF, metrics: QFontMetrics) -> tuple[QRectF, QRectF]:
     """The box of the number and the area of the bar within a Points cell."""
     pad = 6.0
-    number = QRectF(rect.left() + pad, rect.top(), metrics.horizontalAdvance(NUMBER_WIDTH),
-                    rect.height())
+    number = QRectF(
+        rect.left() + pad, rect.top(), metrics.horizontalAdvance(NUMBER_WIDTH), rect.height()
+    )
     area = QRectF(number.right() + 2 * pad, rect.top(), 0, rect.height())
     area.setRight(rect.right() - pad)
     return number, area
@@ -47,8 +49,16 @@ def tick_x(area: QRectF, axis: Axis, tick: float) -> float:
     return area.left() + area.width() * (tick - axis.start) / (axis.top - axis.start)
 
 
-def paint_points(painter: QPainter, rect: QRectF, points: float, axis: Axis,
-                 colours: BarColours, *, preliminary: bool, text: QColor | None = None) -> None:
+def paint_points(
+    painter: QPainter,
+    rect: QRectF,
+    points: float,
+    axis: Axis,
+    colours: BarColours,
+    *,
+    preliminary: bool,
+    text: QColor | None = None,
+) -> None:
     """The number right-aligned in a fixed box, then the bar from the axis start.
 
     A preliminary score gets a pale bar with an outline: still readable, visibly
@@ -57,8 +67,11 @@ def paint_points(painter: QPainter, rect: QRectF, points: float, axis: Axis,
     painter.save()
     number_box, area = layout(rect, painter.fontMetrics())
     painter.setPen(text or colours.text)
-    painter.drawText(number_box, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
-                     f"{points:.0f}")
+    painter.drawText(
+        number_box,
+        int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+        f"{points:.0f}",
+    )
     if area.width() <= 4:
         painter.restore()
         return
@@ -69,13 +82,15 @@ def paint_points(painter: QPainter, rect: QRectF, points: float, axis: Axis,
     fraction = axis.fraction(points)
     if fraction is None:
         painter.setPen(colours.muted)
-        painter.drawText(area, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         "◂ far behind")
+        painter.drawText(
+            area, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), "◂ far behind"
+        )
         painter.restore()
         return
     height = max(6.0, rect.height() * 0.5)
-    bar = QRectF(area.left(), rect.center().y() - height / 2, max(2.0, area.width() * fraction),
-                 height)
+    bar = QRectF(
+        area.left(), rect.center().y() - height / 2, max(2.0, area.width() * fraction), height
+    )
     fill = QColor(colours.bar)
     if preliminary:
         fill.setAlphaF(0.3)
@@ -110,9 +125,15 @@ class PointsDelegate(QStyledItemDelegate):
             return
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.setFont(option.font)
-        paint_points(painter, QRectF(option.rect), points, self.model.axis, self.colours,
-                     preliminary=self.model.preliminary(self.model.rows[index.row()]),
-                     text=option.palette.highlightedText().color() if selected else None)
+        paint_points(
+            painter,
+            QRectF(option.rect),
+            points,
+            self.model.axis,
+            self.colours,
+            preliminary=self.model.preliminary(self.model.rows[index.row()]),
+            text=option.palette.highlightedText().color() if selected else None,
+        )
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:  # noqa: N802
         width = option.fontMetrics.horizontalAdvance(NUMBER_WIDTH) + BAR_WIDTH

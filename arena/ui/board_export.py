@@ -82,8 +82,14 @@ def board_size(model: BoardModel, text: BoardText) -> QSize:
     body, bold, _, small = _fonts()
     width = sum(_column_widths(model, body, bold)) + 2 * MARGIN
     notes = max((QFontMetricsF(small).horizontalAdvance(n) for n in text.notes), default=0)
-    height = (2 * MARGIN + 64 + ROW_HEIGHT * (len(model.rows) + 1) + TICK_HEIGHT + 20
-              + 18 * len(text.notes))
+    height = (
+        2 * MARGIN
+        + 64
+        + ROW_HEIGHT * (len(model.rows) + 1)
+        + TICK_HEIGHT
+        + 20
+        + 18 * len(text.notes)
+    )
     return QSize(int(max(width, notes + 2 * MARGIN, 560)), int(height))
 
 
@@ -101,8 +107,7 @@ def paint_board(painter: QPainter, model: BoardModel, text: BoardText, size: QSi
     y += 30
     painter.setFont(body)
     painter.setPen(QColor(theme.muted))
-    painter.drawText(QRectF(MARGIN, y, width, 20), int(Qt.AlignmentFlag.AlignLeft),
-                     text.subtitle)
+    painter.drawText(QRectF(MARGIN, y, width, 20), int(Qt.AlignmentFlag.AlignLeft), text.subtitle)
     y += 34
     widths = _column_widths(model, body, bold)
     table = model.table(DASH, " " + WIDE_MARK)
@@ -122,8 +127,14 @@ def paint_board(painter: QPainter, model: BoardModel, text: BoardText, size: QSi
                 row = model.rows[r - 1]
                 assert model.axis is not None  # a table with rows has an axis
                 assert row.points is not None  # ranked rows have points; unranked ones are apart
-                paint_points(painter, cell, row.points, model.axis, colours,
-                             preliminary=model.preliminary(row))
+                paint_points(
+                    painter,
+                    cell,
+                    row.points,
+                    model.axis,
+                    colours,
+                    preliminary=model.preliminary(row),
+                )
             else:
                 align = right if column.numeric else left
                 painter.drawText(cell.adjusted(CELL_PAD, 0, -CELL_PAD, 0), align, cells[c])
@@ -144,8 +155,9 @@ def paint_board(painter: QPainter, model: BoardModel, text: BoardText, size: QSi
         y += 18
 
 
-def _paint_ticks(painter: QPainter, model: BoardModel, widths: list[float], y: float,
-                 font: QFont) -> float:
+def _paint_ticks(
+    painter: QPainter, model: BoardModel, widths: list[float], y: float, font: QFont
+) -> float:
     """The axis values under the Points header, where the bars' grid lines fall."""
     if model.axis is None:
         return y
@@ -158,8 +170,9 @@ def _paint_ticks(painter: QPainter, model: BoardModel, widths: list[float], y: f
     _, area = layout(cell, QFontMetrics(_fonts()[0]))
     for tick in model.axis.ticks():
         x = tick_x(area, model.axis, tick)
-        painter.drawText(QRectF(x - 30, y, 60, TICK_HEIGHT), int(Qt.AlignmentFlag.AlignCenter),
-                         f"{tick:.0f}")
+        painter.drawText(
+            QRectF(x - 30, y, 60, TICK_HEIGHT), int(Qt.AlignmentFlag.AlignCenter), f"{tick:.0f}"
+        )
     painter.restore()
     return y + TICK_HEIGHT
 

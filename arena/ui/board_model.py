@@ -27,12 +27,17 @@ RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 # (a note below explains the mark), in full in CSV, which has no notes.
 WIDE_MARK = "(all)"
 FAMILY_WIDE = "(all categories)"
-FAMILY_WIDE_TIP = ("Family-wide value: this column is not refitted per category; it is the "
-                   "same in every category view.")
-PRELIMINARY_TIP = ("Preliminary: fewer decisive votes (left or right) than the round's "
-                   "threshold of {t}.")
-FAR_BEHIND_TIP = (f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
-                  "so below the start of the points axis.")
+FAMILY_WIDE_TIP = (
+    "Family-wide value: this column is not refitted per category; it is the "
+    "same in every category view."
+)
+PRELIMINARY_TIP = (
+    "Preliminary: fewer decisive votes (left or right) than the round's threshold of {t}."
+)
+FAR_BEHIND_TIP = (
+    f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
+    "so below the start of the points axis."
+)
 
 
 def _percent(value: float) -> str:
@@ -68,22 +73,55 @@ SYSTEM = Column("label", "System", "The system's label.", numeric=False)
 # Not numeric: the delegate draws the number, and the header sits over the bars.
 POINTS = Column("points", "Points", "", _points, numeric=False)
 MARKS = Column("marks", "Marks", "Preliminary and far-behind marks.", numeric=False)
-VOTES = Column("votes", "Votes", "Human votes in the fit on this system's pairs (settled "
-               "pairs and repeats excluded).", family_wide=True)
-BOTH_BAD = Column("both_bad_share", "Both bad", "Share of its votes that were “both bad”.",
-                  _percent, family_wide=True)
-GATE_FAILURES = Column("gate_failure_share", "Gate failures",
-                       "Share of its outputs failing at least one gate.", _percent,
-                       family_wide=True)
-PASS_RATE = Column("pass_rate", "Pass rate", "Share of its outputs whose tests passed "
-                   "(errored counts as failed).", _percent, family_wide=True)
-FAILED_TESTS = Column("failed_tests_share", "Failed tests", "Share of its outputs whose tests "
-                      "failed or errored.", _percent, family_wide=True)
-COST = Column("cost_per_output", "Cost / output", "Mean list-price cost of its outputs that "
-              "report one, in the currency of the imported prices.", _cost, family_wide=True)
+VOTES = Column(
+    "votes",
+    "Votes",
+    "Human votes in the fit on this system's pairs (settled pairs and repeats excluded).",
+    family_wide=True,
+)
+BOTH_BAD = Column(
+    "both_bad_share",
+    "Both bad",
+    "Share of its votes that were “both bad”.",
+    _percent,
+    family_wide=True,
+)
+GATE_FAILURES = Column(
+    "gate_failure_share",
+    "Gate failures",
+    "Share of its outputs failing at least one gate.",
+    _percent,
+    family_wide=True,
+)
+PASS_RATE = Column(
+    "pass_rate",
+    "Pass rate",
+    "Share of its outputs whose tests passed (errored counts as failed).",
+    _percent,
+    family_wide=True,
+)
+FAILED_TESTS = Column(
+    "failed_tests_share",
+    "Failed tests",
+    "Share of its outputs whose tests failed or errored.",
+    _percent,
+    family_wide=True,
+)
+COST = Column(
+    "cost_per_output",
+    "Cost / output",
+    "Mean list-price cost of its outputs that report one, in the currency of the imported prices.",
+    _cost,
+    family_wide=True,
+)
 COST_TRIAL = Column("cost_per_output", "Cost / trial", COST.tooltip, _cost, family_wide=True)
-LATENCY = Column("p50_latency_ms", "p50 latency", "Median latency of its outputs that report "
-                 "one.", _latency, family_wide=True)
+LATENCY = Column(
+    "p50_latency_ms",
+    "p50 latency",
+    "Median latency of its outputs that report one.",
+    _latency,
+    family_wide=True,
+)
 
 
 def _score(value: float) -> str:
@@ -94,21 +132,41 @@ def _interval(value: list[float]) -> str:
     return f"{100 * value[0]:.1f} – {100 * value[1]:.1f}%"
 
 
-HEADLINE = Column("headline", "Score", "Macro-average of the category scores (category score = "
-                  "mean task credit).", _score)
-CI95 = Column("ci95", "95% interval", "Seeded percentile bootstrap interval of the score, "
-              "tasks resampled within categories.", _interval)
+HEADLINE = Column(
+    "headline",
+    "Score",
+    "Macro-average of the category scores (category score = mean task credit).",
+    _score,
+)
+CI95 = Column(
+    "ci95",
+    "95% interval",
+    "Seeded percentile bootstrap interval of the score, tasks resampled within categories.",
+    _interval,
+)
 PASSED = Column("passed", "Passed", "Tasks with full credit.")
 TASKS = Column("tasks", "Tasks", "Tasks in the suite; unattempted ones count, with credit 0.")
-COVERAGE = Column("coverage", "Coverage", "Share of the suite's tasks that were attempted.",
-                  _percent)
+COVERAGE = Column(
+    "coverage", "Coverage", "Share of the suite's tasks that were attempted.", _percent
+)
 TIER = Column("tier", "Tier", "reference or community.", numeric=False)
 
 KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
     "votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, COST, LATENCY),
     "tests": (RANK, SYSTEM, POINTS, MARKS, PASS_RATE, COST_TRIAL, LATENCY),
-    "tests_then_votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, PASS_RATE,
-                         FAILED_TESTS, COST_TRIAL, LATENCY),
+    "tests_then_votes": (
+        RANK,
+        SYSTEM,
+        POINTS,
+        MARKS,
+        VOTES,
+        BOTH_BAD,
+        GATE_FAILURES,
+        PASS_RATE,
+        FAILED_TESTS,
+        COST_TRIAL,
+        LATENCY,
+    ),
     "graded": (RANK, SYSTEM, HEADLINE, CI95, PASSED, TASKS, COVERAGE, TIER, COST, LATENCY),
 }
 
@@ -176,8 +234,7 @@ class BoardModel(QAbstractTableModel):
         self.beginResetModel()
         self.kind, self.category = kind, category
         self.columns = columns_for(kind)
-        board = None if found is None else (found.categories[category] if category
-                                             else found.board)
+        board = None if found is None else (found.categories[category] if category else found.board)
         systems = board.systems if board is not None else ()
         self.round_id = found.round_id if found is not None else ""
         self.threshold = found.settings.threshold if found is not None else 0.0
@@ -239,8 +296,10 @@ class BoardModel(QAbstractTableModel):
 
     def _tooltip(self, row: BoardRow, column: Column) -> str | None:
         if column is MARKS:
-            tips = {"preliminary": PRELIMINARY_TIP.format(t=f"{self.threshold:g}"),
-                    "far behind": FAR_BEHIND_TIP}
+            tips = {
+                "preliminary": PRELIMINARY_TIP.format(t=f"{self.threshold:g}"),
+                "far behind": FAR_BEHIND_TIP,
+            }
             return "\n".join(tips[m] for m in self.marks(row)) or None
         if column is POINTS:
             anchor = (self.anchor.label if self.anchor else None) or "the anchor"
@@ -250,8 +309,12 @@ class BoardModel(QAbstractTableModel):
             return "The anchor: every other system's points are relative to it."
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
         if orientation != Qt.Orientation.Horizontal:
             return None
         column = self.columns[section]
@@ -261,9 +324,11 @@ class BoardModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = column.tooltip
             if column is POINTS and self.axis is not None:
-                tip = (f"Points (Elo-like). The bars start at {self.axis.start:.0f}, at most "
-                       f"{AXIS_SPAN:.0f} below the top score; a system further down is "
-                       "marked far behind.")
+                tip = (
+                    f"Points (Elo-like). The bars start at {self.axis.start:.0f}, at most "
+                    f"{AXIS_SPAN:.0f} below the top score; a system further down is "
+                    "marked far behind."
+                )
             if self.category is not None and column.family_wide:
                 tip += "\n" + FAMILY_WIDE_TIP
             return tip

@@ -37,11 +37,14 @@ ALL = "All categories"
 ANCHOR_REASON = {
     "requested": "the family's reference system",
     "requested_has_no_comparisons": "standing in for the reference system, which has no "
-                                    "comparisons",
+    "comparisons",
     "none_requested": "the most-voted system; the family sets no reference",
 }
-PAGE_BUTTONS = (("close_round", "Close round…"), ("export_csv", "Export CSV…"),
-                ("export_image", "Export image…"))
+PAGE_BUTTONS = (
+    ("close_round", "Close round…"),
+    ("export_csv", "Export CSV…"),
+    ("export_image", "Export image…"),
+)
 
 
 class BoardTable(QTableView):
@@ -172,8 +175,9 @@ class BoardPage(QWidget):
         self.round_box.clear()
         for i, entry in enumerate(listed):
             newest = "  (newest)" if i == 0 else ""
-            self.round_box.addItem(f"{when(entry['closed_at'])} · {entry['round_id'][:8]}"
-                                   f"{newest}", entry["round_id"])
+            self.round_box.addItem(
+                f"{when(entry['closed_at'])} · {entry['round_id'][:8]}{newest}", entry["round_id"]
+            )
         self.round_box.setCurrentIndex(max(0, self.round_box.findData(round_id)))
         self.round_box.blockSignals(False)
         self._round_chosen()
@@ -196,8 +200,9 @@ class BoardPage(QWidget):
 
     def _round_chosen(self) -> None:
         round_id = self.round_box.currentData()
-        self.found = (find_round(self.ledger, round_id)
-                      if self.ledger is not None and round_id else None)
+        self.found = (
+            find_round(self.ledger, round_id) if self.ledger is not None and round_id else None
+        )
         kept = self.category
         self.category_box.blockSignals(True)
         self.category_box.clear()
@@ -218,22 +223,29 @@ class BoardPage(QWidget):
             # None (nullptr) is Qt's documented way to remove a column's delegate;
             # PySide6's stubs leave None out of this parameter.
             self.table.setItemDelegateForColumn(column, delegate)  # type: ignore[arg-type]
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive if is_points
-                                        else QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(
+                column,
+                QHeaderView.ResizeMode.Interactive
+                if is_points
+                else QHeaderView.ResizeMode.ResizeToContents,
+            )
         self.table.resizeColumnsToContents()
         self.table.fit_points()
         # The table is as tall as its rows (up to the room there is), so the systems
         # without points read as the list right below it.
         rows = self.table.verticalHeader().length()
         scroll = self.table.horizontalScrollBar().sizeHint().height()
-        self.table.setMaximumHeight(header.sizeHint().height() + rows + scroll
-                                    + 2 * self.table.frameWidth())
+        self.table.setMaximumHeight(
+            header.sizeHint().height() + rows + scroll + 2 * self.table.frameWidth()
+        )
         text = self.board_text()
         self.title.setText(text.title)
         self.subtitle.setText(text.subtitle)
         self.hint.setVisible(self.found is None)
-        self.hint.setText(f"No round of {self.family} has been closed yet. Board ▸ Close "
-                          "round… fits the points and stores the board here.")
+        self.hint.setText(
+            f"No round of {self.family} has been closed yet. Board ▸ Close "
+            "round… fits the points and stores the board here."
+        )
         self.unranked.setText(self._unranked_text())
         self.unranked.setVisible(bool(self.model.unranked))
         self.notes.setText("\n".join(self._notes()))
@@ -253,18 +265,24 @@ class BoardPage(QWidget):
         anchor = self.model.anchor
         if anchor is not None and anchor.label and self.found is not None:
             why = ANCHOR_REASON.get(anchor.reason, anchor.reason)
-            notes.append(f"Points are relative to {anchor.label} = "
-                         f"{self.found.settings.base:g} ({why}); 400 points apart ≈ "
-                         "10 : 1 odds of winning.")
+            notes.append(
+                f"Points are relative to {anchor.label} = "
+                f"{self.found.settings.base:g} ({why}); 400 points apart ≈ "
+                "10 : 1 odds of winning."
+            )
         if any(self.model.preliminary(r) for r in rows):
-            notes.append(f"Preliminary: fewer than {self.model.threshold:g} decisive votes "
-                         "(left or right).")
+            notes.append(
+                f"Preliminary: fewer than {self.model.threshold:g} decisive votes (left or right)."
+            )
         if any(r.far_behind for r in rows):
-            notes.append(f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
-                         "left of the axis.")
+            notes.append(
+                f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
+                "left of the axis."
+            )
         if self.model.category is not None:
-            notes.append(f"{WIDE_MARK}: a family-wide value, the same in every category "
-                         "view (not refitted).")
+            notes.append(
+                f"{WIDE_MARK}: a family-wide value, the same in every category view (not refitted)."
+            )
         return notes
 
     def board_text(self, *, for_image: bool = False) -> BoardText:
@@ -280,22 +298,28 @@ class BoardPage(QWidget):
         if self.model.kind == "graded":
             subtitle += f" · graded · bootstrap seed {settings.seed}"
         else:
-            subtitle += (f" · {weighting} weighting, penalty λ {settings.penalty:g}, "
-                         f"threshold {settings.threshold:g}")
+            subtitle += (
+                f" · {weighting} weighting, penalty λ {settings.penalty:g}, "
+                f"threshold {settings.threshold:g}"
+            )
         if self.model.category is not None:
             title += f" · category {self.model.category}"
             subtitle += " · refitted on this category's comparisons"
         notes = self._notes()
         if for_image and self.model.unranked:
-            notes.append("Not ranked: " + "; ".join(
-                f"{r.label} ({why_unranked(r.status)})" for r in self.model.unranked))
+            notes.append(
+                "Not ranked: "
+                + "; ".join(f"{r.label} ({why_unranked(r.status)})" for r in self.model.unranked)
+            )
         return BoardText(title, subtitle, notes)
 
     def status_text(self) -> str:
         if self.found is None:
             return f"{self.family}: no round yet"
-        return (f"{self.family} · round {self.found.round_id[:12]} · "
-                f"{len(self.model.rows)} ranked, {len(self.model.unranked)} not ranked")
+        return (
+            f"{self.family} · round {self.found.round_id[:12]} · "
+            f"{len(self.model.rows)} ranked, {len(self.model.unranked)} not ranked"
+        )
 
     def set_theme(self, theme: Theme) -> None:
         # A quiet selection: the accent colour is the bars'.

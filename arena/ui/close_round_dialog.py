@@ -16,12 +16,15 @@ from PySide6.QtWidgets import (
 
 from arena.round_record import DEFAULT_CAP, RoundSettings
 
-WEIGHTINGS = (("unit", "unit — every comparison its own weight"),
-              ("ledger", "ledger — cap each actor's total weight"))
+WEIGHTINGS = (
+    ("unit", "unit — every comparison its own weight"),
+    ("ledger", "ledger — cap each actor's total weight"),
+)
 
 
-def _spin(value: float, low: float, high: float, decimals: int, step: float,
-          tip: str) -> QDoubleSpinBox:
+def _spin(
+    value: float, low: float, high: float, decimals: int, step: float, tip: str
+) -> QDoubleSpinBox:
     box = QDoubleSpinBox()
     box.setRange(low, high)
     box.setDecimals(decimals)
@@ -39,19 +42,31 @@ class CloseRoundDialog(QDialog):
         self.weighting = QComboBox()
         for value, text in WEIGHTINGS:
             self.weighting.addItem(text, value)
-        self.cap = _spin(DEFAULT_CAP, 0.001, 1e9, 3, 10.0,
-                         "With ledger weighting: each actor's whole-family total weight is "
-                         "scaled down to this cap before any category is fitted.")
-        self.penalty = _spin(defaults.penalty, 0.0, 1000.0, 3, 0.01,
-                             "λ of the penalized fit. It matters only for sparse data; 0 gives "
-                             "the exact maximum-likelihood fit where one exists.")
-        self.base = _spin(defaults.base, -1e6, 1e6, 0, 100.0,
-                          "The points of the anchor system.")
+        self.cap = _spin(
+            DEFAULT_CAP,
+            0.001,
+            1e9,
+            3,
+            10.0,
+            "With ledger weighting: each actor's whole-family total weight is "
+            "scaled down to this cap before any category is fitted.",
+        )
+        self.penalty = _spin(
+            defaults.penalty,
+            0.0,
+            1000.0,
+            3,
+            0.01,
+            "λ of the penalized fit. It matters only for sparse data; 0 gives "
+            "the exact maximum-likelihood fit where one exists.",
+        )
+        self.base = _spin(defaults.base, -1e6, 1e6, 0, 100.0, "The points of the anchor system.")
         self.threshold = QSpinBox()
         self.threshold.setRange(0, 1_000_000)
         self.threshold.setValue(int(defaults.threshold))
-        self.threshold.setToolTip("A system with fewer decisive votes (left or right) than "
-                                  "this is marked preliminary.")
+        self.threshold.setToolTip(
+            "A system with fewer decisive votes (left or right) than this is marked preliminary."
+        )
         self.weighting.currentIndexChanged.connect(self._weighting_changed)
         self._weighting_changed()
 
@@ -61,12 +76,15 @@ class CloseRoundDialog(QDialog):
         form.addRow("&Penalty λ:", self.penalty)
         form.addRow("&Base points:", self.base)
         form.addRow("&Threshold (decisive votes):", self.threshold)
-        note = QLabel("Closing re-runs the gates on every output, fits the points and the "
-                      "round summary, and stores the round for good: it cannot be changed "
-                      "later, only followed by a newer round.")
+        note = QLabel(
+            "Closing re-runs the gates on every output, fits the points and the "
+            "round summary, and stores the round for good: it cannot be changed "
+            "later, only followed by a newer round."
+        )
         note.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Close round")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -80,10 +98,13 @@ class CloseRoundDialog(QDialog):
 
     def settings(self) -> RoundSettings:
         ledger = self.weighting.currentData() == "ledger"
-        return RoundSettings(weighting=self.weighting.currentData(),
-                             cap=self.cap.value() if ledger else None,
-                             penalty=self.penalty.value(), base=self.base.value(),
-                             threshold=float(self.threshold.value()))
+        return RoundSettings(
+            weighting=self.weighting.currentData(),
+            cap=self.cap.value() if ledger else None,
+            penalty=self.penalty.value(),
+            base=self.base.value(),
+            threshold=float(self.threshold.value()),
+        )
 
 
 def ask_round_settings(parent: QWidget, family: str) -> RoundSettings | None:

@@ -25,13 +25,17 @@ def ask_text(parent: QWidget, title: str, label: str, *, required: bool = False)
     return text.strip()
 
 
-def ask_family(parent: QWidget, file_name: str, families: list[str],
-               suggestion: str) -> str | None:
+def ask_family(parent: QWidget, file_name: str, families: list[str], suggestion: str) -> str | None:
     """The family to import ``file_name`` into: an existing one or a new name."""
     names = [suggestion] + [f for f in families if f != suggestion]
-    name, ok = QInputDialog.getItem(parent, "Import outputs",
-                                    f"Import {file_name} into which family?\n"
-                                    "Pick one or type a new name.", names, 0, True)
+    name, ok = QInputDialog.getItem(
+        parent,
+        "Import outputs",
+        f"Import {file_name} into which family?\nPick one or type a new name.",
+        names,
+        0,
+        True,
+    )
     return name.strip() if ok and name.strip() else None
 
 
@@ -51,8 +55,16 @@ class CorrectionDialog(QDialog):
     """Why a correction is made (and, for a case's language, which language): the reason
     is stored with the event, so it says in a line what the rater saw."""
 
-    def __init__(self, parent: QWidget, title: str, what: str, *, reason: str = "",
-                 placeholder: str = "", language: str | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget,
+        title: str,
+        what: str,
+        *,
+        reason: str = "",
+        placeholder: str = "",
+        language: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setObjectName("correction-dialog")
@@ -67,8 +79,9 @@ class CorrectionDialog(QDialog):
         if language is not None:
             form.addRow("&Language:", self.language)
         form.addRow("&Reason:", self.reason)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -80,19 +93,20 @@ class CorrectionDialog(QDialog):
         first.selectAll()
 
 
-def ask_reason(parent: QWidget, title: str, what: str, *, default: str = "",
-               placeholder: str = "") -> str | None:
+def ask_reason(
+    parent: QWidget, title: str, what: str, *, default: str = "", placeholder: str = ""
+) -> str | None:
     """The reason for a correction, or None when cancelled. An empty reason is returned
     as it is: the core says whether one is needed."""
     dialog = CorrectionDialog(parent, title, what, reason=default, placeholder=placeholder)
     return dialog.reason.text().strip() if dialog.exec() else None
 
 
-def ask_language(parent: QWidget, title: str, what: str, suggestion: str
-                 ) -> tuple[str, str] | None:
+def ask_language(parent: QWidget, title: str, what: str, suggestion: str) -> tuple[str, str] | None:
     """The language a case expects and why, or None when cancelled."""
-    dialog = CorrectionDialog(parent, title, what, language=suggestion,
-                              placeholder="default: the case expects LANGUAGE")
+    dialog = CorrectionDialog(
+        parent, title, what, language=suggestion, placeholder="default: the case expects LANGUAGE"
+    )
     if not dialog.exec():
         return None
     return dialog.language.text().strip(), dialog.reason.text().strip()

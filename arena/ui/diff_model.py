@@ -100,8 +100,13 @@ def _split_hunk(lines) -> list[Row]:
             added.append(Side("added", line.target_line_no, text))
         elif line.is_context:
             flush()
-            rows.append(Row("pair", left=Side("context", line.source_line_no, text),
-                            right=Side("context", line.target_line_no, text)))
+            rows.append(
+                Row(
+                    "pair",
+                    left=Side("context", line.source_line_no, text),
+                    right=Side("context", line.target_line_no, text),
+                )
+            )
     flush()
     return rows
 
@@ -121,20 +126,32 @@ def parse_diff(text: str) -> DiffModel | None:
         unified.append(title)
         split.append(title)
         for hunk in patched:
-            header = Row("hunk", f"@@ -{hunk.source_start},{hunk.source_length} "
-                                 f"+{hunk.target_start},{hunk.target_length} @@ "
-                                 f"{hunk.section_header}".rstrip())
+            header = Row(
+                "hunk",
+                f"@@ -{hunk.source_start},{hunk.source_length} "
+                f"+{hunk.target_start},{hunk.target_length} @@ "
+                f"{hunk.section_header}".rstrip(),
+            )
             unified.append(header)
             split.append(header)
             for line in hunk:
-                kind: RowKind = ("added" if line.is_added else
-                                 "removed" if line.is_removed else "context")
-                unified.append(Row(kind, _clean(line.value), line.source_line_no,
-                                   line.target_line_no))
+                kind: RowKind = (
+                    "added" if line.is_added else "removed" if line.is_removed else "context"
+                )
+                unified.append(
+                    Row(kind, _clean(line.value), line.source_line_no, line.target_line_no)
+                )
             split.extend(_split_hunk(hunk))
     numbers = [n for r in unified for n in (r.old_no, r.new_no) if n is not None]
     # The longest lines by characters: the view measures only these, since wide (CJK)
     # glyphs make a shorter line wider by at most a factor two and measuring all is slow.
     longest = sorted((r.text for r in unified), key=len, reverse=True)[:20]
-    return DiffModel(tuple(unified), tuple(split), len(patch), patch.added, patch.removed,
-                     max(numbers, default=1), tuple(longest))
+    return DiffModel(
+        tuple(unified),
+        tuple(split),
+        len(patch),
+        patch.added,
+        patch.removed,
+        max(numbers, default=1),
+        tuple(longest),
+    )

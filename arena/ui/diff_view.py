@@ -101,8 +101,15 @@ class DiffView(QAbstractScrollArea):
 
     def _background(self, kind: str) -> QColor:
         t = self._theme
-        return QColor({"added": t.added_bg, "removed": t.removed_bg, "hunk": t.hunk_bg,
-                       "file": t.file_bg, "empty": t.code_bg}.get(kind, t.base))
+        return QColor(
+            {
+                "added": t.added_bg,
+                "removed": t.removed_bg,
+                "hunk": t.hunk_bg,
+                "file": t.file_bg,
+                "empty": t.code_bg,
+            }.get(kind, t.base)
+        )
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
         painter = QPainter(self.viewport())
@@ -111,7 +118,7 @@ class DiffView(QAbstractScrollArea):
         painter.fillRect(self.viewport().rect(), QColor(self._theme.base))
         first = self.verticalScrollBar().value()
         count = self.viewport().height() // self._line + 2
-        for index, row in enumerate(self._rows[first:first + count]):
+        for index, row in enumerate(self._rows[first : first + count]):
             top = index * self._line
             if row.kind in ("file", "hunk"):
                 self._paint_banner(painter, row, QRect(0, top, width, self._line))
@@ -132,8 +139,11 @@ class DiffView(QAbstractScrollArea):
         painter.setFont(font)
         colour = self._theme.text if row.kind == "file" else self._theme.muted
         painter.setPen(QColor(colour))
-        painter.drawText(rect.adjusted(PAD, 0, -PAD, 0),
-                         Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, row.text)
+        painter.drawText(
+            rect.adjusted(PAD, 0, -PAD, 0),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            row.text,
+        )
         painter.setFont(self.font())
 
     def _number(self, painter: QPainter, number: int | None, x: int, rect: QRect) -> None:
@@ -141,21 +151,26 @@ class DiffView(QAbstractScrollArea):
             return
         painter.setPen(QColor(self._theme.muted))
         box = QRect(x, rect.top(), self._gutter - self._char, rect.height())
-        painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
-                         str(number))
+        painter.drawText(
+            box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, str(number)
+        )
 
     def _code(self, painter: QPainter, kind: str, text: str, rect: QRect) -> None:
         """Sign and text, scrolled horizontally and clipped to ``rect``'s column."""
         x = rect.left() + self._text_left()
         painter.setPen(QColor(self._theme.text))
         middle = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-        painter.drawText(QRect(x - 2 * self._char, rect.top(), self._char, rect.height()),
-                         middle, SIGNS.get(kind, " "))
+        painter.drawText(
+            QRect(x - 2 * self._char, rect.top(), self._char, rect.height()),
+            middle,
+            SIGNS.get(kind, " "),
+        )
         painter.save()
         painter.setClipRect(QRect(x, rect.top(), rect.right() - x, rect.height()))
         shift = self.horizontalScrollBar().value()
-        painter.drawText(QRect(x - shift, rect.top(), self._text_width + self._char,
-                               rect.height()), middle, text)
+        painter.drawText(
+            QRect(x - shift, rect.top(), self._text_width + self._char, rect.height()), middle, text
+        )
         painter.restore()
 
     def _paint_unified(self, painter: QPainter, row: Row, rect: QRect) -> None:

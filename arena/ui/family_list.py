@@ -19,9 +19,15 @@ from arena.ledger import Ledger
 from arena.status import family_status
 
 COLUMNS = (
-    ("name", "Family"), ("kind", "Kind"), ("language", "Language"), ("systems", "Systems"),
-    ("cases", "Cases"), ("votes", "Votes"), ("pending_pairs", "Pairs left"),
-    ("settled_pairs", "Settled"), ("gate_failures", "Gate failures"),
+    ("name", "Family"),
+    ("kind", "Kind"),
+    ("language", "Language"),
+    ("systems", "Systems"),
+    ("cases", "Cases"),
+    ("votes", "Votes"),
+    ("pending_pairs", "Pairs left"),
+    ("settled_pairs", "Settled"),
+    ("gate_failures", "Gate failures"),
 )
 Index = QModelIndex | QPersistentModelIndex
 
@@ -55,8 +61,12 @@ class FamilyModel(QAbstractTableModel):
             return "Graded families are scored by graders, not by votes."
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section][1]
         return None
@@ -105,13 +115,17 @@ class FamilyList(QWidget):
         if ledger is None:
             self.hint.setText("No ledger is open: File ▸ Open ledger…")
         elif not self.model.rows:
-            self.hint.setText("This ledger has no families yet. Drop a file of outputs "
-                              "(JSON Lines, CSV, AlpacaEval JSON) on the window to import it.")
+            self.hint.setText(
+                "This ledger has no families yet. Drop a file of outputs "
+                "(JSON Lines, CSV, AlpacaEval JSON) on the window to import it."
+            )
         else:
-            self.hint.setText(f"{ledger.path} — choose a family and press Enter "
-                              "(or double-click) to start rating, B for its board, or G for "
-                              "its gate failures. Drop a file of outputs on the window to "
-                              "import it.")
+            self.hint.setText(
+                f"{ledger.path} — choose a family and press Enter "
+                "(or double-click) to start rating, B for its board, or G for "
+                "its gate failures. Drop a file of outputs on the window to "
+                "import it."
+            )
         if self.model.rows and not self.table.currentIndex().isValid():
             self.table.selectRow(0)
 

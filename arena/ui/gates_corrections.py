@@ -25,8 +25,13 @@ from arena.ui.keys import GATES_ACTIONS, default_keys, display
 if TYPE_CHECKING:
     from arena.ui.gates_page import GatesPage
 
-BUTTONS = (("overrule", "Overrule…"), ("set_language", "Case expects language…"),
-           ("retire", "Retire case…"), ("remove", "Remove output…"), ("undo_selected", "Undo…"))
+BUTTONS = (
+    ("overrule", "Overrule…"),
+    ("set_language", "Case expects language…"),
+    ("retire", "Retire case…"),
+    ("remove", "Remove output…"),
+    ("undo_selected", "Undo…"),
+)
 
 
 class CorrectionActions:
@@ -36,9 +41,12 @@ class CorrectionActions:
 
     def _make_actions(self, controls: QHBoxLayout) -> dict[str, QAction]:
         slots: dict[str, Callable[[], object]] = {
-            "overrule": self.overrule, "set_language": self.set_language,
-            "retire": self.retire, "remove": self.remove,
-            "undo_selected": self.undo_selected, "undo_last": self.undo_last,
+            "overrule": self.overrule,
+            "set_language": self.set_language,
+            "retire": self.retire,
+            "remove": self.remove,
+            "undo_selected": self.undo_selected,
+            "undo_last": self.undo_last,
         }
         labels = dict(BUTTONS)
         actions = {}
@@ -69,8 +77,10 @@ class CorrectionActions:
     def _write(self, op: Callable[[], str], said: str) -> bool:
         undo = display(default_keys(GATES_ACTIONS[-1]))
         return self.page.ops.run(
-            "correction", op,
-            lambda event: self.page.say(f"{said} (event {event[:12]}; {undo} undoes it)."))
+            "correction",
+            op,
+            lambda event: self.page.say(f"{said} (event {event[:12]}; {undo} undoes it)."),
+        )
 
     def overrule(self) -> bool:
         failure = self._chosen()
@@ -81,17 +91,19 @@ class CorrectionActions:
             return False
         ledger, gate = self.page.ledger, failure.gate
         reason = dialogs.ask_reason(
-            self.page, "Overrule the verdict",
+            self.page,
+            "Overrule the verdict",
             f"Set the {gate_title(gate)} verdict on output {failure.output_id[:12]} (case "
             f"{failure.case_id}, {failure.system}) aside: its pairs will come to you for a "
             "vote. Why is the verdict wrong?",
-            placeholder="for example: the prompt asks for an answer in French")
+            placeholder="for example: the prompt asks for an answer in French",
+        )
         if reason is None:
             return False
-        return self._write(lambda: corrections.overrule(ledger, failure.output_id, gate,
-                                                        reason=reason),
-                           f"The {gate_title(gate)} verdict on {failure.output_id[:12]} is "
-                           "overruled")
+        return self._write(
+            lambda: corrections.overrule(ledger, failure.output_id, gate, reason=reason),
+            f"The {gate_title(gate)} verdict on {failure.output_id[:12]} is overruled",
+        )
 
     def set_language(self, case_id: str | None = None, suggestion: str | None = None) -> bool:
         if case_id is None:
@@ -104,16 +116,20 @@ class CorrectionActions:
         ledger, family = self.page.ledger, self.page.family
         suggestion = suggestion or self.page.data.suggested_language(case_id)
         answer = dialogs.ask_language(
-            self.page, f"Case {case_id} expects a language",
+            self.page,
+            f"Case {case_id} expects a language",
             f"Answers to case {case_id} will be judged against this language only, from now "
             f"on (its gates run again). It now expects "
-            f"{self.page.data.expected_text(case_id)}.", suggestion)
+            f"{self.page.data.expected_text(case_id)}.",
+            suggestion,
+        )
         if answer is None:
             return False
         language, reason = answer
-        return self._write(lambda: corrections.set_case_language(
-            ledger, family, case_id, language, reason=reason),
-            f"Case {case_id} now expects {language}")
+        return self._write(
+            lambda: corrections.set_case_language(ledger, family, case_id, language, reason=reason),
+            f"Case {case_id} now expects {language}",
+        )
 
     def retire(self) -> bool:
         failure = self._chosen()
@@ -121,13 +137,17 @@ class CorrectionActions:
             return False
         ledger, family, case_id = self.page.ledger, self.page.family, failure.case_id
         reason = dialogs.ask_reason(
-            self.page, "Retire the case", f"Retire case {case_id}: all its pairs and votes "
-            "leave the fit (the ledger keeps them). Why?")
+            self.page,
+            "Retire the case",
+            f"Retire case {case_id}: all its pairs and votes "
+            "leave the fit (the ledger keeps them). Why?",
+        )
         if reason is None:
             return False
-        return self._write(lambda: corrections.retire_case(ledger, family, case_id,
-                                                           reason=reason),
-                           f"Case {case_id} is retired")
+        return self._write(
+            lambda: corrections.retire_case(ledger, family, case_id, reason=reason),
+            f"Case {case_id} is retired",
+        )
 
     def remove(self) -> bool:
         failure = self._chosen()
@@ -136,12 +156,16 @@ class CorrectionActions:
         ledger, output_id = self.page.ledger, failure.output_id
         where = self.page.data.where(output_id)
         reason = dialogs.ask_reason(
-            self.page, "Remove the output", f"Remove {where}: its pairs and votes leave the "
-            "fit (the ledger keeps them). Why?")
+            self.page,
+            "Remove the output",
+            f"Remove {where}: its pairs and votes leave the fit (the ledger keeps them). Why?",
+        )
         if reason is None:
             return False
-        return self._write(lambda: corrections.remove_output(ledger, output_id, reason=reason),
-                           f"Output {output_id[:12]} is removed")
+        return self._write(
+            lambda: corrections.remove_output(ledger, output_id, reason=reason),
+            f"Output {output_id[:12]} is removed",
+        )
 
     def undo_selected(self) -> bool:
         """Undo the correction selected in the list (when it has the focus), else the
@@ -152,8 +176,9 @@ class CorrectionActions:
         failure = self.page.selected()
         if failure is not None and failure.overruled_by is not None:
             return self._undo(failure.overruled_by)
-        self.page.say("Select an overruled verdict, or a correction in the list below it, "
-                      "to undo it.")
+        self.page.say(
+            "Select an overruled verdict, or a correction in the list below it, to undo it."
+        )
         return False
 
     def undo_last(self) -> bool:
@@ -166,16 +191,23 @@ class CorrectionActions:
     def _undo(self, event_id: str) -> bool:
         if self.page.ledger is None or self.page.data is None:
             return False
-        event: Event | None = next((e for e in self.page.data.corrections()
-                                    if e.event_id == event_id), None)
+        event: Event | None = next(
+            (e for e in self.page.data.corrections() if e.event_id == event_id), None
+        )
         if event is None:
             return False
         ledger, what = self.page.ledger, self.page.data.describe(event)
         reason = dialogs.ask_reason(
-            self.page, "Undo a correction", f"Undo: {what} (“{event.note}”)? A retraction is "
-            "recorded; the correction stays in the ledger.", default=f"undo {event.kind}")
+            self.page,
+            "Undo a correction",
+            f"Undo: {what} (“{event.note}”)? A retraction is "
+            "recorded; the correction stays in the ledger.",
+            default=f"undo {event.kind}",
+        )
         if reason is None:
             return False
-        return self.page.ops.run("correction",
-                                 lambda: corrections.retract(ledger, event_id, reason=reason),
-                                 lambda _id: self.page.say(f"Undone: {what}."))
+        return self.page.ops.run(
+            "correction",
+            lambda: corrections.retract(ledger, event_id, reason=reason),
+            lambda _id: self.page.say(f"Undone: {what}."),
+        )

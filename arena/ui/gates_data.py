@@ -31,7 +31,7 @@ def short_reason(failure: GateFailure) -> str:
     """The reason without its "Gate: " prefix, for where the gate is already named."""
     prefix = f"{gate_title(failure.gate)}: "
     reason = failure.reason
-    return reason[len(prefix):] if reason.startswith(prefix) else reason
+    return reason[len(prefix) :] if reason.startswith(prefix) else reason
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,14 @@ class Reading:
 
     def other(self) -> str | None:
         """The language read most that the case does not accept, if any."""
-        return next((lang for lang, _ in self.shares()
-                     if lang and language_code(lang) not in self.expected), None)
+        return next(
+            (
+                lang
+                for lang, _ in self.shares()
+                if lang and language_code(lang) not in self.expected
+            ),
+            None,
+        )
 
 
 @dataclass(frozen=True)
@@ -87,14 +93,14 @@ class GatesData:
         return self.state.cases[CaseId(case_id)]
 
     def find(self, output_id: str, gate: str) -> GateFailure | None:
-        return next((f for f in self.failures
-                     if f.output_id == output_id and f.gate == gate), None)
+        return next((f for f in self.failures if f.output_id == output_id and f.gate == gate), None)
 
     def reading(self, output_id: str) -> Reading:
         output = self.output(output_id)
         case = self.case(output.case_id)
-        expected = frozenset(language_code(tag) for tag in
-                             case.expected_languages(self.family.language))
+        expected = frozenset(
+            language_code(tag) for tag in case.expected_languages(self.family.language)
+        )
         key = (output.output_id, expected)
         if key not in self._cache:
             pieces = tuple(language_pieces(output, case, self.family))
@@ -109,8 +115,9 @@ class GatesData:
         if case.language:
             return f"{case.language} (given by the file)"
         if case.detected_language:
-            return (f"{case.detected_language} (read from the prompt) or the family's "
-                    f"{family_language}")
+            return (
+                f"{case.detected_language} (read from the prompt) or the family's {family_language}"
+            )
         return f"{family_language} (the family's)"
 
     # -- the likeliest "the prompt asks for it" cases ------------------------------
@@ -142,8 +149,11 @@ class GatesData:
     def suggested_language(self, case_id: str) -> str:
         """The language most failing answers to ``case_id`` were read as, else what the
         prompt was read as, else nothing."""
-        read = Counter(self.reading(f.output_id).other() for f in self._language_failures()
-                       if f.case_id == case_id)
+        read = Counter(
+            self.reading(f.output_id).other()
+            for f in self._language_failures()
+            if f.case_id == case_id
+        )
         read.pop(None, None)
         if read:
             return read.most_common(1)[0][0] or ""
@@ -159,8 +169,10 @@ class GatesData:
         output = self.state.outputs.get(OutputId(output_id or ""))
         if output is None:
             return f"output {(output_id or '')[:12]}"
-        return (f"output {output.output_id[:12]} (case {output.case_id}, "
-                f"{self.labels.get(output.system_id, '?')})")
+        return (
+            f"output {output.output_id[:12]} (case {output.case_id}, "
+            f"{self.labels.get(output.system_id, '?')})"
+        )
 
     def describe(self, event: Event) -> str:
         """A correction in a few words: what it changed."""

@@ -37,9 +37,12 @@ def read_as_text(reading: Reading) -> str:
     total = sum(n for _, n in shares)
     if not total:
         return "Nothing was read: no prose and no comments."
-    parts = [f"{lang or UNCLEAR} {n} letters ({100 * n / total:.0f}%)" if i == 0 else
-             f"{lang or UNCLEAR} {n} ({100 * n / total:.0f}%)"
-             for i, (lang, n) in enumerate(shares)]
+    parts = [
+        f"{lang or UNCLEAR} {n} letters ({100 * n / total:.0f}%)"
+        if i == 0
+        else f"{lang or UNCLEAR} {n} ({100 * n / total:.0f}%)"
+        for i, (lang, n) in enumerate(shares)
+    ]
     return "Read as: " + ", ".join(parts) + "."
 
 
@@ -91,12 +94,17 @@ class VerdictDetail(QWidget):
         self.evidence_box = QWidget()
         evidence_layout = QVBoxLayout(self.evidence_box)
         evidence_layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (_caption("Language evidence: what the gate read"), self.read_as,
-                       self.evidence):
+        for widget in (
+            _caption("Language evidence: what the gate read"),
+            self.read_as,
+            self.evidence,
+        ):
             evidence_layout.addWidget(widget)
         prompt_box, output_box = QWidget(), QWidget()
-        for box, caption, text in ((prompt_box, "Prompt", self.prompt),
-                                   (output_box, "Output", self.output)):
+        for box, caption, text in (
+            (prompt_box, "Prompt", self.prompt),
+            (output_box, "Output", self.output),
+        ):
             box_layout = QVBoxLayout(box)
             box_layout.setContentsMargins(0, 0, 0, 0)
             box_layout.addWidget(_caption(caption))
@@ -120,17 +128,22 @@ class VerdictDetail(QWidget):
     def show_verdict(self, data: GatesData, failure: GateFailure) -> None:
         output = data.output(failure.output_id)
         case = data.case(failure.case_id)
-        lines = [f"<b>{gate_title(failure.gate)}</b> gate failed: "
-                 f"{_h(short_reason(failure))}",
-                 f"Case <b>{_h(failure.case_id)}</b> · system "
-                 f"<b>{_h(failure.system)}</b> · output {failure.output_id[:12]}"
-                 + (f" (sample {output.sample})" if output.sample else "")]
+        lines = [
+            f"<b>{gate_title(failure.gate)}</b> gate failed: {_h(short_reason(failure))}",
+            f"Case <b>{_h(failure.case_id)}</b> · system "
+            f"<b>{_h(failure.system)}</b> · output {failure.output_id[:12]}"
+            + (f" (sample {output.sample})" if output.sample else ""),
+        ]
         if failure.overruled_by is not None:
-            event = next((e for e in data.state.decisions.in_force
-                          if e.event_id == failure.overruled_by), None)
+            event = next(
+                (e for e in data.state.decisions.in_force if e.event_id == failure.overruled_by),
+                None,
+            )
             why = f": “{_h(event.note)}”" if event is not None and event.note else ""
-            lines.append(f"<i>Overruled by event {failure.overruled_by[:12]}{why}. "
-                         "It does not count; U undoes the overrule.</i>")
+            lines.append(
+                f"<i>Overruled by event {failure.overruled_by[:12]}{why}. "
+                "It does not count; U undoes the overrule.</i>"
+            )
         lines.append(f"Expected language: {_h(data.expected_text(failure.case_id))}")
         if case.detected_language and case.language_evidence:
             lines.append(f"Read in the prompt: {_h(case.language_evidence)}")
@@ -145,19 +158,20 @@ class VerdictDetail(QWidget):
         self.split.show()
 
     def _show_reading(self, reading: Reading) -> None:
-        self.read_as.setText(read_as_text(reading) + "  Accepted: "
-                             + ", ".join(sorted(reading.expected)) + ".")
+        self.read_as.setText(
+            read_as_text(reading) + "  Accepted: " + ", ".join(sorted(reading.expected)) + "."
+        )
         self.evidence.setRowCount(len(reading.pieces))
         other = QColor(self.theme.removed_bg)
         for row, piece in enumerate(reading.pieces):
             cells = (piece.language or UNCLEAR, str(piece.weight), piece.text)
-            foreign = bool(piece.language) and language_code(piece.language) not in \
-                reading.expected
+            foreign = bool(piece.language) and language_code(piece.language) not in reading.expected
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if column == 1:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                          | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 if column == 2:
                     item.setToolTip(text)
                 if foreign:

@@ -43,7 +43,7 @@ SUSPECTS_SHOWN = 4
 
 def _excerpt(text: str, size: int = 90) -> str:
     line = " ".join(text.split())
-    return line if len(line) <= size else line[:size - 1] + "…"
+    return line if len(line) <= size else line[: size - 1] + "…"
 
 
 class GatesPage(QWidget):
@@ -162,8 +162,9 @@ class GatesPage(QWidget):
             self.tree.setCurrentIndex(index)
             self.tree.scrollTo(index)
         else:
-            self.detail.show_note(f"No output of {self.family} fails a gate."
-                                  if not keys else "Select a verdict.")
+            self.detail.show_note(
+                f"No output of {self.family} fails a gate." if not keys else "Select a verdict."
+            )
 
     def _show_header(self) -> None:
         assert self.data is not None
@@ -174,7 +175,8 @@ class GatesPage(QWidget):
             f"{failing} failing verdicts, {len(self.data.failures) - failing} overruled · "
             f"{status['gate_failures']} of {status['outputs']} outputs fail a gate · "
             f"{status['settled_pairs']} pairs settled without a vote · "
-            f"{status['pending_pairs']} pairs left for you")
+            f"{status['pending_pairs']} pairs left for you"
+        )
 
     def _show_suspects(self) -> None:
         assert self.data is not None
@@ -187,27 +189,33 @@ class GatesPage(QWidget):
         self.suspect_buttons = {}
         found = self.data.suspects()
         self.suspects.setVisible(bool(found))
-        heading = QLabel("<b>Does the prompt ask for another language?</b> In these cases most "
-                         "systems answered in the same other language:")
+        heading = QLabel(
+            "<b>Does the prompt ask for another language?</b> In these cases most "
+            "systems answered in the same other language:"
+        )
         self.suspect_rows.addWidget(heading, 0, 0, 1, 2)
         for row, suspect in enumerate(found[:SUSPECTS_SHOWN], start=1):
             self._suspect_row(row, suspect)
         if len(found) > SUSPECTS_SHOWN:
-            more = QLabel(f"and {len(found) - SUSPECTS_SHOWN} more such cases, in the "
-                          "Language group below.")
+            more = QLabel(
+                f"and {len(found) - SUSPECTS_SHOWN} more such cases, in the Language group below."
+            )
             self.suspect_rows.addWidget(more, SUSPECTS_SHOWN + 1, 0, 1, 2)
         self.suspect_rows.setColumnStretch(0, 1)
 
     def _suspect_row(self, row: int, suspect: Suspect) -> None:
         assert self.data is not None
         prompt = _excerpt(self.data.case(suspect.case_id).prompt)
-        label = QLabel(f"Case {suspect.case_id}: {suspect.systems} of {suspect.of} systems "
-                       f"answered in {suspect.language} — “{prompt}”")
+        label = QLabel(
+            f"Case {suspect.case_id}: {suspect.systems} of {suspect.of} systems "
+            f"answered in {suspect.language} — “{prompt}”"
+        )
         label.setTextFormat(Qt.TextFormat.PlainText)
         button = QPushButton(f"Case expects {suspect.language}…")
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        button.clicked.connect(lambda _checked=False, s=suspect:
-                               self.correct.set_language(s.case_id, s.language))
+        button.clicked.connect(
+            lambda _checked=False, s=suspect: self.correct.set_language(s.case_id, s.language)
+        )
         self.suspect_buttons[suspect.case_id] = button
         self.suspect_rows.addWidget(label, row, 0)
         self.suspect_rows.addWidget(button, row, 1)
@@ -220,10 +228,15 @@ class GatesPage(QWidget):
         self.corrections.setVisible(bool(events))
         self.corrections_title.setText(
             f"Corrections in force ({len(events)}), newest first — select one and press U "
-            "to undo it" if events else "No corrections in force: O, L, R and Del make one.")
+            "to undo it"
+            if events
+            else "No corrections in force: O, L, R and Del make one."
+        )
         for event in events:
-            item = QListWidgetItem(f"{self.data.describe(event)} — “{event.note}” "
-                                   f"({event.actor}, {event.at[:16].replace('T', ' ')})")
+            item = QListWidgetItem(
+                f"{self.data.describe(event)} — “{event.note}” "
+                f"({event.actor}, {event.at[:16].replace('T', ' ')})"
+            )
             item.setData(Qt.ItemDataRole.UserRole, event.event_id)
             self.corrections.addItem(item)
 
@@ -238,9 +251,11 @@ class GatesPage(QWidget):
         if failure is not None and self.data is not None:
             self.detail.show_verdict(self.data, failure)
         elif current.isValid():
-            self.detail.show_note(f"{current.siblingAtColumn(0).data()}: "
-                                  f"{current.siblingAtColumn(1).data()}. Open the group "
-                                  "(→) and choose a verdict.")
+            self.detail.show_note(
+                f"{current.siblingAtColumn(0).data()}: "
+                f"{current.siblingAtColumn(1).data()}. Open the group "
+                "(→) and choose a verdict."
+            )
 
     def _ledger_changed(self, _kind: str) -> None:
         if self.ledger is not None and self.isVisible():

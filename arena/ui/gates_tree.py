@@ -52,8 +52,9 @@ class FailureTree(QStandardItemModel):
         self.keys, self._rows = [], {}
         groups: dict[str, dict[str, list[GateFailure]]] = {}
         for failure in failures:
-            outer, inner = ((failure.gate, failure.system) if by == "gate"
-                            else (failure.system, failure.gate))
+            outer, inner = (
+                (failure.gate, failure.system) if by == "gate" else (failure.system, failure.gate)
+            )
             groups.setdefault(outer, {}).setdefault(inner, []).append(failure)
         if by == "gate":
             order = sorted(groups, key=GATES.index)
@@ -64,20 +65,26 @@ class FailureTree(QStandardItemModel):
             rows = [f for group in inner_groups.values() for f in group]
             outer_item = self._group(gate_title(outer) if by == "gate" else outer, rows, bold=True)
             self.appendRow(outer_item)
-            inner_order = (sorted(inner_groups, key=str.casefold) if by == "gate"
-                           else sorted(inner_groups, key=GATES.index))
+            inner_order = (
+                sorted(inner_groups, key=str.casefold)
+                if by == "gate"
+                else sorted(inner_groups, key=GATES.index)
+            )
             for inner in inner_order:
-                inner_item = self._group(inner if by == "gate" else gate_title(inner),
-                                         inner_groups[inner])
+                inner_item = self._group(
+                    inner if by == "gate" else gate_title(inner), inner_groups[inner]
+                )
                 outer_item[0].appendRow(inner_item)
                 for failure in inner_groups[inner]:
                     inner_item[0].appendRow(self._verdict(failure))
                     key = self.keys[-1]
                     self._rows[key] = QPersistentModelIndex(
-                        inner_item[0].child(inner_item[0].rowCount() - 1).index())
+                        inner_item[0].child(inner_item[0].rowCount() - 1).index()
+                    )
 
-    def _group(self, title: str, failures: list[GateFailure], *, bold: bool = False
-               ) -> list[QStandardItem]:
+    def _group(
+        self, title: str, failures: list[GateFailure], *, bold: bool = False
+    ) -> list[QStandardItem]:
         name = QStandardItem(title)
         count = QStandardItem(_counted(failures))
         for item in (name, count):
@@ -122,6 +129,7 @@ class FailureTree(QStandardItemModel):
             outer = self.item(row, 0)
             counts[outer.text()] = self.item(row, 1).text()
             for inner in range(outer.rowCount()):
-                counts[f"{outer.text()} ▸ {outer.child(inner, 0).text()}"] = \
-                    outer.child(inner, 1).text()
+                counts[f"{outer.text()} ▸ {outer.child(inner, 0).text()}"] = outer.child(
+                    inner, 1
+                ).text()
         return counts

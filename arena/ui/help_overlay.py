@@ -20,8 +20,11 @@ from arena.ui.keys import (
 
 
 def _table(rows: list[tuple[str, str]]) -> str:
-    body = "".join(f"<tr><td align='right'><b>{html.escape(k)}</b></td>"
-                   f"<td>&nbsp;&nbsp;{html.escape(v)}</td></tr>" for k, v in rows)
+    body = "".join(
+        f"<tr><td align='right'><b>{html.escape(k)}</b></td>"
+        f"<td>&nbsp;&nbsp;{html.escape(v)}</td></tr>"
+        for k, v in rows
+    )
     return "<table cellspacing='4'>" + body + "</table>"
 
 
@@ -40,14 +43,21 @@ class HelpOverlay(QWidget):
     def set_keys(self, key_map: KeyMap) -> None:
         rating = [(display(key_map[a.name]), a.label) for a in ACTIONS] + list(FIXED_KEYS)
         gates = [(display(default_keys(a)), a.label) for a in GATES_ACTIONS]
-        gates += [("↑ ↓ ← →", "Move in the list, open or close a group"),
-                  ("Esc", "Back to the page you came from")]
+        gates += [
+            ("↑ ↓ ← →", "Move in the list, open or close a group"),
+            ("Esc", "Back to the page you came from"),
+        ]
         # Two columns, so the list fits a laptop screen.
         self.label.setText(
-            "<table><tr><td valign='top'><h3>Rating</h3>" + _table(rating)
+            "<table><tr><td valign='top'><h3>Rating</h3>"
+            + _table(rating)
             + "<p>Change them in Settings ▸ Keys and preferences…</p></td>"
-            "<td width='32'></td><td valign='top'><h3>Pages</h3>" + _table(list(PAGE_KEYS))
-            + "<h3>Gates page</h3>" + _table(gates) + "</td></tr></table>")
+            "<td width='32'></td><td valign='top'><h3>Pages</h3>"
+            + _table(list(PAGE_KEYS))
+            + "<h3>Gates page</h3>"
+            + _table(gates)
+            + "</td></tr></table>"
+        )
 
     def toggle(self) -> None:
         if self.isVisible():

@@ -46,22 +46,57 @@ FIXED_KEYS: tuple[tuple[str, str], ...] = (
     ("Ctrl+= / Ctrl+-", "Bigger / smaller text"),
     ("Esc", "Back to the family list"),
 )
-NAVIGATION = ("Up", "Down", "PgUp", "PgDown", "Space", "Shift+Space", "Home", "End", "Tab",
-              "Esc", "Shift+Left", "Shift+Right", "Ctrl+=", "Ctrl+-", "Ctrl++", "Return",
-              "Enter")
+NAVIGATION = (
+    "Up",
+    "Down",
+    "PgUp",
+    "PgDown",
+    "Space",
+    "Shift+Space",
+    "Home",
+    "End",
+    "Tab",
+    "Esc",
+    "Shift+Left",
+    "Shift+Right",
+    "Ctrl+=",
+    "Ctrl+-",
+    "Ctrl++",
+    "Return",
+    "Enter",
+)
 RESERVED_STANDARD = (
-    Standard.Copy, Standard.Cut, Standard.Paste, Standard.SelectAll, Standard.Quit,
-    Standard.Close, Standard.Open, Standard.Save, Standard.New, Standard.Print, Standard.Find,
-    Standard.Undo, Standard.Redo, Standard.ZoomIn, Standard.ZoomOut, Standard.Preferences,
-    Standard.HelpContents, Standard.FullScreen, Standard.Refresh, Standard.Delete,
+    Standard.Copy,
+    Standard.Cut,
+    Standard.Paste,
+    Standard.SelectAll,
+    Standard.Quit,
+    Standard.Close,
+    Standard.Open,
+    Standard.Save,
+    Standard.New,
+    Standard.Print,
+    Standard.Find,
+    Standard.Undo,
+    Standard.Redo,
+    Standard.ZoomIn,
+    Standard.ZoomOut,
+    Standard.Preferences,
+    Standard.HelpContents,
+    Standard.FullScreen,
+    Standard.Refresh,
+    Standard.Delete,
 )
 # The Board menu's keys (round_actions.py): no rater key may take them, or either
 # would be ambiguous. None is a platform shortcut.
 BOARD_KEY = "B"
 GATES_KEY = "G"
 CLOSE_ROUND_KEY = "Ctrl+Shift+R"
-BOARD_KEYS = {BOARD_KEY: "the family list's Board key", GATES_KEY: "the Gates page key",
-              CLOSE_ROUND_KEY: "the Close round key"}
+BOARD_KEYS = {
+    BOARD_KEY: "the family list's Board key",
+    GATES_KEY: "the Gates page key",
+    CLOSE_ROUND_KEY: "the Close round key",
+}
 # The pages' keys, as the help overlay lists them.
 PAGE_KEYS: tuple[tuple[str, str], ...] = (
     (BOARD_KEY, "The family's board (from the family list)"),
@@ -117,12 +152,12 @@ def problems(key_map: KeyMap) -> list[str]:
         allowed = set(default_keys(action)) if action.standard is not None else set()
         for key in key_map.get(action.name, []):
             if key in owner:
-                found.append(f"{key} is bound to both “{BY_NAME[owner[key]].label}” and "
-                             f"“{action.label}”")
+                found.append(
+                    f"{key} is bound to both “{BY_NAME[owner[key]].label}” and “{action.label}”"
+                )
             owner[key] = action.name
             if key in reserved and key not in allowed:
-                found.append(f"{key} is {reserved[key]}; choose another key for "
-                             f"“{action.label}”")
+                found.append(f"{key} is {reserved[key]}; choose another key for “{action.label}”")
         if not key_map.get(action.name):
             found.append(f"“{action.label}” has no key")
     return found

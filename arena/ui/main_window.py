@@ -53,8 +53,7 @@ def _app() -> QApplication:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.settings = settings
         self.theme = THEMES[settings.theme]
@@ -62,9 +61,16 @@ class MainWindow(QMainWindow):
         self.ops = LedgerOps(self)
         self.cache = RenderCache(self.theme, self)
         self.families = FamilyList()
-        self.rating = RatingPage(self.ops, self.cache, self.theme, settings.font_size,
-                                 split=settings.diff_split, sync=settings.scroll_sync,
-                                 break_minutes=settings.break_minutes, clock=clock)
+        self.rating = RatingPage(
+            self.ops,
+            self.cache,
+            self.theme,
+            settings.font_size,
+            split=settings.diff_split,
+            sync=settings.scroll_sync,
+            break_minutes=settings.break_minutes,
+            clock=clock,
+        )
         self.board = BoardPage(self.theme)
         self.gates = GatesPage(self.ops, self.theme)
         # The page the Gates page was opened from, where Esc goes back to.
@@ -102,8 +108,15 @@ class MainWindow(QMainWindow):
 
     # -- actions and menus ----------------------------------------------------
 
-    def _action(self, text: str, slot: Callable[[], object], keys: list | None = None,
-                *, checkable: bool = False, checked: bool = False) -> QAction:
+    def _action(
+        self,
+        text: str,
+        slot: Callable[[], object],
+        keys: list | None = None,
+        *,
+        checkable: bool = False,
+        checked: bool = False,
+    ) -> QAction:
         action = QAction(text, self)
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         if keys:
@@ -120,8 +133,11 @@ class MainWindow(QMainWindow):
             "right": lambda: self.rating.vote("right"),
             "tie": lambda: self.rating.vote("tie"),
             "both_bad": lambda: self.rating.vote("both_bad"),
-            "skip": self.rating.skip, "flag": self.rating.flag, "undo": self.rating.undo,
-            "help": self.overlay.toggle, "sync": self.toggle_sync,
+            "skip": self.rating.skip,
+            "flag": self.rating.flag,
+            "undo": self.rating.undo,
+            "help": self.overlay.toggle,
+            "sync": self.toggle_sync,
             "diff_layout": self.toggle_diff_layout,
         }
         actions = {a.name: self._action(a.label, slots[a.name]) for a in ACTIONS}
@@ -134,14 +150,22 @@ class MainWindow(QMainWindow):
     def _menus(self) -> None:
         bar = self.menuBar()
         file = bar.addMenu("&File")
-        file.addAction(self._action("&Open ledger…", self.choose_ledger,
-                                    QKeySequence.keyBindings(QKeySequence.StandardKey.Open)))
+        file.addAction(
+            self._action(
+                "&Open ledger…",
+                self.choose_ledger,
+                QKeySequence.keyBindings(QKeySequence.StandardKey.Open),
+            )
+        )
         self.recent_menu = file.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         file.addAction(self._action("&Import outputs…", self.choose_import))
         file.addSeparator()
-        file.addAction(self._action("&Quit", self.close,
-                                    QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)))
+        file.addAction(
+            self._action(
+                "&Quit", self.close, QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
+            )
+        )
         vote = bar.addMenu("&Vote")
         for name in VOTE_ACTIONS:
             vote.addAction(self.key_actions[name])
@@ -150,14 +174,23 @@ class MainWindow(QMainWindow):
         vote.addAction(self.back_action)
         self.round_actions = RoundActions(self, bar.addMenu("&Board"), self._action)
         view = bar.addMenu("V&iew")
-        self.dark_action = self._action("&Dark theme", self.toggle_theme, checkable=True,
-                                        checked=self.theme.name == "dark")
+        self.dark_action = self._action(
+            "&Dark theme", self.toggle_theme, checkable=True, checked=self.theme.name == "dark"
+        )
         view.addAction(self.dark_action)
         zoom_in = QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomIn)
-        view.addAction(self._action("&Bigger text", lambda: self.change_font(1),
-                                    [*zoom_in, QKeySequence("Ctrl+=")]))
-        view.addAction(self._action("&Smaller text", lambda: self.change_font(-1),
-                                    QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomOut)))
+        view.addAction(
+            self._action(
+                "&Bigger text", lambda: self.change_font(1), [*zoom_in, QKeySequence("Ctrl+=")]
+            )
+        )
+        view.addAction(
+            self._action(
+                "&Smaller text",
+                lambda: self.change_font(-1),
+                QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomOut),
+            )
+        )
         view.addSeparator()
         view.addAction(self.key_actions["sync"])
         view.addAction(self.key_actions["diff_layout"])
@@ -179,8 +212,10 @@ class MainWindow(QMainWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.settings.recent_ledgers:
+
             def reopen(p: str = path) -> bool:
                 return self.open_ledger(Path(p))
+
             self.recent_menu.addAction(path, reopen)
 
     # -- ledger and families --------------------------------------------------
@@ -315,10 +350,15 @@ class MainWindow(QMainWindow):
         def imported(report: ImportReport) -> None:
             self.statusBar().showMessage(
                 f"Imported {report.outputs_added} new outputs ({report.records} records) "
-                f"into {report.family}.", 10_000)
+                f"into {report.family}.",
+                10_000,
+            )
 
-        return self.ops.run("import", lambda: import_file(ledger, path, family=family,
-                                                          fmt=guess_format(path)), imported)
+        return self.ops.run(
+            "import",
+            lambda: import_file(ledger, path, family=family, fmt=guess_format(path)),
+            imported,
+        )
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
         if any(url.isLocalFile() for url in event.mimeData().urls()):
@@ -355,7 +395,8 @@ class MainWindow(QMainWindow):
         self.key_actions["sync"].setChecked(self.settings.scroll_sync)
         self.rating.pair_view.set_sync(self.settings.scroll_sync)
         self.statusBar().showMessage(
-            f"Scroll sync {'on' if self.settings.scroll_sync else 'off'}", 3000)
+            f"Scroll sync {'on' if self.settings.scroll_sync else 'off'}", 3000
+        )
 
     def toggle_diff_layout(self) -> None:
         self.settings.diff_split = not self.settings.diff_split
@@ -372,8 +413,11 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         page = self.pages.currentWidget()
-        texts = {self.rating: self.rating.status_text, self.board: self.board.status_text,
-                 self.gates: self.gates.status_text}
+        texts = {
+            self.rating: self.rating.status_text,
+            self.board: self.board.status_text,
+            self.gates: self.gates.status_text,
+        }
         self.status.setText(texts[page]() if page in texts else "")
 
     # -- lifetime -------------------------------------------------------------

@@ -28,8 +28,9 @@ def show_error(parent: QWidget | None, message: str, *, title: str = "Arena") ->
     """The one way the window reports a problem: a window-modal box that keeps keys away
     from the pair until it is dismissed, and a line on stderr for the record."""
     print(f"arena: {message}", file=sys.stderr)
-    box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok,
-                      parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, parent
+    )
     box.setObjectName("arena-error")
     box.setWindowModality(Qt.WindowModality.WindowModal)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -48,8 +49,9 @@ class LedgerOps(QObject):
         self._window = parent
         self.last_error = ""
 
-    def run(self, kind: str, op: Callable[[], Any],
-            done: Callable[[Any], object] | None = None) -> bool:
+    def run(
+        self, kind: str, op: Callable[[], Any], done: Callable[[Any], object] | None = None
+    ) -> bool:
         """Run ``op``; on success call ``done`` with its result and announce ``kind``."""
         try:
             result = op()

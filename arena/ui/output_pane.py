@@ -55,8 +55,9 @@ def style_browser(browser: QTextBrowser, theme: Theme, point_size: float) -> Non
 class OutputPane(QFrame):
     """Shows one output; the title says only which side it is, never whose."""
 
-    def __init__(self, title: str, theme: Theme, point_size: float,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, title: str, theme: Theme, point_size: float, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("pane")
         self.title = QLabel(title)

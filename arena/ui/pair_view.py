@@ -28,16 +28,27 @@ from arena.ui.theme import Theme
 
 Action = QAbstractSlider.SliderAction
 SCROLL_KEYS = {
-    Qt.Key.Key_Down: Action.SliderSingleStepAdd, Qt.Key.Key_Up: Action.SliderSingleStepSub,
-    Qt.Key.Key_PageDown: Action.SliderPageStepAdd, Qt.Key.Key_PageUp: Action.SliderPageStepSub,
-    Qt.Key.Key_Space: Action.SliderPageStepAdd, Qt.Key.Key_Home: Action.SliderToMinimum,
+    Qt.Key.Key_Down: Action.SliderSingleStepAdd,
+    Qt.Key.Key_Up: Action.SliderSingleStepSub,
+    Qt.Key.Key_PageDown: Action.SliderPageStepAdd,
+    Qt.Key.Key_PageUp: Action.SliderPageStepSub,
+    Qt.Key.Key_Space: Action.SliderPageStepAdd,
+    Qt.Key.Key_Home: Action.SliderToMinimum,
     Qt.Key.Key_End: Action.SliderToMaximum,
 }
 
 
 class PairView(QWidget):
-    def __init__(self, cache: RenderCache, theme: Theme, point_size: float, *,
-                 split: bool, sync: bool, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        cache: RenderCache,
+        theme: Theme,
+        point_size: float,
+        *,
+        split: bool,
+        sync: bool,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.cache = cache
@@ -75,8 +86,10 @@ class PairView(QWidget):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setChildrenCollapsible(False)
 
-        self.done = QLabel("Nothing left to rate in this family.\n"
-                           "Press Ctrl+Z to undo the last vote, or Esc for the family list.")
+        self.done = QLabel(
+            "Nothing left to rate in this family.\n"
+            "Press Ctrl+Z to undo the last vote, or Esc for the family list."
+        )
         self.done.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.splitter)
@@ -91,8 +104,7 @@ class PairView(QWidget):
         self._active = 0
         for pane, other in ((self.left, self.right), (self.right, self.left)):
             for bar in (pane.browser.verticalScrollBar(), pane.diff.verticalScrollBar()):
-                bar.valueChanged.connect(
-                    lambda _v, b=bar, p=pane, o=other: self._follow(b, p, o))
+                bar.valueChanged.connect(lambda _v, b=bar, p=pane, o=other: self._follow(b, p, o))
         self.left.set_active(True)
 
     # -- the pair -------------------------------------------------------------
@@ -109,8 +121,10 @@ class PairView(QWidget):
         self.left.show_rendered(self.cache.output(pair.left), split=self.split)
         self.right.show_rendered(self.cache.output(pair.right), split=self.split)
         if pair.identity_leak:
-            self.banner.setText(f"⚠ Possible identity leak: {pair.identity_leak} "
-                                "You may still vote; the vote is marked.")
+            self.banner.setText(
+                f"⚠ Possible identity leak: {pair.identity_leak} "
+                "You may still vote; the vote is marked."
+            )
             self.banner.show()
         else:
             self.banner.hide()
@@ -182,8 +196,9 @@ class PairView(QWidget):
             self.next_pane()
         elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and shift:
             bar = self.active_area().horizontalScrollBar()
-            bar.triggerAction(Action.SliderPageStepSub if key == Qt.Key.Key_Left
-                              else Action.SliderPageStepAdd)
+            bar.triggerAction(
+                Action.SliderPageStepSub if key == Qt.Key.Key_Left else Action.SliderPageStepAdd
+            )
         elif key in SCROLL_KEYS:
             action = SCROLL_KEYS[key]
             if key == Qt.Key.Key_Space and shift:

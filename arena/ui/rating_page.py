@@ -30,9 +30,15 @@ from arena.ui.theme import Theme
 IDLE_SECONDS = 15 * 60
 # The writes of the rating session itself (``LedgerOps`` kinds).
 SESSION_WRITES = frozenset({"session", "present", "vote", "skip", "undo", "flag"})
-VOTE_BUTTONS = (("left", "Left is better"), ("right", "Right is better"), ("tie", "Tie"),
-                ("both_bad", "Both bad"), ("skip", "Skip…"), ("flag", "Flag…"),
-                ("undo", "Undo"))
+VOTE_BUTTONS = (
+    ("left", "Left is better"),
+    ("right", "Right is better"),
+    ("tie", "Tie"),
+    ("both_bad", "Both bad"),
+    ("skip", "Skip…"),
+    ("flag", "Flag…"),
+    ("undo", "Undo"),
+)
 
 
 def _clock_text(seconds: float) -> str:
@@ -44,10 +50,19 @@ class RatingPage(QWidget):
     # Something the status bar shows has changed.
     status_changed = Signal()
 
-    def __init__(self, ops: LedgerOps, cache: RenderCache, theme: Theme, point_size: float, *,
-                 split: bool, sync: bool, break_minutes: int,
-                 clock: Callable[[], float] = time.monotonic,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        ops: LedgerOps,
+        cache: RenderCache,
+        theme: Theme,
+        point_size: float,
+        *,
+        split: bool,
+        sync: bool,
+        break_minutes: int,
+        clock: Callable[[], float] = time.monotonic,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.ops = ops
         self.cache = cache
@@ -131,8 +146,10 @@ class RatingPage(QWidget):
             self.ended_note = ""
             self.hide_notice()
 
-        return self.ops.run("session", lambda: RatingSession(ledger, family), opened) and \
-            self.show_current()
+        return (
+            self.ops.run("session", lambda: RatingSession(ledger, family), opened)
+            and self.show_current()
+        )
 
     def stop(self) -> None:
         """End the session (the ledger keeps it; nothing more is written)."""
@@ -161,14 +178,18 @@ class RatingPage(QWidget):
         if self.session is not None and now - self.last_input >= IDLE_SECONDS:
             number = self.session.session.number
             self.session = None
-            self.ended_note = (f"Session {number} ended after {IDLE_SECONDS // 60} idle minutes;"
-                               " the next key starts a new session.")
+            self.ended_note = (
+                f"Session {number} ended after {IDLE_SECONDS // 60} idle minutes;"
+                " the next key starts a new session."
+            )
             self.show_notice(self.ended_note)
         elif self.session is not None and now >= self._next_break:
             self._next_break = now + self.break_minutes * 60
             minutes = int((now - self._started) // 60)
-            self.show_notice(f"You have been rating for {minutes} minutes. A short break keeps "
-                             "judgements steady; your place is kept.")
+            self.show_notice(
+                f"You have been rating for {minutes} minutes. A short break keeps "
+                "judgements steady; your place is kept."
+            )
         self.status_changed.emit()
 
     def elapsed(self) -> float:
@@ -178,9 +199,11 @@ class RatingPage(QWidget):
         if self.session is None:
             return self.ended_note or ""
         voted, total = self.progress
-        return (f"{self.family}: {voted}/{total} pairs voted  ·  session "
-                f"{self.session.session.number}: {self.session_votes} votes  ·  "
-                f"{_clock_text(self.elapsed())}")
+        return (
+            f"{self.family}: {voted}/{total} pairs voted  ·  session "
+            f"{self.session.session.number}: {self.session_votes} votes  ·  "
+            f"{_clock_text(self.elapsed())}"
+        )
 
     # -- the pair -------------------------------------------------------------
 
@@ -192,13 +215,16 @@ class RatingPage(QWidget):
             # The next pair could not be recorded as shown: show none rather than the
             # pair already voted, so no key can vote on something unseen.
             self.pair_view.show_pair(None)
-            self.pair_view.done.setText("The next pair could not be shown. "
-                                        "Press any vote key to try again.")
+            self.pair_view.done.setText(
+                "The next pair could not be shown. Press any vote key to try again."
+            )
         return shown
 
     def _display(self, pair: Pair | None) -> None:
-        self.pair_view.done.setText("Nothing left to rate in this family.\nPress Ctrl+Z to "
-                                    "undo the last vote, or Esc for the family list.")
+        self.pair_view.done.setText(
+            "Nothing left to rate in this family.\nPress Ctrl+Z to "
+            "undo the last vote, or Esc for the family list."
+        )
         self.pair_view.show_pair(pair)
         self.status_changed.emit()
         # After the pair is painted: the progress count and the guess at the next pair.
@@ -267,12 +293,18 @@ class RatingPage(QWidget):
         session = self._ready()
         if session is None:
             return
-        note = dialogs.ask_text(self, "Flag this pair",
-                                "What is wrong with it? (a broken prompt, a leak…)",
-                                required=True)
+        note = dialogs.ask_text(
+            self,
+            "Flag this pair",
+            "What is wrong with it? (a broken prompt, a leak…)",
+            required=True,
+        )
         if note is not None:
-            self.ops.run("flag", lambda: session.flag(note),
-                         lambda _id: self.show_notice("Pair flagged. Vote on it, or skip it."))
+            self.ops.run(
+                "flag",
+                lambda: session.flag(note),
+                lambda _id: self.show_notice("Pair flagged. Vote on it, or skip it."),
+            )
 
     def show_notice(self, text: str) -> None:
         self.notice.setText(text)

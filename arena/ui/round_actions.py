@@ -50,8 +50,9 @@ class RoundActions:
         # B is the family list's key only: on the rating page it must not end a session.
         self.actions["board"].setEnabled(page is window.families)
         # G leaves rating on purpose (the rater asked to see why pairs were settled).
-        self.actions["gates"].setEnabled(window.ledger is not None and page in (
-            window.families, window.rating, window.board))
+        self.actions["gates"].setEnabled(
+            window.ledger is not None and page in (window.families, window.rating, window.board)
+        )
         self.actions["close_round"].setEnabled(window.ledger is not None)
         shown = page is window.board and window.board.found is not None
         self.actions["export_csv"].setEnabled(shown)
@@ -66,13 +67,15 @@ class RoundActions:
         settings = close_round_dialog.ask_round_settings(window, family)
         if settings is None:
             return False
-        total = next((r["outputs"] for r in window.families.model.rows
-                      if r["name"] == family), 0)
-        with progress(window, f"Closing a round of {family}: re-running the gates…",
-                      total) as advance:
+        total = next((r["outputs"] for r in window.families.model.rows if r["name"] == family), 0)
+        with progress(
+            window, f"Closing a round of {family}: re-running the gates…", total
+        ) as advance:
             return window.ops.run(
-                "round", lambda: rounds.close_round(ledger, family, settings, progress=advance),
-                lambda found: window.show_board(family, found.round_id))
+                "round",
+                lambda: rounds.close_round(ledger, family, settings, progress=advance),
+                lambda found: window.show_board(family, found.round_id),
+            )
 
     def _suggestion(self, suffix: str) -> Path:
         board = self.window.board
@@ -82,18 +85,23 @@ class RoundActions:
         return folder / ("-".join(p for p in parts if p) + suffix)
 
     def export_csv(self) -> bool:
-        path = dialogs.ask_save_path(self.window, "Export board as CSV",
-                                     self._suggestion(".csv"), "CSV (*.csv)")
+        path = dialogs.ask_save_path(
+            self.window, "Export board as CSV", self._suggestion(".csv"), "CSV (*.csv)"
+        )
         model = self.window.board.model
         return path is not None and self._write(path, lambda: write_csv(path, model))
 
     def export_image(self) -> bool:
-        path = dialogs.ask_save_path(self.window, "Export board as image",
-                                     self._suggestion(".png"),
-                                     "PNG image (*.png);;SVG image (*.svg)")
+        path = dialogs.ask_save_path(
+            self.window,
+            "Export board as image",
+            self._suggestion(".png"),
+            "PNG image (*.png);;SVG image (*.svg)",
+        )
         board = self.window.board
         return path is not None and self._write(
-            path, lambda: write_image(path, board.model, board.board_text(for_image=True)))
+            path, lambda: write_image(path, board.model, board.board_text(for_image=True))
+        )
 
     def _write(self, path: Path, write: Callable[[], None]) -> bool:
         try:
@@ -103,4 +111,3 @@ class RoundActions:
             return False
         self.window.statusBar().showMessage(f"Board written to {path}", 10_000)
         return True
-

@@ -48,8 +48,10 @@ class Settings:
         self.store = store if store is not None else QSettings()
         self.problem = ""
         if self.store.status() == QSettings.Status.FormatError:
-            self.problem = (f"The settings file {self.store.fileName()} could not be read; "
-                            "Arena started with default settings.")
+            self.problem = (
+                f"The settings file {self.store.fileName()} could not be read; "
+                "Arena started with default settings."
+            )
             self.store.clear()
             self.store.sync()
 
@@ -95,8 +97,9 @@ class Settings:
 
     @property
     def break_minutes(self) -> int:
-        return int(_number(self.store.value("session/break_minutes"),
-                           DEFAULT_BREAK_MINUTES, 1, 600))
+        return int(
+            _number(self.store.value("session/break_minutes"), DEFAULT_BREAK_MINUTES, 1, 600)
+        )
 
     @break_minutes.setter
     def break_minutes(self, value: int) -> None:

@@ -21,8 +21,7 @@ KEYS_PER_ACTION = 2
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, key_map: KeyMap, break_minutes: int,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, key_map: KeyMap, break_minutes: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keys and preferences")
         grid = QGridLayout()
@@ -54,8 +53,9 @@ class SettingsDialog(QDialog):
         self.message.setWordWrap(True)
         defaults = QPushButton("Restore default keys")
         defaults.clicked.connect(lambda: self._fill(default_key_map()))
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.addButton(defaults, QDialogButtonBox.ButtonRole.ResetRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -72,8 +72,10 @@ class SettingsDialog(QDialog):
                 edit.setKeySequence(QKeySequence(keys[i]) if i < len(keys) else QKeySequence())
 
     def key_map(self) -> KeyMap:
-        return {name: [k for k in (e.keySequence().toString(PORTABLE) for e in edits) if k]
-                for name, edits in self.editors.items()}
+        return {
+            name: [k for k in (e.keySequence().toString(PORTABLE) for e in edits) if k]
+            for name, edits in self.editors.items()
+        }
 
     def accept(self) -> None:
         found = problems(self.key_map())

@@ -26,14 +26,17 @@ class SplitPoint:
 def split_points(summary: dict, labels: dict[str, str]) -> tuple[list[SplitPoint], str]:
     """The systems fitted in both halves, and a note when a half has nothing to plot."""
     halves = summary.get("split_half_points") or {"odd": {}, "even": {}}
-    empty = [name for name in ("odd", "even")
-             if not any(v is not None for v in halves[name].values())]
+    empty = [
+        name for name in ("odd", "even") if not any(v is not None for v in halves[name].values())
+    ]
     if empty:
         which = " and ".join(f"{n}-numbered" for n in empty)
         return [], f"Not enough sessions: the {which} sessions have no fitted votes yet."
-    both = [SplitPoint(labels.get(s, s[:8]), odd, halves["even"][s])
-            for s, odd in halves["odd"].items()
-            if odd is not None and halves["even"].get(s) is not None]
+    both = [
+        SplitPoint(labels.get(s, s[:8]), odd, halves["even"][s])
+        for s, odd in halves["odd"].items()
+        if odd is not None and halves["even"].get(s) is not None
+    ]
     note = "" if len(both) > 1 else "Not enough sessions: fewer than two systems in both halves."
     return sorted(both, key=lambda p: p.label), note
 
@@ -52,8 +55,9 @@ class SplitPlot(QWidget):
 
     def set_points(self, points: list[SplitPoint], note: str) -> None:
         self.points, self.note = points, note
-        self.setToolTip("\n".join(f"{p.label}: odd {p.odd:.0f}, even {p.even:.0f}"
-                                  for p in points) or note)
+        self.setToolTip(
+            "\n".join(f"{p.label}: odd {p.odd:.0f}, even {p.even:.0f}" for p in points) or note
+        )
         self.update()
 
     def set_theme(self, theme: Theme) -> None:
@@ -72,19 +76,27 @@ class SplitPlot(QWidget):
         painter.drawRect(plot)
         muted = QColor(self.theme.muted)
         painter.setPen(muted)
-        painter.drawText(QRectF(plot.left(), plot.bottom() + line, plot.width(), line),
-                         int(Qt.AlignmentFlag.AlignCenter), "odd sessions →")
+        painter.drawText(
+            QRectF(plot.left(), plot.bottom() + line, plot.width(), line),
+            int(Qt.AlignmentFlag.AlignCenter),
+            "odd sessions →",
+        )
         painter.save()
         painter.translate(plot.left() - 2 * line, plot.center().y())
         painter.rotate(-90)
-        painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), line),
-                         int(Qt.AlignmentFlag.AlignCenter), "even sessions →")
+        painter.drawText(
+            QRectF(-plot.height() / 2, 0, plot.height(), line),
+            int(Qt.AlignmentFlag.AlignCenter),
+            "even sessions →",
+        )
         painter.restore()
         if not self.points or self.note:
             painter.setPen(muted)
-            painter.drawText(plot.adjusted(12, 12, -12, -12),
-                             int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap),
-                             self.note)
+            painter.drawText(
+                plot.adjusted(12, 12, -12, -12),
+                int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap),
+                self.note,
+            )
         if self.points:
             self._draw_points(painter, plot)
         painter.end()
@@ -96,8 +108,10 @@ class SplitPlot(QWidget):
         low, high = low - margin, high + margin
 
         def at(odd: float, even: float) -> QPointF:
-            return QPointF(plot.left() + plot.width() * (odd - low) / (high - low),
-                           plot.bottom() - plot.height() * (even - low) / (high - low))
+            return QPointF(
+                plot.left() + plot.width() * (odd - low) / (high - low),
+                plot.bottom() - plot.height() * (even - low) / (high - low),
+            )
 
         muted = QColor(self.theme.muted)
         painter.setPen(QPen(QColor(self.theme.border), 1, Qt.PenStyle.DashLine))
@@ -107,11 +121,14 @@ class SplitPlot(QWidget):
         painter.setFont(small)
         painter.setPen(muted)
         flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom)
-        painter.drawText(QRectF(plot.left() + 4, plot.bottom() - 20, plot.width(), 18), flags,
-                         f"{low:.0f}")
-        painter.drawText(QRectF(plot.left() + 4, plot.top() + 2, plot.width(), 18),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop),
-                         f"{high:.0f}")
+        painter.drawText(
+            QRectF(plot.left() + 4, plot.bottom() - 20, plot.width(), 18), flags, f"{low:.0f}"
+        )
+        painter.drawText(
+            QRectF(plot.left() + 4, plot.top() + 2, plot.width(), 18),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop),
+            f"{high:.0f}",
+        )
         accent = QColor(self.theme.accent)
         for point in self.points:
             centre = at(point.odd, point.even)
@@ -121,7 +138,11 @@ class SplitPlot(QWidget):
             painter.setPen(QColor(self.theme.text))
             # Labels sit right of the dot, or left when they would leave the plot.
             width = painter.fontMetrics().horizontalAdvance(point.label) + 4
-            left = centre.x() + 7 if centre.x() + 7 + width < plot.right() else \
-                centre.x() - 7 - width
-            painter.drawText(QRectF(left, centre.y() - 9, width, 18),
-                             int(Qt.AlignmentFlag.AlignVCenter), point.label)
+            left = (
+                centre.x() + 7 if centre.x() + 7 + width < plot.right() else centre.x() - 7 - width
+            )
+            painter.drawText(
+                QRectF(left, centre.y() - 9, width, 18),
+                int(Qt.AlignmentFlag.AlignVCenter),
+                point.label,
+            )

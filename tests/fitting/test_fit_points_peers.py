@@ -44,8 +44,13 @@ def _arena_rank_ratings(tmp_path, a, b, y, w, n) -> np.ndarray:
         pytest.skip("arena-rank is not installed")
     data = tmp_path / "battles.npz"
     np.savez(data, a=a, b=b, y=y, w=w, n=n)
-    out = subprocess.run([sys.executable, "-c", _ARENA_RANK, str(data)], capture_output=True,
-                         text=True, check=True, timeout=300).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _ARENA_RANK, str(data)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
     return np.array(json.loads(out.splitlines()[-1]))
 
 

@@ -125,7 +125,7 @@ def test_unclosed_fence_detection():
 
 LINE_LOCAL_SAMPLES = {
     "python": 'import os\nx = "a # not a comment"  # a real one\n\ndef f(y):\n    # inside\n'
-              '    return y["#"]  # trailing\ns = f"{x!r}#"\n',
+    '    return y["#"]  # trailing\ns = f"{x!r}#"\n',
     "go": 'package main\n// Package comment\nfunc main() { s := "//x" // tail\n}\n',
     "c": '#include <stdio.h>\nint main() { printf("//"); // prints\n return 0; }\n',
     "java": 'class A { String s = "// no"; // yes\n  int x; }\n',
@@ -154,32 +154,97 @@ def test_lexing_only_comment_region_finds_the_same_comments(tag):
 
 
 FRAGMENTS = {
-    "python": ['x = 1', 'y = "a # b"  # tail note', '# whole line note', 'def f(a):',
-               '    """Docstring line."""', '    """Opened', '    closed."""', "s = \'\'\'",
-               '    """One""" # then a note', 'x = \'"""\' + """', '"""a""" + """b"""',
-               "    \'\'\'It\'s mixed\'\'\'", '# """ in a comment', '    """ends here """',
-               "# inside? \'\'\'", 's = "con\\', 'tinued # not"', '    return a  # back',
-               'class K:', 'u = f"{x}#"', '"""', 'z = [1,  # in a list', '     2]'],
-    "c": ['int x = 1; /* closed */', '/* one */ int y; /* two */', 'int q; // a /* b',
-          'int x = 1;', 'char *s = "a // b"; // tail note', '// whole line note', '/* opened',
-          ' * middle', ' */', 'int y; /* inline */ int z;', '#define M(a) (a) // macro',
-          'printf("%d\\n", x); // print', 's = "con\\', 'tinued // not";', '}', 'int f() {'],
-    "js": ['const u = "http://x.org"; // link', 'let r = /a\\/\\/b/; // regex', 'x = a',
-           '/ b // divided or a regex', 'const t = `tpl', '// in a template`', '/* block',
-           'still */', 'y = a / b / c; // two divisions', "s = 'it\\'s // no';", '}',
-           'function f() {', '  return /\\/\\//.test(s); // slashes', '  /* one line */',
-           'a = 1; /* x */ b = 2; /* y */', 'r = /a\\/*/; z = 3;', '// c /* not opened',
-           '/* a */ /* b', 'c */ d = 4;'],
-    "typescript": ['const s: string = "// no"; // yes', 'let n: number = a', '/ 2 // half',
-                   'type T = `a${string}', '// in a template type`', 'x = y / z; // ratio'],
-    "go": ['x := 1', 's := "a // b" // tail', '// whole', 'r := `raw', '// inside raw`',
-           '/* block', 'still */', 'func f() {', '}'],
+    "python": [
+        "x = 1",
+        'y = "a # b"  # tail note',
+        "# whole line note",
+        "def f(a):",
+        '    """Docstring line."""',
+        '    """Opened',
+        '    closed."""',
+        "s = '''",
+        '    """One""" # then a note',
+        'x = \'"""\' + """',
+        '"""a""" + """b"""',
+        "    '''It's mixed'''",
+        '# """ in a comment',
+        '    """ends here """',
+        "# inside? '''",
+        's = "con\\',
+        'tinued # not"',
+        "    return a  # back",
+        "class K:",
+        'u = f"{x}#"',
+        '"""',
+        "z = [1,  # in a list",
+        "     2]",
+    ],
+    "c": [
+        "int x = 1; /* closed */",
+        "/* one */ int y; /* two */",
+        "int q; // a /* b",
+        "int x = 1;",
+        'char *s = "a // b"; // tail note',
+        "// whole line note",
+        "/* opened",
+        " * middle",
+        " */",
+        "int y; /* inline */ int z;",
+        "#define M(a) (a) // macro",
+        'printf("%d\\n", x); // print',
+        's = "con\\',
+        'tinued // not";',
+        "}",
+        "int f() {",
+    ],
+    "js": [
+        'const u = "http://x.org"; // link',
+        "let r = /a\\/\\/b/; // regex",
+        "x = a",
+        "/ b // divided or a regex",
+        "const t = `tpl",
+        "// in a template`",
+        "/* block",
+        "still */",
+        "y = a / b / c; // two divisions",
+        "s = 'it\\'s // no';",
+        "}",
+        "function f() {",
+        "  return /\\/\\//.test(s); // slashes",
+        "  /* one line */",
+        "a = 1; /* x */ b = 2; /* y */",
+        "r = /a\\/*/; z = 3;",
+        "// c /* not opened",
+        "/* a */ /* b",
+        "c */ d = 4;",
+    ],
+    "typescript": [
+        'const s: string = "// no"; // yes',
+        "let n: number = a",
+        "/ 2 // half",
+        "type T = `a${string}",
+        "// in a template type`",
+        "x = y / z; // ratio",
+    ],
+    "go": [
+        "x := 1",
+        's := "a // b" // tail',
+        "// whole",
+        "r := `raw",
+        "// inside raw`",
+        "/* block",
+        "still */",
+        "func f() {",
+        "}",
+    ],
 }
 
 
-@given(st.sampled_from(sorted(FRAGMENTS)).flatmap(
-    lambda tag: st.tuples(st.just(tag), st.lists(st.sampled_from(FRAGMENTS[tag]),
-                                                 max_size=12))))
+@given(
+    st.sampled_from(sorted(FRAGMENTS)).flatmap(
+        lambda tag: st.tuples(st.just(tag), st.lists(st.sampled_from(FRAGMENTS[tag]), max_size=12))
+    )
+)
 @settings(max_examples=300, deadline=None)
 def test_the_comment_region_lexes_to_the_same_comments_as_the_whole_block(case):
     from pygments.lexers import get_lexer_by_name

@@ -41,5 +41,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         terminalreporter.write_line(f"{test}: {shown}")
     out = os.environ.get("ARENA_RELIABILITY_FIGURES")
     if out:
-        Path(out).write_text(json.dumps({t: dict(c) for t, c in FIGURES.items()}, indent=2,
-                                        sort_keys=True) + "\n", encoding="utf-8")
+        Path(out).write_text(
+            json.dumps({t: dict(c) for t, c in FIGURES.items()}, indent=2, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )

@@ -14,15 +14,41 @@ HUGE = 10 * 1024 * 1024  # a 10 MB line
 
 odd_text = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["", " ", "\x00", "\ud800", "\udfff", "a\u2028b", "\r\n", "NaN",
-                     "Infinity", "-0", "1e400", "null", "ä" * 3, "\ufeff", "c0", "sys0"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "\x00",
+            "\ud800",
+            "\udfff",
+            "a\u2028b",
+            "\r\n",
+            "NaN",
+            "Infinity",
+            "-0",
+            "1e400",
+            "null",
+            "ä" * 3,
+            "\ufeff",
+            "c0",
+            "sys0",
+        ]
+    ),
 )
 odd_scalar = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70),
-    st.floats(allow_nan=True, allow_infinity=True), odd_text,
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    odd_text,
 )
-odd_json = st.recursive(odd_scalar, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(odd_text, inner, max_size=3)), max_leaves=8)
+odd_json = st.recursive(
+    odd_scalar,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(odd_text, inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 # How odd a record is: most are valid (the accepted path must be exercised too).
@@ -40,18 +66,38 @@ def native_record(draw) -> dict:
     case = draw(st.integers(0, 5))
     label = draw(st.sampled_from(["sys0", "sys1", "sys2", "other"]))
     record: dict[str, Any] = {
-        "case": maybe(draw, k, {"id": maybe(draw, k, f"c{case}", p_odd=0.05),
-                             "category": maybe(draw, k, "general", p_odd=0.05),
-                             "prompt": maybe(draw, k, f"Prompt {case}", p_odd=0.05)}, p_odd=0.03),
-        "system": maybe(draw, k, {"label": maybe(draw, k, label, p_odd=0.05),
-                               "model": maybe(draw, k, f"m/{label}", p_odd=0.05),
-                               "inference": maybe(draw, k, {"temperature": 0.7}, p_odd=0.3)},
-                        p_odd=0.03),
+        "case": maybe(
+            draw,
+            k,
+            {
+                "id": maybe(draw, k, f"c{case}", p_odd=0.05),
+                "category": maybe(draw, k, "general", p_odd=0.05),
+                "prompt": maybe(draw, k, f"Prompt {case}", p_odd=0.05),
+            },
+            p_odd=0.03,
+        ),
+        "system": maybe(
+            draw,
+            k,
+            {
+                "label": maybe(draw, k, label, p_odd=0.05),
+                "model": maybe(draw, k, f"m/{label}", p_odd=0.05),
+                "inference": maybe(draw, k, {"temperature": 0.7}, p_odd=0.3),
+            },
+            p_odd=0.03,
+        ),
         "output": maybe(draw, k, draw(st.text(max_size=80)), p_odd=0.05),
     }
-    for key, good in (("sample", 0), ("finish_reason", "stop"), ("latency_ms", 12.5),
-                      ("cost", 0.001), ("prompt_tokens", 3), ("test_result", None),
-                      ("is_diff", False), ("family", "fz")):
+    for key, good in (
+        ("sample", 0),
+        ("finish_reason", "stop"),
+        ("latency_ms", 12.5),
+        ("cost", 0.001),
+        ("prompt_tokens", 3),
+        ("test_result", None),
+        ("is_diff", False),
+        ("family", "fz"),
+    ):
         if draw(st.booleans()):
             record[key] = maybe(draw, k, good, p_odd=0.2)
     if k and draw(st.floats(0, 1)) < 0.1:
@@ -62,9 +108,11 @@ def native_record(draw) -> dict:
 @st.composite
 def alpaca_record(draw) -> dict:
     k = draw(ODDNESS)
-    record = {"instruction": maybe(draw, k, f"Instruction {draw(st.integers(0, 5))}", p_odd=0.05),
-              "output": maybe(draw, k, draw(st.text(max_size=80)), p_odd=0.05),
-              "generator": maybe(draw, k, draw(st.sampled_from(["sys0", "sys1"])), p_odd=0.05)}
+    record = {
+        "instruction": maybe(draw, k, f"Instruction {draw(st.integers(0, 5))}", p_odd=0.05),
+        "output": maybe(draw, k, draw(st.text(max_size=80)), p_odd=0.05),
+        "generator": maybe(draw, k, draw(st.sampled_from(["sys0", "sys1"])), p_odd=0.05),
+    }
     if draw(st.booleans()):
         record["dataset"] = maybe(draw, k, "helpful_base", p_odd=0.3)
     return record
@@ -75,35 +123,70 @@ def fastchat_record(draw) -> dict:
     k = draw(ODDNESS)
     question = draw(st.integers(1, 4))
     turns = 1 + question % 2 if draw(st.floats(0, 1)) > 0.1 * k else draw(st.integers(1, 3))
-    return {"question_id": maybe(draw, k, question, p_odd=0.05),
-            "model_id": maybe(draw, k, draw(st.sampled_from(["sys0", "sys1"])), p_odd=0.05),
-            "choices": maybe(draw, k, [{"index": 0, "turns": maybe(
-                draw, k, [draw(st.text(max_size=40)) for _ in range(turns)], p_odd=0.1)}],
-                p_odd=0.05)}
+    return {
+        "question_id": maybe(draw, k, question, p_odd=0.05),
+        "model_id": maybe(draw, k, draw(st.sampled_from(["sys0", "sys1"])), p_odd=0.05),
+        "choices": maybe(
+            draw,
+            k,
+            [
+                {
+                    "index": 0,
+                    "turns": maybe(
+                        draw, k, [draw(st.text(max_size=40)) for _ in range(turns)], p_odd=0.1
+                    ),
+                }
+            ],
+            p_odd=0.05,
+        ),
+    }
 
 
-CSV_COLUMNS = ["case_id", "prompt", "system", "output", "category", "sample", "finish_reason",
-               "latency_ms", "cost", "test_result", "prompt_tokens", "completion_tokens"]
+CSV_COLUMNS = [
+    "case_id",
+    "prompt",
+    "system",
+    "output",
+    "category",
+    "sample",
+    "finish_reason",
+    "latency_ms",
+    "cost",
+    "test_result",
+    "prompt_tokens",
+    "completion_tokens",
+]
 
 
 @st.composite
 def csv_rows(draw) -> list[list[str]]:
-    header = CSV_COLUMNS[:4] + draw(st.lists(st.sampled_from(CSV_COLUMNS[4:]), unique=True,
-                                             max_size=4))
+    header = CSV_COLUMNS[:4] + draw(
+        st.lists(st.sampled_from(CSV_COLUMNS[4:]), unique=True, max_size=4)
+    )
     if draw(st.floats(0, 1)) < 0.1:
         header = draw(st.permutations(header))[: draw(st.integers(0, len(header)))]
     if draw(st.floats(0, 1)) < 0.05:
         header = [*header, draw(st.text(max_size=8))]
-    good = {"case_id": lambda: f"c{draw(st.integers(0, 5))}", "prompt": lambda: "P",
-            "system": lambda: draw(st.sampled_from(["sys0", "sys1"])),
-            "output": lambda: draw(st.text(max_size=60)), "category": lambda: "g",
-            "sample": lambda: "0", "finish_reason": lambda: "stop", "latency_ms": lambda: "1.5",
-            "cost": lambda: "", "test_result": lambda: "passed", "prompt_tokens": lambda: "3",
-            "completion_tokens": lambda: "4"}
+    good = {
+        "case_id": lambda: f"c{draw(st.integers(0, 5))}",
+        "prompt": lambda: "P",
+        "system": lambda: draw(st.sampled_from(["sys0", "sys1"])),
+        "output": lambda: draw(st.text(max_size=60)),
+        "category": lambda: "g",
+        "sample": lambda: "0",
+        "finish_reason": lambda: "stop",
+        "latency_ms": lambda: "1.5",
+        "cost": lambda: "",
+        "test_result": lambda: "passed",
+        "prompt_tokens": lambda: "3",
+        "completion_tokens": lambda: "4",
+    }
     rows = [header]
     for _ in range(draw(st.integers(0, 4))):
-        row = [good[c]() if c in good and draw(st.floats(0, 1)) > 0.15 else draw(odd_text)
-               for c in header]
+        row = [
+            good[c]() if c in good and draw(st.floats(0, 1)) > 0.15 else draw(odd_text)
+            for c in header
+        ]
         if draw(st.floats(0, 1)) < 0.05:
             row = row[: draw(st.integers(0, len(row)))] + draw(st.lists(odd_text, max_size=2))
         rows.append(row)
@@ -117,14 +200,22 @@ def vote_record(draw) -> dict:
         "case_id": maybe(draw, k, f"c{draw(st.integers(0, 4))}", p_odd=0.05),
         "left_system": maybe(draw, k, draw(st.sampled_from(["sys0", "sys1", "sys2"])), p_odd=0.05),
         "right_system": maybe(draw, k, draw(st.sampled_from(["sys0", "sys1", "sys2"])), p_odd=0.05),
-        "choice": maybe(draw, k, draw(st.sampled_from(["left", "right", "tie", "both_bad"])),
-                        p_odd=0.05),
+        "choice": maybe(
+            draw, k, draw(st.sampled_from(["left", "right", "tie", "both_bad"])), p_odd=0.05
+        ),
         "session": maybe(draw, k, draw(st.integers(1, 3)), p_odd=0.05),
         "actor": maybe(draw, k, "ann", p_odd=0.05),
         "shown_at": maybe(draw, k, "2026-11-30T10:00:00Z", p_odd=0.1),
-        "voted_at": maybe(draw, k, draw(st.sampled_from(["2026-11-30T10:00:05Z",
-                                                      "2026-11-30T09:00:00+00:00",
-                                                      "2026-11-30T10:00:05"])), p_odd=0.1),
+        "voted_at": maybe(
+            draw,
+            k,
+            draw(
+                st.sampled_from(
+                    ["2026-11-30T10:00:05Z", "2026-11-30T09:00:00+00:00", "2026-11-30T10:00:05"]
+                )
+            ),
+            p_odd=0.1,
+        ),
     }
     for key, good in (("left_sample", 0), ("right_sample", 0), ("repeat_of", 1)):
         if draw(st.floats(0, 1)) < 0.2:
@@ -148,13 +239,27 @@ def serialise(fmt: str, records: Any, ascii_only: bool, crlf: bool) -> bytes:
         csv.writer(out, lineterminator=end).writerows(records)
         return _encode(out.getvalue())
     if fmt == "alpacaeval":
-        return _encode("[" + ("," + end).join(_dumps(r, ascii_only=ascii_only)
-                                              for r in records) + "]" + end)
+        return _encode(
+            "[" + ("," + end).join(_dumps(r, ascii_only=ascii_only) for r in records) + "]" + end
+        )
     return _encode(end.join(_dumps(r, ascii_only=ascii_only) for r in records) + end)
 
 
-MUTATIONS = ("none", "bitflip", "truncate", "utf16", "latin1", "bom", "duplicate", "nan",
-             "nul", "crlf_mix", "deep", "splice", "huge")
+MUTATIONS = (
+    "none",
+    "bitflip",
+    "truncate",
+    "utf16",
+    "latin1",
+    "bom",
+    "duplicate",
+    "nan",
+    "nul",
+    "crlf_mix",
+    "deep",
+    "splice",
+    "huge",
+)
 
 
 @st.composite
@@ -165,12 +270,13 @@ def mutated(draw, fmt: str, base: bytes, *, allow_huge: bool) -> tuple[str, byte
     if kind == "bitflip" and data:
         for _ in range(draw(st.integers(1, 4))):
             at = draw(st.integers(0, len(data) - 1))
-            data = data[:at] + bytes([data[at] ^ (1 << draw(st.integers(0, 7)))]) + data[at + 1:]
+            data = data[:at] + bytes([data[at] ^ (1 << draw(st.integers(0, 7)))]) + data[at + 1 :]
     elif kind == "truncate":
         data = data[: draw(st.integers(0, len(data)))]
     elif kind == "utf16":
         data = codecs.BOM_UTF16_LE + data.decode("utf-8", "surrogatepass").encode(
-            "utf-16-le", "surrogatepass")
+            "utf-16-le", "surrogatepass"
+        )
     elif kind == "latin1":
         data = data.decode("utf-8", "replace").replace("a", "é").encode("latin-1", "replace")
     elif kind == "bom":
@@ -182,8 +288,11 @@ def mutated(draw, fmt: str, base: bytes, *, allow_huge: bool) -> tuple[str, byte
             lines.insert(at, lines[at])
         data = b"".join(lines)
     elif kind == "nan":
-        data = data.replace(b"0.001", b"NaN").replace(b"12.5", b"-Infinity").replace(
-            b'"sample": 0', b'"sample": NaN')
+        data = (
+            data.replace(b"0.001", b"NaN")
+            .replace(b"12.5", b"-Infinity")
+            .replace(b'"sample": 0', b'"sample": NaN')
+        )
     elif kind == "nul":
         at = draw(st.integers(0, len(data)))
         data = data[:at] + b"\x00" + data[at:]
@@ -195,8 +304,11 @@ def mutated(draw, fmt: str, base: bytes, *, allow_huge: bool) -> tuple[str, byte
         if fmt == "csv":
             data = data + b"c9,P,sys0," + nest + b"\n"
         elif fmt == "alpacaeval":
-            data = b'[{"instruction": "x", "generator": "sys0", "output": "o", "dataset": ' + \
-                nest + b"}]"
+            data = (
+                b'[{"instruction": "x", "generator": "sys0", "output": "o", "dataset": '
+                + nest
+                + b"}]"
+            )
         else:
             data = data + b'{"x": ' + nest + b"}\n"
     elif kind == "splice":
@@ -210,12 +322,26 @@ def mutated(draw, fmt: str, base: bytes, *, allow_huge: bool) -> tuple[str, byte
         elif fmt == "alpacaeval":
             data = b'[{"instruction": "I", "generator": "sys0", "output": "' + filler + b'"}]'
         elif fmt == "fastchat":
-            data = data + b'{"question_id": 1, "model_id": "sys0", "choices": [{"turns": ["' + \
-                filler + b'"]}]}\n'
+            data = (
+                data
+                + b'{"question_id": 1, "model_id": "sys0", "choices": [{"turns": ["'
+                + filler
+                + b'"]}]}\n'
+            )
         elif fmt == "votes":
             data = data + b'{"case_id": "' + filler + b'"}\n'
         else:
-            data = data + json.dumps({"case": {"id": "c1", "prompt": "P"}, "system": {
-                "label": "sys0", "model": "m/sys0"}, "output": ""}).encode()[:-2] + \
-                b'"' + filler + b'"}\n'
+            data = (
+                data
+                + json.dumps(
+                    {
+                        "case": {"id": "c1", "prompt": "P"},
+                        "system": {"label": "sys0", "model": "m/sys0"},
+                        "output": "",
+                    }
+                ).encode()[:-2]
+                + b'"'
+                + filler
+                + b'"}\n'
+            )
     return kind, data

@@ -8,15 +8,33 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-WORDS = ("river", "lantern", "window", "garden", "number", "morning", "letter", "bridge",
-         "careful", "simple", "answer", "reader", "question", "example", "useful", "quiet")
+WORDS = (
+    "river",
+    "lantern",
+    "window",
+    "garden",
+    "number",
+    "morning",
+    "letter",
+    "bridge",
+    "careful",
+    "simple",
+    "answer",
+    "reader",
+    "question",
+    "example",
+    "useful",
+    "quiet",
+)
 
 
 def answer_text(system: int, case: int) -> str:
     """A distinct plain-English answer (passes every gate of an English family)."""
     picked = " ".join(WORDS[(system * 7 + case * 3 + i) % len(WORDS)] for i in range(6))
-    return (f"System {system} answers case {case}: the {picked} matter here. "
-            "It keeps the explanation short, clear and friendly for the reader.")
+    return (
+        f"System {system} answers case {case}: the {picked} matter here. "
+        "It keeps the explanation short, clear and friendly for the reader."
+    )
 
 
 def family_lines(n_systems: int, n_cases: int, *, extra: dict | None = None) -> list[str]:
@@ -24,8 +42,11 @@ def family_lines(n_systems: int, n_cases: int, *, extra: dict | None = None) -> 
     for case in range(n_cases):
         for system in range(n_systems):
             record = {
-                "case": {"id": f"c{case}", "category": ("alpha", "beta")[case % 2],
-                         "prompt": f"Explain topic number {case} in plain English."},
+                "case": {
+                    "id": f"c{case}",
+                    "category": ("alpha", "beta")[case % 2],
+                    "prompt": f"Explain topic number {case} in plain English.",
+                },
                 "system": {"label": f"sys{system}", "model": f"test/sys{system}"},
                 "output": answer_text(system, case),
                 "finish_reason": "stop",

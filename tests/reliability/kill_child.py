@@ -25,7 +25,7 @@ import sys
 def _say(fd: int, line: str) -> None:
     data = (line + "\n").encode("utf-8")
     while data:
-        data = data[os.write(fd, data):]
+        data = data[os.write(fd, data) :]
 
 
 def child_main(ledger_path: str, family: str, seed: int, fd: int) -> None:

@@ -49,10 +49,12 @@ def _translated(exc: apsw.Error) -> Exception:
 
 
 class _Cursor:
-    def __init__(self, conn: apsw.Connection, cursor: apsw.Cursor, rows: list | None,
-                 description: tuple) -> None:
-        self.description = tuple((d[0], None, None, None, None, None, None)
-                                 for d in description) or None
+    def __init__(
+        self, conn: apsw.Connection, cursor: apsw.Cursor, rows: list | None, description: tuple
+    ) -> None:
+        self.description = (
+            tuple((d[0], None, None, None, None, None, None) for d in description) or None
+        )
         self._rows = iter(rows if rows is not None else cursor)
         self.lastrowid = conn.last_insert_rowid()
         self.rowcount = conn.changes()
@@ -117,8 +119,9 @@ class Sqlite3Shim:
         return self
 
     def create_function(self, name: str, arity: int, fn: Any, **kwargs: Any) -> None:
-        self.conn.create_scalar_function(name, fn, arity,
-                                         deterministic=kwargs.get("deterministic", False))
+        self.conn.create_scalar_function(
+            name, fn, arity, deterministic=kwargs.get("deterministic", False)
+        )
 
     def commit(self) -> None:
         if self.conn.in_transaction:
@@ -211,7 +214,7 @@ def _apply(content: bytearray | None, op: tuple, *, part: int | None = None) -> 
             data = data[:part]
         if len(content) < offset:
             content.extend(b"\0" * (offset - len(content)))
-        content[offset:offset + len(data)] = data
+        content[offset : offset + len(data)] = data
     elif op[0] == "t":
         size = op[2]
         del content[size:]
@@ -258,8 +261,9 @@ def crash_points(log: Log, indices: list[int], rng: random.Random) -> Iterator[C
             pending = [p for p in pending if p[1] != event[1]]
 
 
-def _add_head_file(images: dict[str, dict[str, bytes | None]], versions: list[bytes],
-                   rng: random.Random) -> None:
+def _add_head_file(
+    images: dict[str, dict[str, bytes | None]], versions: list[bytes], rng: random.Random
+) -> None:
     """The head file (arena/ledger/heads.py) is replaced by rename and never fsynced, so
     after a power cut any version written so far may be there. The newest one is the
     hardest case (it must never lead the database): "none", "prefix" and "all" get it,
@@ -273,8 +277,9 @@ def _add_head_file(images: dict[str, dict[str, bytes | None]], versions: list[by
             files["heads"] = rng.choice([None, *versions])
 
 
-def _images(synced: dict[str, bytearray | None], pending: list[tuple],
-            rng: random.Random) -> dict[str, dict[str, bytes | None]]:
+def _images(
+    synced: dict[str, bytearray | None], pending: list[tuple], rng: random.Random
+) -> dict[str, dict[str, bytes | None]]:
     def build(ops: list[tuple], torn: tuple | None = None) -> dict[str, bytes | None]:
         files = {r: (bytearray(c) if c is not None else None) for r, c in synced.items()}
         for op in ops:
@@ -286,8 +291,9 @@ def _images(synced: dict[str, bytearray | None], pending: list[tuple],
 
     cut = rng.randint(0, len(pending))
     torn = None
-    writes_after = [k for k in range(len(pending)) if pending[k][0] == "w"
-                    and len(pending[k][3]) > SECTOR]
+    writes_after = [
+        k for k in range(len(pending)) if pending[k][0] == "w" and len(pending[k][3]) > SECTOR
+    ]
     if writes_after:
         k = rng.choice(writes_after)
         sectors = len(pending[k][3]) // SECTOR
@@ -323,8 +329,9 @@ def write_image(files: dict[str, bytes | None], path: Path) -> None:
 _vfs_count = 0
 
 
-def run_workload(template: Path, live: Path, *, family: str, synchronous: str, votes: int,
-                 seed: int) -> Log:
+def run_workload(
+    template: Path, live: Path, *, family: str, synchronous: str, votes: int, seed: int
+) -> Log:
     """Vote ``votes`` times through ``RatingSession`` on a copy of ``template``; log it all."""
     from sqlite_utils import Database
 

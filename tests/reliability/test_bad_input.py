@@ -37,8 +37,13 @@ ROTATE = 150  # inputs per ledger: accepted inputs grow it, and each input hashe
 
 
 def _settings(n: int) -> settings:
-    return settings(max_examples=n, deadline=None, database=None, derandomize=False,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=n,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 def _digest(ledger: Ledger) -> str:
@@ -89,8 +94,9 @@ class Target:
 
 @pytest.fixture
 def small_template(tmp_path_factory) -> Path:
-    return build_ledger(tmp_path_factory.mktemp("small") / "small.sqlite", family="fz",
-                        n_systems=3, n_cases=5)
+    return build_ledger(
+        tmp_path_factory.mktemp("small") / "small.sqlite", family="fz", n_systems=3, n_cases=5
+    )
 
 
 RECORDS = {
@@ -99,11 +105,22 @@ RECORDS = {
     "fastchat": fz.fastchat_record(),
     "votes": fz.vote_record(),
 }
-SUFFIX = {"native": ".jsonl", "alpacaeval": ".json", "fastchat": ".jsonl", "csv": ".csv",
-          "votes": ".jsonl"}
-QUESTIONS = "\n".join(json.dumps({"question_id": q, "category": "writing",
-                                  "turns": [f"Question {q}"] * (1 + q % 2)})
-                      for q in range(1, 5)) + "\n"
+SUFFIX = {
+    "native": ".jsonl",
+    "alpacaeval": ".json",
+    "fastchat": ".jsonl",
+    "csv": ".csv",
+    "votes": ".jsonl",
+}
+QUESTIONS = (
+    "\n".join(
+        json.dumps(
+            {"question_id": q, "category": "writing", "turns": [f"Question {q}"] * (1 + q % 2)}
+        )
+        for q in range(1, 5)
+    )
+    + "\n"
+)
 
 
 def _inputs(fmt: str, allow_huge: bool):
@@ -134,11 +151,14 @@ def _fuzz(fmt: str, n: int, tmp_path: Path, template: Path | None, figures) -> N
         path = folder / f"input{SUFFIX[fmt]}"
         path.write_bytes(data)
         if fmt == "votes":
+
             def call(ledger):
                 import_votes(ledger, path, family="fz")
         else:
+
             def call(ledger):
                 import_file(ledger, path, family="fz", fmt=fmt, options=ReadOptions())
+
         target.attempt(call, kind)
 
     try:
@@ -150,13 +170,19 @@ def _fuzz(fmt: str, n: int, tmp_path: Path, template: Path | None, figures) -> N
 FORMATS = ("native", "alpacaeval", "fastchat", "csv", "votes")
 NEST = "[" * 600 + "1" + "]" * 600
 DEEP = {
-    "native": json.dumps({"case": {"id": "c1", "prompt": "P"}, "system": {
-        "label": "sys0", "model": "test/sys0", "inference": {"t": 0}}, "output": "o"}
-        ).replace('{"t": 0}', f'{{"t": {NEST}}}'),
+    "native": json.dumps(
+        {
+            "case": {"id": "c1", "prompt": "P"},
+            "system": {"label": "sys0", "model": "test/sys0", "inference": {"t": 0}},
+            "output": "o",
+        }
+    ).replace('{"t": 0}', f'{{"t": {NEST}}}'),
     "alpacaeval": '[{"instruction": "x", "generator": "sys0", "output": "o", "dataset": '
-                  + NEST + "}]",
+    + NEST
+    + "}]",
     "fastchat": '{"question_id": 1, "model_id": "sys0", "choices": [{"turns": ["a"], "x": '
-                + NEST + "}]}",
+    + NEST
+    + "}]}",
     "votes": f'{{"case_id": {NEST}}}',
 }
 
@@ -175,6 +201,8 @@ def test_deep_nesting_is_refused_with_a_line(fmt, tmp_path, small_template):
             else:
                 import_file(ledger, path, family="fz", fmt=fmt)
         assert refused.value.line == 1
+
+
 DEFAULT_N = 70
 FULL_N = 1500
 
@@ -283,13 +311,16 @@ def test_fuzzed_bundles_full(bundle, tmp_path, figures):
     _fuzz_verify(1000, bundle, tmp_path, figures)
 
 
-@pytest.mark.parametrize("name, data", [
-    ("board.json", b"not json"),
-    ("board.json", b"\xe9nchor"),
-    ("systems.jsonl", b'{"label": "x"}\n'),
-    ("comparisons.jsonl", b'{"weight": 1}\n'),
-    ("votes.jsonl", b"[" * 100_000 + b"]" * 100_000 + b"\n"),
-])
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("board.json", b"not json"),
+        ("board.json", b"\xe9nchor"),
+        ("systems.jsonl", b'{"label": "x"}\n'),
+        ("comparisons.jsonl", b'{"weight": 1}\n'),
+        ("votes.jsonl", b"[" * 100_000 + b"]" * 100_000 + b"\n"),
+    ],
+)
 def test_verify_reports_unparsable_content_of_a_rehashed_bundle(bundle, tmp_path, name, data):
     report = verify_bundle(_write_bundle(_rehashed(bundle, name, data), tmp_path / "b", False))
     assert report.problems
@@ -308,20 +339,53 @@ def test_a_record_over_the_size_limit_is_refused_with_its_line(tmp_path, capsys,
     big = "x" * (3 << 20)
     path = tmp_path / {"native": "o.jsonl", "alpacaeval": "o.json", "csv": "o.csv"}[fmt]
     if fmt == "native":
-        path.write_text(json.dumps({"case": {"id": "c", "prompt": "p"}, "system": {
-            "label": "a", "model": "m"}, "output": "small"}) + "\n" + json.dumps({
-            "case": {"id": "d", "prompt": "p"}, "system": {"label": "a", "model": "m"},
-            "output": big}) + "\n", "utf-8")
+        path.write_text(
+            json.dumps(
+                {
+                    "case": {"id": "c", "prompt": "p"},
+                    "system": {"label": "a", "model": "m"},
+                    "output": "small",
+                }
+            )
+            + "\n"
+            + json.dumps(
+                {
+                    "case": {"id": "d", "prompt": "p"},
+                    "system": {"label": "a", "model": "m"},
+                    "output": big,
+                }
+            )
+            + "\n",
+            "utf-8",
+        )
     elif fmt == "alpacaeval":
-        path.write_text(json.dumps([{"instruction": "i", "output": "o", "generator": "g"},
-                                    {"instruction": "j", "output": big, "generator": "g"}],
-                                   indent=1), "utf-8")
+        path.write_text(
+            json.dumps(
+                [
+                    {"instruction": "i", "output": "o", "generator": "g"},
+                    {"instruction": "j", "output": big, "generator": "g"},
+                ],
+                indent=1,
+            ),
+            "utf-8",
+        )
     else:
         path.write_text(f"case_id,prompt,system,output\nc,p,a,small\nd,p,a,{big}\n", "utf-8")
     ledger = str(tmp_path / "l.sqlite")
-    code = main(["--ledger", ledger, "import", str(path), "--family", "f", "--format", fmt,
-                 "--max-record-mb", "1"])
+    code = main(
+        [
+            "--ledger",
+            ledger,
+            "import",
+            str(path),
+            "--family",
+            "f",
+            "--format",
+            fmt,
+            "--max-record-mb",
+            "1",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and f"{path}:" in err, err
-    assert main(["--ledger", ledger, "import", str(path), "--family", "f",
-                 "--format", fmt]) == 0
+    assert main(["--ledger", ledger, "import", str(path), "--family", "f", "--format", fmt]) == 0

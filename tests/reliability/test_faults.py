@@ -32,8 +32,9 @@ FULL = "database or disk is full"
 
 @pytest.fixture
 def small(tmp_path_factory) -> Path:
-    return build_ledger(tmp_path_factory.mktemp("small") / "small.sqlite", family="fz",
-                        n_systems=3, n_cases=5)
+    return build_ledger(
+        tmp_path_factory.mktemp("small") / "small.sqlite", family="fz", n_systems=3, n_cases=5
+    )
 
 
 def _vote_until_full(session: RatingSession) -> Exception:
@@ -45,15 +46,17 @@ def _vote_until_full(session: RatingSession) -> Exception:
     raise AssertionError("the disk never filled")
 
 
-def _assert_refused_vote_left_nothing(ledger: Ledger, session: RatingSession,
-                                      error: Exception) -> None:
+def _assert_refused_vote_left_nothing(
+    ledger: Ledger, session: RatingSession, error: Exception
+) -> None:
     # The error says what happened; the window shows it as "Nothing was recorded: ..."
     # (arena/ui/operations.py WRITE_ERRORS).
     assert FULL in str(error)
     view = session.current()
     assert view is not None, "the session left the pair"
-    assert voting.vote_on(ledger, view.presentation.presentation_id) is None, \
+    assert voting.vote_on(ledger, view.presentation.presentation_id) is None, (
         "the refused vote is in the ledger"
+    )
 
 
 def test_disk_full_during_a_vote_keeps_the_pair_and_records_nothing(tmp_path, template_ledger):
@@ -80,8 +83,9 @@ def _tmpfs(where: Path, size: str):
     where.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                          capture_output=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
     try:
@@ -170,8 +174,12 @@ def test_a_second_window_is_refused_while_the_first_keeps_voting(tmp_path, small
     with Ledger.open(path) as ledger:
         session = RatingSession(ledger, "fz", seed=1)
         session.vote("left")
-        done = subprocess.run([sys.executable, "-m", "arena", "--ledger", str(path), "init"],
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "arena", "--ledger", str(path), "init"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == LedgerLocked.exit_code == 3
         assert "open for writing in another Arena process" in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
@@ -180,8 +188,7 @@ def test_a_second_window_is_refused_while_the_first_keeps_voting(tmp_path, small
         assert len(voting.votes_in_force(ledger, "fz")) == 2
 
 
-def test_a_ledger_from_a_newer_arena_is_refused_and_never_migrated_down(tmp_path, small,
-                                                                         capsys):
+def test_a_ledger_from_a_newer_arena_is_refused_and_never_migrated_down(tmp_path, small, capsys):
     path = copy_ledger(small, tmp_path / "ledger.sqlite")
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")

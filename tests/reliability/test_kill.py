@@ -107,8 +107,9 @@ def _kill_once(path: Path, rng: random.Random, *, spawn: str = "fork") -> Outcom
         pid, fd = _fork_child(path, seed)
         proc = None
     else:
-        proc = subprocess.Popen([sys.executable, str(CHILD), str(path), FAMILY, str(seed)],
-                                stdout=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [sys.executable, str(CHILD), str(path), FAMILY, str(seed)], stdout=subprocess.PIPE
+        )
         pid, fd = proc.pid, proc.stdout.fileno()
     if rng.random() < 0.1:
         # Sometimes while it opens the ledger and starts its session.
@@ -143,11 +144,15 @@ def _after_kill(path: Path, outcome: Outcome, figures) -> None:
             committed = vote.vote_id in stored
             result = voting.record_vote(ledger, vote)
             assert result == ("already_recorded" if committed else "recorded")
-            (count,) = ledger.db.execute("SELECT COUNT(*) FROM votes WHERE vote_id = ?",
-                                         [vote.vote_id]).fetchone()
+            (count,) = ledger.db.execute(
+                "SELECT COUNT(*) FROM votes WHERE vote_id = ?", [vote.vote_id]
+            ).fetchone()
             assert count == 1
-            figures["committed_unacknowledged_recognised" if committed
-                    else "uncommitted_retried_recorded"] += 1
+            figures[
+                "committed_unacknowledged_recognised"
+                if committed
+                else "uncommitted_retried_recorded"
+            ] += 1
         assert check(ledger) == []
 
 
@@ -182,5 +187,6 @@ def test_sigkill_of_a_fresh_interpreter_loses_nothing(tmp_path, template_ledger,
 @pytest.mark.slow
 def test_sigkill_during_voting_full(tmp_path, template_ledger, figures):
     _run(tmp_path, template_ledger, kills=240, seed=2026, figures=figures)
-    assert figures["committed_unacknowledged_recognised"] + \
-        figures["uncommitted_retried_recorded"] > 0
+    assert (
+        figures["committed_unacknowledged_recognised"] + figures["uncommitted_retried_recorded"] > 0
+    )

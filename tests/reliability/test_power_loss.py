@@ -55,23 +55,39 @@ def _check_image(files: dict, acked: dict[str, list[str]], where: Path) -> tuple
     return lost, "; ".join(problems)
 
 
-def _simulate(tmp_path: Path, template: Path, *, synchronous: str, runs: int, votes: int,
-              points: int, seed: int, figures) -> dict[str, int]:
+def _simulate(
+    tmp_path: Path,
+    template: Path,
+    *,
+    synchronous: str,
+    runs: int,
+    votes: int,
+    points: int,
+    seed: int,
+    figures,
+) -> dict[str, int]:
     rng = random.Random(seed)
     damaged: list[str] = []
     for run in range(runs):
-        log = run_workload(template, tmp_path / f"live{run}.sqlite", family=FAMILY,
-                           synchronous=synchronous, votes=votes, seed=rng.randrange(2**31))
-        figures["workload_votes_acknowledged"] += sum(e[0] == "ack" and e[1] == "vote"
-                                                      for e in log.events)
-        figures["checkpoint_writes_logged"] += sum(e[0] == "w" and e[1] == "db"
-                                                   for e in log.events)
+        log = run_workload(
+            template,
+            tmp_path / f"live{run}.sqlite",
+            family=FAMILY,
+            synchronous=synchronous,
+            votes=votes,
+            seed=rng.randrange(2**31),
+        )
+        figures["workload_votes_acknowledged"] += sum(
+            e[0] == "ack" and e[1] == "vote" for e in log.events
+        )
+        figures["checkpoint_writes_logged"] += sum(e[0] == "w" and e[1] == "db" for e in log.events)
         for point in crash_points(log, _pick_points(log.events, points, rng), rng):
             figures["crash_points"] += 1
             lost_here = False
             for mode in MODES:
-                lost, problem = _check_image(point.images[mode], point.acked,
-                                             tmp_path / "image" / "ledger.sqlite")
+                lost, problem = _check_image(
+                    point.images[mode], point.acked, tmp_path / "image" / "ledger.sqlite"
+                )
                 figures["crash_images"] += 1
                 figures[f"acknowledged_lost_{mode}"] += lost
                 figures["acknowledged_lost"] += lost
@@ -81,8 +97,9 @@ def _simulate(tmp_path: Path, template: Path, *, synchronous: str, runs: int, vo
                     # The head file saying the newest rows are gone is `arena check`
                     # noticing a loss; anything else is damage.
                     flagged = all("newest rows are gone" in p for p in problem.split("; "))
-                    figures["crash_images_loss_flagged_by_check" if flagged
-                            else "crash_images_damaged"] += 1
+                    figures[
+                        "crash_images_loss_flagged_by_check" if flagged else "crash_images_damaged"
+                    ] += 1
                     damaged.append(f"point {point.index} ({mode}): {problem}")
                 elif lost:
                     figures["crash_images_loss_not_flagged"] += 1
@@ -96,10 +113,17 @@ def image_dir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_power_loss_in_wal_full_loses_no_acknowledged_vote(image_dir, template_ledger,
-                                                           figures):
-    damaged = _simulate(image_dir, template_ledger, synchronous="FULL", runs=1, votes=200,
-                        points=16, seed=8, figures=figures)
+def test_power_loss_in_wal_full_loses_no_acknowledged_vote(image_dir, template_ledger, figures):
+    damaged = _simulate(
+        image_dir,
+        template_ledger,
+        synchronous="FULL",
+        runs=1,
+        votes=200,
+        points=16,
+        seed=8,
+        figures=figures,
+    )
     assert figures["crash_images"] >= 80
     assert figures["acknowledged_lost"] == 0
     assert not damaged, damaged[:5]
@@ -107,16 +131,32 @@ def test_power_loss_in_wal_full_loses_no_acknowledged_vote(image_dir, template_l
 
 def test_power_loss_control_wal_normal_loses_votes(image_dir, template_ledger, figures):
     """The control: WAL + synchronous=NORMAL must lose acknowledged votes here."""
-    damaged = _simulate(image_dir, template_ledger, synchronous="NORMAL", runs=1, votes=60,
-                        points=8, seed=9, figures=figures)
+    damaged = _simulate(
+        image_dir,
+        template_ledger,
+        synchronous="NORMAL",
+        runs=1,
+        votes=60,
+        points=8,
+        seed=9,
+        figures=figures,
+    )
     assert figures["acknowledged_lost_none"] > 0, "the simulator lost nothing: it is broken"
     assert figures["crash_images_damaged"] == 0, damaged[:5]  # consistent, not durable
 
 
 @pytest.mark.slow
 def test_power_loss_in_wal_full_full_run(image_dir, template_ledger, figures):
-    damaged = _simulate(image_dir, template_ledger, synchronous="FULL", runs=6, votes=250,
-                        points=20, seed=2026, figures=figures)
+    damaged = _simulate(
+        image_dir,
+        template_ledger,
+        synchronous="FULL",
+        runs=6,
+        votes=250,
+        points=20,
+        seed=2026,
+        figures=figures,
+    )
     assert figures["crash_images"] >= 300
     assert figures["acknowledged_lost"] == 0
     assert not damaged, damaged[:5]
@@ -124,7 +164,15 @@ def test_power_loss_in_wal_full_full_run(image_dir, template_ledger, figures):
 
 @pytest.mark.slow
 def test_power_loss_control_full_run(image_dir, template_ledger, figures):
-    damaged = _simulate(image_dir, template_ledger, synchronous="NORMAL", runs=2, votes=250,
-                        points=16, seed=2027, figures=figures)
+    damaged = _simulate(
+        image_dir,
+        template_ledger,
+        synchronous="NORMAL",
+        runs=2,
+        votes=250,
+        points=16,
+        seed=2027,
+        figures=figures,
+    )
     assert figures["acknowledged_lost_none"] > 0
     assert figures["crash_images_damaged"] == 0, damaged[:5]

@@ -70,25 +70,39 @@ def _native(p: Planter, batch: int, n_cases: int) -> str:
     for case in range(n_cases):
         for system in range(3):
             s = p.secret
-            lines.append(json.dumps({
-                "family": "sec",
-                "case": {"id": f"n{batch}-{case}",
-                         "category": f"cat {s('native case.category')}" if case % 5 == 0
-                         else "general",
-                         "prompt": f"Prompt {case} with {s('native case.prompt')} inside."},
-                "system": {"label": f"n{batch}-sys{system}",
-                           "model": f"m/{batch}-{system}-{s('native system.model')}",
-                           "system_prompt": f"Use key {s('native system.system_prompt')}",
-                           "harness": s("native system.harness"),
-                           "inference": {"temperature": 0.2, "api_key": p.keyed(
-                               "native inference.api_key (key)"),
-                               "headers": {"Authorization": "Bearer " + p.keyed(
-                                   "native inference.headers.Authorization (key)"),
-                                   "X-Note": s("native inference.headers.X-Note")},
-                               "base_url": f"https://h/?key={s('native inference.base_url')}"}},
-                "output": answer_text(system, case) + f" Echo: {s('native output')}",
-                "finish_reason": s("native finish_reason") if case % 7 == 0 else "stop",
-            }, ensure_ascii=bool(case % 2)))
+            lines.append(
+                json.dumps(
+                    {
+                        "family": "sec",
+                        "case": {
+                            "id": f"n{batch}-{case}",
+                            "category": f"cat {s('native case.category')}"
+                            if case % 5 == 0
+                            else "general",
+                            "prompt": f"Prompt {case} with {s('native case.prompt')} inside.",
+                        },
+                        "system": {
+                            "label": f"n{batch}-sys{system}",
+                            "model": f"m/{batch}-{system}-{s('native system.model')}",
+                            "system_prompt": f"Use key {s('native system.system_prompt')}",
+                            "harness": s("native system.harness"),
+                            "inference": {
+                                "temperature": 0.2,
+                                "api_key": p.keyed("native inference.api_key (key)"),
+                                "headers": {
+                                    "Authorization": "Bearer "
+                                    + p.keyed("native inference.headers.Authorization (key)"),
+                                    "X-Note": s("native inference.headers.X-Note"),
+                                },
+                                "base_url": f"https://h/?key={s('native inference.base_url')}",
+                            },
+                        },
+                        "output": answer_text(system, case) + f" Echo: {s('native output')}",
+                        "finish_reason": s("native finish_reason") if case % 7 == 0 else "stop",
+                    },
+                    ensure_ascii=bool(case % 2),
+                )
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -99,55 +113,106 @@ def _csv(p: Planter, batch: int, n_cases: int) -> str:
     for case in range(n_cases):
         for system in range(3):
             s = p.secret
-            writer.writerow([f"v{batch}-{case}", f"Prompt {s('csv prompt')}",
-                             f"v{batch}-sys{system}-{s('csv system')}" if system == 2
-                             else f"v{batch}-sys{system}",
-                             answer_text(system, case) + " " + s("csv output"),
-                             f"cat-{s('csv category')}", s("csv finish_reason")])
+            writer.writerow(
+                [
+                    f"v{batch}-{case}",
+                    f"Prompt {s('csv prompt')}",
+                    f"v{batch}-sys{system}-{s('csv system')}"
+                    if system == 2
+                    else f"v{batch}-sys{system}",
+                    answer_text(system, case) + " " + s("csv output"),
+                    f"cat-{s('csv category')}",
+                    s("csv finish_reason"),
+                ]
+            )
     return out.getvalue()
 
 
 def _alpaca(p: Planter, batch: int, n_cases: int) -> str:
-    records = [{"instruction": f"Instruction {batch}-{case}: {p.secret('alpaca instruction')}",
-                "output": answer_text(system, case) + p.secret("alpaca output"),
-                "generator": f"a{batch}-gen{system}",
-                "dataset": f"set {p.secret('alpaca dataset')}"}
-               for case in range(n_cases) for system in range(3)]
+    records = [
+        {
+            "instruction": f"Instruction {batch}-{case}: {p.secret('alpaca instruction')}",
+            "output": answer_text(system, case) + p.secret("alpaca output"),
+            "generator": f"a{batch}-gen{system}",
+            "dataset": f"set {p.secret('alpaca dataset')}",
+        }
+        for case in range(n_cases)
+        for system in range(3)
+    ]
     return json.dumps(records, ensure_ascii=False)
 
 
 def _fastchat(p: Planter, batch: int, n_cases: int, folder: Path) -> Path:
     questions = folder / "question.jsonl"
-    questions.write_text("\n".join(json.dumps({
-        "question_id": f"f{batch}-{q}", "category": f"c {p.secret('fastchat category')}",
-        "turns": [f"Ask {p.secret('fastchat question turn')}", "And then?"]})
-        for q in range(n_cases)) + "\n", encoding="utf-8")
+    questions.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "question_id": f"f{batch}-{q}",
+                    "category": f"c {p.secret('fastchat category')}",
+                    "turns": [f"Ask {p.secret('fastchat question turn')}", "And then?"],
+                }
+            )
+            for q in range(n_cases)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     answers = folder / "model_answer" / f"answers{batch}.jsonl"
     answers.parent.mkdir(exist_ok=True)
-    answers.write_text("\n".join(json.dumps({
-        "question_id": f"f{batch}-{q}", "model_id": f"f{batch}-m{m}",
-        "choices": [{"index": 0, "turns": [answer_text(m, q) + p.secret("fastchat answer turn"),
-                                           answer_text(m, q + 1)]}]})
-        for q in range(n_cases) for m in range(3)) + "\n", encoding="utf-8")
+    answers.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "question_id": f"f{batch}-{q}",
+                    "model_id": f"f{batch}-m{m}",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "turns": [
+                                answer_text(m, q) + p.secret("fastchat answer turn"),
+                                answer_text(m, q + 1),
+                            ],
+                        }
+                    ],
+                }
+            )
+            for q in range(n_cases)
+            for m in range(3)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return answers
 
 
 def _votes(p: Planter, batch: int, n_cases: int) -> str:
     lines = []
     for case in range(n_cases):
-        lines.append(json.dumps({
-            "case_id": f"n{batch}-{case}", "left_system": f"n{batch}-sys0",
-            "right_system": f"n{batch}-sys1", "choice": "left",
-            "session": f"s {p.secret('vote log session')}",
-            "actor": f"ann {p.secret('vote log actor')}",
-            "shown_at": "2026-11-30T10:00:00Z", "voted_at": "2026-11-30T10:00:05Z"}))
+        lines.append(
+            json.dumps(
+                {
+                    "case_id": f"n{batch}-{case}",
+                    "left_system": f"n{batch}-sys0",
+                    "right_system": f"n{batch}-sys1",
+                    "choice": "left",
+                    "session": f"s {p.secret('vote log session')}",
+                    "actor": f"ann {p.secret('vote log actor')}",
+                    "shown_at": "2026-11-30T10:00:00Z",
+                    "voted_at": "2026-11-30T10:00:05Z",
+                }
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
 def _forms(secret: str) -> set[bytes]:
-    return {secret.encode("utf-8"), json.dumps(secret)[1:-1].encode("ascii"),
-            json.dumps(secret, ensure_ascii=False)[1:-1].encode("utf-8"),
-            secret.replace('"', '""').encode("utf-8")}  # as a CSV cell quotes it
+    return {
+        secret.encode("utf-8"),
+        json.dumps(secret)[1:-1].encode("ascii"),
+        json.dumps(secret, ensure_ascii=False)[1:-1].encode("utf-8"),
+        secret.replace('"', '""').encode("utf-8"),
+    }  # as a CSV cell quotes it
 
 
 def _leaks(planter: Planter, blobs: dict[str, bytes]) -> list[str]:
@@ -161,7 +226,7 @@ def _leaks(planter: Planter, blobs: dict[str, bytes]) -> list[str]:
         for hit in re.finditer(b"sk-", blob):
             at = hit.start()
             for length, forms in by_length.items():
-                secret = forms.get(blob[at:at + length])
+                secret = forms.get(blob[at : at + length])
                 if secret is not None:
                     found.append(f"{secret!r} in {name}")
     return found
@@ -188,8 +253,11 @@ def _plant_and_scan(tmp_path: Path, batches: int, n_cases: int, figures) -> None
         for batch in range(batches):
             folder = tmp_path / f"batch{batch}"
             folder.mkdir()
-            files = {"native": folder / "n.jsonl", "csv": folder / "v.csv",
-                     "alpacaeval": folder / "a.json"}
+            files = {
+                "native": folder / "n.jsonl",
+                "csv": folder / "v.csv",
+                "alpacaeval": folder / "a.json",
+            }
             files["native"].write_text(_native(planter, batch, n_cases), encoding="utf-8")
             files["csv"].write_text(_csv(planter, batch, n_cases), encoding="utf-8")
             files["alpacaeval"].write_text(_alpaca(planter, batch, n_cases), encoding="utf-8")
@@ -198,10 +266,16 @@ def _plant_and_scan(tmp_path: Path, batches: int, n_cases: int, figures) -> None
             votes.write_text(_votes(planter, batch, n_cases), encoding="utf-8")
             redactor = Redactor(planter.configured)
             for fmt, file in files.items():
-                import_file(ledger, file, family="sec", fmt=fmt,
-                            options=ReadOptions(redactor=redactor))
-            import_file(ledger, answers, family="sec", fmt="fastchat",
-                        options=ReadOptions(redactor=redactor))
+                import_file(
+                    ledger, file, family="sec", fmt=fmt, options=ReadOptions(redactor=redactor)
+                )
+            import_file(
+                ledger,
+                answers,
+                family="sec",
+                fmt="fastchat",
+                options=ReadOptions(redactor=redactor),
+            )
             import_votes(ledger, votes, family="sec", redactor=redactor)
             # Before any checkpoint: the WAL holds the newest pages.
             leaks += _leaks(planter, _blobs(path))

@@ -28,9 +28,20 @@ KEY = "sk-proj-Zq9vX2mL7pR4tY8wK3nB6cF1hJ5dG0sA"
 
 
 def _reply(content) -> Raw:
-    return Raw(json.dumps({"model": "tiny", "choices": [{
-        "index": 0, "message": {"role": "assistant", "content": content},
-        "finish_reason": "stop"}]}).encode())
+    return Raw(
+        json.dumps(
+            {
+                "model": "tiny",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
+                ],
+            }
+        ).encode()
+    )
 
 
 def _on_disk(folder: Path) -> bytes:
@@ -38,10 +49,13 @@ def _on_disk(folder: Path) -> bytes:
 
 
 def _leaks(data: bytes) -> list[str]:
-    forms = {"raw": KEY, "url": urllib.parse.quote(KEY, safe=""),
-             "base64": base64.b64encode(KEY.encode()).decode().rstrip("=")}
+    forms = {
+        "raw": KEY,
+        "url": urllib.parse.quote(KEY, safe=""),
+        "base64": base64.b64encode(KEY.encode()).decode().rstrip("="),
+    }
     found = [name for name, form in forms.items() if form.encode() in data]
-    runs = {KEY[i:i + PARTIAL_LENGTH] for i in range(len(KEY) - PARTIAL_LENGTH + 1)}
+    runs = {KEY[i : i + PARTIAL_LENGTH] for i in range(len(KEY) - PARTIAL_LENGTH + 1)}
     return found + [f"run {r}" for r in runs if r.encode() in data]
 
 
@@ -57,41 +71,53 @@ def _collect(tmp_path, suite, first, monkeypatch):
     folder = tmp_path / "ledger"
     folder.mkdir()
     with FakeEndpoint(script) as server, Ledger.open(folder / "l.sqlite") as ledger:
-        settings = CollectSettings(endpoint=server.url, model="tiny", timeout_s=2.0, retries=0,
-                                   concurrency=1, api_key_env="ARENA_TEST_KEY")
+        settings = CollectSettings(
+            endpoint=server.url,
+            model="tiny",
+            timeout_s=2.0,
+            retries=0,
+            concurrency=1,
+            api_key_env="ARENA_TEST_KEY",
+        )
         collect_run(ledger, suite, settings)
     return folder
 
 
 def test_a_key_split_across_content_parts_is_redacted_once_joined(tmp_path, suite, monkeypatch):
     half = len(KEY) // 2
-    parts = [{"type": "text", "text": f"Your key: {KEY[:half]}"},
-             {"type": "text", "text": f"{KEY[half:]}. Answer: 42"}]
+    parts = [
+        {"type": "text", "text": f"Your key: {KEY[:half]}"},
+        {"type": "text", "text": f"{KEY[half:]}. Answer: 42"},
+    ]
     folder = _collect(tmp_path, suite, _reply(parts), monkeypatch)
     assert _leaks(_on_disk(folder)) == []
 
 
-@pytest.mark.parametrize("echo", [
-    base64.b64encode(f"token={KEY}".encode()).decode(),
-    urllib.parse.quote(f"key {KEY}", safe=""),
-])
+@pytest.mark.parametrize(
+    "echo",
+    [
+        base64.b64encode(f"token={KEY}".encode()).decode(),
+        urllib.parse.quote(f"key {KEY}", safe=""),
+    ],
+)
 def test_an_encoded_key_in_a_reply_is_redacted(tmp_path, suite, monkeypatch, echo):
     folder = _collect(tmp_path, suite, _reply(f"Debug: {echo}\nAnswer: 42"), monkeypatch)
     assert _leaks(_on_disk(folder)) == []
 
 
-def test_part_of_a_key_in_a_reply_stops_the_run_before_it_is_stored(tmp_path, suite,
-                                                                     monkeypatch):
-    partial = KEY[3:3 + PARTIAL_LENGTH + 4]
+def test_part_of_a_key_in_a_reply_stops_the_run_before_it_is_stored(tmp_path, suite, monkeypatch):
+    partial = KEY[3 : 3 + PARTIAL_LENGTH + 4]
     with pytest.raises(LedgerError, match="characters of the key"):
         _collect(tmp_path, suite, _reply(f"Key fragment {partial}. Answer: 42"), monkeypatch)
     assert _leaks(_on_disk(tmp_path / "ledger")) == []
 
 
-@pytest.mark.parametrize("field", ["model", "endpoint_user", "endpoint_path", "label",
-                                   "system_prompt", "inference"])
+@pytest.mark.parametrize(
+    "field", ["model", "endpoint_user", "endpoint_path", "label", "system_prompt", "inference"]
+)
 def test_a_key_typed_into_a_recorded_option_is_refused_before_anything_is_written(
-        tmp_path, suite, monkeypatch, field):
+    tmp_path, suite, monkeypatch, field
+):
     url = "http://127.0.0.1:9"
     changes = {
         "model": {"model": f"tiny-{KEY}"},
@@ -105,9 +131,12 @@ def test_a_key_typed_into_a_recorded_option_is_refused_before_anything_is_writte
     monkeypatch.setenv("ARENA_TEST_KEY", KEY)
     folder = tmp_path / "ledger"
     folder.mkdir()
-    settings = CollectSettings(endpoint=changes.pop("endpoint", url),
-                               model=changes.pop("model", "tiny"),
-                               api_key_env="ARENA_TEST_KEY", **changes)
+    settings = CollectSettings(
+        endpoint=changes.pop("endpoint", url),
+        model=changes.pop("model", "tiny"),
+        api_key_env="ARENA_TEST_KEY",
+        **changes,
+    )
     with Ledger.open(folder / "l.sqlite") as ledger:
         with pytest.raises(BadInput, match="holds the API key|credentials"):
             collect_run(ledger, suite, settings, label=label)

@@ -59,15 +59,24 @@ def _more_attempts(table: str, row: dict) -> list[tuple[str, list]]:
     return [
         (f"UPDATE OR REPLACE {table} SET hash = hash", []),
         (f"UPDATE OR IGNORE {table} SET family = family", []),
-        (f"UPDATE {table} SET hash = o.hash FROM (SELECT seq, hash FROM {table}) AS o "
-         f"WHERE o.seq = {table}.seq", []),
+        (
+            f"UPDATE {table} SET hash = o.hash FROM (SELECT seq, hash FROM {table}) AS o "
+            f"WHERE o.seq = {table}.seq",
+            [],
+        ),
         (f"DELETE FROM {table} WHERE seq = ? RETURNING *", [row["seq"]]),
         # A new id on an existing seq: a replace by rowid.
         (f"REPLACE INTO {table} (seq, {names}) VALUES (?, {marks})", [row["seq"], *fresh]),
-        (f"INSERT INTO {table} ({all_names}) VALUES ({all_marks}) "
-         f"ON CONFLICT(seq) DO UPDATE SET hash = excluded.hash", list(row.values())),
-        (f"INSERT INTO {table} ({all_names}) VALUES ({all_marks}) "
-         f"ON CONFLICT DO UPDATE SET family = excluded.family", list(row.values())),
+        (
+            f"INSERT INTO {table} ({all_names}) VALUES ({all_marks}) "
+            f"ON CONFLICT(seq) DO UPDATE SET hash = excluded.hash",
+            list(row.values()),
+        ),
+        (
+            f"INSERT INTO {table} ({all_names}) VALUES ({all_marks}) "
+            f"ON CONFLICT DO UPDATE SET family = excluded.family",
+            list(row.values()),
+        ),
         (f"INSERT OR REPLACE INTO {table} SELECT * FROM {table}", []),
     ]
 
@@ -118,8 +127,12 @@ def _tamper(path: Path, *statements: str) -> None:
 
 
 def _triggers(conn, table: str) -> list[str]:
-    return [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [table])]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [table]
+        )
+    ]
 
 
 @pytest.mark.parametrize("table", CHAINED)
@@ -129,12 +142,12 @@ def test_a_row_removed_from_the_middle_of_any_chain_is_found(busy, table):
     drops = [f"DROP TRIGGER {name}" for name in _triggers(conn, table)]
     conn.close()
     assert len(seqs) >= 2
-    _tamper(busy, "PRAGMA foreign_keys = OFF", *drops,
-            f"DELETE FROM {table} WHERE seq = {seqs[0]}")
+    _tamper(busy, "PRAGMA foreign_keys = OFF", *drops, f"DELETE FROM {table} WHERE seq = {seqs[0]}")
     with Ledger.open(busy, readonly=True) as reader:
         problems = check(reader)
-    assert any(p.startswith(f"{table} seq {seqs[1]}") and "removed" in p for p in problems) \
-        or any(p.startswith("foreign key") for p in problems), problems
+    assert any(p.startswith(f"{table} seq {seqs[1]}") and "removed" in p for p in problems) or any(
+        p.startswith("foreign key") for p in problems
+    ), problems
 
 
 @pytest.mark.parametrize("table", CHAINED)
@@ -142,10 +155,18 @@ def test_an_edit_with_the_guards_dropped_is_found_in_any_chain(busy, table):
     conn = sqlite3.connect(busy)
     drops = [f"DROP TRIGGER {name}" for name in _triggers(conn, table)]
     conn.close()
-    column = {"presentations": "shown_at", "votes": "voted_at", "retractions": "retracted_at",
-              "events": "at"}[table]
-    _tamper(busy, *drops, f"UPDATE {table} SET {column} = '2020-01-01T00:00:00.000+00:00' "
-                          f"WHERE seq = (SELECT MIN(seq) FROM {table})")
+    column = {
+        "presentations": "shown_at",
+        "votes": "voted_at",
+        "retractions": "retracted_at",
+        "events": "at",
+    }[table]
+    _tamper(
+        busy,
+        *drops,
+        f"UPDATE {table} SET {column} = '2020-01-01T00:00:00.000+00:00' "
+        f"WHERE seq = (SELECT MIN(seq) FROM {table})",
+    )
     with Ledger.open(busy, readonly=True) as reader:
         problems = check(reader)
     assert any(p.startswith(f"{table} seq") and "edited" in p for p in problems), problems
@@ -163,14 +184,19 @@ def test_arena_check_command_finds_edits_still_in_the_wal(busy, capsys):
         for table in CHAINED:
             for name in _triggers(conn, table):
                 conn.execute(f"DROP TRIGGER {name}")
-            conn.execute(f"UPDATE {table} SET family = 'forged' "
-                         f"WHERE seq = (SELECT MIN(seq) FROM {table})")
+            conn.execute(
+                f"UPDATE {table} SET family = 'forged' WHERE seq = (SELECT MIN(seq) FROM {table})"
+            )
         conn.commit()
         conn.close()
         wal = Path(str(busy) + "-wal")
         assert wal.stat().st_size > 0
-        done = subprocess.run([sys.executable, "-m", "arena", "--ledger", str(busy), "check",
-                               "--json"], capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "arena", "--ledger", str(busy), "check", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         writer.close()
     assert done.returncode == 1, done.stderr
@@ -188,8 +214,7 @@ def test_arena_check_command_finds_edits_still_in_the_wal(busy, capsys):
 def test_removing_the_newest_vote_is_found(busy):
     with Ledger.open(busy) as ledger:  # the chain's newest row: a vote nobody refers to
         newest = RatingSession(ledger, "rel", seed=4).vote("left").vote_id
-    _tamper(busy, "DROP TRIGGER votes_no_delete", f"DELETE FROM votes WHERE vote_id = "
-                  f"'{newest}'")
+    _tamper(busy, "DROP TRIGGER votes_no_delete", f"DELETE FROM votes WHERE vote_id = '{newest}'")
     with Ledger.open(busy, readonly=True) as reader:
         problems = check(reader)
     assert any("newest rows are gone" in p for p in problems), problems
@@ -236,11 +261,14 @@ def test_a_damaged_head_file_is_reported_not_a_crash(busy, content):
     assert any("head file" in p for p in problems), problems
 
 
-@pytest.mark.parametrize("content", [
-    '{"votes": {"rel": {"seq": 99999999999999999999999, "hash": "00"}}}',
-    "[" * 100_000 + "]" * 100_000,
-    '{"votes": {"rel": {"seq": -1, "hash": "00"}}}',
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"votes": {"rel": {"seq": 99999999999999999999999, "hash": "00"}}}',
+        "[" * 100_000 + "]" * 100_000,
+        '{"votes": {"rel": {"seq": -1, "hash": "00"}}}',
+    ],
+)
 def test_a_forged_head_file_is_reported_not_a_crash(tmp_path, content):
     from arena.ledger import Ledger, heads
     from arena.ledger.integrity import check

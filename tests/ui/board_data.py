@@ -50,9 +50,17 @@ def _prose_outputs(path: Path) -> Path:
 
 
 def _vote(case: str, left: str, right: str, choice: str, session: int, **extra) -> dict:
-    return {"case_id": case, "left_system": left, "right_system": right, "choice": choice,
-            "session": session, "actor": "rater", "shown_at": "2026-11-01T10:00:00Z",
-            "voted_at": "2026-11-01T10:00:20Z", **extra}
+    return {
+        "case_id": case,
+        "left_system": left,
+        "right_system": right,
+        "choice": choice,
+        "session": session,
+        "actor": "rater",
+        "shown_at": "2026-11-01T10:00:00Z",
+        "voted_at": "2026-11-01T10:00:20Z",
+        **extra,
+    }
 
 
 def _prose_votes(path: Path) -> Path:
@@ -76,21 +84,35 @@ def _prose_votes(path: Path) -> Path:
 
 def _patch_outputs(path: Path) -> Path:
     lines = []
-    results = {"alpha": ("passed", "passed", "passed", "failed"),
-               "beta": ("passed", "failed", "passed", "errored"),
-               "gamma": ("passed", "passed", "failed", "failed")}
+    results = {
+        "alpha": ("passed", "passed", "passed", "failed"),
+        "beta": ("passed", "failed", "passed", "errored"),
+        "gamma": ("passed", "passed", "failed", "failed"),
+    }
     for c in range(4):
         for v, (system, outcome) in enumerate(results.items()):
-            lines.append(native_line(f"t{c}", system, diff_text(f"mod{c}", 3 + 2 * v, v),
-                                     is_diff=True, test_result=outcome[c], cost=0.01 * (v + 1),
-                                     latency_ms=1000.0 * (v + 1)))
+            lines.append(
+                native_line(
+                    f"t{c}",
+                    system,
+                    diff_text(f"mod{c}", 3 + 2 * v, v),
+                    is_diff=True,
+                    test_result=outcome[c],
+                    cost=0.01 * (v + 1),
+                    latency_ms=1000.0 * (v + 1),
+                )
+            )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
 def _patch_votes(path: Path) -> Path:
-    votes = [_vote("t0", "alpha", "beta", "left", 1), _vote("t0", "gamma", "alpha", "right", 2),
-             _vote("t0", "beta", "gamma", "left", 1), _vote("t2", "alpha", "beta", "tie", 2)]
+    votes = [
+        _vote("t0", "alpha", "beta", "left", 1),
+        _vote("t0", "gamma", "alpha", "right", 2),
+        _vote("t0", "beta", "gamma", "left", 1),
+        _vote("t2", "alpha", "beta", "tie", 2),
+    ]
     path.write_text("\n".join(json.dumps(v) for v in votes) + "\n", encoding="utf-8")
     return path
 
@@ -98,13 +120,22 @@ def _patch_votes(path: Path) -> Path:
 def build_board_ledger(path: Path, folder: Path) -> Path:
     """A ledger with the ``prose`` and ``patches`` families and their votes (no round yet)."""
     with Ledger.open(path) as ledger:
-        import_file(ledger, _prose_outputs(folder / "prose.jsonl"), family="prose",
-                    fmt="native", settings=FamilySettings(reference="alpha"))
+        import_file(
+            ledger,
+            _prose_outputs(folder / "prose.jsonl"),
+            family="prose",
+            fmt="native",
+            settings=FamilySettings(reference="alpha"),
+        )
         import_votes(ledger, _prose_votes(folder / "prose-votes.jsonl"), family="prose")
         # Its votes stay in the ledger but are left out of the fit ("retired_case").
         events.add_event(ledger, "prose", "retire_case", case_id="e3")
-        import_file(ledger, _patch_outputs(folder / "patches.jsonl"), family="patches",
-                    fmt="native", settings=FamilySettings(kind="tests_then_votes",
-                                                          max_chars=200_000))
+        import_file(
+            ledger,
+            _patch_outputs(folder / "patches.jsonl"),
+            family="patches",
+            fmt="native",
+            settings=FamilySettings(kind="tests_then_votes", max_chars=200_000),
+        )
         import_votes(ledger, _patch_votes(folder / "patch-votes.jsonl"), family="patches")
     return path

@@ -35,12 +35,14 @@ Variant {variant}: a short closing paragraph with `inline code`.
 
 def diff_text(name: str, lines: int, variant: int) -> str:
     body = [f"+    value_{i} = compute({i}, {variant})  # {name}" for i in range(lines)]
-    return (f"From 0123abcd Mon Sep 17 00:00:00 2001\nSubject: commit message to drop\n\n"
-            f"diff --git a/src/{name}.py b/src/{name}.py\n"
-            f"--- a/src/{name}.py\n+++ b/src/{name}.py\n"
-            f"@@ -1,3 +1,{lines + 2} @@ def main():\n"
-            f" import os\n-old = {variant}\n" + "\n".join(body) + "\n return old\n"
-            "==== test log ====\n3 passed in 0.01s\n")
+    return (
+        f"From 0123abcd Mon Sep 17 00:00:00 2001\nSubject: commit message to drop\n\n"
+        f"diff --git a/src/{name}.py b/src/{name}.py\n"
+        f"--- a/src/{name}.py\n+++ b/src/{name}.py\n"
+        f"@@ -1,3 +1,{lines + 2} @@ def main():\n"
+        f" import os\n-old = {variant}\n" + "\n".join(body) + "\n return old\n"
+        "==== test log ====\n3 passed in 0.01s\n"
+    )
 
 
 class FakeClock:
@@ -56,8 +58,15 @@ class FakeClock:
         self.now += seconds
 
 
-def write_family(path: Path, family: str, *, systems: tuple[str, ...], cases: int,
-                 diff: bool = False, leak_case: int | None = None) -> Path:
+def write_family(
+    path: Path,
+    family: str,
+    *,
+    systems: tuple[str, ...],
+    cases: int,
+    diff: bool = False,
+    leak_case: int | None = None,
+) -> Path:
     lines = []
     for c in range(cases):
         for v, system in enumerate(systems):
@@ -67,8 +76,15 @@ def write_family(path: Path, family: str, *, systems: tuple[str, ...], cases: in
                 text = MARKDOWN.format(case=c, variant=f"{system}-{v}")
             if leak_case == c and v == 0:
                 text += f"\nAs {systems[1]}, I can say this is right."
-            lines.append(native_line(f"c{c:02d}", system, text, is_diff=diff,
-                                     prompt=f"Task {c}: explain **this** in Markdown."))
+            lines.append(
+                native_line(
+                    f"c{c:02d}",
+                    system,
+                    text,
+                    is_diff=diff,
+                    prompt=f"Task {c}: explain **this** in Markdown.",
+                )
+            )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -78,12 +94,19 @@ def ui_ledger(tmp_path: Path) -> Path:
     """A ledger file with a prose family (3 systems × 4 cases) and a diff family."""
     path = tmp_path / "ui.sqlite"
     with Ledger.open(path) as ledger:
-        import_file(ledger, write_family(tmp_path / "prose.jsonl", "prose",
-                                         systems=SYSTEMS[:3], cases=4),
-                    family="prose", fmt="native")
-        import_file(ledger, write_family(tmp_path / "code.jsonl", "code",
-                                         systems=SYSTEMS[:2], cases=3, diff=True),
-                    family="code", fmt="native", settings=FamilySettings(max_chars=200_000))
+        import_file(
+            ledger,
+            write_family(tmp_path / "prose.jsonl", "prose", systems=SYSTEMS[:3], cases=4),
+            family="prose",
+            fmt="native",
+        )
+        import_file(
+            ledger,
+            write_family(tmp_path / "code.jsonl", "code", systems=SYSTEMS[:2], cases=3, diff=True),
+            family="code",
+            fmt="native",
+            settings=FamilySettings(max_chars=200_000),
+        )
     return path
 
 
@@ -92,8 +115,12 @@ def big_ledger(tmp_path: Path) -> Path:
     """Five systems × eight cases: enough pairs for repeats and side balance."""
     path = tmp_path / "big.sqlite"
     with Ledger.open(path) as ledger:
-        import_file(ledger, write_family(tmp_path / "big.jsonl", "big", systems=SYSTEMS,
-                                         cases=8), family="big", fmt="native")
+        import_file(
+            ledger,
+            write_family(tmp_path / "big.jsonl", "big", systems=SYSTEMS, cases=8),
+            family="big",
+            fmt="native",
+        )
     return path
 
 
@@ -138,6 +165,7 @@ def make_settings(settings_file: Path):
 
     def make() -> Settings:
         return Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))
+
     return make
 
 

@@ -14,17 +14,29 @@ from arena.importing import import_file
 from arena.ledger import Ledger
 from tests.conftest import native_line
 
-ENGLISH = ("The answer walks through the question step by step, naming each part plainly "
-           "so that a reader new to the subject can follow it without trouble.")
-FRENCH = ("La réponse reprend la question pas à pas, en nommant chaque partie simplement "
-          "afin qu'un lecteur novice puisse la suivre sans aucune difficulté.")
-GERMAN = ("Die Antwort geht die Frage Schritt für Schritt durch und benennt jeden Teil so "
-          "deutlich, dass auch ein Neuling ihr ohne Mühe folgen kann.")
-PROMPTS = {"t": "Translate this paragraph into French for our Paris office.",
-           "u": "Explain in plain English how a reader should approach the question.",
-           "v": "Describe, in English, how to walk through a question step by step."}
-ANSWERS = {("t", "alpha"): FRENCH, ("t", "beta"): "Voici la traduction. " + FRENCH,
-           ("u", "beta"): "", ("v", "gamma"): GERMAN}
+ENGLISH = (
+    "The answer walks through the question step by step, naming each part plainly "
+    "so that a reader new to the subject can follow it without trouble."
+)
+FRENCH = (
+    "La réponse reprend la question pas à pas, en nommant chaque partie simplement "
+    "afin qu'un lecteur novice puisse la suivre sans aucune difficulté."
+)
+GERMAN = (
+    "Die Antwort geht die Frage Schritt für Schritt durch und benennt jeden Teil so "
+    "deutlich, dass auch ein Neuling ihr ohne Mühe folgen kann."
+)
+PROMPTS = {
+    "t": "Translate this paragraph into French for our Paris office.",
+    "u": "Explain in plain English how a reader should approach the question.",
+    "v": "Describe, in English, how to walk through a question step by step.",
+}
+ANSWERS = {
+    ("t", "alpha"): FRENCH,
+    ("t", "beta"): "Voici la traduction. " + FRENCH,
+    ("u", "beta"): "",
+    ("v", "gamma"): GERMAN,
+}
 
 
 def build_gates_ledger(path: Path, folder: Path) -> Path:

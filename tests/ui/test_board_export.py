@@ -15,8 +15,9 @@ from arena.ui import close_round_dialog, dialogs
 @pytest.fixture
 def board_window(open_window, board_ledger, monkeypatch):
     """The prose board after a round closed from the window."""
-    monkeypatch.setattr(close_round_dialog, "ask_round_settings",
-                        lambda *_: RoundSettings(penalty=0.02))
+    monkeypatch.setattr(
+        close_round_dialog, "ask_round_settings", lambda *_: RoundSettings(penalty=0.02)
+    )
     window = open_window(board_ledger)
     window.families.select("prose")
     assert window.round_actions.close_round()
@@ -26,9 +27,11 @@ def board_window(open_window, board_ledger, monkeypatch):
 @pytest.fixture
 def save_to(monkeypatch):
     """Answer the save dialog with a path."""
+
     def answer(path):
         monkeypatch.setattr(dialogs, "ask_save_path", lambda *_: path)
         return path
+
     return answer
 
 
@@ -45,8 +48,17 @@ def test_the_csv_is_the_visible_board(board_window, save_to, tmp_path):
     assert [r["Rank"] for r in rows] == [str(r["rank"]) for r in ranked]
     assert rows[2]["p50 latency"] == ""  # missing values are empty cells
     assert rows[2]["Marks"] == "far behind"
-    assert list(rows[0]) == ["Rank", "System", points, "Marks", "Votes", "Both bad",
-                             "Gate failures", "Cost / output", "p50 latency"]
+    assert list(rows[0]) == [
+        "Rank",
+        "System",
+        points,
+        "Marks",
+        "Votes",
+        "Both bad",
+        "Gate failures",
+        "Cost / output",
+        "p50 latency",
+    ]
     assert "Board written to" in board_window.statusBar().currentMessage()
 
 
@@ -69,10 +81,8 @@ def test_png_and_svg_images_are_written(board_window, save_to, tmp_path):
     assert "<svg" in svg and "prose — leaderboard" in svg and "far behind" in svg
 
 
-def test_an_export_that_cannot_be_written_is_shown_as_an_error(board_window, save_to,
-                                                               tmp_path):
+def test_an_export_that_cannot_be_written_is_shown_as_an_error(board_window, save_to, tmp_path):
     save_to(tmp_path / "missing-folder" / "board.csv")
     assert board_window.round_actions.export_csv() is False
-    boxes = [b for b in board_window.findChildren(QMessageBox)
-             if b.objectName() == "arena-error"]
+    boxes = [b for b in board_window.findChildren(QMessageBox) if b.objectName() == "arena-error"]
     assert boxes and "The board was not exported" in boxes[-1].text()

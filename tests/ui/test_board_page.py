@@ -19,20 +19,24 @@ from arena.ui.summary_panel import summary_items
 @pytest.fixture
 def board(qtbot, open_window, board_ledger, monkeypatch):
     """A window on the board of a round just closed on ``family`` (penalty 0.02)."""
-    monkeypatch.setattr(close_round_dialog, "ask_round_settings",
-                        lambda *_: RoundSettings(penalty=0.02))
+    monkeypatch.setattr(
+        close_round_dialog, "ask_round_settings", lambda *_: RoundSettings(penalty=0.02)
+    )
 
     def open_board(family: str = "prose"):
         window = open_window(board_ledger)
         window.families.select(family)
         assert window.round_actions.close_round(), window.ops.last_error
         return window
+
     return open_board
 
 
 def cells(model) -> list[dict[str, str]]:
-    return [{model.header(c): model.data(model.index(r, i)) for i, c in enumerate(model.columns)}
-            for r in range(model.rowCount())]
+    return [
+        {model.header(c): model.data(model.index(r, i)) for i, c in enumerate(model.columns)}
+        for r in range(model.rowCount())
+    ]
 
 
 def test_the_rows_are_the_rounds_ranked_systems_as_displayed(board):
@@ -40,8 +44,11 @@ def test_the_rows_are_the_rounds_ranked_systems_as_displayed(board):
     found, model = window.board.found.to_json(), window.board.model
     ranked = [r for r in found["systems"] if not r["unranked"]]
     shown = cells(model)
-    assert [row["System"] for row in shown] == [r["label"] for r in ranked] == \
-        ["alpha", "beta", "gamma"]
+    assert (
+        [row["System"] for row in shown]
+        == [r["label"] for r in ranked]
+        == ["alpha", "beta", "gamma"]
+    )
     for row, system in zip(shown, ranked, strict=True):
         assert row["Rank"] == str(system["rank"])
         assert row[model.header(POINTS)] == f"{system['points']:.0f}"
@@ -54,8 +61,9 @@ def test_the_rows_are_the_rounds_ranked_systems_as_displayed(board):
 def test_the_axis_starts_at_most_600_below_the_top_and_marks_far_behind(board):
     model = board().board.model
     top = max(r.points for r in model.rows)
-    assert top - AXIS_SPAN <= model.axis.start < min(r.points for r in model.rows
-                                                     if not r.far_behind)
+    assert (
+        top - AXIS_SPAN <= model.axis.start < min(r.points for r in model.rows if not r.far_behind)
+    )
     gamma = next(r for r in model.rows if r.label == "gamma")
     assert gamma.far_behind and model.axis.fraction(gamma.points) is None
     assert "far behind" in model.marks(gamma)
@@ -77,16 +85,14 @@ def test_the_category_selector_shows_the_category_refit(qtbot, board):
     qtbot.keyClick(page.category_box, Qt.Key.Key_End)
     assert page.category == "explain"
     refit = page.found.to_json()["categories"]["explain"]["systems"]
-    assert [r.label for r in page.model.rows] == [r["label"] for r in refit
-                                                     if not r["unranked"]]
+    assert [r.label for r in page.model.rows] == [r["label"] for r in refit if not r["unranked"]]
     points = [page.model.data(page.model.index(r, 2)) for r in range(page.model.rowCount())]
     assert points == [f"{r['points']:.0f}" for r in refit if not r["unranked"]]
     headers = [page.model.header(c) for c in page.model.columns]
     assert "Votes (all)" in headers and "Rank" in headers
     assert "(all):" in page.notes.text() and "category explain" in page.title.text()
     qtbot.keyClick(page.category_box, Qt.Key.Key_Home)
-    assert page.category is None and "Votes" in [page.model.header(c) for c in
-                                                 page.model.columns]
+    assert page.category is None and "Votes" in [page.model.header(c) for c in page.model.columns]
 
 
 def test_the_round_selector_lists_rounds_newest_first(board):
@@ -136,10 +142,13 @@ def test_the_split_plot_shows_systems_of_both_halves_or_says_why_not(board):
     halves = page.found.summary.split_half_points
     both = [s for s, v in halves["odd"].items() if v is not None and halves["even"][s]]
     assert len(points) == len(both) == 3 and page.summary.plot.note == ""
-    empty = {"split_half_points": {"odd": dict(halves["odd"]),
-                                   "even": dict.fromkeys(halves["even"])}}
+    empty = {
+        "split_half_points": {"odd": dict(halves["odd"]), "even": dict.fromkeys(halves["even"])}
+    }
     assert split_points(empty, {}) == (
-        [], "Not enough sessions: the even-numbered sessions have no fitted votes yet.")
+        [],
+        "Not enough sessions: the even-numbered sessions have no fitted votes yet.",
+    )
     assert not page.summary.plot.grab().isNull()
 
 
@@ -166,7 +175,14 @@ def test_a_family_without_rounds_says_how_to_close_one(qtbot, open_window, board
 
 def test_a_tests_family_shows_pass_rate_cost_per_trial_and_latency():
     assert [c.header for c in columns_for("tests")] == [
-        "Rank", "System", "Points", "Marks", "Pass rate", "Cost / trial", "p50 latency"]
+        "Rank",
+        "System",
+        "Points",
+        "Marks",
+        "Pass rate",
+        "Cost / trial",
+        "p50 latency",
+    ]
 
 
 def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp_path):
@@ -179,8 +195,10 @@ def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp
 
     suite = load_suite("starter")
     path = tmp_path / "graded.sqlite"
-    with Ledger.open(path) as ledger, FakeEndpoint(
-            {t.input: [Reply(t.reference)] for t in suite.tasks[1:]}) as server:
+    with (
+        Ledger.open(path) as ledger,
+        FakeEndpoint({t.input: [Reply(t.reference)] for t in suite.tasks[1:]}) as server,
+    ):
         collect_run(ledger, suite, _settings(server.url), label="tiny", tier="reference")
         closed = close_round(ledger, "starter", RoundSettings(seed=4))
     window = open_window(path)
@@ -207,6 +225,7 @@ def test_the_summary_says_how_much_was_settled_without_a_vote(board):
     shown = " ".join(label.text() for label in page.summary.labels)
     assert "Settled without a vote" in shown
     # A round closed before the summary recorded this says nothing about it.
-    older = dataclasses.replace(page.found,
-                                summary=dataclasses.replace(page.found.summary, settled=None))
+    older = dataclasses.replace(
+        page.found, summary=dataclasses.replace(page.found.summary, settled=None)
+    )
     assert "Settled without a vote" not in [i.title for i in summary_items(older, page.kind)]

@@ -35,14 +35,14 @@ def round_settings(monkeypatch):
 
 
 def test_the_close_round_key_closes_the_selected_family_and_shows_its_board(
-        qtbot, open_window, board_ledger, round_settings, monkeypatch):
+    qtbot, open_window, board_ledger, round_settings, monkeypatch
+):
     _, asked = round_settings
     steps = []
     real = rounds.close_round
 
     def counting(ledger, family, settings, progress=None):
-        return real(ledger, family, settings,
-                    progress=lambda n: (steps.append(n), progress(n)))
+        return real(ledger, family, settings, progress=lambda n: (steps.append(n), progress(n)))
 
     monkeypatch.setattr(rounds, "close_round", counting)
     window = open_window(board_ledger)
@@ -60,7 +60,8 @@ def test_the_close_round_key_closes_the_selected_family_and_shows_its_board(
 
 
 def test_a_failed_close_is_shown_as_an_error_and_stores_nothing(
-        qtbot, open_window, board_ledger, round_settings, monkeypatch):
+    qtbot, open_window, board_ledger, round_settings, monkeypatch
+):
     def refuse(*_args, **_kwargs):
         raise ArenaError("the ledger is open read-only")
 
@@ -96,13 +97,15 @@ def test_the_dialog_starts_on_the_default_settings_and_is_driven_by_keys(qtbot):
     qtbot.keyClicks(dialog.penalty, "0.5")
     dialog.threshold.selectAll()
     qtbot.keyClicks(dialog.threshold, "4")
-    assert dialog.settings() == RoundSettings(weighting="ledger", cap=1000.0, penalty=0.5,
-                                              threshold=4)
+    assert dialog.settings() == RoundSettings(
+        weighting="ledger", cap=1000.0, penalty=0.5, threshold=4
+    )
 
 
 def test_the_board_keys_take_no_platform_shortcut_and_no_rater_key():
-    platform = {seq.toString() for key in QKeySequence.StandardKey
-                for seq in QKeySequence.keyBindings(key)}
+    platform = {
+        seq.toString() for key in QKeySequence.StandardKey for seq in QKeySequence.keyBindings(key)
+    }
     assert not {BOARD_KEY, CLOSE_ROUND_KEY} & platform
     assert not {BOARD_KEY, CLOSE_ROUND_KEY} & {k for ks in default_key_map().values() for k in ks}
     remapped = {**default_key_map(), "sync": [BOARD_KEY]}
@@ -112,7 +115,15 @@ def test_the_board_keys_take_no_platform_shortcut_and_no_rater_key():
 def test_the_window_guide_documents_the_board_and_its_keys():
     text = (Path(__file__).resolve().parents[2] / "docs" / "window.md").read_text("utf-8")
     guide = " ".join(text.split())  # sentences wrap anywhere
-    for text in ("## The board", "## Closing a round", "### Exporting the board",
-                 f"**{BOARD_KEY}**", f"`{CLOSE_ROUND_KEY}`", "Export board as CSV…",
-                 "Export board as image…", "not enough sessions", "(all)"):
+    for text in (
+        "## The board",
+        "## Closing a round",
+        "### Exporting the board",
+        f"**{BOARD_KEY}**",
+        f"`{CLOSE_ROUND_KEY}`",
+        "Export board as CSV…",
+        "Export board as image…",
+        "not enough sessions",
+        "(all)",
+    ):
         assert text in guide, text

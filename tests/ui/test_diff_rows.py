@@ -37,10 +37,17 @@ def test_rows_are_files_then_hunks_then_numbered_lines():
 
 def test_side_by_side_pairs_removed_lines_with_the_added_lines_after_them():
     model = parse_diff(RENAME)
-    pairs = [(r.left.kind, r.left.number, r.right.kind, r.right.number)
-             for r in model.split if r.kind == "pair"]
-    assert pairs == [("context", 1, "context", 1), ("removed", 2, "added", 2),
-                     ("removed", 3, "empty", None), ("context", 4, "context", 3)]
+    pairs = [
+        (r.left.kind, r.left.number, r.right.kind, r.right.number)
+        for r in model.split
+        if r.kind == "pair"
+    ]
+    assert pairs == [
+        ("context", 1, "context", 1),
+        ("removed", 2, "added", 2),
+        ("removed", 3, "empty", None),
+        ("context", 4, "context", 3),
+    ]
 
 
 def test_commit_messages_and_test_logs_are_left_out():
@@ -58,7 +65,8 @@ def test_text_without_a_diff_or_a_broken_diff_is_shown_as_plain_text():
 
 
 def test_diff_pairs_show_in_the_diff_view_and_d_switches_to_side_by_side(
-        qtbot, open_window, ui_ledger):
+    qtbot, open_window, ui_ledger
+):
     window = open_window(ui_ledger, "code")
     pane = window.rating.pair_view.left
     assert pane.showing_diff()

@@ -56,8 +56,11 @@ def select(window, case: str, system: str, gate: str) -> None:
     QTest.keyClick(page.tree, Qt.Key.Key_Home)
     for _ in range(3 * len(page.model.keys) + 3):
         failure = page.selected()
-        if failure is not None and \
-                (failure.case_id, failure.system, failure.gate) == (case, system, gate):
+        if failure is not None and (failure.case_id, failure.system, failure.gate) == (
+            case,
+            system,
+            gate,
+        ):
             return
         QTest.keyClick(page.tree, Qt.Key.Key_Down)
     raise AssertionError(f"no verdict {case}/{system}/{gate} in the list")
@@ -66,16 +69,26 @@ def select(window, case: str, system: str, gate: str) -> None:
 def test_every_failing_verdict_is_listed_by_gate_then_system_with_counts(gates):
     page = gates.gates
     assert page.model.group_counts() == {
-        "Empty": "1 failing", "Empty ▸ beta": "1 failing",
-        "Length": "1 failing", "Length ▸ beta": "1 failing",
-        "Language": "3 failing", "Language ▸ alpha": "1 failing",
-        "Language ▸ beta": "1 failing", "Language ▸ gamma": "1 failing"}
+        "Empty": "1 failing",
+        "Empty ▸ beta": "1 failing",
+        "Length": "1 failing",
+        "Length ▸ beta": "1 failing",
+        "Language": "3 failing",
+        "Language ▸ alpha": "1 failing",
+        "Language ▸ beta": "1 failing",
+        "Language ▸ gamma": "1 failing",
+    }
     page.group_box.setCurrentIndex(1)  # System ▸ gate
     assert page.model.group_counts() == {
-        "alpha": "1 failing", "alpha ▸ Language": "1 failing",
-        "beta": "3 failing", "beta ▸ Empty": "1 failing", "beta ▸ Length": "1 failing",
+        "alpha": "1 failing",
+        "alpha ▸ Language": "1 failing",
+        "beta": "3 failing",
+        "beta ▸ Empty": "1 failing",
+        "beta ▸ Length": "1 failing",
         "beta ▸ Language": "1 failing",
-        "gamma": "1 failing", "gamma ▸ Language": "1 failing"}
+        "gamma": "1 failing",
+        "gamma ▸ Language": "1 failing",
+    }
     assert "4 of 9 outputs fail a gate" in page.subtitle.text()
     assert "5 failing verdicts" in gates.status.text()
 
@@ -91,8 +104,10 @@ def test_a_language_verdict_shows_the_output_the_prompt_and_what_was_read(gates)
     header = detail.header.text()
     assert "is fr" in header and "Expected language: en (the family's)" in header
     assert detail.evidence_box.isVisibleTo(page)
-    cells = [[detail.evidence.item(r, c).text() for c in range(3)]
-             for r in range(detail.evidence.rowCount())]
+    cells = [
+        [detail.evidence.item(r, c).text() for c in range(3)]
+        for r in range(detail.evidence.rowCount())
+    ]
     assert cells and all(row[0] in ("fr", UNCLEAR) for row in cells)
     assert " ".join(row[2] for row in cells).startswith("La réponse reprend")
     assert detail.read_as.text().startswith("Read as: fr ")
@@ -101,7 +116,8 @@ def test_a_language_verdict_shows_the_output_the_prompt_and_what_was_read(gates)
 
 
 def test_the_likeliest_asked_for_language_case_is_on_top_and_one_click_sets_it(
-        qtbot, gates, reasons):
+    qtbot, gates, reasons
+):
     queue, asked = reasons
     page = gates.gates
     assert list(page.suspect_buttons) == ["t"]
@@ -111,8 +127,11 @@ def test_the_likeliest_asked_for_language_case_is_on_top_and_one_click_sets_it(
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert asked[-1]["default"] == "fr"
     (event,) = events(gates, "set_language")
-    assert (event["case_id"], event["language"], event["note"]) == \
-        ("t", "fr", "the prompt asks for French")
+    assert (event["case_id"], event["language"], event["note"]) == (
+        "t",
+        "fr",
+        "the prompt asks for French",
+    )
     # Case t now expects French only: its English answer fails, the French ones pass.
     failing = {(f.case_id, f.system) for f in page.data.failures if f.gate == "language"}
     assert failing == {("t", "gamma"), ("v", "gamma")}
@@ -136,23 +155,31 @@ def test_overrule_writes_one_event_and_undo_retracts_it(qtbot, gates, reasons):
     queue.append("the prompt asks for French")
     qtbot.keyClick(page.tree, Qt.Key.Key_O)
     (event,) = events(gates)
-    assert (event["kind"], event["gate"], event["note"]) == \
-        ("overrule", "language", "the prompt asks for French")
+    assert (event["kind"], event["gate"], event["note"]) == (
+        "overrule",
+        "language",
+        "the prompt asks for French",
+    )
     assert event["output_id"] == page.selected().output_id  # the same verdict stays selected
     assert page.selected().overruled_by == event["event_id"]
     assert page.model.group_counts()["Language"] == "2 failing, 1 overruled"
     assert "4 failing verdicts" in gates.status.text()
     assert page.data.status["gate_failures"] == before["gate_failures"] - 1
     assert page.data.status["pending_pairs"] > before["pending_pairs"]
-    assert page.corrections.count() == 1 and "the prompt asks for French" in \
-        page.corrections.item(0).text()
+    assert (
+        page.corrections.count() == 1
+        and "the prompt asks for French" in page.corrections.item(0).text()
+    )
 
     queue.append(...)  # accept the prefilled reason
     qtbot.keyClick(page.tree, Qt.Key.Key_U)
     assert asked[-1]["default"] == "undo overrule"
     retraction = events(gates)[-1]
-    assert (retraction["kind"], retraction["target_event"], retraction["note"]) == \
-        ("retract", event["event_id"], "undo overrule")
+    assert (retraction["kind"], retraction["target_event"], retraction["note"]) == (
+        "retract",
+        event["event_id"],
+        "undo overrule",
+    )
     assert len(events(gates)) == 2
     assert page.model.group_counts()["Language"] == "3 failing"
     assert page.data.status == before and page.corrections.count() == 0
@@ -174,24 +201,33 @@ def test_the_family_list_shows_a_correction_made_on_the_page(qtbot, gates, reaso
     assert row["gate_failures"] == before - 1
 
 
-def test_remove_and_retire_write_one_event_each_and_ctrl_z_undoes_the_last(
-        qtbot, gates, reasons):
+def test_remove_and_retire_write_one_event_each_and_ctrl_z_undoes_the_last(qtbot, gates, reasons):
     queue, _ = reasons
     page = gates.gates
     select(gates, "u", "beta", "empty")
     queue.append("blank: the run crashed")
     qtbot.keyClick(page.tree, Qt.Key.Key_Delete)
     (removed,) = events(gates)
-    assert (removed["kind"], removed["case_id"], removed["note"]) == \
-        ("remove_output", "u", "blank: the run crashed")
-    assert set(page.model.group_counts()) == {"Language", "Language ▸ alpha",
-                                              "Language ▸ beta", "Language ▸ gamma"}
+    assert (removed["kind"], removed["case_id"], removed["note"]) == (
+        "remove_output",
+        "u",
+        "blank: the run crashed",
+    )
+    assert set(page.model.group_counts()) == {
+        "Language",
+        "Language ▸ alpha",
+        "Language ▸ beta",
+        "Language ▸ gamma",
+    }
     select(gates, "v", "gamma", "language")
     queue.append("the prompt is ambiguous")
     qtbot.keyClick(page.tree, Qt.Key.Key_R)
     retired = events(gates)[-1]
-    assert (retired["kind"], retired["case_id"], retired["note"]) == \
-        ("retire_case", "v", "the prompt is ambiguous")
+    assert (retired["kind"], retired["case_id"], retired["note"]) == (
+        "retire_case",
+        "v",
+        "the prompt is ambiguous",
+    )
     assert page.model.group_counts()["Language"] == "2 failing"
     assert page.corrections.count() == 2
     # Ctrl+Z is the page's here, not the rating page's vote undo.

@@ -26,9 +26,13 @@ def test_tables_and_right_to_left_paragraphs_lay_out_as_such(qtbot):
     browser = Browser()
     qtbot.addWidget(browser)
     browser.document().setDefaultStyleSheet(document_css(LIGHT))
-    browser.setHtml(render_markdown(
-        "English first.\n\nשלום עולם, and then English.\n\nمرحبا بالعالم\n\n"
-        "| a | b |\n|---|---|\n| 1 | 2 |\n", LIGHT))
+    browser.setHtml(
+        render_markdown(
+            "English first.\n\nשלום עולם, and then English.\n\nمرحبا بالعالم\n\n"
+            "| a | b |\n|---|---|\n| 1 | 2 |\n",
+            LIGHT,
+        )
+    )
     directions = {}
     block = browser.document().begin()
     while block.isValid():
@@ -49,7 +53,8 @@ def test_outputs_never_load_images_or_follow_links(qtbot):
 
 
 def test_the_dark_theme_colours_widgets_and_html_and_survives_restart(
-        qtbot, open_window, ui_ledger):
+    qtbot, open_window, ui_ledger
+):
     window = open_window(ui_ledger, "prose")
     window.toggle_theme()
     assert window.palette().color(QPalette.ColorRole.Window).name() == DARK.window
@@ -98,8 +103,7 @@ def test_scroll_sync_moves_the_other_side_proportionally(qtbot, open_window, ui_
     assert right.value() == right.maximum()
 
 
-def test_scroll_keys_move_the_active_pane_and_tab_moves_to_the_next(qtbot, open_window,
-                                                                    ui_ledger):
+def test_scroll_keys_move_the_active_pane_and_tab_moves_to_the_next(qtbot, open_window, ui_ledger):
     window = open_window(ui_ledger, "prose")
     _long(window)
     view = window.rating.pair_view

@@ -14,8 +14,9 @@ from arena.ui.keys import default_key_map, problems
 from tests.conftest import native_line
 
 
-def test_view_settings_and_recent_ledgers_survive_a_restart(qtbot, open_window, ui_ledger,
-                                                            big_ledger, make_settings):
+def test_view_settings_and_recent_ledgers_survive_a_restart(
+    qtbot, open_window, ui_ledger, big_ledger, make_settings
+):
     window = open_window(ui_ledger, "prose")
     window.toggle_sync()
     window.toggle_diff_layout()
@@ -34,14 +35,19 @@ def test_view_settings_and_recent_ledgers_survive_a_restart(qtbot, open_window, 
 
 
 def test_a_corrupt_settings_file_falls_back_to_defaults_with_a_message(
-        qtbot, open_window, ui_ledger, settings_file, make_settings):
+    qtbot, open_window, ui_ledger, settings_file, make_settings
+):
     settings_file.parent.mkdir(parents=True, exist_ok=True)
     settings_file.write_bytes(b"[view\ntheme==\x00\xff\x01 garbage")
     window = open_window(ui_ledger)
     assert "could not be read" in window.settings.problem
     assert window.settings.theme == "light" and window.settings.font_size == 11.0
-    qtbot.waitUntil(lambda: any(b.isVisible() and "default settings" in b.text()
-                                for b in window.findChildren(QMessageBox)))
+    qtbot.waitUntil(
+        lambda: any(
+            b.isVisible() and "default settings" in b.text()
+            for b in window.findChildren(QMessageBox)
+        )
+    )
 
 
 def test_values_of_the_wrong_kind_fall_back_to_their_defaults(make_settings):
@@ -83,19 +89,31 @@ def test_a_remapped_key_votes_and_the_old_one_no_longer_does(qtbot, open_window,
 def _drop(window, path) -> None:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     window.dropEvent(event)
 
 
 def test_a_dropped_file_is_imported_into_the_family_the_rater_names(
-        qtbot, open_window, ui_ledger, answers, tmp_path):
+    qtbot, open_window, ui_ledger, answers, tmp_path
+):
     window = open_window(ui_ledger)
     changes = []
     window.ops.changed.connect(changes.append)
     path = tmp_path / "new.jsonl"
-    path.write_text("\n".join(native_line("q1", s, f"{s} answers the question well enough.")
-                              for s in ("alpha", "beta")) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join(
+            native_line("q1", s, f"{s} answers the question well enough.")
+            for s in ("alpha", "beta")
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     answers.append("fresh")
     _drop(window, path)
     assert changes == ["import"]
@@ -103,8 +121,9 @@ def test_a_dropped_file_is_imported_into_the_family_the_rater_names(
     assert "Imported 2 new outputs" in window.statusBar().currentMessage()
 
 
-def test_a_bad_import_is_reported_and_changes_nothing(qtbot, open_window, ui_ledger,
-                                                      answers, tmp_path):
+def test_a_bad_import_is_reported_and_changes_nothing(
+    qtbot, open_window, ui_ledger, answers, tmp_path
+):
     window = open_window(ui_ledger)
     path = tmp_path / "bad.jsonl"
     path.write_text('{"not": "a record"}\n', encoding="utf-8")
@@ -123,8 +142,7 @@ def test_a_ledger_open_in_another_process_is_reported(qtbot, open_window, ui_led
 
 
 @pytest.mark.parametrize("family", ["nope"])
-def test_an_unknown_family_is_reported_and_the_list_stays(qtbot, open_window, ui_ledger,
-                                                          family):
+def test_an_unknown_family_is_reported_and_the_list_stays(qtbot, open_window, ui_ledger, family):
     window = open_window(ui_ledger)
     assert not window.open_family(family)
     assert "no family named" in window.ops.last_error

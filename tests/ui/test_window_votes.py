@@ -22,8 +22,14 @@ def shown(window):
 
 def test_each_vote_key_records_its_choice(qtbot, open_window, ui_ledger):
     window = open_window(ui_ledger, "prose")
-    keys = (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4, Qt.Key.Key_Left,
-            Qt.Key.Key_Right)
+    keys = (
+        Qt.Key.Key_1,
+        Qt.Key.Key_2,
+        Qt.Key.Key_3,
+        Qt.Key.Key_4,
+        Qt.Key.Key_Left,
+        Qt.Key.Key_Right,
+    )
     for key in keys:
         press(qtbot, window, key)
     votes = voting.votes_in_force(window.ledger, "prose")
@@ -114,16 +120,18 @@ def test_flag_records_a_note_and_keeps_the_pair(qtbot, open_window, ui_ledger, a
     answers.append("left answer is truncated")
     press(qtbot, window, Qt.Key.Key_F)
     flags = list(window.ledger.db["events"].rows_where("kind = 'flag'"))
-    assert [(f["presentation_id"], f["note"]) for f in flags] == \
-        [(first, "left answer is truncated")]
+    assert [(f["presentation_id"], f["note"]) for f in flags] == [
+        (first, "left answer is truncated")
+    ]
     assert shown(window) == first
     answers.append(None)  # a cancelled flag writes nothing
     press(qtbot, window, Qt.Key.Key_F)
     assert window.ledger.db["events"].count_where("kind = 'flag'") == 1
 
 
-def test_a_whole_family_by_keys_balances_sides_and_repeats_swap_them(qtbot, open_window,
-                                                                      big_ledger):
+def test_a_whole_family_by_keys_balances_sides_and_repeats_swap_them(
+    qtbot, open_window, big_ledger
+):
     window = open_window(big_ledger, "big")
     keys = (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4)
     seen = []
@@ -137,8 +145,10 @@ def test_a_whole_family_by_keys_balances_sides_and_repeats_swap_them(qtbot, open
     assert len(firsts) == 80 and repeats
     for repeat in repeats:
         first = firsts[repeat.presentation.repeat_of]
-        assert (repeat.left.output_id, repeat.right.output_id) == \
-            (first.right.output_id, first.left.output_id)
+        assert (repeat.left.output_id, repeat.right.output_id) == (
+            first.right.output_id,
+            first.left.output_id,
+        )
     # Sides balance over every presentation, repeats included (the scheduler's rule).
     left_in_pair: Counter = Counter()
     for pair in seen:
@@ -151,8 +161,7 @@ def test_a_whole_family_by_keys_balances_sides_and_repeats_swap_them(qtbot, open
     qtbot.waitUntil(lambda: "80/80 pairs voted" in window.status.text())
 
 
-def test_closing_the_window_and_opening_again_resumes_the_open_pair(qtbot, open_window,
-                                                                    ui_ledger):
+def test_closing_the_window_and_opening_again_resumes_the_open_pair(qtbot, open_window, ui_ledger):
     window = open_window(ui_ledger, "prose")
     press(qtbot, window, Qt.Key.Key_1)
     press(qtbot, window, Qt.Key.Key_2)
@@ -167,8 +176,7 @@ def test_closing_the_window_and_opening_again_resumes_the_open_pair(qtbot, open_
     assert votes[2].presentation_id == open_pair
 
 
-def test_a_failed_write_is_shown_and_the_pair_stays(qtbot, open_window, ui_ledger,
-                                                    monkeypatch):
+def test_a_failed_write_is_shown_and_the_pair_stays(qtbot, open_window, ui_ledger, monkeypatch):
     window = open_window(ui_ledger, "prose")
     first = shown(window)
     real = voting.record_vote
@@ -199,8 +207,12 @@ def test_an_identity_leak_shows_a_banner_and_marks_the_vote(qtbot, open_window, 
 
     path = tmp_path / "leak.sqlite"
     with Ledger.open(path) as ledger:
-        import_file(ledger, write_family(tmp_path / "l.jsonl", "leak", systems=SYSTEMS[:2],
-                                         cases=1, leak_case=0), family="leak", fmt="native")
+        import_file(
+            ledger,
+            write_family(tmp_path / "l.jsonl", "leak", systems=SYSTEMS[:2], cases=1, leak_case=0),
+            family="leak",
+            fmt="native",
+        )
     window = open_window(path, "leak")
     banner = window.rating.pair_view.banner
     assert banner.isVisible() and "beta" in banner.text()
@@ -209,7 +221,8 @@ def test_an_identity_leak_shows_a_banner_and_marks_the_vote(qtbot, open_window, 
 
 
 def test_fifteen_idle_minutes_end_the_session_and_the_next_key_starts_one(
-        qtbot, open_window, ui_ledger, clock):
+    qtbot, open_window, ui_ledger, clock
+):
     window = open_window(ui_ledger, "prose")
     press(qtbot, window, Qt.Key.Key_1)
     on_screen = shown(window)
@@ -281,7 +294,8 @@ def test_question_mark_shows_every_key_and_esc_hides_them(qtbot, open_window, ui
 
 
 def test_the_session_rereads_the_ledger_only_after_changes_made_elsewhere(
-        qtbot, open_window, ui_ledger, monkeypatch):
+    qtbot, open_window, ui_ledger, monkeypatch
+):
     window = open_window(ui_ledger, "prose")
     refreshed = []
     monkeypatch.setattr(window.rating.session, "refresh", lambda: refreshed.append(True))

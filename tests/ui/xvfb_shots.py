@@ -1,6 +1,6 @@
 """Screenshots of the real window, run by test_window_xvfb.py in a subprocess under Xvfb.
 
-    python -m tests.ui.xvfb_shots OUT_DIR
+python -m tests.ui.xvfb_shots OUT_DIR
 """
 
 from __future__ import annotations
@@ -30,12 +30,19 @@ def main(out: Path) -> None:
         tmp = Path(folder)
         path = tmp / "shots.sqlite"
         with Ledger.open(path) as ledger:
-            import_file(ledger, write_family(tmp / "p.jsonl", "prose", systems=SYSTEMS[:3],
-                                             cases=2, leak_case=0),
-                        family="prose", fmt="native")
-            import_file(ledger, write_family(tmp / "d.jsonl", "code", systems=SYSTEMS[:2],
-                                             cases=2, diff=True),
-                        family="code", fmt="native", settings=FamilySettings(max_chars=10**6))
+            import_file(
+                ledger,
+                write_family(tmp / "p.jsonl", "prose", systems=SYSTEMS[:3], cases=2, leak_case=0),
+                family="prose",
+                fmt="native",
+            )
+            import_file(
+                ledger,
+                write_family(tmp / "d.jsonl", "code", systems=SYSTEMS[:2], cases=2, diff=True),
+                family="code",
+                fmt="native",
+                settings=FamilySettings(max_chars=10**6),
+            )
         settings = Settings(QSettings(str(tmp / "Arena.ini"), QSettings.Format.IniFormat))
         window = MainWindow(settings)
         window.resize(1280, 800)
@@ -70,8 +77,11 @@ def main(out: Path) -> None:
         window.families.select("mixed")
         window.show_gates()
         page = window.gates
-        page.tree.setCurrentIndex(page.model.find(next(
-            k for k in page.model.keys if page.data.find(*k).gate == "language")))
+        page.tree.setCurrentIndex(
+            page.model.find(
+                next(k for k in page.model.keys if page.data.find(*k).gate == "language")
+            )
+        )
         QTest.qWait(200)
         window.grab().save(str(out / "gates.png"))
         window.overlay.toggle()
