@@ -45,30 +45,14 @@ from arena.ledger import Ledger, events  # noqa: E402
 from arena.ledger.chain import row_hash  # noqa: E402
 from arena.ledger.guards import GENESIS_HASH  # noqa: E402
 from arena.records import OutputId  # noqa: E402
+from benchmarks import large_family  # noqa: E402
 
 FAMILY = "bench"
 SYSTEMS, CASES, CATEGORIES = 20, 1_000, 5
 SESSION_VOTES = 2_000
 # Each figure is the best of this many runs (the peak memory, the worst).
 REPEATS = 2
-WORDS = (
-    "the",
-    "answer",
-    "explains",
-    "a",
-    "system",
-    "which",
-    "data",
-    "value",
-    "reader",
-    "because",
-    "result",
-    "clear",
-    "table",
-    "first",
-    "second",
-    "finally",
-    "model",
+WORDS = large_family.WORDS + (
     "should",
     "compare",
     "each",

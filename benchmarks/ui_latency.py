@@ -47,25 +47,7 @@ SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
 # Each large family is measured in this many turns, alternating with the others.
 TURNS = 2
 KEYS = (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4)
-WORDS = (
-    "the",
-    "answer",
-    "explains",
-    "a",
-    "system",
-    "which",
-    "data",
-    "value",
-    "reader",
-    "because",
-    "result",
-    "clear",
-    "table",
-    "first",
-    "second",
-    "finally",
-    "model",
-)
+WORDS = large_family.WORDS
 
 
 def _markdown(rng: random.Random, size: int) -> str:
