@@ -25,6 +25,7 @@ from arena.scheduling import (
     Shown,
     is_repeat_chosen,
     repeat_gap,
+    resumed,
     system_pair,
 )
 
@@ -188,20 +189,9 @@ class LiveScheduler:
 
     def next(self) -> NextPair | None:
         """The next pair to show, or None when nothing is left."""
-        # Presentations at the end with no vote in force were cut short by a crash or
-        # undone: show them again, oldest first, so undo walks back step by step.
-        start = len(self.history)
-        while start > 0 and self.history[start - 1].vote_id is None:
-            start -= 1
-        if start < len(self.history):
-            again = self.history[start]
-            return NextPair(
-                again.case_id,
-                again.left_output,
-                again.right_output,
-                again.repeat_of,
-                resume=again.presentation_id,
-            )
+        again = resumed(self.history)
+        if again is not None:
+            return again
         rng = np.random.default_rng([self.seed, len(self.history)])
         last_case = self.history[-1].case_id if self.history else None
         repeat = self._due_repeat(last_case, finished=not self.index.open_count)

@@ -28,6 +28,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -81,6 +82,44 @@ def is_repeat_chosen(vote_id: str, share: float) -> bool:
 def repeat_gap(vote_id: str) -> int:
     low, high = REPEAT_GAP
     return low + int(_unit("gap:" + vote_id) * (high - low + 1))
+
+
+class Presented(Protocol):
+    """What ``resumed`` reads of a past presentation (``Shown``, or a live history entry)."""
+
+    @property
+    def presentation_id(self) -> PresentationId: ...
+    @property
+    def case_id(self) -> CaseId: ...
+    @property
+    def left_output(self) -> OutputId: ...
+    @property
+    def right_output(self) -> OutputId: ...
+    @property
+    def repeat_of(self) -> PresentationId | None: ...
+    @property
+    def vote_id(self) -> VoteId | None: ...
+
+
+def resumed(history: Sequence[Presented]) -> NextPair | None:
+    """The oldest of the presentations at the end with no vote in force, shown again.
+
+    They were cut short by a crash or undone: showing them again, oldest first,
+    makes undo walk back step by step.
+    """
+    start = len(history)
+    while start > 0 and history[start - 1].vote_id is None:
+        start -= 1
+    if start == len(history):
+        return None
+    again = history[start]
+    return NextPair(
+        again.case_id,
+        again.left_output,
+        again.right_output,
+        again.repeat_of,
+        resume=again.presentation_id,
+    )
 
 
 def _key(a: str, b: str) -> frozenset[str]:
@@ -140,20 +179,9 @@ class Scheduler:
 
     def next(self) -> NextPair | None:
         """The next pair to show, or None when nothing is left."""
-        # Presentations at the end with no vote in force were cut short by a crash or
-        # undone: show them again, oldest first, so undo walks back step by step.
-        start = len(self.history)
-        while start > 0 and self.history[start - 1].vote_id is None:
-            start -= 1
-        if start < len(self.history):
-            again = self.history[start]
-            return NextPair(
-                again.case_id,
-                again.left_output,
-                again.right_output,
-                again.repeat_of,
-                resume=again.presentation_id,
-            )
+        again = resumed(self.history)
+        if again is not None:
+            return again
         rng = np.random.default_rng([self.seed, len(self.history)])
         last_case = self.history[-1].case_id if self.history else None
         fresh = self._fresh(rng, last_case)
