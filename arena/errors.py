@@ -51,6 +51,10 @@ class LedgerError(ArenaError):
     """The ledger cannot be used as asked (damaged, or a rule refused a write)."""
 
 
+class HeadFileNotUpdated(LedgerError):
+    """A write was committed, but the head file beside the ledger could not follow it."""
+
+
 class LedgerLocked(LedgerError):
     """Another process holds the ledger open for writing."""
 

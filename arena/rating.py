@@ -231,8 +231,12 @@ class RatingSession:
             comment,
             bool(view.identity_leak),
         )
-        voting.record_vote(self.ledger, vote)  # raises on failure: the pair stays
-        self.scheduler.voted(p.presentation_id, vote.vote_id, choice)
+        try:
+            voting.record_vote(self.ledger, vote)  # raises on failure: the pair stays
+        except voting.AlreadyVoted as done:
+            # A press again after a failure that came after the commit: the first vote stands.
+            vote = done.standing
+        self.scheduler.voted(p.presentation_id, vote.vote_id, vote.choice)
         self._current = None
         return vote
 

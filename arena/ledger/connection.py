@@ -17,7 +17,7 @@ except ImportError:  # pragma: no cover (Windows)
     fcntl = None  # type: ignore[assignment]
 from sqlite_utils import Database
 
-from arena.errors import LedgerError, LedgerLocked, LedgerTooNew
+from arena.errors import HeadFileNotUpdated, LedgerError, LedgerLocked, LedgerTooNew
 from arena.ledger import heads
 from arena.ledger.schema import SCHEMA_VERSION, migrate
 
@@ -221,7 +221,15 @@ class Ledger:
             self._heads = heads.current(self.db)
         for table, family, seq, digest in pending:
             self._heads.setdefault(table, {})[family] = {"seq": seq, "hash": digest}
-        heads.write(self.path, self._heads)
+        try:
+            heads.write(self.path, self._heads)
+        except OSError as exc:
+            # The transaction is committed: say so, so nobody records it a second time.
+            raise HeadFileNotUpdated(
+                f"recorded; but the head file {heads.path_for(self.path)} could not be "
+                f"updated ({exc.strerror or exc}); `arena check` will say so until a later "
+                "write updates it"
+            ) from exc
 
     def pragma(self, name: str) -> object:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]

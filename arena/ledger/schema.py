@@ -399,7 +399,30 @@ def _round_comparisons(db: Database) -> None:
     _set_version(db, 9)
 
 
-SCHEMA_VERSION = 9
+@migrations(name="0010_one_vote_per_presentation")
+def _one_vote_per_presentation(db: Database) -> None:
+    """At most one vote in force per presentation, so a retry can never vote twice.
+
+    A retracted vote (undo) no longer counts: the pair is shown again on the same
+    presentation and may take a new vote. A row reusing a vote id or seq is left to
+    the append-only guards, which refuse it in their own words.
+    """
+    _run(
+        db,
+        """
+        CREATE INDEX votes_by_presentation ON votes(presentation_id);
+        CREATE INDEX retractions_by_vote ON retractions(vote_id);
+        CREATE TRIGGER votes_one_in_force BEFORE INSERT ON votes
+        WHEN NOT EXISTS (SELECT 1 FROM votes WHERE vote_id = NEW.vote_id OR seq = NEW.seq)
+         AND EXISTS (SELECT 1 FROM votes v WHERE v.presentation_id = NEW.presentation_id
+                     AND NOT EXISTS (SELECT 1 FROM retractions r WHERE r.vote_id = v.vote_id))
+        BEGIN SELECT RAISE(ABORT, 'votes: this presentation already has a vote in force'); END;
+        """,
+    )
+    _set_version(db, 10)
+
+
+SCHEMA_VERSION = 10
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -80,11 +80,28 @@ def _vote_row(vote: Vote) -> dict:
     return row
 
 
+class AlreadyVoted(ArenaError):
+    """The presentation already has another vote in force (a retry after a failure that
+    came after the commit): ``standing`` is that vote, and nothing new was written."""
+
+    def __init__(self, standing: Vote) -> None:
+        self.standing = standing
+        super().__init__(f"this pair was already voted {standing.choice!r}; that vote stands")
+
+
 def record_vote(ledger: Ledger, vote: Vote) -> Written:
-    """Commit ``vote`` (durably, before returning) or find it already recorded."""
+    """Commit ``vote`` (durably, before returning) or find it already recorded.
+
+    Raises ``AlreadyVoted`` when another vote on the same presentation is in force.
+    """
     if vote.left_output == vote.right_output:
         raise BadInput("a vote needs two different outputs", field="right_output")
-    return _write_once(ledger, "votes", "vote_id", _vote_row(vote))
+    with ledger.atomic():
+        if _existing(ledger, "votes", "vote_id", vote.vote_id) is None:
+            standing = vote_on(ledger, vote.presentation_id)
+            if standing is not None:
+                raise AlreadyVoted(standing)
+        return _write_once(ledger, "votes", "vote_id", _vote_row(vote))
 
 
 def _vote(row: dict) -> Vote:

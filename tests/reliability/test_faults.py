@@ -52,7 +52,14 @@ def _assert_refused_vote_left_nothing(
     # The error says what happened; the window shows it as "Nothing was recorded: ..."
     # (arena/ui/operations.py WRITE_ERRORS).
     assert FULL in str(error)
-    view = session.current()
+    votes = ledger.db["votes"].count
+    try:
+        view = session.current()
+    except sqlite3.OperationalError as again:
+        # The disk filled on the next pair's presentation, before any vote on it: that
+        # pair cannot be shown, and nothing of it was written.
+        assert FULL in str(again) and ledger.db["votes"].count == votes
+        return
     assert view is not None, "the session left the pair"
     assert voting.vote_on(ledger, view.presentation.presentation_id) is None, (
         "the refused vote is in the ledger"
@@ -204,3 +211,51 @@ def test_a_ledger_from_a_newer_arena_is_refused_and_never_migrated_down(tmp_path
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
     conn.close()
+
+
+def test_a_full_disk_after_the_commit_says_recorded_and_a_second_press_adds_nothing(
+    tmp_path, template_ledger, monkeypatch
+):
+    from arena.errors import HeadFileNotUpdated
+    from arena.ledger import heads
+
+    path = copy_ledger(template_ledger, tmp_path / "ledger.sqlite")
+    with Ledger.open(path) as ledger:
+        session = RatingSession(ledger, "rel", seed=2)
+        shown = session.current().presentation.presentation_id
+        votes = ledger.db["votes"].count
+
+        def full(*_args):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(heads, "write", full)
+        with pytest.raises(HeadFileNotUpdated, match="^recorded"):
+            session.vote("left")
+        assert ledger.db["votes"].count == votes + 1  # committed, and said so
+        monkeypatch.undo()
+        # The rater presses again on the same pair: the first vote stands, nothing is added.
+        again = session.vote("right")
+        assert (again.presentation_id, again.choice) == (shown, "left")
+        assert ledger.db["votes"].count == votes + 1
+        assert session.current().presentation.presentation_id != shown
+        session.vote("tie")  # the next write brings the head file up to date
+        assert check(ledger) == []
+
+
+def test_one_vote_in_force_per_presentation_even_through_sql(tmp_path, template_ledger):
+    import dataclasses
+    import sqlite3
+
+    path = copy_ledger(template_ledger, tmp_path / "ledger.sqlite")
+    with Ledger.open(path) as ledger:
+        session = RatingSession(ledger, "rel", seed=2)
+        first = session.vote("left")
+        second = dataclasses.replace(first, vote_id=voting.new_id(), choice="right")
+        with pytest.raises(voting.AlreadyVoted):
+            voting.record_vote(ledger, second)
+        row = dict(next(iter(ledger.db["votes"].rows_where("vote_id = ?", [first.vote_id]))))
+        row.update(seq=None, vote_id="forged", choice="right")
+        with pytest.raises(sqlite3.IntegrityError, match="already has a vote in force"):
+            ledger.db["votes"].insert(row)
+        voting.retract(ledger, first.vote_id)  # undo: the same presentation votes again
+        assert voting.record_vote(ledger, second) == "recorded"
