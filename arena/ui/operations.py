@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, HeadFileNotUpdated
 
 # A write can fail for Arena's own reasons, or because SQLite or the disk refused it
 # (full disk, a removed drive); the rater needs to see all of these the same way.
@@ -55,6 +55,12 @@ class LedgerOps(QObject):
         """Run ``op``; on success call ``done`` with its result and announce ``kind``."""
         try:
             result = op()
+        except HeadFileNotUpdated as exc:
+            # Committed: saying "nothing was recorded" would invite a second vote.
+            self.last_error = str(exc)
+            show_error(self._window, f"This change was {self.last_error}")
+            self.changed.emit(kind)
+            return False
         except WRITE_ERRORS as exc:
             self.last_error = str(exc) or type(exc).__name__
             show_error(self._window, f"Nothing was recorded: {self.last_error}")
