@@ -12,6 +12,7 @@ from __future__ import annotations
 import string
 
 from arena import family_state, gating
+from arena.decisions import decisions
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events
 from arena.records import GATES, LANGUAGE_TAG, CaseId, Event, Output, OutputId
@@ -44,16 +45,15 @@ def find_output(ledger: Ledger, name: str) -> Output:
 
 
 def _in_force(ledger: Ledger, family: str, kind: str, **match: str) -> Event | None:
-    state = family_state.load(ledger, family)
-    for event in state.decisions.in_force:
+    # The events alone: loading the whole family to read them costs its every output.
+    for event in decisions(events.family_events(ledger, family)).in_force:
         if event.kind == kind and all(getattr(event, k) == v for k, v in match.items()):
             return event
     return None
 
 
 def _case(ledger: Ledger, family: str, case_id: str) -> None:
-    state = family_state.load(ledger, family)
-    if CaseId(case_id) not in state.cases:
+    if catalog.get_case(ledger, family, case_id) is None:
         raise BadInput(f"family {family!r} has no case {case_id!r}", field="CASE")
 
 
@@ -98,9 +98,9 @@ def overrule(
     if gate not in GATES:
         raise BadInput(f"no gate {gate!r}; one of {', '.join(GATES)}", field="--gate")
     why = _reason(reason, "overrule the gate")
-    state = family_state.load(ledger, output.family)
     verdict = next(
-        (r for r in state.gate_results.get(output.output_id, ()) if r.gate == gate), None
+        (r for r in catalog.output_gate_results(ledger, output.output_id) if r.gate == gate),
+        None,
     )
     if verdict is None or verdict.passed:
         raise BadInput(

@@ -384,5 +384,16 @@ def gate_results(
     return gate_verdicts(ledger, family, up_to=up_to)[0]
 
 
+def output_gate_results(ledger: Ledger, output_id: OutputId) -> tuple[GateResult, ...]:
+    """The results in force for one output: the newest evaluation of each gate."""
+    newest: dict[str, GateResult] = {}
+    for gate, passed, reason in ledger.db.execute(
+        "SELECT gate, passed, reason FROM gate_results WHERE output_id = ? ORDER BY seq",
+        [output_id],
+    ):
+        newest[gate] = GateResult(gate, bool(passed), reason)
+    return tuple(newest.values())
+
+
 def record_import(ledger: Ledger, row: dict) -> None:
     ledger.db.table("imports").insert({**row, "imported_at": now_iso()})
