@@ -23,6 +23,7 @@ from arena.scheduling import (
     Candidate,
     NextPair,
     Shown,
+    check_repeat_share,
     is_repeat_chosen,
     repeat_gap,
     resumed,
@@ -57,8 +58,7 @@ class LiveScheduler:
         seed: int,
         repeat_share: float = DEFAULT_REPEAT_SHARE,
     ) -> None:
-        if not 0.0 <= repeat_share <= 1.0:
-            raise ValueError(f"repeat_share must be within [0, 1], not {repeat_share}")
+        check_repeat_share(repeat_share)
         self.systems = systems
         self.seed = seed
         self.repeat_share = repeat_share

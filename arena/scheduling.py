@@ -101,6 +101,11 @@ class Presented(Protocol):
     def vote_id(self) -> VoteId | None: ...
 
 
+def check_repeat_share(repeat_share: float) -> None:
+    if not 0.0 <= repeat_share <= 1.0:
+        raise ValueError(f"repeat_share must be within [0, 1], not {repeat_share}")
+
+
 def resumed(history: Sequence[Presented]) -> NextPair | None:
     """The oldest of the presentations at the end with no vote in force, shown again.
 
@@ -152,8 +157,7 @@ class Scheduler:
         seed: int,
         repeat_share: float = DEFAULT_REPEAT_SHARE,
     ) -> None:
-        if not 0.0 <= repeat_share <= 1.0:
-            raise ValueError(f"repeat_share must be within [0, 1], not {repeat_share}")
+        check_repeat_share(repeat_share)
         self.candidates = list(candidates)
         self.systems = systems
         self.history = list(history)

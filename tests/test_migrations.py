@@ -9,6 +9,25 @@ from arena.ledger import Ledger
 from arena.ledger.schema import SCHEMA_VERSION, migrate, migration_names
 
 
+def _old_ledger(path, stop_before: str) -> Database:
+    """A ledger migrated up to ``stop_before``, holding one family."""
+    db = Database(sqlite3.connect(path))
+    migrate(db, stop_before=stop_before)
+    db["families"].insert(
+        {
+            "name": "f",
+            "kind": "votes",
+            "language": "en",
+            "min_chars": 1,
+            "max_chars": 10,
+            "aspect": "",
+            "reference": None,
+            "created_at": "2026-01-01T00:00:00.000+00:00",
+        }
+    )
+    return db
+
+
 def _version(db: Database) -> int:
     return db.execute("PRAGMA user_version").fetchone()[0]
 
@@ -28,20 +47,7 @@ def test_migrations_are_named_and_ordered_and_set_the_version():
 @pytest.mark.parametrize("stop_before", migration_names()[1:])
 def test_a_ledger_at_each_earlier_version_upgrades_with_its_rows(tmp_path, stop_before):
     path = tmp_path / "old.sqlite"
-    db = Database(sqlite3.connect(path))
-    migrate(db, stop_before=stop_before)
-    db["families"].insert(
-        {
-            "name": "f",
-            "kind": "votes",
-            "language": "en",
-            "min_chars": 1,
-            "max_chars": 10,
-            "aspect": "",
-            "reference": None,
-            "created_at": "2026-01-01T00:00:00.000+00:00",
-        }
-    )
+    db = _old_ledger(path, stop_before)
     db.conn.commit()
     db.close()
     with Ledger.open(path) as ledger:
@@ -75,20 +81,7 @@ def test_a_round_closed_before_round_items_keeps_its_comparisons(tmp_path):
     from arena.ledger import rounds as stored_rounds
 
     path = tmp_path / "old.sqlite"
-    db = Database(sqlite3.connect(path))
-    migrate(db, stop_before="0007_round_items")
-    db["families"].insert(
-        {
-            "name": "f",
-            "kind": "votes",
-            "language": "en",
-            "min_chars": 1,
-            "max_chars": 10,
-            "aspect": "",
-            "reference": None,
-            "created_at": "2026-01-01T00:00:00.000+00:00",
-        }
-    )
+    db = _old_ledger(path, "0007_round_items")
     results = {
         "anchor": None,
         "systems": [],
@@ -125,20 +118,7 @@ def test_a_round_stored_as_round_items_rows_keeps_its_comparisons(tmp_path):
     from arena.ledger import rounds as stored_rounds
 
     path = tmp_path / "old.sqlite"
-    db = Database(sqlite3.connect(path))
-    migrate(db, stop_before="0009_round_comparisons")
-    db["families"].insert(
-        {
-            "name": "f",
-            "kind": "votes",
-            "language": "en",
-            "min_chars": 1,
-            "max_chars": 10,
-            "aspect": "",
-            "reference": None,
-            "created_at": "2026-01-01T00:00:00.000+00:00",
-        }
-    )
+    db = _old_ledger(path, "0009_round_comparisons")
     db["rounds"].insert(
         {
             "round_id": "r1",
