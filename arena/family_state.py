@@ -15,14 +15,14 @@ from functools import cached_property
 from arena.decisions import Decisions, decisions
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events
-from arena.records import Case, CaseId, Family, GateResult, Output, OutputId
-from arena.settling import (
+from arena.pairs.settling import (
     SettledComparison,
     Settlement,
     any_gate_failed,
     overrules_by_output,
     settle,
 )
+from arena.records import Case, CaseId, Family, GateResult, Output, OutputId
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class FamilyState:
     outputs: dict[OutputId, Output]
     gate_results: dict[OutputId, tuple[GateResult, ...]]
     decisions: Decisions
-    # What the gates read when the results in force were made (arena.gating.Fingerprints).
+    # What the gates read when the results in force were made (arena.gates.screening.Fingerprints).
     gate_fingerprints: dict[OutputId, str] = dataclasses.field(default_factory=dict)
 
     @cached_property

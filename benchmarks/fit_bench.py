@@ -175,7 +175,7 @@ def write_battles_file(path: Path, n: int, m: int) -> None:
 
 
 def run_e2e_ours(path):
-    from arena.scoring import fit_battles
+    from arena.rounds.scoring import fit_battles
 
     board = fit_battles(path, penalty=0.0)
     points = {row["system"]: row["points"] for row in board["systems"]}
@@ -218,7 +218,7 @@ PREIMPORT = {
     "opt": ["choix"],
     "arena-rank": ["arena_rank.models.bradley_terry", "arena_rank.utils.data_utils", "pandas"],
     "sklearn": ["sklearn.linear_model", "pandas"],
-    "e2e-ours": ["arena.battles"],
+    "e2e-ours": ["arena.intake.battles"],
     "e2e-pandas": ["sklearn.linear_model", "pandas"],
 }
 
@@ -361,7 +361,7 @@ def main() -> None:
         )
         results = {}
         for method, label in (
-            ("e2e-ours", "arena.scoring.fit_battles"),
+            ("e2e-ours", "arena.rounds.scoring.fit_battles"),
             ("e2e-pandas", "pandas read_json + FastChat sklearn"),
         ):
             out = tmp / f"{method}.npy"

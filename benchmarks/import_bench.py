@@ -69,7 +69,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 CHILD = """
 import resource, sys, time
 from pathlib import Path
-from arena.importing import import_file
+from arena.intake.outputs import import_file
 from arena.ledger import Ledger
 start = time.perf_counter()
 with Ledger.open(Path(sys.argv[1])) as ledger:

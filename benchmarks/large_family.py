@@ -16,10 +16,10 @@ from pathlib import Path
 
 from arena import family_state
 from arena.clock import now_iso
-from arena.importing import import_file
+from arena.intake.outputs import import_file
 from arena.ledger import Ledger, voting
+from arena.pairs.scheduling import DEFAULT_REPEAT_SHARE, is_repeat_chosen, repeat_gap
 from arena.records import Presentation, PresentationId, Vote, VoteId
-from arena.scheduling import DEFAULT_REPEAT_SHARE, is_repeat_chosen, repeat_gap
 from tests.conftest import native_line
 
 WORDS = (

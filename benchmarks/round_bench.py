@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena import family_state  # noqa: E402
-from arena.importing import import_file  # noqa: E402
+from arena.intake.outputs import import_file  # noqa: E402
 from arena.ledger import Ledger, events  # noqa: E402
 from arena.ledger.chain import row_hash  # noqa: E402
 from arena.ledger.guards import GENESIS_HASH  # noqa: E402
@@ -291,8 +291,8 @@ def floor(path: Path) -> float:
 
 
 def close(path: Path) -> float:
-    from arena.round_record import RoundSettings
-    from arena.rounds import close_round
+    from arena.rounds.closing import close_round
+    from arena.rounds.model import RoundSettings
 
     start = time.perf_counter()
     with Ledger.open(path) as ledger:

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
-from arena.importing import FamilySettings, import_file  # noqa: E402
+from arena.intake.outputs import FamilySettings, import_file  # noqa: E402
 from arena.ledger import Ledger  # noqa: E402
 from benchmarks import large_family  # noqa: E402
 from tests.conftest import native_line  # noqa: E402

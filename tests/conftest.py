@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# The checkout, and the third-party outputs beside it (absent in a user's clone).
+REPO = Path(__file__).resolve().parents[1]
+REALDATA = REPO.parent / "shared" / "realdata"
+
 # Qt must never look for a display in the test run.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -86,7 +90,7 @@ def small_family_file(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def small_family(ledger, small_family_file: Path):
-    from arena.importing import import_file
+    from arena.intake.outputs import import_file
 
     import_file(ledger, small_family_file, family="small", fmt="native")
     return ledger

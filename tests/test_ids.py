@@ -65,7 +65,7 @@ def test_a_known_system_is_found_again_and_keeps_its_label(ledger):
 def _import(ledger, tmp_path, family, descriptor_extra, name="a.jsonl"):
     import json
 
-    from arena.importing import import_file
+    from arena.intake.outputs import import_file
 
     path = tmp_path / name
     path.write_text(

@@ -96,8 +96,8 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from arena.importers import ReadOptions, guess_format
-    from arena.importing import FamilySettings, import_file
+    from arena.intake.outputs import FamilySettings, import_file
+    from arena.intake.readers import ReadOptions, guess_format
     from arena.redact import DEFAULT_SECRET_ENVS, Redactor
 
     settings = FamilySettings(
@@ -133,7 +133,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from arena.status import family_status
+    from arena.rating.status import family_status
 
     # Read-only: status works beside an open window.
     with open_ledger(args, readonly=True) as ledger:
@@ -169,7 +169,7 @@ def _has_display() -> bool:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from arena.demo import build_demo, default_demo_path
+    from arena.intake.demo import build_demo, default_demo_path
 
     path = args.out or default_demo_path()
     if not args.no_gui and not _has_display():
@@ -226,7 +226,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from arena import family_state
-    from arena.gating import failures, rerun
+    from arena.gates.screening import failures, rerun
     from arena.ledger import catalog
 
     if (args.gate or args.system) and not args.list:

@@ -57,8 +57,8 @@ def _json(parser: argparse.ArgumentParser, handler) -> None:
 
 
 def _correct(args: argparse.Namespace, call: Callable[[ModuleType, Ledger], str], what: str) -> int:
-    """Run one correction of ``arena.corrections`` and say what it did and how to undo it."""
-    from arena import corrections  # loads the gates: only when a correction is made
+    """Run one correction of ``arena.rating.corrections`` and say what it did and how to undo it."""
+    from arena.rating import corrections  # loads the gates: only when a correction is made
 
     with open_ledger(args) as ledger:
         event_id = call(corrections, ledger)

@@ -68,10 +68,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _suite(ledger: Any, name: str) -> tuple[Any, str | None]:
     """The suite to collect: a graded family's own, else a file or bundled suite."""
-    from arena.graded import suite_of
+    from arena.graded.runs import suite_of
+    from arena.graded.suites import load_suite
     from arena.ledger import catalog
-    from arena.ledger import graded as stored
-    from arena.suites import load_suite
+    from arena.ledger import run_store as stored
 
     family = catalog.get_family(ledger, name)
     if family is not None and family.kind == "graded":
@@ -85,8 +85,8 @@ def _suite(ledger: Any, name: str) -> tuple[Any, str | None]:
 def cmd_collect(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from arena.collect import CollectSettings, load_prices
-    from arena.graded import collect_run
+    from arena.graded.collect import CollectSettings, load_prices
+    from arena.graded.runs import collect_run
 
     try:
         inference = json.loads(args.inference)
@@ -150,7 +150,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from arena.graded import board, feed_votes, regrade
+    from arena.graded.runs import board, feed_votes, regrade
 
     with open_ledger(args) as ledger:
         changed = regrade(ledger, args.family)

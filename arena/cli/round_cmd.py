@@ -12,7 +12,7 @@ from arena.cli.commands import open_ledger
 from arena.errors import BadInput
 
 if TYPE_CHECKING:
-    from arena.round_record import BoardRow, Round
+    from arena.rounds.model import BoardRow, Round
 
 # Keys of a `round show --json` system entry, in the order docs/cli.md lists them.
 SYSTEM_KEYS = (
@@ -134,8 +134,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_close(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from arena.round_record import RoundSettings
-    from arena.rounds import close_round
+    from arena.rounds.closing import close_round
+    from arena.rounds.model import RoundSettings
 
     given = {
         k: getattr(args, k) for k in ("penalty", "threshold", "cap") if getattr(args, k) is not None
@@ -151,7 +151,7 @@ def cmd_close(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from arena.rounds import find_round
+    from arena.rounds.closing import find_round
 
     with open_ledger(args, readonly=True) as ledger:
         found = find_round(ledger, args.round, args.family)
@@ -289,14 +289,14 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
     left = summary["left_out"]
     print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
     if "settled" in summary:  # rounds closed before settled shares were recorded lack it
-        from arena.scoring import describe_settled
+        from arena.rounds.scoring import describe_settled
 
         print("settled without a vote: " + describe_settled(summary["settled"], shown["kind"]))
 
 
 def cmd_import_votes(args: argparse.Namespace) -> int:
+    from arena.intake.votes import import_votes
     from arena.redact import DEFAULT_SECRET_ENVS, Redactor
-    from arena.vote_import import import_votes
 
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
     with open_ledger(args) as ledger, output.progress_bar(args.file, "votes") as advance:
@@ -314,8 +314,8 @@ def cmd_import_votes(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from arena.bundle import export_round
-    from arena.signing import fingerprint, load_or_create_key
+    from arena.bundle.export import export_round
+    from arena.bundle.signing import fingerprint, load_or_create_key
 
     key = load_or_create_key()
     with open_ledger(args, readonly=True) as ledger:
@@ -328,7 +328,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_key(args: argparse.Namespace) -> int:
-    from arena.signing import default_key_path, fingerprint, load_or_create_key
+    from arena.bundle.signing import default_key_path, fingerprint, load_or_create_key
 
     path = default_key_path()
     signer = fingerprint(load_or_create_key(path).public_key())
@@ -340,8 +340,8 @@ def cmd_key(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from arena.bundle.verify import verify_bundle
     from arena.errors import LedgerError
-    from arena.verify import verify_bundle
 
     report = verify_bundle(args.bundle, allow_unsigned=args.allow_unsigned, signer=args.signer)
     if args.json:
@@ -372,7 +372,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
-    from arena.scoring import fit_battles
+    from arena.rounds.scoring import fit_battles
 
     board = fit_battles(
         str(args.file), fmt=args.format, penalty=args.penalty, anchor=args.anchor, base=args.base

@@ -17,7 +17,7 @@ from arena.records import GATES, Case, Family, GateResult, Output
 
 Gate = Callable[[Output, Case, Family], GateResult]
 
-# Stored verdicts are reused while their inputs are unchanged (arena.gating.Fingerprints):
+# Stored verdicts are reused while their inputs are unchanged (arena.gates.screening.Fingerprints):
 # bump this whenever a gate's logic, its thresholds or its resources change, so every
 # output is gated again once.
 GATES_VERSION = 1

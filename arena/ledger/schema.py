@@ -366,7 +366,7 @@ def _round_items(db: Database) -> None:
 
 @migrations(name="0008_gate_fingerprints")
 def _gate_fingerprints(db: Database) -> None:
-    """What the gates read for a verdict (arena.gating.Fingerprints): only outputs whose
+    """What the gates read for a verdict (arena.gates.screening.Fingerprints): only outputs whose
     fingerprint changed are gated again; rows written before have none (gated once more)."""
     _run(db, "ALTER TABLE gate_results ADD COLUMN fingerprint TEXT;")
     _set_version(db, 8)

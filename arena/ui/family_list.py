@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from arena.ledger import Ledger
-from arena.status import family_status
+from arena.rating.status import family_status
 
 COLUMNS = (
     ("name", "Family"),

@@ -22,19 +22,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from arena.importers import guess_format
-from arena.importing import ImportReport, import_file
+from arena.intake.outputs import ImportReport, import_file
+from arena.intake.readers import guess_format
 from arena.ledger import Ledger
 from arena.ui import dialogs
-from arena.ui.board_page import BoardPage
+from arena.ui.board.board_page import BoardPage
+from arena.ui.board.round_actions import RoundActions
 from arena.ui.family_list import FamilyList
-from arena.ui.gates_page import GatesPage
+from arena.ui.gates.gates_page import GatesPage
 from arena.ui.help_overlay import HelpOverlay
 from arena.ui.keys import ACTIONS, KeyMap
 from arena.ui.operations import LedgerOps, show_error
-from arena.ui.rating_page import RatingPage
-from arena.ui.render_cache import RenderCache
-from arena.ui.round_actions import RoundActions
+from arena.ui.rating.rating_page import RatingPage
+from arena.ui.rating.render_cache import RenderCache
 from arena.ui.settings import Settings
 from arena.ui.settings_dialog import SettingsDialog
 from arena.ui.theme import THEMES, apply_theme, button_css

@@ -29,7 +29,7 @@ are released with the project under its licence. The systems, companies, people 
 products they mention are fictional.
 
 The generator uses only the standard library and seeded ``random.Random`` instances,
-so its output is byte-for-byte reproducible (tests/test_demo_generator.py checks it
+so its output is byte-for-byte reproducible (tests/intake/test_demo_generator.py checks it
 against the committed files when run with ``--runslow``).
 """
 

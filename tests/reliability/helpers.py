@@ -58,7 +58,7 @@ def family_lines(n_systems: int, n_cases: int, *, extra: dict | None = None) -> 
 
 def build_ledger(path: Path, family: str = "rel", n_systems: int = 6, n_cases: int = 40) -> Path:
     """A ledger made by the app itself (Ledger.open + import_file), checkpointed and closed."""
-    from arena.importing import import_file
+    from arena.intake.outputs import import_file
     from arena.ledger import Ledger
 
     source = path.with_suffix(".jsonl")

@@ -338,7 +338,7 @@ def run_workload(
     from arena.ledger import heads
     from arena.ledger.connection import Ledger, _apply_pragmas
     from arena.ledger.schema import migrate
-    from arena.rating import VOTE_CHOICES, RatingSession
+    from arena.rating.session import VOTE_CHOICES, RatingSession
 
     global _vfs_count
     _vfs_count += 1

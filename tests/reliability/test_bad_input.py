@@ -17,17 +17,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.bundle import MANIFEST, MANIFEST_HASH, export_round
+from arena.bundle.export import MANIFEST, MANIFEST_HASH, export_round
+from arena.bundle.verify import verify_bundle
 from arena.errors import BadInput
-from arena.importers import ReadOptions
-from arena.importing import import_file
+from arena.intake.outputs import import_file
+from arena.intake.readers import ReadOptions
+from arena.intake.votes import import_votes
 from arena.ledger import Ledger
 from arena.ledger.integrity import check
-from arena.rating import RatingSession
-from arena.round_record import RoundSettings
-from arena.rounds import close_round
-from arena.verify import verify_bundle
-from arena.vote_import import import_votes
+from arena.rating.session import RatingSession
+from arena.rounds.closing import close_round
+from arena.rounds.model import RoundSettings
 
 from . import fuzzing as fz
 from .helpers import build_ledger
@@ -267,7 +267,7 @@ def _rehashed(files: dict[str, bytes], name: str, data: bytes) -> dict[str, byte
 
 
 def _write_bundle(files: dict[str, bytes], out: Path, as_zip: bool) -> Path:
-    from arena.bundle import zip_bytes
+    from arena.bundle.export import zip_bytes
 
     out = out.with_suffix(".zip") if as_zip else out
     shutil.rmtree(out, ignore_errors=True)

@@ -1,6 +1,6 @@
 """Other faults: a full disk, a read-only ledger, two windows, a ledger from a newer Arena.
 
-tests/test_ledger_connection.py already covers a second writer process being refused
+tests/ledger/test_ledger_connection.py already covers a second writer process being refused
 (LedgerLocked) and LedgerTooNew at the API level; here: what the rater and the
 command line see.
 """
@@ -23,7 +23,7 @@ from arena.errors import ArenaError, LedgerError, LedgerLocked
 from arena.ledger import Ledger, connection, voting
 from arena.ledger.integrity import check
 from arena.ledger.schema import SCHEMA_VERSION
-from arena.rating import RatingSession
+from arena.rating.session import RatingSession
 
 from .helpers import build_ledger, copy_ledger, family_lines
 

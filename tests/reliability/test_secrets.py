@@ -22,15 +22,15 @@ from pathlib import Path
 
 import pytest
 
-from arena.bundle import export_round
-from arena.importers import ReadOptions
-from arena.importing import import_file
+from arena.bundle.export import export_round
+from arena.intake.outputs import import_file
+from arena.intake.readers import ReadOptions
+from arena.intake.votes import import_votes
 from arena.ledger import Ledger
-from arena.rating import RatingSession
+from arena.rating.session import RatingSession
 from arena.redact import Redactor
-from arena.round_record import RoundSettings
-from arena.rounds import close_round
-from arena.vote_import import import_votes
+from arena.rounds.closing import close_round
+from arena.rounds.model import RoundSettings
 
 from .helpers import answer_text
 

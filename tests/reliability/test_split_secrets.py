@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.collect import CollectSettings
 from arena.errors import BadInput, LedgerError
-from arena.graded import collect_run
+from arena.graded.collect import CollectSettings
+from arena.graded.runs import collect_run
+from arena.graded.suites import load_suite
 from arena.ledger import Ledger
 from arena.redact import PARTIAL_LENGTH
-from arena.suites import load_suite
-from tests.fake_endpoint import FakeEndpoint, Raw, Reply
+from tests.graded.fake_endpoint import FakeEndpoint, Raw, Reply
 
 KEY = "sk-proj-Zq9vX2mL7pR4tY8wK3nB6cF1hJ5dG0sA"
 

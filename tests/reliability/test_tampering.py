@@ -1,4 +1,4 @@
-"""Tampering: what tests/test_append_only.py and tests/test_chain.py do not already cover.
+"""Tampering: what tests/ledger/test_append_only.py and test_chain.py do not already cover.
 
 Those two test every UPDATE / DELETE / REPLACE / INSERT OR REPLACE / upsert statement
 and sqlite-utils call on each chained table (recursive_triggers on and off), a new row
@@ -23,7 +23,7 @@ from sqlite_utils import Database
 from arena.cli.main import main as arena_main
 from arena.ledger import Ledger, events, heads
 from arena.ledger.integrity import check
-from arena.rating import RatingSession
+from arena.rating.session import RatingSession
 
 from .helpers import copy_ledger
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.importing import FamilySettings, import_file
+from arena.intake.outputs import FamilySettings, import_file
+from arena.intake.votes import import_votes
 from arena.ledger import Ledger, events
-from arena.vote_import import import_votes
 from tests.conftest import native_line
 from tests.ui.conftest import diff_text
 

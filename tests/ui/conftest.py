@@ -12,7 +12,7 @@ pytest.importorskip("PySide6")
 
 from PySide6.QtCore import QSettings  # noqa: E402
 
-from arena.importing import FamilySettings, import_file  # noqa: E402
+from arena.intake.outputs import FamilySettings, import_file  # noqa: E402
 from arena.ledger import Ledger  # noqa: E402
 from tests.conftest import native_line  # noqa: E402
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.importing import import_file
+from arena.intake.outputs import import_file
 from arena.ledger import Ledger
 from tests.conftest import native_line
 

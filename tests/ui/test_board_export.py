@@ -8,8 +8,9 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
 
-from arena.round_record import RoundSettings
-from arena.ui import close_round_dialog, dialogs
+from arena.rounds.model import RoundSettings
+from arena.ui import dialogs
+from arena.ui.board import close_round_dialog
 
 
 @pytest.fixture

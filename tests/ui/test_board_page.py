@@ -7,13 +7,13 @@ import dataclasses
 import pytest
 from PySide6.QtCore import Qt
 
-from arena.round_record import RoundSettings
-from arena.rounds import AXIS_SPAN
-from arena.scoring import describe_settled
-from arena.ui import close_round_dialog
-from arena.ui.board_model import DASH, POINTS, columns_for
-from arena.ui.split_plot import split_points
-from arena.ui.summary_panel import summary_items
+from arena.rounds.closing import AXIS_SPAN
+from arena.rounds.model import RoundSettings
+from arena.rounds.scoring import describe_settled
+from arena.ui.board import close_round_dialog
+from arena.ui.board.board_model import DASH, POINTS, columns_for
+from arena.ui.board.split_plot import split_points
+from arena.ui.board.summary_panel import summary_items
 
 
 @pytest.fixture
@@ -186,12 +186,12 @@ def test_a_tests_family_shows_pass_rate_cost_per_trial_and_latency():
 
 
 def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp_path):
-    from arena.graded import collect_run
+    from arena.graded.runs import collect_run
+    from arena.graded.suites import load_suite
     from arena.ledger import Ledger
-    from arena.rounds import close_round
-    from arena.suites import load_suite
-    from tests.fake_endpoint import FakeEndpoint, Reply
-    from tests.test_graded import _settings
+    from arena.rounds.closing import close_round
+    from tests.graded.fake_endpoint import FakeEndpoint, Reply
+    from tests.graded.test_graded import _settings
 
     suite = load_suite("starter")
     path = tmp_path / "graded.sqlite"

@@ -9,12 +9,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
-from arena import rounds
 from arena.errors import ArenaError
-from arena.ledger.rounds import rounds as stored_rounds
-from arena.round_record import RoundSettings
-from arena.ui import close_round_dialog
-from arena.ui.close_round_dialog import CloseRoundDialog
+from arena.ledger.round_store import rounds as stored_rounds
+from arena.rounds import closing
+from arena.rounds.model import RoundSettings
+from arena.ui.board import close_round_dialog
+from arena.ui.board.close_round_dialog import CloseRoundDialog
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, default_key_map, problems
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -39,12 +39,12 @@ def test_the_close_round_key_closes_the_selected_family_and_shows_its_board(
 ):
     _, asked = round_settings
     steps = []
-    real = rounds.close_round
+    real = closing.close_round
 
     def counting(ledger, family, settings, progress=None):
         return real(ledger, family, settings, progress=lambda n: (steps.append(n), progress(n)))
 
-    monkeypatch.setattr(rounds, "close_round", counting)
+    monkeypatch.setattr(closing, "close_round", counting)
     window = open_window(board_ledger)
     window.families.select("prose")
     qtbot.keyClick(window, Qt.Key.Key_R, CTRL_SHIFT)
@@ -65,7 +65,7 @@ def test_a_failed_close_is_shown_as_an_error_and_stores_nothing(
     def refuse(*_args, **_kwargs):
         raise ArenaError("the ledger is open read-only")
 
-    monkeypatch.setattr(rounds, "close_round", refuse)
+    monkeypatch.setattr(closing, "close_round", refuse)
     window = open_window(board_ledger)
     window.families.select("prose")
     assert window.round_actions.close_round() is False

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from arena.ui.diff_model import parse_diff
-from arena.ui.render_cache import render_output
+from arena.ui.rating.diff_model import parse_diff
+from arena.ui.rating.render_cache import render_output
 from arena.ui.theme import LIGHT
 from tests.ui.conftest import diff_text
 

@@ -8,7 +8,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
 from arena.ui import dialogs
-from arena.ui.gates_detail import UNCLEAR
+from arena.ui.gates.gates_detail import UNCLEAR
 from arena.ui.keys import default_key_map, problems
 from tests.ui.gates_ledger import FRENCH, GERMAN, PROMPTS
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette, QTextTable
 
-from arena.ui.markdown_render import render_markdown
-from arena.ui.output_pane import Browser
+from arena.ui.rating.markdown_render import render_markdown
+from arena.ui.rating.output_pane import Browser
 from arena.ui.theme import DARK, LIGHT, document_css
 
 

@@ -202,7 +202,7 @@ def test_a_failed_write_is_shown_and_the_pair_stays(qtbot, open_window, ui_ledge
 
 
 def test_an_identity_leak_shows_a_banner_and_marks_the_vote(qtbot, open_window, tmp_path):
-    from arena.importing import import_file
+    from arena.intake.outputs import import_file
     from tests.ui.conftest import SYSTEMS, write_family
 
     path = tmp_path / "leak.sqlite"

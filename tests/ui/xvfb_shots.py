@@ -12,11 +12,11 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtTest import QTest
 
-from arena.importing import FamilySettings, import_file
+from arena.intake.outputs import FamilySettings, import_file
 from arena.ledger import Ledger
-from arena.round_record import RoundSettings
-from arena.ui import close_round_dialog
+from arena.rounds.model import RoundSettings
 from arena.ui.app import application
+from arena.ui.board import close_round_dialog
 from arena.ui.main_window import MainWindow
 from arena.ui.settings import Settings
 from tests.ui.board_data import build_board_ledger

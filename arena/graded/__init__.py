@@ -1,0 +1,1 @@
+"""Graded families: graders, suites, collecting from an endpoint, and graded runs."""

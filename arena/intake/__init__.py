@@ -1,0 +1,1 @@
+"""Intake: read outputs, votes and battles from files into the ledger (and the bundled demo)."""

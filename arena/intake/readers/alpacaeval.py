@@ -1,0 +1,43 @@
+"""AlpacaEval ``model_outputs.json``: a JSON list of {instruction, output, generator}.
+
+Cases are keyed by the instruction text (AlpacaEval has no ids), so files of
+different systems pair up by instruction even when one misses an item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from arena.canonical import sha256_hex
+from arena.intake.jsonstream import iter_json_array
+from arena.intake.readers.base import ParsedOutput, ReadOptions, as_text, bad, plain_descriptor
+
+
+def case_id_for(instruction: str) -> str:
+    return "i-" + sha256_hex(instruction)[:16]
+
+
+def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
+    for line, record in iter_json_array(path, options.progress, limit=options.max_record_bytes):
+        record = options.redactor.value(record)
+        if not isinstance(record, dict):
+            raise bad(
+                path, line, "(record)", "expected an object with instruction, output, generator"
+            )
+        for name in ("instruction", "generator"):
+            if name not in record:
+                raise bad(path, line, name, "missing")
+        instruction = as_text(record["instruction"], path, line, "instruction")
+        generator = as_text(record["generator"], path, line, "generator").strip()
+        if not generator:
+            raise bad(path, line, "generator", "a system needs a name")
+        yield ParsedOutput(
+            line=line,
+            case_id=case_id_for(instruction),
+            category=str(record.get("dataset") or "general"),
+            prompt=instruction,
+            label=generator,
+            descriptor=plain_descriptor(generator),
+            text=as_text(record.get("output"), path, line, "output", allow_none=True),
+        )

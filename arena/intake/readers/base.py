@@ -1,0 +1,113 @@
+"""What every importer yields: one parsed output with the line it came from."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from arena.errors import BadInput
+from arena.intake.jsonstream import MAX_RECORD_BYTES
+from arena.records import TEST_RESULTS, SystemDescriptor, TestResult
+from arena.redact import Redactor
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class ParsedOutput:
+    line: int
+    case_id: str
+    category: str
+    prompt: str
+    label: str
+    descriptor: SystemDescriptor
+    text: str
+    sample: int = 0
+    is_diff: bool = False
+    finish_reason: str | None = None
+    latency_ms: float | None = None
+    cost: float | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    test_result: TestResult | None = None
+    # The language the case expects, when the file says (None: the family's, or detected).
+    language: str | None = None
+    # Family settings a native file carries (name, kind, language, ...).
+    family: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What a reader needs beyond the file itself."""
+
+    redactor: Redactor = field(default_factory=Redactor)
+    questions: Path | None = None
+    progress: Progress | None = None
+    max_record_bytes: int = MAX_RECORD_BYTES
+
+
+Reader = Callable[[Path, ReadOptions], Iterator[ParsedOutput]]
+
+
+def bad(path: Path, line: int, field_name: str, message: str) -> BadInput:
+    return BadInput(message, path=str(path), line=line, field=field_name)
+
+
+def as_text(value: Any, path: Path, line: int, name: str, *, allow_none: bool = False) -> str:
+    """A required string field; a missing answer text is data (empty), not an error."""
+    if value is None and allow_none:
+        return ""
+    if not isinstance(value, str):
+        raise bad(path, line, name, f"expected text, found {type(value).__name__}")
+    if "\x00" in value:
+        raise bad(path, line, name, "contains a NUL character")
+    return value
+
+
+def as_case_id(value: Any, path: Path, line: int, name: str) -> str:
+    # Integer and string ids name the same case ("1" and 1): files in the wild mix them.
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise bad(path, line, name, "expected a string or integer id")
+    text = str(value).strip()
+    if not text:
+        raise bad(path, line, name, "an id cannot be empty")
+    return text
+
+
+def as_number(value: Any, path: Path, line: int, name: str) -> float | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise bad(path, line, name, "expected a number")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise bad(path, line, name, f"expected a number, found {value!r}") from None
+    if not math.isfinite(number) or number < 0:
+        raise bad(path, line, name, f"expected a finite number ≥ 0, found {value!r}")
+    return number
+
+
+def as_count(value: Any, path: Path, line: int, name: str) -> int | None:
+    number = as_number(value, path, line, name)
+    if number is None:
+        return None
+    if number != int(number):
+        raise bad(path, line, name, f"expected a whole number, found {value!r}")
+    return int(number)
+
+
+def as_test_result(value: Any, path: Path, line: int, name: str) -> TestResult | None:
+    if value is None or value == "":
+        return None
+    if value not in TEST_RESULTS:
+        raise bad(path, line, name, f"expected one of {', '.join(TEST_RESULTS)}, found {value!r}")
+    return cast(TestResult, value)
+
+
+def plain_descriptor(label: str) -> SystemDescriptor:
+    """Files that name a system only by a label: the label is all we know of it."""
+    return SystemDescriptor(model=label)

@@ -1,0 +1,1 @@
+"""Pairs: which comparisons are settled without a vote, and which pair comes next (pure)."""

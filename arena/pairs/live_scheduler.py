@@ -1,0 +1,254 @@
+"""The scheduler's rule (``arena.pairs.scheduling``) kept up to date vote by vote.
+
+The rating session reads the family's history once and then tells this
+object what it shows, what is voted and what is undone; each of those, and
+each choice, costs the same at 100 or 100,000 past votes. A restart reads the
+same rows into the same state, so it resumes exactly (tests hold the choices
+to the from-scratch ``Scheduler``'s on random histories).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from arena.pairs.pair_index import PairIndex, PairKey, SystemPair, pair_key
+from arena.pairs.scheduling import (
+    DEFAULT_REPEAT_SHARE,
+    Candidate,
+    NextPair,
+    Shown,
+    check_repeat_share,
+    is_repeat_chosen,
+    repeat_gap,
+    resumed,
+    system_pair,
+)
+from arena.records import CaseId, OutputId, PresentationId, SystemId, VoteId
+
+
+@dataclass(slots=True)
+class Entry:
+    """One presentation of the history and the vote in force on it."""
+
+    presentation_id: PresentationId
+    case_id: CaseId
+    left_output: OutputId
+    right_output: OutputId
+    repeat_of: PresentationId | None
+    vote_id: VoteId | None = None
+    choice: str | None = None
+    # Presentations from here on until it is due again, when this vote is chosen for a repeat.
+    gap: int | None = None
+
+
+class LiveScheduler:
+    """Plans the next presentation of one family from a history kept in memory."""
+
+    def __init__(
+        self,
+        candidates: Iterable[Candidate],
+        systems: Mapping[OutputId, SystemId],
+        history: Iterable[Shown],
+        *,
+        seed: int,
+        repeat_share: float = DEFAULT_REPEAT_SHARE,
+    ) -> None:
+        check_repeat_share(repeat_share)
+        self.systems = systems
+        self.seed = seed
+        self.repeat_share = repeat_share
+        self.history = [
+            Entry(
+                s.presentation_id,
+                s.case_id,
+                s.left_output,
+                s.right_output,
+                s.repeat_of,
+                s.vote_id,
+                s.choice,
+            )
+            for s in history
+        ]
+        self.position = {e.presentation_id: at for at, e in enumerate(self.history)}
+        voted = [e for e in self.history if e.vote_id is not None]
+        # Side counts over every vote in force, skips and repeats included.
+        self.in_pair: Counter[tuple[SystemPair, SystemId]] = Counter()
+        self.overall: Counter[SystemId] = Counter()
+        # Votes in force on repeats of each presentation.
+        self.repeated: Counter[PresentationId] = Counter()
+        for e in voted:
+            self._count_sides(e, +1)
+            e.gap = self._gap(e)
+        self.index = PairIndex(
+            candidates,
+            systems,
+            votes=(
+                (_key(e), self._pair(e), e.case_id)
+                for e in voted
+                if e.choice != "skip" and e.repeat_of is None
+            ),
+            skips=(_key(e) for e in voted if e.choice == "skip"),
+        )
+        # Positions of voted pairs chosen for a repeat and not repeated yet, in order.
+        self.repeats = [at for at, e in enumerate(self.history) if self._waiting(e)]
+
+    # -- what the session tells it --------------------------------------------
+
+    def shown(
+        self,
+        presentation_id: PresentationId,
+        case_id: CaseId,
+        left: OutputId,
+        right: OutputId,
+        repeat_of: PresentationId | None,
+    ) -> None:
+        self.position[presentation_id] = len(self.history)
+        self.history.append(Entry(presentation_id, case_id, left, right, repeat_of))
+
+    def voted(self, presentation_id: PresentationId, vote_id: VoteId, choice: str) -> None:
+        self._set(self.entry(presentation_id), vote_id, choice)
+
+    def retracted(
+        self, presentation_id: PresentationId, in_force: tuple[VoteId, str] | None = None
+    ) -> None:
+        """The vote on ``presentation_id`` was retracted; ``in_force`` is what stands now."""
+        vote_id, choice = in_force or (None, None)
+        self._set(self.entry(presentation_id), vote_id, choice)
+
+    def entry(self, presentation_id: PresentationId) -> Entry:
+        return self.history[self.position[presentation_id]]
+
+    def knows(self, presentation_id: PresentationId) -> bool:
+        return presentation_id in self.position
+
+    def progress(self) -> tuple[int, int]:
+        """(pairs with a vote in force, pairs for the rater) of this family."""
+        return self.index.progress()
+
+    def _gap(self, entry: Entry) -> int | None:
+        vote_id = entry.vote_id
+        if vote_id is None or entry.choice == "skip" or entry.repeat_of is not None:
+            return None
+        return repeat_gap(vote_id) if is_repeat_chosen(vote_id, self.repeat_share) else None
+
+    def _set(
+        self, entry: Entry, vote_id: VoteId | None, choice: str | None, *, may_repeat: bool = True
+    ) -> None:
+        if entry.vote_id is not None:
+            self._count(entry, -1)
+        entry.vote_id, entry.choice = vote_id, choice
+        entry.gap = self._gap(entry) if may_repeat else None
+        if vote_id is not None:
+            self._count(entry, +1)
+        original = entry.presentation_id if entry.repeat_of is None else entry.repeat_of
+        if original in self.position:
+            self._file(self.position[original])
+
+    def _pair(self, entry: Entry) -> SystemPair:
+        return system_pair(self.systems[entry.left_output], self.systems[entry.right_output])
+
+    def _count_sides(self, entry: Entry, sign: int) -> None:
+        left, right = self.systems[entry.left_output], self.systems[entry.right_output]
+        self.in_pair[(system_pair(left, right), left)] += sign
+        self.overall[left] += sign
+        self.overall[right] -= sign
+        if entry.repeat_of is not None:
+            self.repeated[entry.repeat_of] += sign
+
+    def _count(self, entry: Entry, sign: int) -> None:
+        self._count_sides(entry, sign)
+        if entry.choice == "skip":
+            self.index.skip(_key(entry), sign)
+        elif entry.repeat_of is None:
+            self.index.vote(_key(entry), self._pair(entry), entry.case_id, sign)
+
+    def _waiting(self, entry: Entry) -> bool:
+        """Whether ``entry``'s vote waits for its repeat."""
+        return (
+            entry.vote_id is not None
+            and entry.gap is not None
+            and not self.repeated[entry.presentation_id]
+        )
+
+    def _file(self, position: int) -> None:
+        """Keep ``repeats`` holding exactly the voted pairs still waiting for their repeat."""
+        waiting = self._waiting(self.history[position])
+        at = bisect_left(self.repeats, position)
+        filed = at < len(self.repeats) and self.repeats[at] == position
+        if waiting and not filed:
+            insort(self.repeats, position)
+        elif filed and not waiting:
+            del self.repeats[at]
+
+    # -- choosing ---------------------------------------------------------------
+
+    def next(self) -> NextPair | None:
+        """The next pair to show, or None when nothing is left."""
+        again = resumed(self.history)
+        if again is not None:
+            return again
+        rng = np.random.default_rng([self.seed, len(self.history)])
+        last_case = self.history[-1].case_id if self.history else None
+        repeat = self._due_repeat(last_case, finished=not self.index.open_count)
+        if repeat is not None:
+            return repeat
+        chosen = self.index.pick(last_case, rng)
+        if chosen is None:
+            return None
+        left, right = self._sides(chosen.output_a, chosen.output_b, rng)
+        return NextPair(chosen.case_id, left, right)
+
+    def peek_after(self, presentation_id: PresentationId) -> NextPair | None:
+        """The next pair once ``presentation_id`` has an ordinary vote (not picked for a
+        repeat: the real vote's id, which decides that, does not exist yet)."""
+        entry = self.entry(presentation_id)
+        if entry.vote_id is not None:
+            return self.next()
+        self._set(entry, VoteId(""), "left", may_repeat=False)
+        try:
+            return self.next()
+        finally:
+            self._set(entry, None, None)
+
+    def _sides(
+        self, a: OutputId, b: OutputId, rng: np.random.Generator
+    ) -> tuple[OutputId, OutputId]:
+        sa, sb = self.systems[a], self.systems[b]
+        pair = system_pair(sa, sb)
+        in_a, in_b = self.in_pair[(pair, sa)], self.in_pair[(pair, sb)]
+        if in_a != in_b:
+            return (a, b) if in_a < in_b else (b, a)
+        if self.overall[sa] != self.overall[sb]:
+            return (a, b) if self.overall[sa] < self.overall[sb] else (b, a)
+        return (a, b) if rng.random() < 0.5 else (b, a)
+
+    def _due_repeat(self, last_case: CaseId | None, *, finished: bool) -> NextPair | None:
+        # The oldest due repeat of another case; only a few recent ones are not due yet.
+        now = len(self.history)
+        first_due: Entry | None = None
+        for position in self.repeats:
+            entry = self.history[position]
+            assert entry.gap is not None  # filed only with a gap
+            if not finished and now - position < entry.gap:
+                continue
+            if entry.case_id != last_case:
+                return _swapped(entry)
+            first_due = first_due or entry
+        if first_due is None or not (finished or self.index.single_case):
+            return None
+        return _swapped(first_due)
+
+
+def _swapped(entry: Entry) -> NextPair:
+    return NextPair(
+        entry.case_id, entry.right_output, entry.left_output, repeat_of=entry.presentation_id
+    )
+
+
+def _key(entry: Entry) -> PairKey:
+    return pair_key(entry.left_output, entry.right_output)

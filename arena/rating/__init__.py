@@ -1,0 +1,1 @@
+"""Rating: the session the window drives, the rater's corrections, and how far a family has come."""

@@ -1,0 +1,280 @@
+"""A rating session: what the rater window (and the crash harness) calls to vote.
+
+Each presentation is recorded when it is first shown and each vote is
+committed before the next pair is handed out; a write that fails raises and
+leaves the session on the same pair. The family's history is read once and
+kept in memory, told of every presentation, vote and undo, so a key costs the
+same at 100 or 100,000 past votes; ``refresh`` re-reads it after changes made
+elsewhere (an import, a correction).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from arena import family_state
+from arena.clock import now_iso
+from arena.errors import BadInput
+from arena.ledger import Ledger, catalog, events, voting
+from arena.pairs.live_scheduler import LiveScheduler
+from arena.pairs.scheduling import DEFAULT_REPEAT_SHARE, Candidate, NextPair, Shown
+from arena.records import (
+    Case,
+    Choice,
+    Family,
+    Output,
+    Presentation,
+    PresentationId,
+    Session,
+    Vote,
+    VoteId,
+)
+
+# Time on a pair beyond this is idle time, not judging time.
+IDLE_CAP_MS = 5 * 60 * 1000
+VOTE_CHOICES = ("left", "right", "tie", "both_bad")
+
+
+@dataclass(frozen=True)
+class PairView:
+    """What the window shows: never the system names."""
+
+    presentation: Presentation
+    case: Case
+    left: Output
+    right: Output
+    # Readable warning when an output names a system of the family, else "".
+    identity_leak: str
+
+
+@dataclass(frozen=True)
+class Upcoming:
+    """The pair most likely shown next, for rendering ahead."""
+
+    case: Case
+    left: Output
+    right: Output
+
+
+class LeakFinder:
+    """Finds an output naming a system of the family (by label or model id).
+
+    One compiled alternation per session: a single pass over each text, which
+    matters for long diffs between a vote and the next pair.
+    """
+
+    def __init__(self, names: dict[str, str]) -> None:
+        # Names shorter than 3 characters would match ordinary words.
+        usable = sorted((n for n in names if len(n) >= 3), key=len, reverse=True)
+        self.labels = {n.casefold(): names[n] for n in usable}
+        self.pattern = (
+            re.compile(
+                "(?<![\\w-])(?:" + "|".join(map(re.escape, usable)) + ")(?![\\w-])", re.IGNORECASE
+            )
+            if usable
+            else None
+        )
+
+    def __call__(self, outputs: tuple[Output, ...]) -> str:
+        """A readable warning naming the system, or "" when no output names one."""
+        if self.pattern is None:
+            return ""
+        for side, output in zip(("left", "right"), outputs, strict=True):
+            found = self.pattern.search(output.text)
+            if found:
+                label = self.labels.get(found.group(0).casefold(), found.group(0))
+                return f"The {side} output names a system of this family ({label})."
+        return ""
+
+
+class RatingSession:
+    """One sitting of the rater on one family."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        family: str,
+        *,
+        seed: int | None = None,
+        repeat_share: float = DEFAULT_REPEAT_SHARE,
+        actor: str = "rater",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        found = catalog.get_family(ledger, family)
+        if found is None:
+            raise BadInput(f"no family named {family!r}", field="--family")
+        if found.kind == "graded":
+            raise BadInput(
+                f"{family} is a graded family: graders score it, not votes", field="--family"
+            )
+        self.ledger = ledger
+        self.family: Family = found
+        self.repeat_share = repeat_share
+        self.actor = actor
+        self.clock = clock
+        state = family_state.load(ledger, family)
+        self.session: Session = voting.start_session(
+            ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor
+        )
+        self._read(state)
+        self._current: PairView | None = None
+        self._shown_clock = 0.0
+
+    def refresh(self) -> None:
+        """Re-read the family and its history: something outside this session changed them."""
+        self._read(family_state.load(self.ledger, self.family.name))
+
+    def _read(self, state: family_state.FamilyState) -> None:
+        name = self.family.name
+        self.outputs = state.outputs
+        self.cases = state.cases
+        candidates = [
+            Candidate(p.case_id, p.output_a, p.output_b) for p in state.settlement.pending
+        ]
+        history = [Shown(**row) for row in voting.history(self.ledger, name)]
+        self.scheduler = LiveScheduler(
+            candidates,
+            {k: o.system_id for k, o in self.outputs.items()},
+            history,
+            seed=self.session.seed,
+            repeat_share=self.repeat_share,
+        )
+        systems = catalog.systems(self.ledger, name)
+        names = {s.label: s.label for s in systems}
+        names.update({s.descriptor.model: s.label for s in systems})
+        self.find_leak = LeakFinder(names)
+
+    def progress(self) -> tuple[int, int]:
+        """(pairs voted, pairs for the rater) of the whole family."""
+        return self.scheduler.progress()
+
+    def current(self) -> PairView | None:
+        """The pair on screen, recording its presentation when it is first shown."""
+        if self._current is None:
+            planned = self.scheduler.next()
+            if planned is None:
+                return None
+            self._current = self._present(planned)
+            self._shown_clock = self.clock()
+        return self._current
+
+    def peek_next(self) -> Upcoming | None:
+        """The pair most likely shown after a vote on the one on screen (a guess: whether
+        that vote brings a repeat depends on its id, which does not exist yet)."""
+        view = self._current
+        if view is None:
+            return None
+        planned = self.scheduler.peek_after(view.presentation.presentation_id)
+        if planned is None:
+            return None
+        return Upcoming(
+            self.cases[planned.case_id],
+            self.outputs[planned.left_output],
+            self.outputs[planned.right_output],
+        )
+
+    def _present(self, planned: NextPair) -> PairView:
+        if planned.resume is not None:
+            presentation = voting.get_presentation(self.ledger, planned.resume)
+            assert presentation is not None  # it came from this ledger's history
+        else:
+            presentation = Presentation(
+                PresentationId(voting.new_id()),
+                self.session.session_id,
+                self.family.name,
+                planned.case_id,
+                planned.left_output,
+                planned.right_output,
+                now_iso(),
+                planned.repeat_of,
+            )
+            voting.record_presentation(self.ledger, presentation)
+            self.scheduler.shown(
+                presentation.presentation_id,
+                presentation.case_id,
+                presentation.left_output,
+                presentation.right_output,
+                presentation.repeat_of,
+            )
+        left, right = self.outputs[planned.left_output], self.outputs[planned.right_output]
+        return PairView(
+            presentation, self.cases[planned.case_id], left, right, self.find_leak((left, right))
+        )
+
+    def _record(self, choice: Choice, comment: str) -> Vote:
+        view = self.current()
+        if view is None:
+            raise BadInput("there is no pair left to vote on", field="choice")
+        p = view.presentation
+        repeat_of = None
+        if p.repeat_of is not None:
+            repeat_of = self.scheduler.entry(p.repeat_of).vote_id
+        elapsed = int((self.clock() - self._shown_clock) * 1000)
+        vote = Vote(
+            VoteId(voting.new_id()),
+            p.presentation_id,
+            self.session.session_id,
+            self.family.name,
+            p.case_id,
+            p.left_output,
+            p.right_output,
+            choice,
+            p.shown_at,
+            now_iso(),
+            min(max(elapsed, 0), IDLE_CAP_MS),
+            self.actor,
+            repeat_of,
+            comment,
+            bool(view.identity_leak),
+        )
+        try:
+            voting.record_vote(self.ledger, vote)  # raises on failure: the pair stays
+        except voting.AlreadyVoted as done:
+            # A press again after a failure that came after the commit: the first vote stands.
+            vote = done.standing
+        self.scheduler.voted(p.presentation_id, vote.vote_id, vote.choice)
+        self._current = None
+        return vote
+
+    def vote(self, choice: Choice, comment: str = "") -> Vote:
+        if choice not in VOTE_CHOICES:
+            raise BadInput(f"choice must be one of {', '.join(VOTE_CHOICES)}", field="choice")
+        return self._record(choice, comment)
+
+    def skip(self, comment: str = "") -> Vote:
+        return self._record("skip", comment)
+
+    def undo(self) -> Vote | None:
+        """Retract the rater's newest vote in this family; its pair is shown again next."""
+        undone = voting.undo_last(
+            self.ledger, self.family.name, actor=self.actor, session_id=self.session.session_id
+        )
+        if undone is None:
+            return None
+        self._current = None
+        if self.scheduler.knows(undone.presentation_id):
+            standing = voting.vote_on(self.ledger, undone.presentation_id)
+            self.scheduler.retracted(
+                undone.presentation_id, (standing.vote_id, standing.choice) if standing else None
+            )
+        else:  # a vote this session never read: written by someone else since
+            self.refresh()
+        return undone
+
+    def flag(self, note: str) -> str:
+        """Flag the pair on screen (a broken prompt, a leak…) with a note, as an event."""
+        view = self.current()
+        if view is None:
+            raise BadInput("there is no pair to flag", field="flag")
+        return events.add_event(
+            self.ledger,
+            self.family.name,
+            "flag",
+            case_id=view.case.case_id,
+            presentation_id=view.presentation.presentation_id,
+            note=note,
+        )

@@ -1,0 +1,1 @@
+"""Rounds: close a family into a typed round: comparisons, the fitted board, the summary."""

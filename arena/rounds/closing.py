@@ -1,0 +1,331 @@
+"""Closing a round: re-gate, gather the comparisons, fit, summarise, store for good."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import json
+import statistics
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from arena import __version__, family_state, gates
+from arena.canonical import sha256_hex
+from arena.clock import now_iso
+from arena.family_state import FamilyState
+from arena.gates import screening
+from arena.ledger import Ledger, catalog, chain
+from arena.ledger import round_store as stored_rounds
+from arena.ledger.schema import APPEND_ONLY
+from arena.ledger.voting import new_id
+from arena.records import Family, Output, OutputId, System, SystemId
+from arena.rounds.comparisons import Column, Comparisons, family_comparisons
+from arena.rounds.model import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
+from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, sides, summary
+
+# The points axis starts at most this far below the top score; below it is "far behind".
+AXIS_SPAN = 600.0
+TESTED = ("tests", "tests_then_votes")
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def _output_columns(
+    family: Family, outputs: Sequence[Output], failing: frozenset[OutputId]
+) -> dict[str, Any]:
+    """Columns that describe a system's outputs, the same for every category view."""
+    costs = [o.cost for o in outputs if o.cost is not None]
+    latencies = [o.latency_ms for o in outputs if o.latency_ms is not None]
+    passed = sum(o.test_result == "passed" for o in outputs)
+    tested = family.kind in TESTED
+    return {
+        "gate_failure_share": _share(sum(o.output_id in failing for o in outputs), len(outputs)),
+        "cost_per_output": statistics.fmean(costs) if costs else None,
+        "p50_latency_ms": statistics.median(latencies) if latencies else None,
+        "pass_rate": _share(passed, len(outputs)) if tested else None,
+        "failed_tests_share": (
+            _share(len(outputs) - passed, len(outputs))
+            if family.kind == "tests_then_votes"
+            else None
+        ),
+    }
+
+
+def _vote_columns(
+    systems: Sequence[System], comparisons: Comparisons, weights: np.ndarray
+) -> dict[SystemId, dict[str, Any]]:
+    """Each system's fitted human votes, and the share of them on which both were bad."""
+    a, b = sides(comparisons, {s.system_id: i for i, s in enumerate(systems)})
+    live = comparisons.votes & (weights > 0)
+
+    def per_system(rows: np.ndarray) -> list[int]:
+        # A comparison counts once for each of its systems (-1: not on the board).
+        counts = np.bincount(a[rows] + 1, minlength=len(systems) + 1) + np.bincount(
+            b[rows & (a != b)] + 1, minlength=len(systems) + 1
+        )
+        return counts[1:].tolist()
+
+    votes = per_system(live)
+    both_bad = per_system(live & comparisons.mask("choice", "both_bad"))
+    return {
+        s.system_id: {"votes": votes[i], "both_bad_share": _share(both_bad[i], votes[i])}
+        for i, s in enumerate(systems)
+    }
+
+
+def _board(
+    fit: BoardFit,
+    systems: Sequence[System],
+    extra: dict[SystemId, dict[str, Any]],
+    labels: dict[SystemId, str],
+) -> Board:
+    points = [s.points for s in fit.scores.values() if s.points is not None]
+    top = max(points) if points else None
+    rows = []
+    for system in systems:
+        score = fit.scores[system.system_id]
+        rows.append(
+            BoardRow(
+                system=system.system_id,
+                label=system.label,
+                points=score.points,
+                rank=score.rank,
+                status=score.status,
+                preliminary=score.preliminary,
+                unranked=score.points is None,
+                far_behind=(
+                    score.points is not None and top is not None and score.points < top - AXIS_SPAN
+                ),
+                decisive_votes=score.decisive_votes,
+                **extra[system.system_id],
+            )
+        )
+    rows.sort(key=lambda r: (r.rank is None, r.rank or 0, r.label))
+    anchor = Anchor(fit.anchor, labels.get(fit.anchor) if fit.anchor else None, fit.anchor_reason)
+    return Board(anchor, tuple(rows))
+
+
+@dataclass(frozen=True)
+class _Result:
+    """What a kind of family adds to a round, and what is stored apart from it."""
+
+    board: Board
+    categories: dict[str, Board]
+    summary: RoundSummary
+    fit: dict[str, Any] | None
+    # Column by column (arena.rounds.comparisons.Comparisons, with the weight each was fitted with).
+    comparisons: dict[str, Column]
+    receipts: list[dict[str, Any]]
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Closing a round makes millions of short-lived rows and no reference cycles: the
+    cycle collector would only walk them again and again (a third of the time at a
+    million votes)."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
+
+
+def close_round(
+    ledger: Ledger,
+    family_name: str,
+    settings: RoundSettings,
+    progress: Callable[[int], None] | None = None,
+) -> Round:
+    """Close a round of ``family_name``, store it for good and return it.
+
+    The round records, under its settings, the rater's corrections in force.
+    """
+    with _collector_paused():
+        return _close(ledger, family_name, settings, progress)
+
+
+def _close(
+    ledger: Ledger,
+    family_name: str,
+    settings: RoundSettings,
+    progress: Callable[[int], None] | None,
+) -> Round:
+    found = catalog.get_family(ledger, family_name)
+    before = None
+    if found is not None and found.kind != "graded":
+        before = _inputs(ledger, found, settings)
+        earlier = stored_rounds.closed_on(ledger, found.name, before.round)
+        if earlier is not None:
+            return _restate(ledger, *earlier, before)
+    state = family_state.load(ledger, family_name)
+    # A round closed on what the gates read now left every verdict up to date.
+    fresh = before is not None and stored_rounds.gated_on(ledger, family_name, before.gates)
+    if not fresh and screening.refresh(ledger, state, progress=progress)[1]:
+        state = family_state.load(ledger, family_name)
+    family = state.family
+    inputs = None
+    if family.kind == "graded":
+        result = _graded_result(ledger, family, settings)
+    else:
+        result = _voted_result(ledger, state, settings)
+        inputs = _inputs(ledger, family, settings)
+    closed = Round(
+        round_id=new_id(),
+        family=family.name,
+        kind=family.kind,
+        closed_at=now_iso(),
+        settings=settings,
+        software=__version__,
+        events=tuple(state.decisions.record()),
+        board=result.board,
+        categories=result.categories,
+        summary=result.summary,
+        fit=result.fit,
+        # Where each chain of the family stood at closing, and how far outputs and gate
+        # results stood: the export shows the family as it was then.
+        chain_heads={t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY},
+        marks=catalog.marks(ledger),
+    )
+    with ledger.atomic():
+        stored_rounds.add_round(
+            ledger, closed.to_json(), result.comparisons, result.receipts, inputs=inputs
+        )
+    return closed
+
+
+class Inputs(NamedTuple):
+    """What a voted round is worked out from, as hashes: all of it, and what the gates read.
+
+    The hash chains of the family stand for its votes, retractions and
+    corrections; how far the catalog tables stand, for its outputs, cases and
+    gate verdicts (those only grow, and a verdict changes by a new row).
+    Whatever closing a round (or a gate) comes to read must be added here.
+    """
+
+    round: str
+    gates: str
+
+
+def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
+    heads = {table: chain.head(ledger.db, table, family.name) for table in APPEND_ONLY}
+    gated = sha256_hex(
+        json.dumps(
+            {
+                "gates": gates.GATES_VERSION,
+                "family": dataclasses.asdict(family),
+                "stored": catalog.extent(ledger),
+                "events": heads["events"],
+            },
+            sort_keys=True,
+        )
+    )
+    return Inputs(
+        sha256_hex(
+            json.dumps(
+                {
+                    "gated": gated,
+                    "software": __version__,
+                    "settings": settings.as_json(),
+                    "chains": heads,
+                },
+                sort_keys=True,
+            )
+        ),
+        gated,
+    )
+
+
+def _restate(ledger: Ledger, earlier: dict[str, Any], shared: str, inputs: Inputs) -> Round:
+    """A round closed on the same ``inputs`` as ``earlier``: the same board, summary and
+    comparisons (shared with it, not stored again), closed now."""
+    closed = dataclasses.replace(Round.from_json(earlier), round_id=new_id(), closed_at=now_iso())
+    with ledger.atomic():
+        stored_rounds.add_round(
+            ledger, closed.to_json(), {}, [], inputs=inputs, comparisons_of=shared
+        )
+    return closed
+
+
+def find_round(
+    ledger: Ledger, round_id: str | None = None, family: str | None = None
+) -> Round | None:
+    """A round by id (or unambiguous prefix), else the newest of ``family`` (or of any)."""
+    found = stored_rounds.find_round(ledger, round_id, family)
+    return Round.from_json(found) if found is not None else None
+
+
+def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _Result:
+    """A graded family's round: each run's scores and the receipts behind them."""
+    from arena.graded import runs  # only graded rounds need the graders
+
+    rows = tuple(
+        BoardRow.from_json({**row, "rank": rank, "status": "graded"})
+        for rank, row in enumerate(runs.board(ledger, family.name, seed=settings.seed), start=1)
+    )
+    return _Result(
+        Board(None, rows), {}, RoundSummary(), None, {}, runs.receipts(ledger, family.name)
+    )
+
+
+def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -> _Result:
+    """A voted (or tested) family's round: the fit, category refits and the summary."""
+    family = state.family
+    comparisons = family_comparisons(ledger, state)
+    weights = fitted_weights(comparisons, settings)
+    outputs = state.in_force
+    failing = state.failing
+    systems = catalog.systems(ledger, family.name)
+    ids = [s.system_id for s in systems]
+    labels = {s.system_id: s.label for s in systems}
+    votes = _vote_columns(systems, comparisons, weights)
+    by_system: dict[SystemId, list[Output]] = {s.system_id: [] for s in systems}
+    for output in outputs:
+        by_system[output.system_id].append(output)
+    extra = {
+        s.system_id: {
+            **votes[s.system_id],
+            **_output_columns(family, by_system[s.system_id], failing),
+        }
+        for s in systems
+    }
+    fit = fit_board(comparisons, weights, ids, reference=family.reference, settings=settings)
+    categories = {}
+    category = comparisons["category"]
+    for name in sorted(category.values[code] for code in np.unique(category.codes).tolist()):
+        inside = category.isin(name)
+        part = fit_board(
+            comparisons,
+            np.where(inside, weights, 0.0),
+            ids,
+            reference=family.reference,
+            settings=settings,
+        )
+        categories[name] = _board(part, systems, extra, labels)
+    diff_family = any(o.is_diff for o in outputs)
+    return _Result(
+        board=_board(fit, systems, extra, labels),
+        categories=categories,
+        summary=summary(
+            comparisons,
+            weights,
+            ids,
+            reference=family.reference,
+            settings=settings,
+            diff_family=diff_family,
+        ),
+        fit={
+            "iterations": fit.iterations,
+            "converged": fit.converged,
+            "mle_exists": fit.mle_exists,
+        },
+        comparisons={**comparisons.columns, "fitted_weight": weights},
+        receipts=[],
+    )

@@ -1,0 +1,1 @@
+"""The board page: the leaderboard, the round summary, closing and exporting a round."""

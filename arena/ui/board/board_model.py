@@ -1,0 +1,340 @@
+"""The leaderboard of one stored round as a Qt table model.
+
+The model caches the rows of a round the core already computed (``find_round``):
+the ranked systems of the whole family or of one category's refit. It formats
+them and never computes a score. Unranked systems are kept apart (``unranked``)
+because the board lists them below the table, not in it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from arena.rounds.closing import AXIS_SPAN
+from arena.rounds.model import Anchor, BoardRow, Round
+
+Index = QModelIndex | QPersistentModelIndex
+DASH = "—"
+# The delegate and the exporters read the points of a row through this role.
+POINTS_ROLE = Qt.ItemDataRole.UserRole + 1
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+# Family-wide columns of a category view: marked briefly on screen and in images
+# (a note below explains the mark), in full in CSV, which has no notes.
+WIDE_MARK = "(all)"
+FAMILY_WIDE = "(all categories)"
+FAMILY_WIDE_TIP = (
+    "Family-wide value: this column is not refitted per category; it is the "
+    "same in every category view."
+)
+PRELIMINARY_TIP = (
+    "Preliminary: fewer decisive votes (left or right) than the round's threshold of {t}."
+)
+FAR_BEHIND_TIP = (
+    f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
+    "so below the start of the points axis."
+)
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def _points(value: float) -> str:
+    return f"{value:.0f}"
+
+
+def _cost(value: float) -> str:
+    # In the currency of the imported list prices; three significant figures.
+    return f"{value:.3g}"
+
+
+def _latency(value: float) -> str:
+    return f"{value:,.0f} ms"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    header: str
+    tooltip: str
+    fmt: Callable[[Any], str] = str
+    numeric: bool = True
+    # Computed over the whole family even in a category view (SPEC: Category view).
+    family_wide: bool = False
+
+
+RANK = Column("rank", "Rank", "Rank by points as displayed: equal points share a rank.")
+SYSTEM = Column("label", "System", "The system's label.", numeric=False)
+# Not numeric: the delegate draws the number, and the header sits over the bars.
+POINTS = Column("points", "Points", "", _points, numeric=False)
+MARKS = Column("marks", "Marks", "Preliminary and far-behind marks.", numeric=False)
+VOTES = Column(
+    "votes",
+    "Votes",
+    "Human votes in the fit on this system's pairs (settled pairs and repeats excluded).",
+    family_wide=True,
+)
+BOTH_BAD = Column(
+    "both_bad_share",
+    "Both bad",
+    "Share of its votes that were “both bad”.",
+    _percent,
+    family_wide=True,
+)
+GATE_FAILURES = Column(
+    "gate_failure_share",
+    "Gate failures",
+    "Share of its outputs failing at least one gate.",
+    _percent,
+    family_wide=True,
+)
+PASS_RATE = Column(
+    "pass_rate",
+    "Pass rate",
+    "Share of its outputs whose tests passed (errored counts as failed).",
+    _percent,
+    family_wide=True,
+)
+FAILED_TESTS = Column(
+    "failed_tests_share",
+    "Failed tests",
+    "Share of its outputs whose tests failed or errored.",
+    _percent,
+    family_wide=True,
+)
+COST = Column(
+    "cost_per_output",
+    "Cost / output",
+    "Mean list-price cost of its outputs that report one, in the currency of the imported prices.",
+    _cost,
+    family_wide=True,
+)
+COST_TRIAL = Column("cost_per_output", "Cost / trial", COST.tooltip, _cost, family_wide=True)
+LATENCY = Column(
+    "p50_latency_ms",
+    "p50 latency",
+    "Median latency of its outputs that report one.",
+    _latency,
+    family_wide=True,
+)
+
+
+def _score(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _interval(value: list[float]) -> str:
+    return f"{100 * value[0]:.1f} – {100 * value[1]:.1f}%"
+
+
+HEADLINE = Column(
+    "headline",
+    "Score",
+    "Macro-average of the category scores (category score = mean task credit).",
+    _score,
+)
+CI95 = Column(
+    "ci95",
+    "95% interval",
+    "Seeded percentile bootstrap interval of the score, tasks resampled within categories.",
+    _interval,
+)
+PASSED = Column("passed", "Passed", "Tasks with full credit.")
+TASKS = Column("tasks", "Tasks", "Tasks in the suite; unattempted ones count, with credit 0.")
+COVERAGE = Column(
+    "coverage", "Coverage", "Share of the suite's tasks that were attempted.", _percent
+)
+TIER = Column("tier", "Tier", "reference or community.", numeric=False)
+
+KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
+    "votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, COST, LATENCY),
+    "tests": (RANK, SYSTEM, POINTS, MARKS, PASS_RATE, COST_TRIAL, LATENCY),
+    "tests_then_votes": (
+        RANK,
+        SYSTEM,
+        POINTS,
+        MARKS,
+        VOTES,
+        BOTH_BAD,
+        GATE_FAILURES,
+        PASS_RATE,
+        FAILED_TESTS,
+        COST_TRIAL,
+        LATENCY,
+    ),
+    "graded": (RANK, SYSTEM, HEADLINE, CI95, PASSED, TASKS, COVERAGE, TIER, COST, LATENCY),
+}
+
+
+def columns_for(kind: str) -> tuple[Column, ...]:
+    return KIND_COLUMNS.get(kind, KIND_COLUMNS["votes"])
+
+
+@dataclass(frozen=True)
+class Axis:
+    """The points axis of the bars: ``start`` (left end) to ``top`` (the top score)."""
+
+    start: float
+    top: float
+
+    def fraction(self, points: float) -> float | None:
+        """Where ``points`` sits on the axis (0–1); None below its start (far behind)."""
+        if points < self.start:
+            return None
+        return (points - self.start) / (self.top - self.start)
+
+    def ticks(self) -> list[float]:
+        step = 100.0 if self.top - self.start > 250 else 50.0
+        first = math.ceil(self.start / step) * step
+        return [first + i * step for i in range(int((self.top - first) // step) + 1)]
+
+
+def axis_for(points: list[float]) -> Axis | None:
+    """An axis that starts a little below the lowest score, but never more than
+    ``AXIS_SPAN`` below the top: a lower score is then far behind, off the axis."""
+    if not points:
+        return None
+    top, low = max(points), min(points)
+    room = max(50.0, 0.1 * (top - low))
+    return Axis(max(top - AXIS_SPAN, math.floor((low - room) / 50) * 50), top)
+
+
+def why_unranked(status: str) -> str:
+    return {
+        "no_comparisons": "no votes",
+        "unranked": "not connected to the anchor by any chain of comparisons",
+        "unbounded_above": "never loses: no finite points without a penalty",
+        "unbounded_below": "never wins: no finite points without a penalty",
+        "unbounded": "no finite points without a penalty",
+    }.get(status, status)
+
+
+class BoardModel(QAbstractTableModel):
+    """The ranked rows of one round's board (the family's or one category's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.round_id = ""
+        self.kind = "votes"
+        self.category: str | None = None
+        self.threshold = 0.0
+        self.anchor: Anchor | None = None
+        self.columns: tuple[Column, ...] = columns_for("votes")
+        self.rows: list[BoardRow] = []
+        self.unranked: list[BoardRow] = []
+        self.axis: Axis | None = None
+
+    def load(self, found: Round | None, kind: str, category: str | None = None) -> None:
+        """Show ``found`` (a stored round), or its ``category`` refit."""
+        self.beginResetModel()
+        self.kind, self.category = kind, category
+        self.columns = columns_for(kind)
+        board = None if found is None else (found.categories[category] if category else found.board)
+        systems = board.systems if board is not None else ()
+        self.round_id = found.round_id if found is not None else ""
+        self.threshold = found.settings.threshold if found is not None else 0.0
+        self.anchor = board.anchor if board is not None else None
+        self.rows = [r for r in systems if not r.unranked]
+        self.unranked = [r for r in systems if r.unranked]
+        self.axis = axis_for([r.points for r in self.rows if r.points is not None])
+        self.endResetModel()
+
+    def preliminary(self, row: BoardRow) -> bool:
+        # Tests families have no human votes: every system would be preliminary.
+        return row.preliminary and self.kind != "tests"
+
+    def marks(self, row: BoardRow) -> list[str]:
+        marks = ["preliminary"] if self.preliminary(row) else []
+        return marks + (["far behind"] if row.far_behind else [])
+
+    def value(self, row: BoardRow, column: Column) -> str | None:
+        """The cell as displayed, None where the value is missing (shown as a dash)."""
+        if column is MARKS:
+            return ", ".join(self.marks(row))
+        raw = getattr(row, column.key)
+        return None if raw is None else column.fmt(raw)
+
+    def header(self, column: Column, wide: str = " " + WIDE_MARK) -> str:
+        """The column's title; in a category view, family-wide columns end with ``wide``."""
+        if column is POINTS and self.axis is not None:
+            text = f"Points (axis from {self.axis.start:.0f})"
+        else:
+            text = column.header
+        return text + wide if self.category is not None and column.family_wide else text
+
+    def table(self, missing: str = "", wide: str = " " + FAMILY_WIDE) -> list[list[str]]:
+        """Header and rows as displayed, with ``missing`` for missing values (CSV, images)."""
+        head = [self.header(c, wide) for c in self.columns]
+        rows = [[self.value(r, c) for c in self.columns] for r in self.rows]
+        return [head] + [[missing if v is None else v for v in row] for row in rows]
+
+    # -- Qt model ---------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row, column = self.rows[index.row()], self.columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            value = self.value(row, column)
+            return DASH if value is None else value
+        if role == POINTS_ROLE:
+            return row.points
+        if role == Qt.ItemDataRole.TextAlignmentRole and column.numeric:
+            return RIGHT
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(row, column)
+        return None
+
+    def _tooltip(self, row: BoardRow, column: Column) -> str | None:
+        if column is MARKS:
+            tips = {
+                "preliminary": PRELIMINARY_TIP.format(t=f"{self.threshold:g}"),
+                "far behind": FAR_BEHIND_TIP,
+            }
+            return "\n".join(tips[m] for m in self.marks(row)) or None
+        if column is POINTS:
+            anchor = (self.anchor.label if self.anchor else None) or "the anchor"
+            tip = f"{row.points:.1f} points, relative to {anchor}."
+            return tip + ("\n" + FAR_BEHIND_TIP if row.far_behind else "")
+        if column is SYSTEM and self.anchor is not None and row.system == self.anchor.system:
+            return "The anchor: every other system's points are relative to it."
+        return None
+
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        column = self.columns[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            # On two lines: the marked columns stay as narrow as their values.
+            return self.header(column, "\n" + WIDE_MARK)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            tip = column.tooltip
+            if column is POINTS and self.axis is not None:
+                tip = (
+                    f"Points (Elo-like). The bars start at {self.axis.start:.0f}, at most "
+                    f"{AXIS_SPAN:.0f} below the top score; a system further down is "
+                    "marked far behind."
+                )
+            if self.category is not None and column.family_wide:
+                tip += "\n" + FAMILY_WIDE_TIP
+            return tip
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return RIGHT if column.numeric else None
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable

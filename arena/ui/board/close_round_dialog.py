@@ -1,0 +1,115 @@
+"""The settings of a round about to be closed, defaulting to ``RoundSettings()``."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from arena.rounds.model import DEFAULT_CAP, RoundSettings
+
+WEIGHTINGS = (
+    ("unit", "unit — every comparison its own weight"),
+    ("ledger", "ledger — cap each actor's total weight"),
+)
+
+
+def _spin(
+    value: float, low: float, high: float, decimals: int, step: float, tip: str
+) -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setRange(low, high)
+    box.setDecimals(decimals)
+    box.setSingleStep(step)
+    box.setValue(value)
+    box.setToolTip(tip)
+    return box
+
+
+class CloseRoundDialog(QDialog):
+    def __init__(self, family: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Close a round of {family}")
+        defaults = RoundSettings()
+        self.weighting = QComboBox()
+        for value, text in WEIGHTINGS:
+            self.weighting.addItem(text, value)
+        self.cap = _spin(
+            DEFAULT_CAP,
+            0.001,
+            1e9,
+            3,
+            10.0,
+            "With ledger weighting: each actor's whole-family total weight is "
+            "scaled down to this cap before any category is fitted.",
+        )
+        self.penalty = _spin(
+            defaults.penalty,
+            0.0,
+            1000.0,
+            3,
+            0.01,
+            "λ of the penalized fit. It matters only for sparse data; 0 gives "
+            "the exact maximum-likelihood fit where one exists.",
+        )
+        self.base = _spin(defaults.base, -1e6, 1e6, 0, 100.0, "The points of the anchor system.")
+        self.threshold = QSpinBox()
+        self.threshold.setRange(0, 1_000_000)
+        self.threshold.setValue(int(defaults.threshold))
+        self.threshold.setToolTip(
+            "A system with fewer decisive votes (left or right) than this is marked preliminary."
+        )
+        self.weighting.currentIndexChanged.connect(self._weighting_changed)
+        self._weighting_changed()
+
+        form = QFormLayout()
+        form.addRow("&Weighting:", self.weighting)
+        form.addRow("&Cap:", self.cap)
+        form.addRow("&Penalty λ:", self.penalty)
+        form.addRow("&Base points:", self.base)
+        form.addRow("&Threshold (decisive votes):", self.threshold)
+        note = QLabel(
+            "Closing re-runs the gates on every output, fits the points and the "
+            "round summary, and stores the round for good: it cannot be changed "
+            "later, only followed by a newer round."
+        )
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Close round")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+
+    def _weighting_changed(self) -> None:
+        self.cap.setEnabled(self.weighting.currentData() == "ledger")
+
+    def settings(self) -> RoundSettings:
+        ledger = self.weighting.currentData() == "ledger"
+        return RoundSettings(
+            weighting=self.weighting.currentData(),
+            cap=self.cap.value() if ledger else None,
+            penalty=self.penalty.value(),
+            base=self.base.value(),
+            threshold=float(self.threshold.value()),
+        )
+
+
+def ask_round_settings(parent: QWidget, family: str) -> RoundSettings | None:
+    """The settings to close ``family``'s round with, or None when cancelled.
+
+    Tests replace this function."""
+    dialog = CloseRoundDialog(family, parent)
+    return dialog.settings() if dialog.exec() else None

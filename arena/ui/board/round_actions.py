@@ -1,0 +1,114 @@
+"""The Board menu: show a family's board or its gates, close a round, export the board shown.
+
+Closing a round is a ledger write, so it goes through ``LedgerOps`` like a vote:
+a failure is shown the one way and nothing is stored. Exports only write files
+the rater chose; a failure there is shown the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
+
+from arena.rounds import closing
+from arena.ui import dialogs
+from arena.ui.board import close_round_dialog
+from arena.ui.board.board_export import write_csv, write_image
+from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, GATES_KEY
+from arena.ui.operations import progress, show_error
+
+if TYPE_CHECKING:
+    from arena.ui.main_window import MainWindow
+
+ActionFactory = Callable[..., QAction]
+
+
+class RoundActions:
+    def __init__(self, window: MainWindow, menu: QMenu, make: ActionFactory) -> None:
+        self.window = window
+        self.actions: dict[str, QAction] = {
+            "board": make("Show &board", window.show_board, [BOARD_KEY]),
+            "gates": make("&Gates…", window.show_gates, [GATES_KEY]),
+            "close_round": make("&Close round…", self.close_round, [CLOSE_ROUND_KEY]),
+            "export_csv": make("Export board as &CSV…", self.export_csv),
+            "export_image": make("Export board as &image (PNG, SVG)…", self.export_image),
+        }
+        menu.addAction(self.actions["board"])
+        menu.addAction(self.actions["gates"])
+        menu.addAction(self.actions["close_round"])
+        menu.addSeparator()
+        menu.addAction(self.actions["export_csv"])
+        menu.addAction(self.actions["export_image"])
+
+    def update(self) -> None:
+        """Enable what makes sense on the page shown."""
+        window = self.window
+        page = window.pages.currentWidget()
+        # B is the family list's key only: on the rating page it must not end a session.
+        self.actions["board"].setEnabled(page is window.families)
+        # G leaves rating on purpose (the rater asked to see why pairs were settled).
+        self.actions["gates"].setEnabled(
+            window.ledger is not None and page in (window.families, window.rating, window.board)
+        )
+        self.actions["close_round"].setEnabled(window.ledger is not None)
+        shown = page is window.board and window.board.found is not None
+        self.actions["export_csv"].setEnabled(shown)
+        self.actions["export_image"].setEnabled(shown)
+
+    def close_round(self) -> bool:
+        window = self.window
+        ledger, family = window.ledger, window.current_family()
+        if ledger is None or family is None:
+            show_error(window, "Choose a family in the list before closing a round.")
+            return False
+        settings = close_round_dialog.ask_round_settings(window, family)
+        if settings is None:
+            return False
+        total = next((r["outputs"] for r in window.families.model.rows if r["name"] == family), 0)
+        with progress(
+            window, f"Closing a round of {family}: re-running the gates…", total
+        ) as advance:
+            return window.ops.run(
+                "round",
+                lambda: closing.close_round(ledger, family, settings, progress=advance),
+                lambda found: window.show_board(family, found.round_id),
+            )
+
+    def _suggestion(self, suffix: str) -> Path:
+        board = self.window.board
+        assert board.found is not None  # the export actions are enabled only then
+        parts = [board.family, board.found.round_id[:8], board.category or ""]
+        folder = Path(self.window.ledger.path).parent if self.window.ledger else Path.home()
+        return folder / ("-".join(p for p in parts if p) + suffix)
+
+    def export_csv(self) -> bool:
+        path = dialogs.ask_save_path(
+            self.window, "Export board as CSV", self._suggestion(".csv"), "CSV (*.csv)"
+        )
+        model = self.window.board.model
+        return path is not None and self._write(path, lambda: write_csv(path, model))
+
+    def export_image(self) -> bool:
+        path = dialogs.ask_save_path(
+            self.window,
+            "Export board as image",
+            self._suggestion(".png"),
+            "PNG image (*.png);;SVG image (*.svg)",
+        )
+        board = self.window.board
+        return path is not None and self._write(
+            path, lambda: write_image(path, board.model, board.board_text(for_image=True))
+        )
+
+    def _write(self, path: Path, write: Callable[[], None]) -> bool:
+        try:
+            write()
+        except OSError as exc:
+            show_error(self.window, f"The board was not exported: {exc}")
+            return False
+        self.window.statusBar().showMessage(f"Board written to {path}", 10_000)
+        return True

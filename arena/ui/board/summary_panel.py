@@ -1,0 +1,208 @@
+"""The round summary beside the board: each figure with one plain sentence saying what it means."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+
+from arena.rounds.model import Round
+from arena.rounds.scoring import describe_settled
+from arena.ui.board.split_plot import SplitPlot, split_points
+from arena.ui.theme import Theme
+
+LEFT_OUT = {
+    "retired_case": "on retired cases",
+    "removed_output": "on removed outputs",
+    "failing_gate": "on outputs that now fail a gate",
+    "settled_pair": "on pairs that now settle without a vote",
+}
+
+
+@dataclass(frozen=True)
+class SummaryItem:
+    title: str
+    figure: str
+    sentence: str
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
+def _agreement(summary: dict[str, Any]) -> SummaryItem:
+    share, repeats = summary["rater_agreement"], summary["repeats"]
+    if share is None:
+        return SummaryItem(
+            "Rater agreement",
+            "—",
+            "No pair has been shown a second time with "
+            "sides swapped yet, so consistency cannot be measured.",
+        )
+    same = round(share * repeats)
+    pairs = "pair" if repeats == 1 else "pairs"
+    return SummaryItem(
+        "Rater agreement",
+        f"{100 * share:.0f}%",
+        f"On {repeats} {pairs} shown twice with sides swapped, the rater chose "
+        f"the same output {_times(same)}.",
+    )
+
+
+def _split_half(summary: dict[str, Any]) -> SummaryItem:
+    tau = summary["split_half_tau"]
+    halves = summary.get("split_half_points") or {"odd": {}, "even": {}}
+    both = sum(
+        v is not None and halves["even"].get(s) is not None for s, v in halves["odd"].items()
+    )
+    if tau is None:
+        return SummaryItem(
+            "Split-half τ",
+            "—",
+            "Needs votes from at least two sessions that "
+            "rank two or more of the same systems in each half.",
+        )
+    return SummaryItem(
+        "Split-half τ",
+        f"{tau:.2f}",
+        f"Kendall's τ-b between the orders fitted to odd- and to even-numbered "
+        f"sessions, over the {both} systems ranked in both: 1 = the same order, "
+        "0 = unrelated, −1 = reversed.",
+    )
+
+
+def _left_out(summary: dict[str, Any]) -> SummaryItem:
+    counts = summary["left_out"]
+    total = sum(counts.values())
+    if not total:
+        return SummaryItem("Left out of the fit", "0", "Every vote in force entered the fit.")
+    parts = ", ".join(f"{n} {LEFT_OUT.get(reason, reason)}" for reason, n in counts.items())
+    votes = "vote stays" if total == 1 else "votes stay"
+    return SummaryItem(
+        "Left out of the fit",
+        str(total),
+        f"{total} {votes} in the ledger but out of the fit: {parts}.",
+    )
+
+
+def _length_bias(summary: dict[str, Any], kind: str) -> SummaryItem:
+    diff = summary["diff_length_bias_points_per_sd"] is not None or kind == "tests_then_votes"
+    title = "Diff length bias" if diff else "Length bias"
+    value = summary["diff_length_bias_points_per_sd" if diff else "length_bias_points_per_sd"]
+    what = "A diff" if diff else "An output"
+    if value is None:
+        return SummaryItem(
+            title,
+            "—",
+            "Needs human votes on pairs of different lengths; positive = favours longer.",
+        )
+    moves = "gains" if value >= 0 else "loses"
+    figure = f"{value:+.0f}".replace("-", "−")  # a true minus sign
+    return SummaryItem(
+        title,
+        f"{figure} points per SD",
+        f"Positive = favours longer. {what} one standard deviation longer than "
+        f"its rival (relative to the pair's total length) {moves} about "
+        f"{abs(value):.0f} points in the rater's votes.",
+    )
+
+
+def _settled(summary: dict[str, Any], kind: str) -> list[SummaryItem]:
+    """How much of the fit was decided without a vote; rounds closed before this was
+    recorded say nothing rather than a guess."""
+    settled = summary.get("settled")
+    if not settled:
+        return []
+    share = settled.get("weight_share")
+    figure = "—" if share is None else f"{100 * share:.0f}% of the weight"
+    return [SummaryItem("Settled without a vote", figure, describe_settled(settled, kind))]
+
+
+def summary_items(found: Round, kind: str) -> list[SummaryItem]:
+    """The round summary of ``found`` as titled figures with a sentence each."""
+    summary = found.summary.to_json()
+    if kind == "tests":
+        return [
+            SummaryItem(
+                "No votes",
+                "—",
+                "The round summary describes the rater's votes; "
+                "a tests family is scored by its tests alone.",
+            ),
+            *_settled(summary, kind),
+        ]
+    return [
+        *_settled(summary, kind),
+        _agreement(summary),
+        _split_half(summary),
+        _left_out(summary),
+        _length_bias(summary, kind),
+    ]
+
+
+class SummaryPanel(QFrame):
+    """The summary figures, then the split-half plot."""
+
+    def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("summary")
+        self.heading = QLabel("Round summary")
+        self.heading.setObjectName("summary-heading")
+        self.items = QWidget()
+        self.item_layout = QVBoxLayout(self.items)
+        self.item_layout.setContentsMargins(0, 0, 0, 0)
+        self.item_layout.setSpacing(10)
+        self.plot_title = QLabel("Split halves: points from odd against even sessions")
+        self.plot_title.setObjectName("summary-title")
+        self.plot_title.setWordWrap(True)
+        self.plot_caption = QLabel(
+            "Each dot is a system; on the dashed diagonal both halves gave it the same points."
+        )
+        self.plot_caption.setObjectName("muted")
+        self.plot_caption.setWordWrap(True)
+        self.plot = SplitPlot(theme)
+        self.labels: list[QLabel] = []
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.items)
+        layout.addSpacing(8)
+        for widget in (self.plot_title, self.plot_caption, self.plot):
+            layout.addWidget(widget)
+        layout.addStretch(1)
+
+    def show_round(self, found: Round | None, kind: str, *, category: str | None) -> None:
+        while self.item_layout.count():
+            taken = self.item_layout.takeAt(0)
+            assert taken is not None  # count() > 0
+            child = taken.widget()
+            if child is not None:
+                child.deleteLater()
+        self.labels = []
+        if found is None:
+            self.heading.setText("Round summary")
+            for widget in (self.plot_title, self.plot, self.plot_caption):
+                widget.hide()
+            return
+        # The summary is always the whole family's, even beside a category's board.
+        self.heading.setText("Round summary" + (" (all categories)" if category else ""))
+        for item in summary_items(found, kind):
+            title, figure, sentence = map(html.escape, (item.title, item.figure, item.sentence))
+            label = QLabel(
+                f"<span style='font-weight:600'>{title}</span>&nbsp;&nbsp;"
+                f"<span style='font-size:large'>{figure}</span><br>{sentence}"
+            )
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setWordWrap(True)
+            self.labels.append(label)
+            self.item_layout.addWidget(label)
+        labels = {r.system: r.label for r in found.systems}
+        self.plot.set_points(*split_points(found.summary.to_json(), labels))
+        voted = kind != "tests"
+        for widget in (self.plot_title, self.plot, self.plot_caption):
+            widget.setVisible(voted)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.plot.set_theme(theme)

@@ -1,0 +1,1 @@
+"""The gates page: every gate verdict, its evidence and the rater's corrections."""

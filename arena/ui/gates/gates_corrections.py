@@ -1,0 +1,213 @@
+"""The Gates page's corrections: overrule, set a case's language, retire, remove, undo.
+
+Each asks for a reason in a small dialog (prefilled where the CLI has a default),
+then calls the core through the window's ``LedgerOps``, so a refused correction
+(``BadInput``) is shown the one way and every view hears of the change. The keys
+act only while the Gates page has the focus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QPushButton
+
+from arena.gates.screening import GateFailure
+from arena.rating import corrections
+from arena.records import Event
+from arena.ui import dialogs
+from arena.ui.gates.gates_data import gate_title
+from arena.ui.keys import GATES_ACTIONS, default_keys, display
+
+if TYPE_CHECKING:
+    from arena.ui.gates.gates_page import GatesPage
+
+BUTTONS = (
+    ("overrule", "Overrule…"),
+    ("set_language", "Case expects language…"),
+    ("retire", "Retire case…"),
+    ("remove", "Remove output…"),
+    ("undo_selected", "Undo…"),
+)
+
+
+class CorrectionActions:
+    def __init__(self, page: GatesPage, controls: QHBoxLayout) -> None:
+        self.page = page
+        self.actions = self._make_actions(controls)
+
+    def _make_actions(self, controls: QHBoxLayout) -> dict[str, QAction]:
+        slots: dict[str, Callable[[], object]] = {
+            "overrule": self.overrule,
+            "set_language": self.set_language,
+            "retire": self.retire,
+            "remove": self.remove,
+            "undo_selected": self.undo_selected,
+            "undo_last": self.undo_last,
+        }
+        labels = dict(BUTTONS)
+        actions = {}
+        for spec in GATES_ACTIONS:
+            action = QAction(spec.label, self.page)
+            keys = default_keys(spec)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            # Only while this page has the focus: elsewhere these keys are the rater's.
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(lambda _checked=False, slot=slots[spec.name]: slot())
+            self.page.addAction(action)
+            actions[spec.name] = action
+            if spec.name in labels:
+                button = QPushButton(f"{labels[spec.name]}  [{display(keys[:1])}]")
+                button.setToolTip(spec.label)
+                button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                button.clicked.connect(action.trigger)
+                self.page.buttons[spec.name] = button
+                controls.addWidget(button)
+        return actions
+
+    def _chosen(self) -> GateFailure | None:
+        failure = self.page.selected()
+        if failure is None:
+            self.page.say("Select a failing verdict first (arrow keys in the list).")
+        return failure
+
+    def _write(self, op: Callable[[], str], said: str) -> bool:
+        undo = display(default_keys(GATES_ACTIONS[-1]))
+        return self.page.ops.run(
+            "correction",
+            op,
+            lambda event: self.page.say(f"{said} (event {event[:12]}; {undo} undoes it)."),
+        )
+
+    def overrule(self) -> bool:
+        failure = self._chosen()
+        if failure is None or self.page.ledger is None:
+            return False
+        if failure.overruled_by is not None:
+            self.page.say("This verdict is already overruled; U undoes the overrule.")
+            return False
+        ledger, gate = self.page.ledger, failure.gate
+        reason = dialogs.ask_reason(
+            self.page,
+            "Overrule the verdict",
+            f"Set the {gate_title(gate)} verdict on output {failure.output_id[:12]} (case "
+            f"{failure.case_id}, {failure.system}) aside: its pairs will come to you for a "
+            "vote. Why is the verdict wrong?",
+            placeholder="for example: the prompt asks for an answer in French",
+        )
+        if reason is None:
+            return False
+        return self._write(
+            lambda: corrections.overrule(ledger, failure.output_id, gate, reason=reason),
+            f"The {gate_title(gate)} verdict on {failure.output_id[:12]} is overruled",
+        )
+
+    def set_language(self, case_id: str | None = None, suggestion: str | None = None) -> bool:
+        if case_id is None:
+            failure = self._chosen()
+            if failure is None:
+                return False
+            case_id = failure.case_id
+        if self.page.ledger is None or self.page.data is None:
+            return False
+        ledger, family = self.page.ledger, self.page.family
+        suggestion = suggestion or self.page.data.suggested_language(case_id)
+        answer = dialogs.ask_language(
+            self.page,
+            f"Case {case_id} expects a language",
+            f"Answers to case {case_id} will be judged against this language only, from now "
+            f"on (its gates run again). It now expects "
+            f"{self.page.data.expected_text(case_id)}.",
+            suggestion,
+        )
+        if answer is None:
+            return False
+        language, reason = answer
+        return self._write(
+            lambda: corrections.set_case_language(ledger, family, case_id, language, reason=reason),
+            f"Case {case_id} now expects {language}",
+        )
+
+    def retire(self) -> bool:
+        failure = self._chosen()
+        if failure is None or self.page.ledger is None:
+            return False
+        ledger, family, case_id = self.page.ledger, self.page.family, failure.case_id
+        reason = dialogs.ask_reason(
+            self.page,
+            "Retire the case",
+            f"Retire case {case_id}: all its pairs and votes "
+            "leave the fit (the ledger keeps them). Why?",
+        )
+        if reason is None:
+            return False
+        return self._write(
+            lambda: corrections.retire_case(ledger, family, case_id, reason=reason),
+            f"Case {case_id} is retired",
+        )
+
+    def remove(self) -> bool:
+        failure = self._chosen()
+        if failure is None or self.page.ledger is None or self.page.data is None:
+            return False
+        ledger, output_id = self.page.ledger, failure.output_id
+        where = self.page.data.where(output_id)
+        reason = dialogs.ask_reason(
+            self.page,
+            "Remove the output",
+            f"Remove {where}: its pairs and votes leave the fit (the ledger keeps them). Why?",
+        )
+        if reason is None:
+            return False
+        return self._write(
+            lambda: corrections.remove_output(ledger, output_id, reason=reason),
+            f"Output {output_id[:12]} is removed",
+        )
+
+    def undo_selected(self) -> bool:
+        """Undo the correction selected in the list (when it has the focus), else the
+        overrule of the selected verdict."""
+        item = self.page.corrections.currentItem()
+        if self.page.corrections.hasFocus() and item is not None:
+            return self._undo(item.data(Qt.ItemDataRole.UserRole))
+        failure = self.page.selected()
+        if failure is not None and failure.overruled_by is not None:
+            return self._undo(failure.overruled_by)
+        self.page.say(
+            "Select an overruled verdict, or a correction in the list below it, to undo it."
+        )
+        return False
+
+    def undo_last(self) -> bool:
+        events = self.page.data.corrections() if self.page.data is not None else ()
+        if not events:
+            self.page.say("Nothing to undo: no correction of this family is in force.")
+            return False
+        return self._undo(events[0].event_id)
+
+    def _undo(self, event_id: str) -> bool:
+        if self.page.ledger is None or self.page.data is None:
+            return False
+        event: Event | None = next(
+            (e for e in self.page.data.corrections() if e.event_id == event_id), None
+        )
+        if event is None:
+            return False
+        ledger, what = self.page.ledger, self.page.data.describe(event)
+        reason = dialogs.ask_reason(
+            self.page,
+            "Undo a correction",
+            f"Undo: {what} (“{event.note}”)? A retraction is "
+            "recorded; the correction stays in the ledger.",
+            default=f"undo {event.kind}",
+        )
+        if reason is None:
+            return False
+        return self.page.ops.run(
+            "correction",
+            lambda: corrections.retract(ledger, event_id, reason=reason),
+            lambda _id: self.page.say(f"Undone: {what}."),
+        )

@@ -1,0 +1,287 @@
+"""One family's automatic decisions: every failing gate verdict, and the rater's corrections.
+
+The page reads the family through ``GatesData`` and writes only through the
+window's ``LedgerOps`` (each correction is one event, made by the core), so a
+refused correction is shown the one way and every view hears of a change. It
+redraws itself after every write, keeping the verdict in hand selected.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from arena.gates.screening import GateFailure
+from arena.ledger import Ledger
+from arena.ui.gates.gates_corrections import CorrectionActions
+from arena.ui.gates.gates_data import GatesData, ReadingCache, Suspect
+from arena.ui.gates.gates_detail import VerdictDetail
+from arena.ui.gates.gates_tree import GROUPINGS, FailureTree, Key, key_of
+from arena.ui.operations import LedgerOps
+from arena.ui.theme import Theme
+
+# More than this many likely cases would push the verdicts off the page; the rest
+# are in the Language group anyway.
+SUSPECTS_SHOWN = 4
+
+
+def _excerpt(text: str, size: int = 90) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= size else line[: size - 1] + "…"
+
+
+class GatesPage(QWidget):
+    def __init__(self, ops: LedgerOps, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.ledger: Ledger | None = None
+        self.family = ""
+        self.data: GatesData | None = None
+        self._cache: ReadingCache = {}
+        self.grouping = GROUPINGS[0][0]
+
+        self.title = QLabel()
+        self.title.setObjectName("board-title")
+        self.subtitle = QLabel()
+        self.subtitle.setObjectName("muted")
+        self.suspects = QFrame()
+        self.suspects.setObjectName("suspects")
+        self.suspect_rows = QGridLayout(self.suspects)
+        self.suspect_buttons: dict[str, QPushButton] = {}
+        self.group_box = QComboBox()
+        for name, label in GROUPINGS:
+            self.group_box.addItem(label, name)
+        group_label = QLabel("&Group by:")
+        group_label.setBuddy(self.group_box)
+        self.buttons: dict[str, QPushButton] = {}
+        controls = QHBoxLayout()
+        controls.addWidget(group_label)
+        controls.addWidget(self.group_box)
+        controls.addStretch(1)
+
+        self.model = FailureTree()
+        self.tree = QTreeView()
+        self.tree.setModel(self.model)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.corrections = QListWidget()
+        self.corrections.setObjectName("corrections")
+        self.corrections.setWordWrap(True)
+        self.corrections.setMaximumHeight(150)
+        self.corrections_title = QLabel()
+        self.corrections_title.setObjectName("summary-title")
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.tree, 3)
+        left_layout.addWidget(self.corrections_title)
+        left_layout.addWidget(self.corrections, 1)
+        self.detail = VerdictDetail(theme)
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setSizes([560, 640])
+        self.message = QLabel()
+        self.message.setObjectName("muted")
+        self.message.setWordWrap(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        for widget in (self.title, self.subtitle, self.suspects):
+            layout.addWidget(widget)
+        layout.addLayout(controls)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.message)
+        self.setFocusProxy(self.tree)
+
+        self.correct = CorrectionActions(self, controls)
+        self.correction_actions = self.correct.actions
+        self.set_theme(theme)
+        self.group_box.currentIndexChanged.connect(self._regroup)
+        self.tree.selectionModel().currentChanged.connect(self._selected)
+        ops.changed.connect(self._ledger_changed)
+
+    # -- what is shown ------------------------------------------------------------
+
+    def load(self, ledger: Ledger, family: str) -> None:
+        if (ledger, family) != (self.ledger, self.family):
+            self._cache = {}
+            self.message.clear()
+        self.ledger, self.family = ledger, family
+        self.reload(keep_selection=False)
+
+    def clear(self) -> None:
+        self.ledger, self.data, self.family = None, None, ""
+        self._cache = {}
+        self.model.load([], self.grouping)
+
+    def reload(self, *, keep_selection: bool = True) -> None:
+        """Read the family again, keeping the verdict selected or, when it is gone (its
+        output removed), selecting the one now where it was."""
+        if self.ledger is None:
+            return
+        selected = self.selected_key() if keep_selection else None
+        position = self.model.keys.index(selected) if selected in self.model.keys else 0
+        self.data = GatesData(self.ledger, self.family, self._cache)
+        self._show_header()
+        self._show_suspects()
+        self._show_corrections()
+        self._fill_tree(selected, position)
+
+    def _fill_tree(self, selected: Key | None, position: int) -> None:
+        assert self.data is not None
+        self.model.load(self.data.failures, self.grouping)
+        self.tree.expandAll()
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setStretchLastSection(True)
+        keys = self.model.keys
+        if selected not in keys and keys:
+            selected = keys[min(position, len(keys) - 1)]
+        index = self.model.find(selected) if selected in keys else QModelIndex()
+        if index.isValid():
+            self.tree.setCurrentIndex(index)
+            self.tree.scrollTo(index)
+        else:
+            self.detail.show_note(
+                f"No output of {self.family} fails a gate." if not keys else "Select a verdict."
+            )
+
+    def _show_header(self) -> None:
+        assert self.data is not None
+        status = self.data.status
+        failing = sum(f.overruled_by is None for f in self.data.failures)
+        self.title.setText(f"{self.family} — gates")
+        self.subtitle.setText(
+            f"{failing} failing verdicts, {len(self.data.failures) - failing} overruled · "
+            f"{status['gate_failures']} of {status['outputs']} outputs fail a gate · "
+            f"{status['settled_pairs']} pairs settled without a vote · "
+            f"{status['pending_pairs']} pairs left for you"
+        )
+
+    def _show_suspects(self) -> None:
+        assert self.data is not None
+        while self.suspect_rows.count():
+            taken = self.suspect_rows.takeAt(0)
+            assert taken is not None  # count() > 0
+            child = taken.widget()
+            if child is not None:
+                child.deleteLater()
+        self.suspect_buttons = {}
+        found = self.data.suspects()
+        self.suspects.setVisible(bool(found))
+        heading = QLabel(
+            "<b>Does the prompt ask for another language?</b> In these cases most "
+            "systems answered in the same other language:"
+        )
+        self.suspect_rows.addWidget(heading, 0, 0, 1, 2)
+        for row, suspect in enumerate(found[:SUSPECTS_SHOWN], start=1):
+            self._suspect_row(row, suspect)
+        if len(found) > SUSPECTS_SHOWN:
+            more = QLabel(
+                f"and {len(found) - SUSPECTS_SHOWN} more such cases, in the Language group below."
+            )
+            self.suspect_rows.addWidget(more, SUSPECTS_SHOWN + 1, 0, 1, 2)
+        self.suspect_rows.setColumnStretch(0, 1)
+
+    def _suspect_row(self, row: int, suspect: Suspect) -> None:
+        assert self.data is not None
+        prompt = _excerpt(self.data.case(suspect.case_id).prompt)
+        label = QLabel(
+            f"Case {suspect.case_id}: {suspect.systems} of {suspect.of} systems "
+            f"answered in {suspect.language} — “{prompt}”"
+        )
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        button = QPushButton(f"Case expects {suspect.language}…")
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        button.clicked.connect(
+            lambda _checked=False, s=suspect: self.correct.set_language(s.case_id, s.language)
+        )
+        self.suspect_buttons[suspect.case_id] = button
+        self.suspect_rows.addWidget(label, row, 0)
+        self.suspect_rows.addWidget(button, row, 1)
+
+    def _show_corrections(self) -> None:
+        assert self.data is not None
+        self.corrections.clear()
+        events = self.data.corrections()
+        # An empty list would only take room from the verdicts.
+        self.corrections.setVisible(bool(events))
+        self.corrections_title.setText(
+            f"Corrections in force ({len(events)}), newest first — select one and press U "
+            "to undo it"
+            if events
+            else "No corrections in force: O, L, R and Del make one."
+        )
+        for event in events:
+            item = QListWidgetItem(
+                f"{self.data.describe(event)} — “{event.note}” "
+                f"({event.actor}, {event.at[:16].replace('T', ' ')})"
+            )
+            item.setData(Qt.ItemDataRole.UserRole, event.event_id)
+            self.corrections.addItem(item)
+
+    def _regroup(self) -> None:
+        self.grouping = self.group_box.currentData()
+        if self.data is not None:
+            selected = self.selected_key()
+            self._fill_tree(selected, 0)
+
+    def _selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        failure = self.failure_at(current)
+        if failure is not None and self.data is not None:
+            self.detail.show_verdict(self.data, failure)
+        elif current.isValid():
+            self.detail.show_note(
+                f"{current.siblingAtColumn(0).data()}: "
+                f"{current.siblingAtColumn(1).data()}. Open the group "
+                "(→) and choose a verdict."
+            )
+
+    def _ledger_changed(self, _kind: str) -> None:
+        if self.ledger is not None and self.isVisible():
+            self.reload()
+
+    def failure_at(self, index: QModelIndex) -> GateFailure | None:
+        key = key_of(index)
+        return self.data.find(*key) if key is not None and self.data is not None else None
+
+    def selected_key(self) -> Key | None:
+        return key_of(self.tree.currentIndex())
+
+    def selected(self) -> GateFailure | None:
+        return self.failure_at(self.tree.currentIndex())
+
+    def status_text(self) -> str:
+        if self.data is None:
+            return ""
+        failing = sum(f.overruled_by is None for f in self.data.failures)
+        return f"{self.family} · gates: {failing} failing verdicts"
+
+    def say(self, text: str) -> None:
+        self.message.setText(text)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.model.muted = QColor(theme.muted)
+        self.detail.set_theme(theme)
+        if self.data is not None:
+            self.reload()

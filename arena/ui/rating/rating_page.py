@@ -1,0 +1,316 @@
+"""Rating one family: the pair, the vote buttons, and the session's life.
+
+A session starts when the page opens a family and ends when the page closes,
+the window closes, or after 15 minutes without input; the next vote key then
+starts a new one (the pair on screen stays and is voted in the new session).
+Every write goes through ``LedgerOps``: when one fails, the page keeps the
+same pair and nothing advances.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from arena.ledger import Ledger
+from arena.rating.session import PairView as Pair
+from arena.rating.session import RatingSession
+from arena.records import Choice, Vote
+from arena.ui import dialogs
+from arena.ui.keys import display
+from arena.ui.operations import LedgerOps
+from arena.ui.rating.pair_view import PairView
+from arena.ui.rating.render_cache import RenderCache
+from arena.ui.theme import Theme
+
+IDLE_SECONDS = 15 * 60
+# The writes of the rating session itself (``LedgerOps`` kinds).
+SESSION_WRITES = frozenset({"session", "present", "vote", "skip", "undo", "flag"})
+VOTE_BUTTONS = (
+    ("left", "Left is better"),
+    ("right", "Right is better"),
+    ("tie", "Tie"),
+    ("both_bad", "Both bad"),
+    ("skip", "Skip…"),
+    ("flag", "Flag…"),
+    ("undo", "Undo"),
+)
+
+
+def _clock_text(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+class RatingPage(QWidget):
+    # Something the status bar shows has changed.
+    status_changed = Signal()
+
+    def __init__(
+        self,
+        ops: LedgerOps,
+        cache: RenderCache,
+        theme: Theme,
+        point_size: float,
+        *,
+        split: bool,
+        sync: bool,
+        break_minutes: int,
+        clock: Callable[[], float] = time.monotonic,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ops = ops
+        self.cache = cache
+        self.clock = clock
+        self.break_minutes = break_minutes
+        self.ledger: Ledger | None = None
+        self.family = ""
+        self.session: RatingSession | None = None
+        self.session_votes = 0
+        self.progress: tuple[int, int] = (0, 0)
+        self.ended_note = ""
+        self._started = 0.0
+        self._next_break = 0.0
+        self.last_input = clock()
+
+        self.pair_view = PairView(cache, theme, point_size, split=split, sync=sync)
+        self.notice = QLabel()
+        self.notice.setObjectName("banner")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        self.notice_close = QPushButton("Hide")
+        self.notice_close.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.notice_close.clicked.connect(self.hide_notice)
+        self.notice_close.hide()
+        notice_row = QHBoxLayout()
+        notice_row.addWidget(self.notice, 1)
+        notice_row.addWidget(self.notice_close)
+        self.buttons: dict[str, QPushButton] = {}
+        self.button_row = QHBoxLayout()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(notice_row)
+        layout.addWidget(self.pair_view, 1)
+        layout.addLayout(self.button_row)
+        self.setFocusProxy(self.pair_view)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(1000)
+        self.timer.timeout.connect(self.tick)
+        ops.changed.connect(self._ledger_changed)
+
+    def bind(self, actions: dict[str, QAction]) -> None:
+        """Buttons for the vote actions; their keys come from the window's key map."""
+        for name, _label in VOTE_BUTTONS:
+            button = QPushButton()
+            button.setObjectName("vote")
+            # Buttons never take focus: Space must scroll, never press a vote button.
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.clicked.connect(actions[name].trigger)
+            self.buttons[name] = button
+            self.button_row.addWidget(button)
+            if name == "both_bad":
+                self.button_row.addStretch(1)
+        self.label_buttons(actions)
+
+    def label_buttons(self, actions: dict[str, QAction]) -> None:
+        for name, label in VOTE_BUTTONS:
+            keys = [s.toString() for s in actions[name].shortcuts()]
+            self.buttons[name].setText(f"{label}   [{display(keys)}]")
+
+    # -- session --------------------------------------------------------------
+
+    def start(self, ledger: Ledger, family: str) -> bool:
+        self.ledger, self.family = ledger, family
+        self.session_votes = 0
+        if not self._new_session():
+            return False
+        self.timer.start()
+        return True
+
+    def _new_session(self) -> bool:
+        assert self.ledger is not None
+        ledger, family = self.ledger, self.family
+
+        def opened(session: RatingSession) -> None:
+            self.session = session
+            self.session_votes = 0
+            self._started = self.clock()
+            self._next_break = self._started + self.break_minutes * 60
+            self.last_input = self._started
+            self.ended_note = ""
+            self.hide_notice()
+
+        return (
+            self.ops.run("session", lambda: RatingSession(ledger, family), opened)
+            and self.show_current()
+        )
+
+    def stop(self) -> None:
+        """End the session (the ledger keeps it; nothing more is written)."""
+        self.session = None
+        self.timer.stop()
+        self.pair_view.show_pair(None)
+
+    def _ledger_changed(self, kind: str) -> None:
+        # The session keeps its own writes in memory; anything else (an import, a
+        # correction, the gates re-run at round close) may change its pairs.
+        if self.session is not None and kind not in SESSION_WRITES:
+            self.session.refresh()
+
+    def _awake(self) -> bool:
+        """A session to act in: a new one when the last ended while idle."""
+        if self.session is None and self.ledger is not None:
+            return self._new_session()
+        return self.session is not None
+
+    def touch(self) -> None:
+        self.last_input = self.clock()
+
+    def tick(self) -> None:
+        """Once a second: end an idle session, remind of breaks, refresh the clock."""
+        now = self.clock()
+        if self.session is not None and now - self.last_input >= IDLE_SECONDS:
+            number = self.session.session.number
+            self.session = None
+            self.ended_note = (
+                f"Session {number} ended after {IDLE_SECONDS // 60} idle minutes;"
+                " the next key starts a new session."
+            )
+            self.show_notice(self.ended_note)
+        elif self.session is not None and now >= self._next_break:
+            self._next_break = now + self.break_minutes * 60
+            minutes = int((now - self._started) // 60)
+            self.show_notice(
+                f"You have been rating for {minutes} minutes. A short break keeps "
+                "judgements steady; your place is kept."
+            )
+        self.status_changed.emit()
+
+    def elapsed(self) -> float:
+        return self.clock() - self._started if self.session is not None else 0.0
+
+    def status_text(self) -> str:
+        if self.session is None:
+            return self.ended_note or ""
+        voted, total = self.progress
+        return (
+            f"{self.family}: {voted}/{total} pairs voted  ·  session "
+            f"{self.session.session.number}: {self.session_votes} votes  ·  "
+            f"{_clock_text(self.elapsed())}"
+        )
+
+    # -- the pair -------------------------------------------------------------
+
+    def show_current(self) -> bool:
+        session = self.session
+        assert session is not None
+        shown = self.ops.run("present", session.current, self._display)
+        if not shown:
+            # The next pair could not be recorded as shown: show none rather than the
+            # pair already voted, so no key can vote on something unseen.
+            self.pair_view.show_pair(None)
+            self.pair_view.done.setText(
+                "The next pair could not be shown. Press any vote key to try again."
+            )
+        return shown
+
+    def _display(self, pair: Pair | None) -> None:
+        self.pair_view.done.setText(
+            "Nothing left to rate in this family.\nPress Ctrl+Z to "
+            "undo the last vote, or Esc for the family list."
+        )
+        self.pair_view.show_pair(pair)
+        self.status_changed.emit()
+        # After the pair is painted: the progress count and the guess at the next pair.
+        QTimer.singleShot(0, self._after_paint)
+
+    def _after_paint(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.progress = session.progress()
+        self.status_changed.emit()
+        upcoming = session.peek_next()
+        if upcoming is not None:
+            self.cache.prefetch([upcoming.left, upcoming.right], [upcoming.case.prompt])
+
+    def current_pair(self) -> Pair | None:
+        return self.pair_view.pair
+
+    # -- what the keys do -----------------------------------------------------
+
+    def _ready(self) -> RatingSession | None:
+        if not self._awake():
+            return None
+        session = self.session
+        if session is not None and self.pair_view.pair is None:
+            # A pair that failed to show, or none left: try to show one now.
+            self.show_current()
+            return None
+        return session
+
+    def vote(self, choice: Choice) -> None:
+        session = self._ready()
+        if session is not None:
+            self.ops.run("vote", lambda: session.vote(choice), self._voted)
+
+    def skip(self) -> None:
+        session = self._ready()
+        if session is None:
+            return
+        comment = dialogs.ask_text(self, "Skip this pair", "Why skip? (optional)")
+        if comment is not None:
+            self.ops.run("skip", lambda: session.skip(comment), self._voted)
+
+    def _voted(self, vote: Vote) -> None:
+        if vote.choice != "skip":
+            self.session_votes += 1
+        self.show_current()
+
+    def undo(self) -> None:
+        if not self._awake():
+            return
+        session = self.session
+        assert session is not None
+
+        def undone(vote: Vote | None) -> None:
+            if vote is None:
+                self.show_notice("Nothing to undo.")
+                return
+            if vote.session_id == session.session.session_id and vote.choice != "skip":
+                self.session_votes -= 1
+            self.show_current()
+
+        self.ops.run("undo", session.undo, undone)
+
+    def flag(self) -> None:
+        session = self._ready()
+        if session is None:
+            return
+        note = dialogs.ask_text(
+            self,
+            "Flag this pair",
+            "What is wrong with it? (a broken prompt, a leak…)",
+            required=True,
+        )
+        if note is not None:
+            self.ops.run(
+                "flag",
+                lambda: session.flag(note),
+                lambda _id: self.show_notice("Pair flagged. Vote on it, or skip it."),
+            )
+
+    def show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.show()
+        self.notice_close.show()
+
+    def hide_notice(self) -> None:
+        self.notice.hide()
+        self.notice_close.hide()

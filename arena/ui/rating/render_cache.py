@@ -1,0 +1,102 @@
+"""Rendering outputs ahead of time, so the next pair appears as soon as the vote commits.
+
+Markdown with highlighted code costs ~3 ms per 1,000 characters in Python, which
+alone would spend the latency budget on long outputs (benchmarks/ui_latency.py).
+While the rater reads a pair, idle time renders the outputs of the pair that
+will most likely come next; a wrong guess only costs rendering on demand.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, QTimer
+
+from arena.records import Output
+from arena.ui.rating.diff_model import DiffModel, parse_diff
+from arena.ui.rating.markdown_render import render_markdown
+from arena.ui.theme import Theme
+
+CACHE_SIZE = 64
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """An output ready to show: HTML for prose (or an unparseable diff), else diff rows."""
+
+    html: str | None = None
+    diff: DiffModel | None = None
+
+
+def render_output(text: str, is_diff: bool, theme: Theme) -> Rendered:
+    if is_diff:
+        model = parse_diff(text)
+        if model is not None:
+            return Rendered(diff=model)
+        return Rendered(html=f"<pre>{html.escape(text)}</pre>")
+    return Rendered(html=render_markdown(text, theme))
+
+
+class RenderCache(QObject):
+    """Rendered outputs and prompts by content, least recently used dropped first."""
+
+    def __init__(self, theme: Theme, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.theme = theme
+        self._cache: OrderedDict[tuple, Rendered] = OrderedDict()
+        self._queue: list[tuple[tuple, Callable[[], Rendered]]] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._render_one)
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self._cache.clear()
+        self._queue.clear()
+
+    def _get(self, key: tuple, make: Callable[[], Rendered]) -> Rendered:
+        found = self._cache.get(key)
+        if found is None:
+            found = make()
+            self._cache[key] = found
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        self._cache.move_to_end(key)
+        return found
+
+    def _output_job(self, output: Output) -> tuple[tuple, Callable[[], Rendered]]:
+        theme = self.theme
+        key = ("output", output.output_id, theme.name)
+        return key, lambda: render_output(output.text, output.is_diff, theme)
+
+    def _prompt_job(self, prompt: str) -> tuple[tuple, Callable[[], Rendered]]:
+        theme = self.theme
+        key = ("prompt", prompt, theme.name)
+        return key, lambda: Rendered(html=render_markdown(prompt, theme))
+
+    def output(self, output: Output) -> Rendered:
+        return self._get(*self._output_job(output))
+
+    def prompt(self, prompt: str) -> Rendered:
+        return self._get(*self._prompt_job(prompt))
+
+    def prefetch(self, outputs: list[Output], prompts: list[str]) -> None:
+        """Render these in idle time, one per event-loop turn so keys stay responsive."""
+        jobs = [self._output_job(o) for o in outputs] + [self._prompt_job(p) for p in prompts]
+        self._queue = [job for job in jobs if job[0] not in self._cache]
+        if self._queue:
+            self._timer.start(0)
+
+    def busy(self) -> bool:
+        return bool(self._queue)
+
+    def _render_one(self) -> None:
+        if not self._queue:
+            return
+        key, make = self._queue.pop(0)
+        self._get(key, make)
+        if self._queue:
+            self._timer.start(0)

@@ -1,0 +1,113 @@
+"""The session's scheduler, kept up to date vote by vote, chooses as the rule from scratch does."""
+
+from __future__ import annotations
+
+import dataclasses
+from itertools import combinations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.pairs.live_scheduler import LiveScheduler
+from arena.pairs.pair_index import nth_left
+from arena.pairs.scheduling import Candidate, Scheduler, Shown
+
+CHOICES = ("left", "right", "tie", "both_bad", "skip")
+
+
+@st.composite
+def families(draw):
+    """Outputs of a few systems on a few cases; some pairs settled (not candidates)."""
+    n_systems = draw(st.integers(2, 5))
+    n_cases = draw(st.integers(1, 6))
+    systems = {}
+    for c in range(n_cases):
+        for s in range(n_systems):
+            for sample in range(draw(st.integers(1, 2))):
+                systems[f"o{c}-{s}-{sample}"] = f"s{s}"
+    pairs = [
+        Candidate(a.split("-")[0][1:], a, b)
+        for a, b in combinations(systems, 2)
+        if a.split("-")[0] == b.split("-")[0] and systems[a] != systems[b]
+    ]
+    kept = draw(st.lists(st.booleans(), min_size=len(pairs), max_size=len(pairs)))
+    candidates = draw(st.permutations([p for p, k in zip(pairs, kept, strict=True) if k]))
+    return candidates, systems
+
+
+# Mostly votes, as a rater's history is, with undos, crashes and imported votes among them.
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(["vote"] * 6 + ["undo", "abandon", "foreign"]),
+        st.sampled_from(CHOICES),
+        st.integers(0, 10_000),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    family=families(),
+    ops=steps,
+    seed=st.integers(0, 2**31 - 1),
+    share=st.sampled_from([0.0, 0.3, 0.7]),
+)
+def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, share):
+    candidates, systems = family
+    history: list[Shown] = []
+    live = LiveScheduler(candidates, systems, [], seed=seed, repeat_share=share)
+    in_force: list[str] = []  # presentation ids, in the order of their votes
+
+    def show(case_id, left, right, repeat_of) -> str:
+        pid = f"p{len(history)}"
+        history.append(Shown(pid, case_id, left, right, repeat_of, None, None))
+        live.shown(pid, case_id, left, right, repeat_of)
+        return pid
+
+    def vote(pid: str, choice: str) -> None:
+        at = int(pid[1:])
+        history[at] = dataclasses.replace(
+            history[at], vote_id=f"v{len(in_force)}-{pid}", choice=choice
+        )
+        live.voted(pid, history[at].vote_id, choice)
+        in_force.append(pid)
+
+    for step, (kind, choice, number) in enumerate(ops):
+        scratch = Scheduler(candidates, systems, history, seed=seed, repeat_share=share)
+        planned = live.next()
+        assert planned == scratch.next(), f"step {step}"
+        assert live.progress() == scratch.progress()
+        if kind == "undo" and in_force:
+            pid = in_force.pop()
+            at = int(pid[1:])
+            history[at] = dataclasses.replace(history[at], vote_id=None, choice=None)
+            live.retracted(pid)
+        elif kind == "foreign":  # a vote from elsewhere (an import) on any pair of a case
+            outputs = sorted(systems)
+            left = outputs[number % len(outputs)]
+            others = [o for o in outputs if o.split("-")[0] == left.split("-")[0] and o != left]
+            if others:
+                right = others[number % len(others)]
+                vote(show(left.split("-")[0][1:], left, right, None), "tie")
+        elif kind in ("vote", "abandon") and planned is not None:
+            pid = planned.resume or show(
+                planned.case_id, planned.left_output, planned.right_output, planned.repeat_of
+            )
+            if kind == "vote":
+                guess = live.peek_after(pid)
+                vote(pid, choice)
+                if choice != "skip" and live.entry(pid).gap is None:
+                    assert live.next() == guess, f"step {step}: peek"
+    restarted = LiveScheduler(candidates, systems, history, seed=seed, repeat_share=share)
+    assert restarted.next() == live.next()
+    assert restarted.progress() == live.progress()
+    assert restarted.repeats == live.repeats
+
+
+@given(size=st.integers(1, 30), data=st.data())
+def test_the_nth_pair_left_skips_the_pairs_set_aside(size, data):
+    taken = sorted(data.draw(st.sets(st.integers(0, size - 1), max_size=size - 1)))
+    left = [place for place in range(size) if place not in taken]
+    nth = data.draw(st.integers(0, len(left) - 1))
+    assert nth_left(nth, taken) == left[nth]

@@ -1,0 +1,242 @@
+"""Counterbalanced, coverage-first scheduling with hidden repeats, resumable after a crash."""
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from arena import family_state
+from arena.intake.outputs import import_file
+from arena.ledger import Ledger, voting
+from arena.pairs.scheduling import Candidate, Scheduler, Shown, is_repeat_chosen
+from arena.rating import corrections
+from arena.rating.session import RatingSession
+from tests.conftest import native_line
+
+SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
+
+
+@pytest.fixture
+def family(ledger, tmp_path: Path):
+    lines = [
+        native_line(
+            f"c{c:02d}",
+            s,
+            f"{s} answers case {c} with a clear and helpful explanation of the topic, number {c}.",
+        )
+        for c in range(8)
+        for s in SYSTEMS
+    ]
+    path = tmp_path / "f.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    import_file(ledger, path, family="f", fmt="native")
+    return ledger
+
+
+def _vote_all(rater: RatingSession, limit: int = 10_000) -> list:
+    seen = []
+    for _ in range(limit):
+        view = rater.current()
+        if view is None:
+            break
+        seen.append(view)
+        rater.vote(("left", "right", "tie", "both_bad")[len(seen) % 4])
+    return seen
+
+
+def test_every_pending_pair_is_shown_and_sides_balance_within_each_system_pair(family):
+    rater = RatingSession(family, "f", seed=11, repeat_share=0.0)
+    seen = _vote_all(rater)
+    assert len(seen) == 8 * 10
+    assert rater.progress() == (80, 80)
+    left_in_pair = Counter()
+    overall = Counter()
+    for view in seen:
+        a, b = view.left.system_id, view.right.system_id
+        left_in_pair[(frozenset((a, b)), a)] += 1
+        overall[a] += 1
+        overall[b] -= 1
+    for (pair, system), count in left_in_pair.items():
+        other = next(iter(pair - {system}))
+        assert abs(count - left_in_pair[(pair, other)]) <= 1
+    assert max(abs(v) for v in overall.values()) <= 1
+
+
+def test_coverage_comes_first_and_no_case_repeats_back_to_back(family):
+    rater = RatingSession(family, "f", seed=3, repeat_share=0.0)
+    seen = _vote_all(rater)
+    first_ten = {frozenset((v.left.system_id, v.right.system_id)) for v in seen[:10]}
+    assert len(first_ten) == 10, "the first ten pairs should cover all ten system pairs"
+    cases = [v.case.case_id for v in seen]
+    assert all(a != b for a, b in zip(cases, cases[1:], strict=False))
+
+
+def test_repeats_come_back_later_with_sides_swapped(family):
+    rater = RatingSession(family, "f", seed=5, repeat_share=0.25)
+    seen = _vote_all(rater)
+    originals = {
+        v.presentation.presentation_id: (i, v)
+        for i, v in enumerate(seen)
+        if v.presentation.repeat_of is None
+    }
+    repeats = [(i, v) for i, v in enumerate(seen) if v.presentation.repeat_of is not None]
+    assert 8 <= len(repeats) <= 35
+    for index, view in repeats:
+        first_index, first = originals[view.presentation.repeat_of]
+        assert index > first_index
+        assert (view.left.output_id, view.right.output_id) == (
+            first.right.output_id,
+            first.left.output_id,
+        )
+    votes = voting.votes_in_force(family, "f")
+    assert sum(v.repeat_of is not None for v in votes) == len(repeats)
+
+
+def test_the_repeat_choice_follows_the_share():
+    chosen = sum(is_repeat_chosen(f"{i:032x}", 0.10) for i in range(20_000))
+    assert 1_800 <= chosen <= 2_200
+
+
+def test_the_same_history_and_seed_give_the_same_next_pair():
+    candidates = [Candidate(f"c{i}", f"a{i}", f"b{i}") for i in range(20)]
+    systems = {**{f"a{i}": "A" for i in range(20)}, **{f"b{i}": "B" for i in range(20)}}
+    history = [Shown("p0", "c3", "a3", "b3", None, "v0", "left")]
+    picks = {Scheduler(candidates, systems, history, seed=9).next() for _ in range(5)}
+    assert len(picks) == 1
+    (pick,) = picks
+    assert pick.case_id != "c3" and pick.left_output.startswith("b")
+
+
+def test_a_pair_shown_but_not_voted_is_shown_again_after_a_restart(family):
+    path = family.path
+    first = RatingSession(family, "f", seed=1)
+    first.vote("left")
+    shown = first.current()
+    family.close()
+    with Ledger.open(path) as reopened:
+        again = RatingSession(reopened, "f", seed=2)
+        assert again.current().presentation == shown.presentation
+        assert again.session.number == 2
+
+
+def test_undo_walks_back_and_shows_the_undone_pairs_again(family):
+    rater = RatingSession(family, "f", seed=4, repeat_share=0.0)
+    first = rater.current().presentation
+    rater.vote("left")
+    second = rater.current().presentation
+    rater.vote("right")
+    third = rater.current().presentation
+    assert rater.undo().presentation_id == second.presentation_id
+    assert rater.undo().presentation_id == first.presentation_id
+    assert rater.current().presentation == first
+    rater.vote("tie")
+    assert rater.current().presentation == second
+    rater.vote("tie")
+    assert rater.current().presentation == third
+    assert [v.choice for v in voting.votes_in_force(family, "f")] == ["tie", "tie"]
+
+
+def test_a_failed_write_does_not_advance(family, monkeypatch):
+    rater = RatingSession(family, "f", seed=8)
+    shown = rater.current()
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(voting, "record_vote", broken)
+    with pytest.raises(OSError):
+        rater.vote("left")
+    assert rater.current() == shown
+    monkeypatch.undo()
+    rater.vote("left")
+    assert (
+        voting.votes_in_force(family, "f")[0].presentation_id == shown.presentation.presentation_id
+    )
+
+
+def test_an_output_naming_a_system_is_marked_as_a_leak(ledger, tmp_path):
+    path = tmp_path / "leak.jsonl"
+    path.write_text(
+        "\n".join(
+            [
+                native_line("c1", "alpha", "As Beta, I would say the answer is clearly forty-two."),
+                native_line("c1", "beta", "The answer is forty-two, for the reasons given below."),
+            ]
+        ),
+        encoding="utf-8",
+    )
+    import_file(ledger, path, family="leaky", fmt="native")
+    rater = RatingSession(ledger, "leaky", seed=1)
+    view = rater.current()
+    assert "names a system of this family (beta)" in view.identity_leak
+    assert rater.vote("left").identity_leak
+
+
+def _rule(rater: RatingSession) -> Scheduler:
+    """The rule from scratch over what the ledger holds now."""
+    state = family_state.load(rater.ledger, rater.family.name)
+    return Scheduler(
+        [Candidate(p.case_id, p.output_a, p.output_b) for p in state.settlement.pending],
+        {k: o.system_id for k, o in state.outputs.items()},
+        [Shown(**row) for row in voting.history(rater.ledger, rater.family.name)],
+        seed=rater.session.seed,
+        repeat_share=rater.repeat_share,
+    )
+
+
+def test_the_state_kept_in_memory_chooses_as_the_rule_reading_the_ledger(family):
+    rater = RatingSession(family, "f", seed=6, repeat_share=0.3)
+    moves = random.Random(6)
+    for _ in range(70):
+        rule = _rule(rater)
+        assert rater.scheduler.next() == rule.next()
+        assert rater.progress() == rule.progress()
+        roll = moves.random()
+        if roll < 0.15:
+            rater.undo()
+        elif rater.current() is None:
+            break
+        elif roll < 0.25:
+            rater.skip("unsure")
+        else:
+            rater.vote(moves.choice(("left", "right", "tie", "both_bad")))
+
+
+def test_a_key_reads_no_history_and_no_family(family, monkeypatch):
+    rater = RatingSession(family, "f", seed=7, repeat_share=0.5)
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("a key read the whole history or family again")
+
+    monkeypatch.setattr(voting, "history", no_reading)
+    monkeypatch.setattr(family_state, "load", no_reading)
+    for _ in range(30):
+        rater.current()
+        rater.peek_next()
+        rater.progress()
+        rater.vote("left")
+    rater.skip()
+    rater.undo()
+    rater.undo()
+    assert rater.current() is not None
+
+
+def test_peek_next_is_the_pair_shown_after_an_ordinary_vote(family):
+    rater = RatingSession(family, "f", seed=8, repeat_share=0.0)
+    for _ in range(25):
+        upcoming = rater.peek_next() if rater.current() else None
+        rater.vote("tie")
+        view = rater.current()
+        assert (upcoming.case, upcoming.left, upcoming.right) == (view.case, view.left, view.right)
+
+
+def test_refresh_reads_a_correction_made_elsewhere(family):
+    rater = RatingSession(family, "f", seed=9, repeat_share=0.0)
+    shown = rater.current().case.case_id
+    retired = next(c for c in (f"c{i:02d}" for i in range(8)) if c != shown)
+    corrections.retire_case(family, "f", retired, reason="the prompt is broken")
+    rater.refresh()
+    assert rater.progress() == (0, 70)
+    seen = _vote_all(rater)
+    assert retired not in {v.case.case_id for v in seen}
