@@ -14,7 +14,7 @@ from functools import cached_property
 
 from arena.decisions import Decisions, decisions
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, events
+from arena.ledger import Ledger, catalog, events, verdicts
 from arena.pairs.settling import (
     SettledComparison,
     Settlement,
@@ -106,7 +106,7 @@ def load(ledger: Ledger, name: str) -> FamilyState:
     decided = decisions(events.family_events(ledger, name))
     cases = {c.case_id: c for c in catalog.cases(ledger, name)}
     outputs = {o.output_id: o for o in catalog.outputs(ledger, name)}
-    results, fingerprints = catalog.gate_verdicts(ledger, name, outputs=outputs.keys())
+    results, fingerprints = verdicts.gate_verdicts(ledger, name, outputs=outputs.keys())
     return FamilyState(
         family=family,
         cases=with_decided_languages(cases, decided),

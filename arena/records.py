@@ -24,6 +24,10 @@ Kind = Literal["votes", "tests", "tests_then_votes", "graded"]
 KINDS: tuple[str, ...] = ("votes", "tests", "tests_then_votes", "graded")
 Choice = Literal["left", "right", "tie", "both_bad", "skip"]
 CHOICES: tuple[str, ...] = ("left", "right", "tie", "both_bad", "skip")
+# What a rater can answer (a skip is not a vote).
+VOTE_CHOICES: tuple[str, ...] = ("left", "right", "tie", "both_bad")
+# Time on a pair beyond this is idle time, not judging time.
+IDLE_CAP_MS = 5 * 60 * 1000
 TestResult = Literal["passed", "failed", "errored"]
 TEST_RESULTS: tuple[str, ...] = ("passed", "failed", "errored")
 GATES: tuple[str, ...] = ("empty", "truncated", "length", "language", "script")

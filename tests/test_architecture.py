@@ -14,7 +14,7 @@ def test_import_linter_contracts_hold():
         [str(lint), str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 3 kept, 0 broken" in result.stdout
+    assert "Contracts: 6 kept, 0 broken" in result.stdout
 
 
 def test_the_cli_imports_no_qt_and_no_ui_at_module_level():
@@ -76,3 +76,56 @@ def test_every_resource_folder_is_listed_for_installation():
         and "__pycache__" not in p.parts
     }
     assert folders <= listed, f"add to [tool.setuptools] packages: {sorted(folders - listed)}"
+
+
+def _modules(*packages: str) -> list[Path]:
+    return sorted(p for package in packages for p in (ROOT / package).rglob("*.py"))
+
+
+def test_no_import_circle():
+    import grimp
+
+    graph = grimp.build_graph("arena")
+    circles = sorted(
+        (importer, imported)
+        for importer in graph.modules
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if graph.find_shortest_chain(importer=imported, imported=importer)
+    )
+    assert circles == []
+
+
+def test_no_module_over_400_lines():
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in _modules("arena", "fitting")
+        if (n := len(p.read_text("utf-8").splitlines())) > 400
+    }
+    assert long == {}
+
+
+def test_no_two_modules_share_a_stem():
+    stems: dict[str, list[str]] = {}
+    for path in _modules("arena"):
+        if path.name != "__init__.py":
+            stems.setdefault(path.stem, []).append(str(path.relative_to(ROOT)))
+    packages = {p.parent.name for p in _modules("arena") if p.name == "__init__.py"}
+    shared = {s: where for s, where in stems.items() if len(where) > 1 or s in packages}
+    assert shared == {}
+
+
+def test_only_the_ledger_touches_the_database():
+    # The import contract keeps sqlite3 inside arena.ledger; this keeps its handle there too.
+    found = []
+    for path in _modules("arena"):
+        if (ROOT / "arena" / "ledger") in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in {
+                "db",
+                "execute",
+                "executemany",
+                "executescript",
+            }:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+    assert found == []

@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from arena import __version__
 from arena.bundle.signing import SIGNATURE, load_or_create_key, sign
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, chain, run_store
+from arena.ledger import Ledger, catalog, chain, run_store, verdicts
 from arena.ledger import round_store as stored_rounds
 from arena.records import Output
 from arena.rounds.closing import find_round
@@ -61,7 +61,7 @@ def _json(value: Any) -> bytes:
 
 
 def _chain(ledger: Ledger, table: str, family: str, heads: dict[str, Any]) -> bytes:
-    return _jsonl(chain.rows(ledger.db, table, family, heads[table]["seq"]))
+    return _jsonl(chain.rows(ledger, table, family, heads[table]["seq"]))
 
 
 def _output_row(o: Output) -> dict[str, Any]:
@@ -142,7 +142,7 @@ def bundle_files(
             if (m := run_store.suite_manifest(ledger, h)) is not None
         )
     elif found.marks is not None:
-        results = catalog.gate_results(ledger, name, up_to=found.marks["gate_results"])
+        results = verdicts.gate_results(ledger, name, up_to=found.marks["gate_results"])
         files["gates.jsonl"] = _jsonl(
             {
                 "output_id": o.output_id,

@@ -238,7 +238,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
         summaries, found = [], []
         for family in chosen:
             with tqdm(
-                total=ledger.db["outputs"].count_where("family = ?", [family.name]),
+                total=catalog.count_outputs(ledger, family.name),
                 desc=f"gates {family.name}",
                 unit="output",
                 disable=None,

@@ -85,7 +85,7 @@ def _suite(ledger: Any, name: str) -> tuple[Any, str | None]:
 def cmd_collect(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from arena.graded.collect import CollectSettings, load_prices
+    from arena.graded.run_settings import CollectSettings, load_prices
     from arena.graded.runs import collect_run
 
     try:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import sys
 from collections.abc import Sequence
 
 from arena import __version__
 from arena.cli import commands, corrections_cmd, graded_cmd, output, round_cmd
 from arena.errors import ArenaError
+from arena.ledger import StorageError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArenaError as exc:
         output.error(str(exc))
         return exc.exit_code
-    except sqlite3.Error as exc:
+    except StorageError as exc:
         # A full disk, an I/O error: the transaction was rolled back, nothing half-written.
         output.error(
             f"the ledger could not be written or read: {exc}; nothing was changed by this command"

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from arena import gates
 from arena.canonical import sha256_hex
 from arena.family_state import FamilyState
-from arena.ledger import Ledger, catalog
+from arena.ledger import Ledger, catalog, verdicts
 from arena.records import GATES, Case, CaseId, Family, GateResult, Output, OutputId
 
 
@@ -110,7 +110,7 @@ def refresh(
             progress(1)
     if fresh:
         with ledger.atomic():
-            catalog.record_gate_results(ledger, fresh)
+            verdicts.record_gate_results(ledger, fresh)
     return found, changed
 
 

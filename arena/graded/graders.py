@@ -13,10 +13,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from arena.graded.suites import Task
+from typing import Any, Literal
 
 PARSER_VERSION = "arena-graders/1"
 
@@ -314,15 +311,6 @@ def grade_output(
     if is_refusal(answer):
         return _failed("refusal", answer, "the answer is a refusal")
     return score_answer(grader, answer)
-
-
-def grade(
-    task: Task, output: str | None, *, finish_reason: str | None = None, timed_out: bool = False
-) -> Grade:
-    """Grade ``output`` for ``task`` with the task's grader and answer contract."""
-    return grade_output(
-        task.grader, task.answer_contract, output, finish_reason=finish_reason, timed_out=timed_out
-    )
 
 
 # --- building graders from a manifest ----------------------------------------

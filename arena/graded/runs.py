@@ -15,15 +15,18 @@ from typing import Any
 
 from arena import gates
 from arena.errors import BadInput
+from arena.fit import macro_interval
 from arena.gates.screening import Fingerprints
-from arena.graded.collect import CollectedItem, CollectSettings, CollectSummary, Progress, collect
-from arena.graded.graders import PARSER_VERSION, Grade, grade
-from arena.graded.suites import Suite, check_tier, parse_suite, score_suite
-from arena.ledger import Ledger, catalog
+from arena.graded.collect import CollectSummary, Progress, collect
+from arena.graded.endpoint import CollectedItem
+from arena.graded.graders import PARSER_VERSION, Grade
+from arena.graded.run_settings import CollectSettings
+from arena.graded.suite_scores import score_suite
+from arena.graded.suites import Suite, check_tier, grade, parse_suite
+from arena.ledger import Ledger, catalog, verdicts
 from arena.ledger import run_store as stored
 from arena.ledger.voting import new_id
 from arena.records import Case, CaseId, Family, Output, SystemId, output_id
-from arena.rounds.scoring import macro_interval
 
 
 def _family(ledger: Ledger, name: str, language: str) -> Family:
@@ -125,7 +128,7 @@ def collect_run(
                 )
                 if catalog.add_output(ledger, output, run_id):
                     case = Case(name, CaseId(task.task_id), task.category, task.input)
-                    catalog.record_gate_results(
+                    verdicts.record_gate_results(
                         ledger,
                         [
                             (
@@ -347,5 +350,5 @@ def feed_votes(ledger: Ledger, graded_family: str, votes_family: str) -> int:
                     (copy.output_id, gates.evaluate(copy, case, target), fingerprint(copy, case))
                 )
                 added += 1
-        catalog.record_gate_results(ledger, fed)
+        verdicts.record_gate_results(ledger, fed)
     return added

@@ -1,4 +1,4 @@
-"""Suites of graded tasks: loading a manifest, scoring a run, and result tiers.
+"""Suites of graded tasks: loading a manifest, grading a task, and result tiers.
 
 A manifest is TOML or JSON (docs/graded.md lists every field). Its hash is
 the sha256 of the canonical JSON of the parsed manifest, so the same suite
@@ -12,8 +12,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
@@ -22,14 +21,13 @@ from arena.canonical import content_hash, sha256_hex
 from arena.errors import BadInput
 from arena.graded.graders import (
     CONTRACTS,
-    STATUSES,
     Contract,
     Grade,
     Grader,
     SpecError,
     build_grader,
+    grade_output,
 )
-from arena.graded.graders import grade as grade_task
 from arena.paths import resource_path
 
 TIERS: tuple[str, ...] = ("reference", "community")
@@ -81,6 +79,15 @@ class Suite:
 
 
 # --- loading -----------------------------------------------------------------
+
+
+def grade(
+    task: Task, output: str | None, *, finish_reason: str | None = None, timed_out: bool = False
+) -> Grade:
+    """Grade ``output`` for ``task`` with the task's grader and answer contract."""
+    return grade_output(
+        task.grader, task.answer_contract, output, finish_reason=finish_reason, timed_out=timed_out
+    )
 
 
 def bundled_suites() -> list[str]:
@@ -235,7 +242,7 @@ def _task(item: Any, index: int, default_contract: str, bad: Any) -> Task:
         reference=reference,
     )
     if reference is not None:
-        verdict = grade_task(task, reference)
+        verdict = grade(task, reference)
         if not verdict.passed:
             raise bad(
                 f"{where}.reference",
@@ -329,81 +336,6 @@ class _Locator:
         # End the span where the next task's object opens, so its fields are not ours.
         closing = next((n for n in range(following, line, -1) if "{" in self.lines[n]), following)
         return opening, closing
-
-
-# --- scoring -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CategoryScore:
-    category: str
-    score: float
-    tasks: int
-    passed: int
-    attempted: int
-
-
-@dataclass(frozen=True)
-class SuiteScore:
-    """Scores of one run over a suite.
-
-    ``credits`` and ``category_labels`` follow the suite's task order and are
-    the arrays to pass to ``fitting.bootstrap_macro_score(credit, category, rng=...)``.
-    """
-
-    headline: float
-    categories: tuple[CategoryScore, ...]
-    tasks: int
-    passed: int
-    attempted: int
-    coverage: float
-    credits: tuple[float, ...]
-    category_labels: tuple[str, ...]
-    status_counts: Mapping[str, int] = field(default_factory=dict)
-
-
-def score_suite(suite: Suite | Iterable[Task], grades: Mapping[str, Grade]) -> SuiteScore:
-    """Category score = weighted mean task credit; headline = mean of the category scores.
-
-    A task without a grade counts as ``missing`` with credit 0: nothing leaves
-    the denominator. ``attempted`` counts tasks whose status is not ``missing``.
-    """
-    tasks = tuple(suite.tasks if isinstance(suite, Suite) else suite)
-    if not tasks:
-        raise ValueError("suite: no tasks to score")
-    known = {t.task_id for t in tasks}
-    stray = sorted(set(grades) - known)
-    if stray:
-        raise ValueError(f"grades: task id {stray[0]!r} is not in the suite")
-    missing = Grade("missing", 0.0, False, None, "no output")
-    verdicts = [grades.get(t.task_id, missing) for t in tasks]
-    order = tuple(dict.fromkeys(t.category for t in tasks))
-    categories = []
-    for category in order:
-        members = [(t, g) for t, g in zip(tasks, verdicts, strict=True) if t.category == category]
-        weight = sum(t.weight for t, _ in members)
-        categories.append(
-            CategoryScore(
-                category=category,
-                score=sum(t.weight * g.credit for t, g in members) / weight,
-                tasks=len(members),
-                passed=sum(g.passed for _, g in members),
-                attempted=sum(g.status != "missing" for _, g in members),
-            )
-        )
-    attempted = sum(g.status != "missing" for g in verdicts)
-    counts = {status: sum(g.status == status for g in verdicts) for status in STATUSES}
-    return SuiteScore(
-        headline=sum(c.score for c in categories) / len(categories),
-        categories=tuple(categories),
-        tasks=len(tasks),
-        passed=sum(g.passed for g in verdicts),
-        attempted=attempted,
-        coverage=attempted / len(tasks),
-        credits=tuple(g.credit for g in verdicts),
-        category_labels=tuple(t.category for t in tasks),
-        status_counts=counts,
-    )
 
 
 # --- tiers -------------------------------------------------------------------

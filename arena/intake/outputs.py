@@ -15,7 +15,7 @@ from arena.family_state import with_decided_languages
 from arena.gates.case_language import detect_case_language
 from arena.gates.screening import Fingerprints
 from arena.intake.readers import READERS, ParsedOutput, ReadOptions
-from arena.ledger import Ledger, catalog, events
+from arena.ledger import Ledger, catalog, events, verdicts
 from arena.ledger.voting import new_id
 from arena.records import (
     KINDS,
@@ -265,7 +265,7 @@ class _Import:
         return with_decided_languages({case_id: stored}, self.decided)[case_id], new
 
     def _flush_gates(self) -> None:
-        catalog.record_gate_results(self.ledger, self.gated)
+        verdicts.record_gate_results(self.ledger, self.gated)
         self.gated = []
 
     def finish(self, fmt: str) -> None:

@@ -16,8 +16,9 @@ from arena.canonical import content_hash
 from arena.errors import BadInput
 from arena.intake.jsonstream import Progress, iter_json_lines
 from arena.ledger import Ledger, catalog, voting
-from arena.rating.session import IDLE_CAP_MS, VOTE_CHOICES
 from arena.records import (
+    IDLE_CAP_MS,
+    VOTE_CHOICES,
     CaseId,
     Presentation,
     PresentationId,

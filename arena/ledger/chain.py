@@ -17,7 +17,7 @@ from sqlite_utils import Database
 from arena.canonical import canonical_json, sha256_hex
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
-from arena.ledger.schema import EVENT_COLUMNS_0006
+from arena.ledger.migrations_0006_0010 import EVENT_COLUMNS_0006
 
 _NOT_HASHED = ("seq", "hash", "prev_hash")
 
@@ -46,17 +46,22 @@ def append(ledger: Ledger, table: str, row: dict[str, Any]) -> dict[str, Any]:
     return stored
 
 
-def head(db: Database, table: str, family: str) -> dict[str, Any]:
+def heads(ledger: Ledger, family: str) -> dict[str, dict[str, Any]]:
+    """Where each of ``family``'s chains stands: table -> its newest seq and hash."""
+    return {table: head(ledger, table, family) for table in APPEND_ONLY}
+
+
+def head(ledger: Ledger, table: str, family: str) -> dict[str, Any]:
     """The newest row of ``family``'s chain in ``table``: its seq and hash (0 and genesis)."""
-    row = db.execute(
+    row = ledger.db.execute(
         f"SELECT seq, hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [family]
     ).fetchone()
     return {"seq": row[0], "hash": row[1]} if row else {"seq": 0, "hash": GENESIS_HASH}
 
 
-def rows(db: Database, table: str, family: str, up_to: int) -> list[dict[str, Any]]:
+def rows(ledger: Ledger, table: str, family: str, up_to: int) -> list[dict[str, Any]]:
     """``family``'s rows of ``table`` in chain order, up to seq ``up_to``."""
-    cursor = db.execute(
+    cursor = ledger.db.execute(
         f"SELECT * FROM {table} WHERE family = ? AND seq <= ? ORDER BY seq", [family, up_to]
     )
     names = [d[0] for d in cursor.description]

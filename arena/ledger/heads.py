@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from arena.ledger.schema import APPEND_ONLY
+from arena.ledger.guards import APPEND_ONLY
 
 SUFFIX = ".heads.json"
 Heads = dict[str, dict[str, dict[str, Any]]]  # table -> family -> {"seq", "hash"}

@@ -15,7 +15,7 @@ from arena import family_state
 from arena.decisions import decisions
 from arena.errors import BadInput
 from arena.gates import screening
-from arena.ledger import Ledger, catalog, events
+from arena.ledger import Ledger, catalog, events, verdicts
 from arena.records import GATES, LANGUAGE_TAG, CaseId, Event, Output, OutputId
 
 
@@ -100,7 +100,7 @@ def overrule(
         raise BadInput(f"no gate {gate!r}; one of {', '.join(GATES)}", field="--gate")
     why = _reason(reason, "overrule the gate")
     verdict = next(
-        (r for r in catalog.output_gate_results(ledger, output.output_id) if r.gate == gate),
+        (r for r in verdicts.output_gate_results(ledger, output.output_id) if r.gate == gate),
         None,
     )
     if verdict is None or verdict.passed:

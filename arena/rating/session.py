@@ -23,6 +23,8 @@ from arena.ledger import Ledger, catalog, events, voting
 from arena.pairs.live_scheduler import LiveScheduler
 from arena.pairs.scheduling import DEFAULT_REPEAT_SHARE, Candidate, NextPair, Shown
 from arena.records import (
+    IDLE_CAP_MS,
+    VOTE_CHOICES,
     Case,
     Choice,
     Family,
@@ -33,10 +35,6 @@ from arena.records import (
     Vote,
     VoteId,
 )
-
-# Time on a pair beyond this is idle time, not judging time.
-IDLE_CAP_MS = 5 * 60 * 1000
-VOTE_CHOICES = ("left", "right", "tie", "both_bad")
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from arena.family_state import FamilyState
 from arena.gates import screening
 from arena.ledger import Ledger, catalog, chain
 from arena.ledger import round_store as stored_rounds
-from arena.ledger.schema import APPEND_ONLY
 from arena.ledger.voting import new_id
 from arena.records import Family, Output, OutputId, System, SystemId
-from arena.rounds.comparisons import Column, Comparisons, family_comparisons
+from arena.rounds.comparison_table import Column, Comparisons
+from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, sides, summary
 
@@ -119,7 +119,7 @@ class _Result:
     categories: dict[str, Board]
     summary: RoundSummary
     fit: dict[str, Any] | None
-    # Column by column (arena.rounds.comparisons.Comparisons, with the weight each was fitted with).
+    # Column by column (comparison_table.Comparisons, with the weight each was fitted with).
     comparisons: dict[str, Column]
     receipts: list[dict[str, Any]]
 
@@ -191,7 +191,7 @@ def _close(
         fit=result.fit,
         # Where each chain of the family stood at closing, and how far outputs and gate
         # results stood: the export shows the family as it was then.
-        chain_heads={t: chain.head(ledger.db, t, family.name) for t in APPEND_ONLY},
+        chain_heads=chain.heads(ledger, family.name),
         marks=catalog.marks(ledger),
     )
     with ledger.atomic():
@@ -215,7 +215,7 @@ class Inputs(NamedTuple):
 
 
 def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
-    heads = {table: chain.head(ledger.db, table, family.name) for table in APPEND_ONLY}
+    heads = chain.heads(ledger, family.name)
     gated = sha256_hex(
         json.dumps(
             {

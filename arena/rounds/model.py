@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import fitting
+from arena import fit
 from arena.errors import BadInput
 
 Weighting = Literal["unit", "ledger"]
@@ -32,9 +32,9 @@ class RoundSettings:
 
     weighting: Weighting = "unit"
     cap: float | None = None
-    penalty: float = fitting.DEFAULT_PENALTY
+    penalty: float = fit.DEFAULT_PENALTY
     base: float = 1000.0
-    threshold: float = fitting.DEFAULT_THRESHOLD
+    threshold: float = fit.DEFAULT_THRESHOLD
     # Graded families: the seed of the bootstrap intervals, recorded so they can be redone.
     seed: int = 0
 

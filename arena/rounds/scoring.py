@@ -1,8 +1,7 @@
 """Comparisons in, point scores and round-summary figures out.
 
-The one module of ``arena`` that calls ``fitting``: it turns a family's
-comparisons (``arena.rounds.comparisons.Comparisons``, column by column) into the
-index arrays the fitting library takes, applies the round's weighting
+It turns a family's comparisons (``arena.rounds.comparison_table.Comparisons``,
+column by column) into the index arrays ``arena.fit`` takes, applies the round's weighting
 policy, and turns the results back into plain values.
 """
 
@@ -15,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-import fitting
+from arena import fit
 from arena.errors import BadInput
 from arena.intake.battles import read_battles
 from arena.pairs.settling import RULE_GROUPS
 from arena.records import SystemId
-from arena.rounds.comparisons import Comparisons
+from arena.rounds.comparison_table import Comparisons
 from arena.rounds.model import RoundSettings, RoundSummary
 
 
@@ -79,7 +78,7 @@ def fit_board(
     index = {s: i for i, s in enumerate(systems)}
     live = weights > 0
     a, b = (side[live] for side in sides(comparisons, index))
-    result = fitting.fit_points(
+    result = fit.fit_points(
         a,
         b,
         comparisons["y"][live],
@@ -130,7 +129,7 @@ def _agreement(comparisons: Comparisons) -> tuple[float | None, int]:
     if not pairs:
         return None, 0
     first, again = (np.array(rows) for rows in zip(*pairs, strict=True))
-    result = fitting.rater_agreement(
+    result = fit.rater_agreement(
         [str(c) for c in comparisons.values("choice", first)],
         [str(c) for c in comparisons.values("choice", again)],
         swapped=True,
@@ -170,7 +169,7 @@ def summary(
     halves: dict[str, dict[str, float | None]] = {"odd": {}, "even": {}}
     bias = None
     if len(human):
-        split = fitting.split_half_tau(
+        split = fit.split_half_tau(
             a,
             b,
             y,
@@ -183,7 +182,7 @@ def summary(
         tau = _number(split.tau)
         for name, half in (("odd", split.odd), ("even", split.even)):
             halves[name] = {s: _number(half.points[i]) for s, i in index.items()}
-        fit = fitting.length_bias(
+        length = fit.length_bias(
             a,
             b,
             y,
@@ -193,7 +192,7 @@ def summary(
             n_systems=len(systems),
             penalty=settings.penalty,
         )
-        bias = _number(fit.points_per_sd)
+        bias = _number(length.points_per_sd)
     return RoundSummary(
         rater_agreement=agreement,
         repeats=repeats,
@@ -258,7 +257,7 @@ def fit_battles(
     path: str,
     *,
     fmt: str = "fastchat-battles",
-    penalty: float = fitting.DEFAULT_PENALTY,
+    penalty: float = fit.DEFAULT_PENALTY,
     anchor: str | None = None,
     base: float = 1000.0,
 ) -> dict[str, Any]:
@@ -272,7 +271,7 @@ def fit_battles(
     battles = read_battles(path, fmt=fmt)
     requested = battles.names.index(anchor) if anchor in battles.names else None
     try:
-        result = fitting.fit_points(
+        result = fit.fit_points(
             battles.a,
             battles.b,
             battles.y,
@@ -308,11 +307,3 @@ def fit_battles(
         "penalty": float(penalty),
         "systems": systems,
     }
-
-
-def macro_interval(
-    credits: Sequence[float], categories: Sequence[str], *, seed: int
-) -> tuple[float, float]:
-    """The seeded 95% percentile bootstrap interval of a graded run's headline."""
-    result = fitting.bootstrap_macro_score(credits, categories, rng=seed)
-    return result.confidence_interval.low, result.confidence_interval.high

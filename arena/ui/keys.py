@@ -8,9 +8,12 @@ own Undo key (Cmd+Z on macOS); no action may take another platform shortcut
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
 
 Standard = QKeySequence.StandardKey
 PORTABLE = QKeySequence.SequenceFormat.PortableText
@@ -170,3 +173,23 @@ def display(keys: list[str]) -> str:
         native = QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
         shown.append(ARROWS.get(key, native))
     return " / ".join(shown)
+
+
+def make_action(
+    owner: QWidget,
+    text: str,
+    slot: Callable[[], object],
+    keys: list | None = None,
+    *,
+    checkable: bool = False,
+    checked: bool = False,
+) -> QAction:
+    """A window-wide action calling ``slot`` (the caller adds it where its keys should act)."""
+    action = QAction(text, owner)
+    action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    if keys:
+        action.setShortcuts([QKeySequence(k) for k in keys])
+    action.setCheckable(checkable)
+    action.setChecked(checked)
+    action.triggered.connect(lambda _checked=False: slot())
+    return action

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -22,16 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from arena.intake.outputs import ImportReport, import_file
-from arena.intake.readers import guess_format
 from arena.ledger import Ledger
-from arena.ui import dialogs
+from arena.ui import import_flow
 from arena.ui.board.board_page import BoardPage
 from arena.ui.board.round_actions import RoundActions
 from arena.ui.family_list import FamilyList
 from arena.ui.gates.gates_page import GatesPage
 from arena.ui.help_overlay import HelpOverlay
-from arena.ui.keys import ACTIONS, KeyMap
+from arena.ui.keys import ACTIONS, KeyMap, make_action
 from arena.ui.operations import LedgerOps, show_error
 from arena.ui.rating.rating_page import RatingPage
 from arena.ui.rating.render_cache import RenderCache
@@ -42,7 +41,6 @@ from arena.ui.theme import THEMES, apply_theme, button_css
 VOTE_ACTIONS = ("left", "right", "tie", "both_bad", "skip", "flag", "undo")
 INPUT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
 LEDGER_FILES = "Arena ledgers (*.sqlite *.db);;All files (*)"
-IMPORT_FILES = "Outputs (*.jsonl *.json *.csv);;All files (*)"
 
 
 def _app() -> QApplication:
@@ -109,21 +107,9 @@ class MainWindow(QMainWindow):
     # -- actions and menus ----------------------------------------------------
 
     def _action(
-        self,
-        text: str,
-        slot: Callable[[], object],
-        keys: list | None = None,
-        *,
-        checkable: bool = False,
-        checked: bool = False,
+        self, text: str, slot: Callable[[], object], keys: list | None = None, **how: bool
     ) -> QAction:
-        action = QAction(text, self)
-        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        if keys:
-            action.setShortcuts([QKeySequence(k) for k in keys])
-        action.setCheckable(checkable)
-        action.setChecked(checked)
-        action.triggered.connect(lambda _checked=False: slot())
+        action = make_action(self, text, slot, keys, **how)
         self.addAction(action)
         return action
 
@@ -212,11 +198,7 @@ class MainWindow(QMainWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.settings.recent_ledgers:
-
-            def reopen(p: str = path) -> bool:
-                return self.open_ledger(Path(p))
-
-            self.recent_menu.addAction(path, reopen)
+            self.recent_menu.addAction(path, partial(self.open_ledger, Path(path)))
 
     # -- ledger and families --------------------------------------------------
 
@@ -333,32 +315,13 @@ class MainWindow(QMainWindow):
     # -- importing ------------------------------------------------------------
 
     def choose_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import outputs", "", IMPORT_FILES)
-        if path:
-            self.import_path(Path(path))
+        path = import_flow.ask_import_path(self)
+        if path is not None:
+            self.import_path(path)
 
     def import_path(self, path: Path) -> bool:
-        ledger = self.ledger
-        if ledger is None:
-            show_error(self, "Open a ledger before importing outputs into it.")
-            return False
         names = [row["name"] for row in self.families.model.rows]
-        family = dialogs.ask_family(self, path.name, names, path.stem)
-        if family is None:
-            return False
-
-        def imported(report: ImportReport) -> None:
-            self.statusBar().showMessage(
-                f"Imported {report.outputs_added} new outputs ({report.records} records) "
-                f"into {report.family}.",
-                10_000,
-            )
-
-        return self.ops.run(
-            "import",
-            lambda: import_file(ledger, path, family=family, fmt=guess_format(path)),
-            imported,
-        )
+        return import_flow.import_outputs(self, self.ops, self.ledger, path, names)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
         if any(url.isLocalFile() for url in event.mimeData().urls()):

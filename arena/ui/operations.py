@@ -8,7 +8,6 @@ nothing on screen: the caller stays on the same pair.
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,10 +17,11 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from arena.errors import ArenaError, HeadFileNotUpdated
+from arena.ledger import StorageError
 
 # A write can fail for Arena's own reasons, or because SQLite or the disk refused it
 # (full disk, a removed drive); the rater needs to see all of these the same way.
-WRITE_ERRORS = (ArenaError, sqlite3.Error, OSError)
+WRITE_ERRORS = (ArenaError, StorageError, OSError)
 
 
 def show_error(parent: QWidget | None, message: str, *, title: str = "Arena") -> QMessageBox:

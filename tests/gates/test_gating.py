@@ -8,6 +8,7 @@ from arena import family_state
 from arena.cli.main import main
 from arena.gates.screening import rerun
 from arena.intake.outputs import import_file
+from arena.ledger import verdicts
 from tests.conftest import native_line
 
 PROSE = "This answer explains the idea in plain English, with enough words to judge it well."
@@ -112,12 +113,11 @@ def test_a_new_gates_version_gates_every_output_once(ledger, tmp_path, monkeypat
 
 
 def test_verdicts_stored_without_a_fingerprint_are_gated_once_more(ledger, tmp_path, monkeypatch):
-    from arena.ledger import catalog
 
     state = _family(ledger, tmp_path)
     # As rows written before fingerprints were kept.
     with ledger.atomic():
-        catalog.record_gate_results(
+        verdicts.record_gate_results(
             ledger,
             [(o.output_id, state.gate_results[o.output_id], None) for o in state.in_force[:2]],
         )
@@ -155,7 +155,7 @@ def test_the_verdicts_in_force_are_the_newest_of_each_gate(ledger, tmp_path, see
                 )
             )
         with ledger.atomic():
-            catalog.record_gate_results(ledger, evaluations)
+            verdicts.record_gate_results(ledger, evaluations)
     mark = rng.choice(
         [
             None,
@@ -181,6 +181,6 @@ def test_the_verdicts_in_force_are_the_newest_of_each_gate(ledger, tmp_path, see
         for o, by_gate in newest.items()
     }
     marks = {o: {f for _, _, f in by_gate.values()} for o, by_gate in newest.items()}
-    results, fingerprints = catalog.gate_verdicts(ledger, "g", up_to=mark)
+    results, fingerprints = verdicts.gate_verdicts(ledger, "g", up_to=mark)
     assert results == expected
     assert fingerprints == {o: m.pop() for o, m in marks.items() if len(m) == 1 and None not in m}

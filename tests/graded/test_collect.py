@@ -14,17 +14,17 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from arena.errors import BadInput
-from arena.graded.collect import (
+from arena.graded.collect import collect
+from arena.graded.endpoint import _retry_after_seconds
+from arena.graded.graders import ExactMatch
+from arena.graded.run_settings import (
     CollectSettings,
     Prices,
-    _retry_after_seconds,
-    collect,
     completions_url,
     load_prices,
     normalise_endpoint,
     run_descriptor,
 )
-from arena.graded.graders import ExactMatch
 from arena.graded.suites import Task
 from arena.redact import REDACTED
 from tests.graded.fake_endpoint import EchoToken, Fail, FakeEndpoint, Hangup, Raw, Reply

@@ -9,14 +9,15 @@ from collections import Counter
 import pytest
 
 from arena.errors import BadInput
-from arena.graded.graders import ExactMatch, Grade, grade
+from arena.graded.graders import ExactMatch, Grade
+from arena.graded.suite_scores import score_suite
 from arena.graded.suites import (
     Task,
     bundled_suites,
     check_tier,
+    grade,
     load_suite,
     parse_suite,
-    score_suite,
 )
 from arena.paths import resource_path
 

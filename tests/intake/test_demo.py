@@ -4,7 +4,7 @@ resources/demo/README.md says they are."""
 import pytest
 
 from arena.intake.demo import build_demo
-from arena.ledger import Ledger, catalog
+from arena.ledger import Ledger, catalog, verdicts
 from arena.rating.status import family_status
 
 
@@ -18,7 +18,7 @@ def demo(tmp_path_factory):
 
 def _failures(ledger, family):
     labels = {s.system_id: s.label for s in catalog.systems(ledger, family)}
-    results = catalog.gate_results(ledger, family)
+    results = verdicts.gate_results(ledger, family)
     found = set()
     for output in catalog.outputs(ledger, family):
         for r in results[output.output_id]:

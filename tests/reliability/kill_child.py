@@ -30,7 +30,8 @@ def _say(fd: int, line: str) -> None:
 
 def child_main(ledger_path: str, family: str, seed: int, fd: int) -> None:
     from arena.ledger import Ledger, voting
-    from arena.rating.session import VOTE_CHOICES, RatingSession
+    from arena.rating.session import RatingSession
+    from arena.records import VOTE_CHOICES
 
     real_record_vote = voting.record_vote
 

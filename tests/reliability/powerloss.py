@@ -338,7 +338,8 @@ def run_workload(
     from arena.ledger import heads
     from arena.ledger.connection import Ledger, _apply_pragmas
     from arena.ledger.schema import migrate
-    from arena.rating.session import VOTE_CHOICES, RatingSession
+    from arena.rating.session import RatingSession
+    from arena.records import VOTE_CHOICES
 
     global _vfs_count
     _vfs_count += 1

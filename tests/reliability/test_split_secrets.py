@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import BadInput, LedgerError
-from arena.graded.collect import CollectSettings
+from arena.graded.run_settings import CollectSettings
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
 from arena.ledger import Ledger

@@ -25,11 +25,8 @@ from arena.ledger import round_store as stored_rounds
 from arena.pairs.settling import RULE_GROUPS
 from arena.records import Presentation, PresentationId, Vote, VoteId
 from arena.rounds.closing import close_round
+from arena.rounds.comparison_table import SETTLER, Y_OF_CHOICE, Comparison, Comparisons
 from arena.rounds.comparisons import (
-    SETTLER,
-    Y_OF_CHOICE,
-    Comparison,
-    Comparisons,
     family_comparisons,
     settled_output_pairs,
     vote_status,

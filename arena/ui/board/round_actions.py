@@ -9,30 +9,48 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QStackedWidget, QStatusBar, QWidget
 
+from arena.ledger import Ledger
 from arena.rounds import closing
 from arena.ui import dialogs
 from arena.ui.board import close_round_dialog
 from arena.ui.board.board_export import write_csv, write_image
+from arena.ui.board.board_page import BoardPage
+from arena.ui.family_list import FamilyList
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, GATES_KEY
-from arena.ui.operations import progress, show_error
-
-if TYPE_CHECKING:
-    from arena.ui.main_window import MainWindow
+from arena.ui.operations import LedgerOps, progress, show_error
+from arena.ui.rating.rating_page import RatingPage
 
 ActionFactory = Callable[..., QAction]
 
 
+class BoardHost(Protocol):
+    """What the Board menu needs of the main window (which builds the menu and imports this)."""
+
+    pages: QStackedWidget
+    families: FamilyList
+    rating: RatingPage
+    board: BoardPage
+    ledger: Ledger | None
+    ops: LedgerOps
+
+    def current_family(self) -> str | None: ...
+    def show_board(self, name: str | None = None, round_id: str | None = None) -> bool: ...
+    def show_gates(self, name: str | None = None) -> bool: ...
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 (Qt's name)
+    def window(self) -> QWidget: ...  # the top-level widget: the parent of dialogs
+
+
 class RoundActions:
-    def __init__(self, window: MainWindow, menu: QMenu, make: ActionFactory) -> None:
-        self.window = window
+    def __init__(self, host: BoardHost, menu: QMenu, make: ActionFactory) -> None:
+        self.host = host
         self.actions: dict[str, QAction] = {
-            "board": make("Show &board", window.show_board, [BOARD_KEY]),
-            "gates": make("&Gates…", window.show_gates, [GATES_KEY]),
+            "board": make("Show &board", host.show_board, [BOARD_KEY]),
+            "gates": make("&Gates…", host.show_gates, [GATES_KEY]),
             "close_round": make("&Close round…", self.close_round, [CLOSE_ROUND_KEY]),
             "export_csv": make("Export board as &CSV…", self.export_csv),
             "export_image": make("Export board as &image (PNG, SVG)…", self.export_image),
@@ -46,7 +64,7 @@ class RoundActions:
 
     def update(self) -> None:
         """Enable what makes sense on the page shown."""
-        window = self.window
+        window = self.host
         page = window.pages.currentWidget()
         # B is the family list's key only: on the rating page it must not end a session.
         self.actions["board"].setEnabled(page is window.families)
@@ -60,17 +78,17 @@ class RoundActions:
         self.actions["export_image"].setEnabled(shown)
 
     def close_round(self) -> bool:
-        window = self.window
+        window = self.host
         ledger, family = window.ledger, window.current_family()
         if ledger is None or family is None:
-            show_error(window, "Choose a family in the list before closing a round.")
+            show_error(window.window(), "Choose a family in the list before closing a round.")
             return False
-        settings = close_round_dialog.ask_round_settings(window, family)
+        settings = close_round_dialog.ask_round_settings(window.window(), family)
         if settings is None:
             return False
         total = next((r["outputs"] for r in window.families.model.rows if r["name"] == family), 0)
         with progress(
-            window, f"Closing a round of {family}: re-running the gates…", total
+            window.window(), f"Closing a round of {family}: re-running the gates…", total
         ) as advance:
             return window.ops.run(
                 "round",
@@ -79,27 +97,27 @@ class RoundActions:
             )
 
     def _suggestion(self, suffix: str) -> Path:
-        board = self.window.board
+        board = self.host.board
         assert board.found is not None  # the export actions are enabled only then
         parts = [board.family, board.found.round_id[:8], board.category or ""]
-        folder = Path(self.window.ledger.path).parent if self.window.ledger else Path.home()
+        folder = Path(self.host.ledger.path).parent if self.host.ledger else Path.home()
         return folder / ("-".join(p for p in parts if p) + suffix)
 
     def export_csv(self) -> bool:
         path = dialogs.ask_save_path(
-            self.window, "Export board as CSV", self._suggestion(".csv"), "CSV (*.csv)"
+            self.host.window(), "Export board as CSV", self._suggestion(".csv"), "CSV (*.csv)"
         )
-        model = self.window.board.model
+        model = self.host.board.model
         return path is not None and self._write(path, lambda: write_csv(path, model))
 
     def export_image(self) -> bool:
         path = dialogs.ask_save_path(
-            self.window,
+            self.host.window(),
             "Export board as image",
             self._suggestion(".png"),
             "PNG image (*.png);;SVG image (*.svg)",
         )
-        board = self.window.board
+        board = self.host.board
         return path is not None and self._write(
             path, lambda: write_image(path, board.model, board.board_text(for_image=True))
         )
@@ -108,7 +126,7 @@ class RoundActions:
         try:
             write()
         except OSError as exc:
-            show_error(self.window, f"The board was not exported: {exc}")
+            show_error(self.host.window(), f"The board was not exported: {exc}")
             return False
-        self.window.statusBar().showMessage(f"Board written to {path}", 10_000)
+        self.host.statusBar().showMessage(f"Board written to {path}", 10_000)
         return True

@@ -9,21 +9,37 @@ act only while the Gates page has the focus.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QPushButton
+from PySide6.QtWidgets import QHBoxLayout, QListWidget, QPushButton, QWidget
 
 from arena.gates.screening import GateFailure
+from arena.ledger import Ledger
 from arena.rating import corrections
 from arena.records import Event
 from arena.ui import dialogs
-from arena.ui.gates.gates_data import gate_title
+from arena.ui.gates.gates_data import GatesData, gate_title
 from arena.ui.keys import GATES_ACTIONS, default_keys, display
+from arena.ui.operations import LedgerOps
 
-if TYPE_CHECKING:
-    from arena.ui.gates.gates_page import GatesPage
+
+class CorrectionHost(Protocol):
+    """What the corrections need of the Gates page (which builds them and imports this)."""
+
+    ops: LedgerOps
+    ledger: Ledger | None
+    family: str
+    data: GatesData | None
+    buttons: dict[str, QPushButton]
+    corrections: QListWidget
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 (Qt's name)
+    def selected(self) -> GateFailure | None: ...
+    def say(self, text: str) -> None: ...
+    def window(self) -> QWidget: ...  # the top-level widget: the parent of dialogs
+
 
 BUTTONS = (
     ("overrule", "Overrule…"),
@@ -35,7 +51,7 @@ BUTTONS = (
 
 
 class CorrectionActions:
-    def __init__(self, page: GatesPage, controls: QHBoxLayout) -> None:
+    def __init__(self, page: CorrectionHost, controls: QHBoxLayout) -> None:
         self.page = page
         self.actions = self._make_actions(controls)
 
@@ -51,7 +67,7 @@ class CorrectionActions:
         labels = dict(BUTTONS)
         actions = {}
         for spec in GATES_ACTIONS:
-            action = QAction(spec.label, self.page)
+            action = QAction(spec.label, self.page.window())
             keys = default_keys(spec)
             action.setShortcuts([QKeySequence(k) for k in keys])
             # Only while this page has the focus: elsewhere these keys are the rater's.
@@ -91,7 +107,7 @@ class CorrectionActions:
             return False
         ledger, gate = self.page.ledger, failure.gate
         reason = dialogs.ask_reason(
-            self.page,
+            self.page.window(),
             "Overrule the verdict",
             f"Set the {gate_title(gate)} verdict on output {failure.output_id[:12]} (case "
             f"{failure.case_id}, {failure.system}) aside: its pairs will come to you for a "
@@ -116,7 +132,7 @@ class CorrectionActions:
         ledger, family = self.page.ledger, self.page.family
         suggestion = suggestion or self.page.data.suggested_language(case_id)
         answer = dialogs.ask_language(
-            self.page,
+            self.page.window(),
             f"Case {case_id} expects a language",
             f"Answers to case {case_id} will be judged against this language only, from now "
             f"on (its gates run again). It now expects "
@@ -137,7 +153,7 @@ class CorrectionActions:
             return False
         ledger, family, case_id = self.page.ledger, self.page.family, failure.case_id
         reason = dialogs.ask_reason(
-            self.page,
+            self.page.window(),
             "Retire the case",
             f"Retire case {case_id}: all its pairs and votes "
             "leave the fit (the ledger keeps them). Why?",
@@ -156,7 +172,7 @@ class CorrectionActions:
         ledger, output_id = self.page.ledger, failure.output_id
         where = self.page.data.where(output_id)
         reason = dialogs.ask_reason(
-            self.page,
+            self.page.window(),
             "Remove the output",
             f"Remove {where}: its pairs and votes leave the fit (the ledger keeps them). Why?",
         )
@@ -198,7 +214,7 @@ class CorrectionActions:
             return False
         ledger, what = self.page.ledger, self.page.data.describe(event)
         reason = dialogs.ask_reason(
-            self.page,
+            self.page.window(),
             "Undo a correction",
             f"Undo: {what} (“{event.note}”)? A retraction is "
             "recorded; the correction stays in the ledger.",

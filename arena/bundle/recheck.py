@@ -1,0 +1,269 @@
+"""Rechecks of a bundle's content: votes against comparisons, the settlement, the refit
+of the board and the regrading of graded receipts, each from the bundle's files alone."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Any
+
+import numpy as np
+
+from arena.bundle.report import VerifyReport, lines
+from arena.decisions import decisions
+from arena.family_state import FamilyState, with_decided_languages
+from arena.records import (
+    Case,
+    Event,
+    Family,
+    GateResult,
+    Output,
+)
+from arena.rounds.comparison_table import Y_OF_CHOICE, Comparison, Comparisons
+from arena.rounds.comparisons import (
+    settled_comparisons,
+    settled_output_pairs,
+    vote_status,
+)
+from arena.rounds.model import RoundSettings
+from arena.rounds.scoring import BoardFit, fit_board, summary
+
+POINTS_TOLERANCE = 0.01
+
+
+def bundle_state(
+    files: dict[str, bytes], manifest: dict, case_rows: list[dict], event_rows: list[dict]
+) -> FamilyState:
+    """The family as the bundle says it stood at closing, the rater's corrections applied."""
+    family = Family(**manifest["family"])
+    outputs = {
+        row["output_id"]: Output(
+            output_id=row["output_id"],
+            family=family.name,
+            case_id=row["case_id"],
+            system_id=row["system_id"],
+            sample=row["sample"],
+            text=row["text"],
+            is_diff=row["is_diff"],
+            finish_reason=row["finish_reason"],
+            test_result=row["test_result"],
+        )
+        for row in lines(files["outputs.jsonl"], "outputs.jsonl")
+    }
+    results = {
+        row["output_id"]: tuple(GateResult(**r) for r in row["results"])
+        for row in lines(files["gates.jsonl"], "gates.jsonl")
+    }
+    decided = decisions(Event.from_row(row) for row in event_rows)
+    cases = {
+        row["case_id"]: Case(
+            family.name,
+            row["case_id"],
+            row["category"],
+            row["prompt"],
+            row["language"],
+            row["detected_language"],
+            row["language_evidence"],
+        )
+        for row in case_rows
+    }
+    return FamilyState(family, with_decided_languages(cases, decided), outputs, results, decided)
+
+
+def check_settlement(
+    state: FamilyState, manifest: dict, comparisons: list[Comparison], report: VerifyReport
+) -> None:
+    """Settle the family again from the bundle: every settled comparison and vote status."""
+    if manifest["settings"].get("events") != state.decisions.record():
+        report.problems.append(
+            "manifest.json: the round's corrections differ from those events.jsonl puts in force"
+        )
+    expected = settled_comparisons(state)
+    published = [c for c in comparisons if c.source == "settled"]
+    if published != expected:
+        key = {(c.output_a, c.output_b) for c in expected}
+        invented = [c for c in published if (c.output_a, c.output_b) not in key]
+        report.problems.append(
+            f"comparisons.jsonl: the settled comparisons are not those the rules give "
+            f"({len(published)} published, {len(expected)} settled again"
+            + (f", {len(invented)} not settled by any rule" if invented else "")
+            + ")"
+        )
+    pairs = settled_output_pairs(state)
+    for c in comparisons:
+        if c.source != "vote":
+            continue
+        again = vote_status(state, c.case_id, c.output_a, c.output_b, c.repeat_of, pairs)
+        if (c.status, c.reason) != again:
+            report.problems.append(
+                f"comparisons.jsonl: vote {c.vote_id} is {c.status} "
+                f"({c.reason}); the rules make it {again[0]} ({again[1]})"
+            )
+
+
+def regrade(
+    files: dict[str, bytes], board: dict, settings: RoundSettings, report: VerifyReport
+) -> None:
+    """Graded rounds: grade every receipt's output again and recompute every score."""
+    from arena.graded.runs import score_row
+    from arena.graded.suites import Suite, grade, parse_suite
+
+    suites: dict[str, Suite] = {}
+    for row in lines(files["suites.jsonl"], "suites.jsonl"):
+        suite = parse_suite(row["manifest"], fmt=row["format"], source="suites.jsonl")
+        if suite.manifest_hash != row["suite_hash"]:
+            report.problems.append(
+                f"suites.jsonl: {row['suite_hash'][:12]}: the manifest does not hash to its id"
+            )
+        suites[row["suite_hash"]] = suite
+    receipts = lines(files["receipts.jsonl"], "receipts.jsonl")
+    by_system: dict[str, list[dict]] = {}
+    for r in receipts:
+        where = f"receipts.jsonl: {r['system_id'][:12]} {r['task_id']}"
+        found = suites.get(r["suite_hash"])
+        if found is None:
+            report.problems.append(f"{where}: its suite is not in suites.jsonl")
+            continue
+        try:
+            task = found.task(r["task_id"])
+        except KeyError:
+            report.problems.append(f"{where}: no such task in its suite")
+            continue
+        if task.input_hash != r["input_hash"]:
+            report.problems.append(f"{where}: input hash differs from the suite's task")
+        if (
+            r["output"] is not None
+            and hashlib.sha256(r["output"].encode("utf-8")).hexdigest() != r["output_hash"]
+        ):
+            report.problems.append(f"{where}: output does not match its hash")
+        regraded = grade(
+            task,
+            r["output"],
+            finish_reason=r["finish_reason"],
+            timed_out=r["attempt_status"] == "timeout",
+        )
+        if (regraded.status, regraded.credit, regraded.passed, regraded.parsed_answer) != (
+            r["status"],
+            r["credit"],
+            r["passed"],
+            r["parsed_answer"],
+        ):
+            report.problems.append(
+                f"{where}: graded again it gives {regraded.status} "
+                f"{regraded.credit}, the receipt says {r['status']} "
+                f"{r['credit']}"
+            )
+        by_system.setdefault(r["system_id"], []).append(r)
+    report.systems = len(board["systems"])
+    for row in board["systems"]:
+        items = by_system.get(row["system"], [])
+        if not items:
+            report.problems.append(f"board.json: {row['label']} has no receipts")
+            continue
+        again = score_row(suites[items[0]["suite_hash"]], items, seed=settings.seed)
+        for key, value in again.items():
+            published = row.get(key)
+            if not _close(published, value):
+                report.problems.append(
+                    f"board.json: {row['label']} {key}: published {published}, recomputed {value}"
+                )
+
+
+def _close(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(a, b, rel_tol=0, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def check_votes(
+    comparisons: list[Comparison], votes: list[dict], retractions: list[dict], report: VerifyReport
+) -> None:
+    by_id = {v["vote_id"]: v for v in votes}
+    retracted = {r["vote_id"] for r in retractions}
+    for c in comparisons:
+        if c.source != "vote":
+            continue
+        vote = by_id.get(c.vote_id)
+        if vote is None:
+            report.problems.append(f"comparisons.jsonl: vote {c.vote_id} is not in votes.jsonl")
+        elif (vote["choice"], vote["left_output"], vote["right_output"]) != (
+            c.choice,
+            c.output_a,
+            c.output_b,
+        ) or Y_OF_CHOICE[vote["choice"]] != c.y:
+            report.problems.append(f"comparisons.jsonl: vote {c.vote_id} differs from its row")
+        elif c.vote_id in retracted:
+            report.problems.append(f"comparisons.jsonl: vote {c.vote_id} was retracted")
+
+
+def _same(a: float | None, b: float | None, tolerance: float) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=0, abs_tol=tolerance)
+
+
+def _compare_board(name: str, published: list[dict], refit: BoardFit, report: VerifyReport) -> None:
+    for row in published:
+        score = refit.scores.get(row["system"])
+        if score is None:
+            report.problems.append(f"{name}: {row['label']} is not among the refitted systems")
+            continue
+        if not _same(row["points"], score.points, POINTS_TOLERANCE) or row["rank"] != score.rank:
+            report.problems.append(
+                f"{name}: {row['label']} published {row['points']} "
+                f"(rank {row['rank']}), refit gives {score.points} "
+                f"(rank {score.rank})"
+            )
+        elif row["points"] is not None:
+            report.largest_difference = max(
+                report.largest_difference, abs(row["points"] - score.points)
+            )
+
+
+def refit(
+    comparisons: Comparisons,
+    weights: np.ndarray,
+    board: dict,
+    manifest: dict,
+    settings: RoundSettings,
+    report: VerifyReport,
+) -> None:
+    systems = [r["system"] for r in sorted(board["systems"], key=lambda r: r["label"])]
+    report.systems = len(systems)
+    reference = manifest["family"]["reference"]
+    fit = fit_board(comparisons, weights, systems, reference=reference, settings=settings)
+    _compare_board("board.json", board["systems"], fit, report)
+    for category, view in board["categories"].items():
+        inside = comparisons.mask("category", category)
+        part = fit_board(
+            comparisons,
+            np.where(inside, weights, 0.0),
+            systems,
+            reference=reference,
+            settings=settings,
+        )
+        _compare_board(f"board.json category {category}", view["systems"], part, report)
+    diff_family = bool(np.any(comparisons["is_diff"]))
+    again = summary(
+        comparisons,
+        weights,
+        systems,
+        reference=reference,
+        settings=settings,
+        diff_family=diff_family,
+    ).to_json()
+    for key, published in board["summary"].items():
+        value = again[key]
+        if isinstance(published, (int, float)) and isinstance(value, (int, float)):
+            if not _same(
+                float(published),
+                float(value),
+                1e-6 if "tau" in key or "agreement" in key else POINTS_TOLERANCE,
+            ):
+                report.problems.append(f"summary {key}: published {published}, refit {value}")
+        elif published != value:
+            report.problems.append(f"summary {key}: published {published}, refit {value}")

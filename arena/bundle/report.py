@@ -1,0 +1,34 @@
+"""What `arena verify` found, and reading a bundle's JSON Lines files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class VerifyReport:
+    problems: list[str] = field(default_factory=list)
+    round: str | None = None
+    systems: int = 0
+    largest_difference: float = 0.0
+    # The signing key's fingerprint (None: unsigned or unreadable signature).
+    signer: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class Stop(Exception):
+    """A problem after which nothing further can be checked."""
+
+
+def lines(data: bytes, name: str) -> list[dict[str, Any]]:
+    # JSON Lines end at "\n" only: str.splitlines() would also split inside strings
+    # at U+2028, U+0085, \v, \f and the like, which JSON writes raw.
+    try:
+        return [json.loads(line) for line in data.decode("utf-8").split("\n") if line]
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise Stop(f"{name}: unreadable ({exc})") from None

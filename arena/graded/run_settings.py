@@ -1,0 +1,233 @@
+"""The settings of a collecting run: the endpoint, the model and its request settings,
+prices, and the run tuple that names the run; none may hold the API key."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.errors import BadInput
+from arena.graded.graders import PARSER_VERSION
+from arena.records import SystemDescriptor
+from arena.redact import SECRET_KEYS, Redactor
+
+HARNESS = "arena-collect/1"
+_RESERVED = frozenset({"model", "messages", "stream"})
+
+
+def normalise_endpoint(url: str) -> str:
+    """``scheme://host[:port][/path]``, minus a trailing ``/v1``: both spellings name one server."""
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BadInput(f"expected an http(s) URL, found {url!r}", field="endpoint")
+    if parts.query or parts.fragment:
+        raise BadInput("an endpoint URL takes no query or fragment", field="endpoint")
+    if parts.username or parts.password:
+        # Credentials in a URL would end up in the system descriptor and its hash.
+        raise BadInput("put credentials in --api-key-env, not in the URL", field="endpoint")
+    path = parts.path.rstrip("/")
+    path = path.removesuffix("/chat/completions").removesuffix("/v1").rstrip("/")
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc.lower(), path, "", ""))
+
+
+def completions_url(endpoint: str) -> str:
+    return normalise_endpoint(endpoint) + "/v1/chat/completions"
+
+
+@dataclass(frozen=True)
+class Prices:
+    """List prices in currency units per one million tokens."""
+
+    prompt_per_million: float
+    completion_per_million: float
+
+    def cost(self, prompt_tokens: int | None, completion_tokens: int | None) -> float | None:
+        if prompt_tokens is None or completion_tokens is None:
+            return None
+        return (
+            prompt_tokens * self.prompt_per_million
+            + completion_tokens * self.completion_per_million
+        ) / 1_000_000
+
+
+def load_prices(path: str | Path, model: str) -> Prices:
+    """Prices for ``model`` from a TOML or JSON table ``{model: {prompt, completion}}``.
+
+    A ``"*"`` entry applies to models not listed by name.
+    """
+    import tomllib
+
+    source = Path(path)
+    try:
+        text = source.read_text("utf-8")
+        table = json.loads(text) if source.suffix.lower() == ".json" else tomllib.loads(text)
+    except (OSError, ValueError) as error:
+        raise BadInput(f"cannot read the price table ({error})", path=str(source)) from None
+    entry = table.get(model, table.get("*")) if isinstance(table, dict) else None
+    if not isinstance(entry, dict):
+        raise BadInput(f"no prices for {model!r} and no '*' entry", path=str(source), field=model)
+    values = []
+    for key in ("prompt", "completion"):
+        value = entry.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise BadInput(
+                "expected a non-negative number per 1M tokens",
+                path=str(source),
+                field=f"{model}.{key}",
+            )
+        values.append(float(value))
+    return Prices(*values)
+
+
+@dataclass(frozen=True)
+class CollectSettings:
+    endpoint: str
+    model: str
+    system_prompt: str | None = None
+    inference: Mapping[str, Any] = field(default_factory=dict)  # passed through in the body
+    api_key_env: str | None = None  # the NAME of the variable holding the bearer token
+    timeout_s: float = 120.0
+    retries: int = 4
+    backoff_s: float = 1.0
+    max_wait_s: float = 60.0
+    concurrency: int = 4
+    prices: Prices | None = None
+
+    @property
+    def retry_policy(self) -> str:
+        return (
+            f"retries={self.retries};backoff={self.backoff_s!r}s*2^n;"
+            f"max_wait={self.max_wait_s!r}s;on=429,5xx,connection;retry-after"
+        )
+
+    def descriptor(
+        self,
+        *,
+        suite_hash: str,
+        revision: str | None = None,
+        artifact_digest: str | None = None,
+        quantization: str | None = None,
+        harness: str = HARNESS,
+    ) -> SystemDescriptor:
+        """The run's system descriptor: these settings plus the suite and the artifact."""
+        return run_descriptor(
+            self.model,
+            endpoint=self.endpoint,
+            suite_hash=suite_hash,
+            system_prompt=self.system_prompt,
+            inference=self.inference,
+            harness=harness,
+            revision=revision,
+            artifact_digest=artifact_digest,
+            quantization=quantization,
+            timeout_s=self.timeout_s,
+            retry_policy=self.retry_policy,
+        )
+
+    def check(self) -> None:
+        """Refuse settings that cannot work, before any request is sent."""
+        normalise_endpoint(self.endpoint)
+        if not self.model:
+            raise BadInput("a model id is required", field="model")
+        clash = sorted(_RESERVED & set(self.inference))
+        if clash:
+            raise BadInput("set by Arena itself", field=f"inference.{clash[0]}")
+        _refuse_secrets(self.inference, "inference")
+        if not self.timeout_s > 0 or self.concurrency < 1:
+            raise BadInput(
+                "timeout_s must be positive and concurrency at least 1",
+                field="timeout_s" if not self.timeout_s > 0 else "concurrency",
+            )
+        for name in ("retries", "backoff_s", "max_wait_s"):
+            if getattr(self, name) < 0:
+                raise BadInput("must not be negative", field=name)
+        try:
+            json.dumps(dict(self.inference), allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise BadInput(f"not JSON ({error})", field="inference") from None
+
+    def check_secrets(self, **recorded: str | None) -> None:
+        """Refuse the API key (or the keys importers redact) in any field the run records:
+        the model, the endpoint (path, user part), the system prompt, the inference
+        settings, and ``recorded`` (its label)."""
+        key = self.api_key()
+        Redactor.from_environment(extra=[key] if key else []).refuse_in(
+            {
+                "model": self.model,
+                "endpoint": self.endpoint,
+                "system_prompt": self.system_prompt,
+                "inference": dict(self.inference),
+                **recorded,
+            }
+        )
+
+    def api_key(self) -> str | None:
+        if self.api_key_env is None:
+            return None
+        key = os.environ.get(self.api_key_env, "").strip()
+        if not key:
+            raise BadInput(
+                f"the environment variable {self.api_key_env} is not set", field="api_key_env"
+            )
+        return key
+
+
+def run_descriptor(
+    model: str,
+    *,
+    endpoint: str,
+    suite_hash: str,
+    system_prompt: str | None,
+    inference: Mapping[str, Any],
+    harness: str = HARNESS,
+    revision: str | None = None,
+    artifact_digest: str | None = None,
+    quantization: str | None = None,
+    timeout_s: float | None = None,
+    retry_policy: str | None = None,
+) -> SystemDescriptor:
+    """The full run tuple as a SystemDescriptor; its ``system_id`` names the run.
+
+    The suite's manifest hash goes into ``answer_contract`` (the manifest fixes
+    every task's contract and grader); the grading code's version into
+    ``parser``; endpoint, settings and timeout into ``inference``.
+    """
+    if len(suite_hash) != 64 or any(c not in "0123456789abcdef" for c in suite_hash):
+        raise BadInput("expected a sha256 hex digest", field="suite_hash")
+    _refuse_secrets(inference, "inference")
+    recorded: dict[str, Any] = {
+        "endpoint": normalise_endpoint(endpoint),
+        "settings": dict(inference),
+    }
+    if timeout_s is not None:
+        recorded["timeout_s"] = float(timeout_s)
+    return SystemDescriptor(
+        model=model,
+        revision=revision,
+        artifact_digest=artifact_digest,
+        quantization=quantization,
+        harness=harness,
+        system_prompt=system_prompt,
+        answer_contract=f"suite-sha256:{suite_hash}",
+        parser=PARSER_VERSION,
+        retry_policy=retry_policy,
+        inference=recorded,
+    )
+
+
+def _refuse_secrets(value: Any, where: str) -> None:
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if str(key).lower() in SECRET_KEYS:
+                raise BadInput(
+                    "secrets never enter a system descriptor; use --api-key-env",
+                    field=f"{where}.{key}",
+                )
+            _refuse_secrets(item, f"{where}.{key}")
