@@ -4,7 +4,7 @@ The rating session reads the family's history once and then tells this
 object what it shows, what is voted and what is undone; each of those, and
 each choice, costs the same at 100 or 100,000 past votes. A restart reads the
 same rows into the same state, so it resumes exactly (tests hold the choices
-to the from-scratch ``Scheduler``'s on random histories).
+to the from-scratch reference in the tests on random histories).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The open pending pairs of a family, indexed for the scheduler's coverage-first choice.
 
-The rule (``arena.pairs.scheduling.Scheduler``) ranks every open pair by (its skips,
+The rule (``arena.pairs.scheduling``) ranks every open pair by (its skips,
 the votes on its system pair, the votes on its case) and draws one of the
 lowest in ``pair_order``. Ranking ~200k pairs at every key is what made a key
 slow, so open pairs sit in groups by (skips, system pair), and within a group

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from arena.pairs.live_scheduler import LiveScheduler
 from arena.pairs.pair_index import nth_left
-from arena.pairs.scheduling import Candidate, Scheduler, Shown
+from arena.pairs.scheduling import Candidate, Shown
+from tests.pairs.reference_scheduler import Scheduler
 
 CHOICES = ("left", "right", "tie", "both_bad", "skip")
 

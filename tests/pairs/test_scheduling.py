@@ -9,10 +9,11 @@ import pytest
 from arena import family_state
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger, voting
-from arena.pairs.scheduling import Candidate, Scheduler, Shown, is_repeat_chosen
+from arena.pairs.scheduling import Candidate, Shown, is_repeat_chosen
 from arena.rating import corrections
 from arena.rating.session import RatingSession
 from tests.conftest import native_line
+from tests.pairs.reference_scheduler import Scheduler
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
 
