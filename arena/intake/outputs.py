@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from arena import gates
 from arena.decisions import decisions
 from arena.errors import BadInput
 from arena.family_state import with_decided_languages
 from arena.gates.case_language import detect_case_language
 from arena.gates.screening import Fingerprints
+from arena.intake import gate_pool
 from arena.intake.readers import READERS, ParsedOutput, ReadOptions
-from arena.ledger import Ledger, catalog, events, verdicts
+from arena.ledger import Ledger, bulk, catalog, events, verdicts
 from arena.ledger.voting import new_id
 from arena.records import (
     KINDS,
     Case,
     CaseId,
     Family,
-    GateResult,
     Output,
     OutputId,
+    SystemDescriptor,
     SystemId,
     output_id,
 )
@@ -109,55 +109,78 @@ def import_file(
     fmt: str,
     settings: FamilySettings | None = None,
     options: ReadOptions | None = None,
+    workers: int | None = None,
 ) -> ImportReport:
     """Read ``path`` and add its outputs to ``family``, screening each new one with every gate.
 
-    Any bad record changes nothing: the whole import is one transaction.
+    Any bad record changes nothing: the whole import is one transaction. ``workers``:
+    how many processes gate the outputs (``gate_pool.workers_for``; None: every core
+    for a large file, this process for a small one). The ledger gets the same rows either way.
     """
     if fmt not in READERS:
         raise BadInput(f"unknown format {fmt!r}; one of {', '.join(READERS)}", field="--format")
     if not path.is_file():
         raise BadInput("no such file", path=str(path))
-    run = _Import(ledger, path, family, settings or FamilySettings())
-    with ledger.atomic():
-        for parsed in READERS[fmt](path, options or ReadOptions()):
-            try:
+    count = gate_pool.workers_for(path.stat().st_size, workers)
+    with gate_pool.Gating(count) as gating, ledger.atomic():
+        run = _Import(ledger, path, family, settings or FamilySettings(), gating)
+        try:
+            for parsed in READERS[fmt](path, options or ReadOptions()):
                 run.add(parsed)
-            except BadInput as exc:
-                if exc.path is not None:
-                    raise
-                raise BadInput(
-                    exc.message, path=str(path), line=parsed.line, field=exc.field
-                ) from None
+        except BadInput:
+            run.check()  # a record read before the bad one may be refused first
+            raise
         run.finish(fmt)
     return run.report()
 
 
-# Gate results are written in batches so a huge import holds few outputs in memory.
-_GATE_BATCH = 500
+# Records are checked, stored and gated a batch at a time: one query and one insert
+# per batch rather than per record, and few outputs in memory however big the file.
+_BATCH_OUTPUTS = 256
+_BATCH_CHARS = 1 << 19
+# The cases kept in memory to check records against; beyond this they are looked
+# up again, a batch at a time.
+_CASES_KEPT = 10_000
+
+
+@dataclass
+class _Batch:
+    """Records read and not yet checked against the ledger, with their outputs."""
+
+    records: list[tuple[ParsedOutput, Output]] = field(default_factory=list)
+    chars: int = 0
 
 
 class _Import:
     """The state of one import while its transaction is open."""
 
-    def __init__(self, ledger: Ledger, path: Path, family: str, settings: FamilySettings):
+    def __init__(
+        self,
+        ledger: Ledger,
+        path: Path,
+        family: str,
+        settings: FamilySettings,
+        gating: gate_pool.Gating,
+    ):
         self.ledger = ledger
         self.path = path
         self.name = family
         self.settings = settings
+        self.gating = gating
         self.import_id = new_id()
         self.family = catalog.get_family(ledger, family)
         self.created = False
         self.reference: tuple[str, int] | None = None
         self.first: ParsedOutput | None = None
-        self.gated: list[tuple[OutputId, tuple[GateResult, ...], str]] = []
         self.fingerprint: Fingerprints | None = None
         self.counts = {"records": 0, "outputs": 0, "cases": 0, "systems": 0}
-        # label -> system id within this file; labels already checked against the ledger.
-        self.labels: dict[str, SystemId] = {}
-        self.checked: set[str] = set()
-        # Cases met in this import, as stored; the rater's corrections of the family.
-        self.cases: dict[CaseId, Case] = {}
+        # label -> (descriptor, system id) within this file, checked against the ledger.
+        self.labels: dict[str, tuple[SystemDescriptor, SystemId]] = {}
+        self.batch = _Batch()
+        # Fingerprint of what the gates read, per output sent to be gated.
+        self.marks: dict[OutputId, str] = {}
+        # Cases met, as stored and as the gates read them (the rater's language in force).
+        self.cases: dict[CaseId, tuple[Case, Case]] = {}
         self.decided = decisions(events.family_events(ledger, family))
 
     def _bad(self, line: int, field: str, message: str) -> BadInput:
@@ -177,6 +200,8 @@ class _Import:
         return family
 
     def add(self, parsed: ParsedOutput) -> None:
+        """Check what a record says of its family and system; its case and output
+        are checked with the rest of its batch."""
         self.counts["records"] += 1
         if parsed.family.get("name", self.name) != self.name:
             raise self._bad(
@@ -185,7 +210,10 @@ class _Import:
                 f"record is for family {parsed.family['name']!r}, importing into {self.name!r}",
             )
         if self.first is None:
-            self.family = self._open_family(parsed)
+            try:
+                self.family = self._open_family(parsed)
+            except BadInput as exc:
+                raise self._at(exc, parsed.line) from None
             self.fingerprint = Fingerprints(self.family)
             self.first = parsed
         elif len(parsed.family) > 1 and parsed.family != self.first.family:
@@ -194,22 +222,11 @@ class _Import:
                 "family",
                 f"family settings differ from those on line {self.first.line}",
             )
-        assert self.family is not None and self.fingerprint is not None
-        system_id, new_system = catalog.add_system(self.ledger, parsed.label, parsed.descriptor)
-        if self.labels.setdefault(parsed.label, system_id) != system_id:
-            raise self._bad(
-                parsed.line,
-                "system.label",
-                f"label {parsed.label!r} names two different system descriptors in this file",
-            )
-        if parsed.label not in self.checked:
-            catalog.check_label(self.ledger, self.name, parsed.label, system_id)
-            self.checked.add(parsed.label)
-        case, new_case = self._case(parsed)
+        system_id = self._system(parsed)
         output = Output(
             output_id=output_id(self.name, parsed.case_id, system_id, parsed.sample),
             family=self.name,
-            case_id=case.case_id,
+            case_id=CaseId(parsed.case_id),
             system_id=system_id,
             sample=parsed.sample,
             text=parsed.text,
@@ -221,23 +238,87 @@ class _Import:
             completion_tokens=parsed.completion_tokens,
             test_result=parsed.test_result,
         )
-        added = catalog.add_output(self.ledger, output, self.import_id)
-        if added:
-            self.gated.append(
-                (
-                    output.output_id,
-                    gates.evaluate(output, case, self.family),
-                    self.fingerprint(output, case),
-                )
-            )
-            if len(self.gated) >= _GATE_BATCH:
-                self._flush_gates()
-        self.counts["systems"] += new_system
-        self.counts["cases"] += new_case
-        self.counts["outputs"] += added
+        self.batch.records.append((parsed, output))
+        self.batch.chars += len(parsed.text)
+        if len(self.batch.records) >= _BATCH_OUTPUTS or self.batch.chars >= _BATCH_CHARS:
+            self._store_batch()
 
-    def _case(self, parsed: ParsedOutput) -> tuple[Case, bool]:
-        """The case as the gates read it (the rater's language in force), and whether it is new.
+    def _at(self, exc: BadInput, line: int) -> BadInput:
+        if exc.path is not None:
+            return exc
+        return BadInput(exc.message, path=str(self.path), line=line, field=exc.field)
+
+    def _system(self, parsed: ParsedOutput) -> SystemId:
+        """The record's system, stored when new; its label names one system in the family."""
+        known = self.labels.get(parsed.label)
+        if known is not None and known[0] == parsed.descriptor:
+            return known[1]
+        system_id, new_system = catalog.add_system(self.ledger, parsed.label, parsed.descriptor)
+        self.counts["systems"] += new_system
+        if known is not None and known[1] == system_id:
+            return system_id
+        if known is not None:
+            raise self._bad(
+                parsed.line,
+                "system.label",
+                f"label {parsed.label!r} names two different system descriptors in this file",
+            )
+        try:
+            catalog.check_label(self.ledger, self.name, parsed.label, system_id)
+        except BadInput as exc:
+            raise self._at(exc, parsed.line) from None
+        self.labels[parsed.label] = (parsed.descriptor, system_id)
+        return system_id
+
+    def check(self) -> None:
+        """Check the records read so far against the ledger (raising for the first bad one)."""
+        self._store_batch()
+
+    def _store_batch(self) -> None:
+        """Check the batch's cases and outputs, store the new ones and send them to be gated."""
+        records, self.batch = self.batch.records, _Batch()
+        if not records:
+            return
+        assert self.family is not None and self.fingerprint is not None
+        if len(self.cases) > _CASES_KEPT:
+            self.cases.clear()
+            self.fingerprint = Fingerprints(self.family)
+        missing = {output.case_id for _, output in records} - self.cases.keys()
+        stored_cases = bulk.stored_cases(self.ledger, self.name, missing) if missing else {}
+        stored = bulk.stored_outputs(self.ledger, [output.output_id for _, output in records])
+        new_cases: list[Case] = []
+        new_outputs: list[tuple[Output, str]] = []
+        to_gate: list[tuple[Output, Case]] = []
+        for parsed, output in records:
+            try:
+                case = self._case(parsed, stored_cases, new_cases)
+                old = stored.get(output.output_id)
+                if old is not None:
+                    if old != output:
+                        raise BadInput(
+                            f"sample {output.sample} of this system on case {output.case_id!r} "
+                            "is already in the ledger with different content; outputs are never "
+                            "overwritten (give the new one another sample index or system "
+                            "descriptor)",
+                            field="output",
+                        )
+                    continue
+            except BadInput as exc:
+                raise self._at(exc, parsed.line) from None
+            stored[output.output_id] = output
+            new_outputs.append((output, output.content_hash))
+            to_gate.append((output, case))
+            self.marks[output.output_id] = self.fingerprint(output, case)
+        bulk.add_cases(self.ledger, new_cases)
+        bulk.add_outputs(self.ledger, new_outputs, self.import_id)
+        self.counts["cases"] += len(new_cases)
+        self.counts["outputs"] += len(new_outputs)
+        if to_gate:
+            self.gating.submit(self.family, to_gate)
+        self._record(self.gating.ready())
+
+    def _case(self, parsed: ParsedOutput, stored: dict[CaseId, Case], new: list[Case]) -> Case:
+        """The record's case as the gates read it (the rater's language in force).
 
         A new case without a language of its own gets the one its prompt is
         confidently written in, if that is not the family's (with the evidence).
@@ -245,9 +326,12 @@ class _Import:
         assert self.family is not None
         case_id = CaseId(parsed.case_id)
         given = Case(self.name, case_id, parsed.category, parsed.prompt, parsed.language)
-        stored = self.cases.get(case_id) or catalog.get_case(self.ledger, self.name, case_id)
-        new = stored is None
-        if stored is None:
+        known = self.cases.get(case_id)
+        if known is not None:
+            catalog.check_same_case(known[0], given)
+            return known[1]
+        found = stored.get(case_id)
+        if found is None:
             detected = (
                 None
                 if given.language is not None
@@ -257,18 +341,26 @@ class _Import:
                 given = dataclasses.replace(
                     given, detected_language=detected[0], language_evidence=detected[1]
                 )
-            catalog.add_case(self.ledger, given)
-            stored = given
+            new.append(given)
+            found = given
         else:
-            catalog.check_same_case(stored, given)
-        self.cases[case_id] = stored
-        return with_decided_languages({case_id: stored}, self.decided)[case_id], new
+            catalog.check_same_case(found, given)
+        gated = with_decided_languages({case_id: found}, self.decided)[case_id]
+        self.cases[case_id] = (found, gated)
+        return gated
 
-    def _flush_gates(self) -> None:
-        verdicts.record_gate_results(self.ledger, self.gated)
-        self.gated = []
+    def _record(self, results: list[tuple[gate_pool.Batch, gate_pool.Verdicts]]) -> None:
+        for batch, verdicts_of in results:
+            verdicts.record_gate_results(
+                self.ledger,
+                [
+                    (output.output_id, found, self.marks.pop(output.output_id))
+                    for (output, _), found in zip(batch, verdicts_of, strict=True)
+                ],
+            )
 
     def finish(self, fmt: str) -> None:
+        self._store_batch()
         if self.family is None:
             raise BadInput("no records found", path=str(self.path))
         if self.reference is None and self.created and self.settings.reference:
@@ -283,7 +375,7 @@ class _Import:
                     f"reference system {name!r} is not among the imported systems",
                 )
             catalog.set_reference(self.ledger, self.name, system.system_id)
-        self._flush_gates()
+        self._record(self.gating.drain())
         catalog.record_import(
             self.ledger,
             {
