@@ -65,3 +65,10 @@ class LedgerTooNew(LedgerError):
     """The ledger was written by a newer Arena with a schema this one does not know."""
 
     exit_code = 3
+
+
+class LedgerBehindHeadFile(LedgerError):
+    """Rows the head file vouches for are gone: nothing more is written until the loss is
+    acknowledged (``arena check --accept-loss``)."""
+
+    exit_code = 3

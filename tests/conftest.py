@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,16 @@ import pytest
 # The checkout, and the third-party outputs beside it (absent in a user's clone).
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = REPO.parent / "shared" / "realdata"
+
+
+def copy_ledger(template: Path, dest: Path) -> Path:
+    """A copy of a ledger and of its head file, as a careful user moves one."""
+    shutil.copyfile(template, dest)
+    heads = Path(str(template) + ".heads.json")
+    if heads.exists():
+        shutil.copyfile(heads, str(dest) + ".heads.json")
+    return dest
+
 
 # Qt must never look for a display in the test run.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

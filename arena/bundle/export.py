@@ -154,6 +154,7 @@ def bundle_files(
             for o in outputs
         )
         files["events.jsonl"] = _chain(ledger, "events", name, heads)
+    head = ledger.head_digest()
     manifest = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -171,6 +172,8 @@ def bundle_files(
             "reference": fam.reference,
         },
         "files": {n: hashlib.sha256(data).hexdigest() for n, data in sorted(files.items())},
+        # The ledger's state at export: `arena check --bundle` proves a ledger still holds it.
+        "ledger_head": None if head is None else {"seq": head.seq, "hash": head.hash},
     }
     files[MANIFEST] = _json(manifest)
     files[MANIFEST_HASH] = f"{hashlib.sha256(files[MANIFEST]).hexdigest()}  {MANIFEST}\n".encode()

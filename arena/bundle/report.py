@@ -15,6 +15,8 @@ class VerifyReport:
     largest_difference: float = 0.0
     # The signing key's fingerprint (None: unsigned or unreadable signature).
     signer: str | None = None
+    # The ledger's head digest when the bundle was exported (None: made before seals).
+    ledger_head: str | None = None
 
     @property
     def ok(self) -> bool:

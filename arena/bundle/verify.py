@@ -124,6 +124,8 @@ def _check_hashes(files: dict[str, bytes], report: VerifyReport) -> dict[str, An
 def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
     manifest = _check_hashes(files, report)
     report.round = manifest["round"]
+    head = manifest.get("ledger_head")
+    report.ledger_head = head.get("hash") if isinstance(head, dict) else None
     family = manifest["family"]["name"]
     board = json.loads(files["board.json"])
     votes = lines(files["votes.jsonl"], "votes.jsonl")

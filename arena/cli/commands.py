@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from arena.cli import output
-from arena.errors import BadInput, LedgerError, NotAvailable
+from arena.errors import BadInput, NotAvailable
 from arena.ledger import Ledger
 from arena.paths import default_ledger_path
 from arena.records import GATES
@@ -83,10 +83,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("vote", help="open the rater window on a family")
     p.add_argument("--family", required=True, help="the family to vote on")
     p.set_defaults(handler=cmd_vote)
-
-    p = sub.add_parser("check", help="check the ledger's integrity and every hash chain")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.set_defaults(handler=cmd_check)
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -203,23 +199,6 @@ def cmd_vote(args: argparse.Namespace) -> int:
         if catalog.get_family(ledger, args.family) is None:
             raise BadInput(f"no family named {args.family!r} in {path}", field="--family")
     return _window(path, args.family)
-
-
-def cmd_check(args: argparse.Namespace) -> int:
-    from arena.ledger.integrity import check
-
-    with open_ledger(args, readonly=True) as ledger:
-        problems = check(ledger)
-    if args.json:
-        output.emit_json({"ledger": str(ledger.path), "ok": not problems, "problems": problems})
-    elif problems:
-        for line in problems:
-            print(line)
-    else:
-        print(f"{ledger.path}: ok (integrity, foreign keys and every hash chain)")
-    if problems:
-        raise LedgerError(f"{len(problems)} problem(s) found in {ledger.path}")
-    return 0
 
 
 def cmd_gate(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from arena import __version__
-from arena.cli import commands, corrections_cmd, graded_cmd, output, round_cmd
+from arena.cli import check_cmd, commands, corrections_cmd, graded_cmd, output, round_cmd
 from arena.errors import ArenaError
 from arena.ledger import StorageError
 
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.register(sub)
+    check_cmd.register(sub)
     round_cmd.register(sub)
     graded_cmd.register(sub)
     corrections_cmd.register(sub)

@@ -146,7 +146,11 @@ def cmd_close(args: argparse.Namespace) -> int:
         tqdm(desc="gates", unit="output", disable=None, file=sys.stderr, leave=False) as bar,
     ):
         closed = close_round(ledger, args.family, settings, progress=bar.update)
-    _print(public(closed), args.json)
+        head = ledger.head_digest()
+    digest = None if head is None else head.hash
+    _print({**public(closed), "head_digest": digest}, args.json)
+    if not args.json:
+        print(f"head digest: {head}  (`arena check --head {digest}` proves it is still held)")
     return 0
 
 
@@ -320,10 +324,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     key = load_or_create_key()
     with open_ledger(args, readonly=True) as ledger:
         found = export_round(ledger, args.out, round_id=args.round, family=args.family, key=key)
+        head = ledger.head_digest()
     print(
         f"round {found.round_id[:12]} of {found.family} written to {args.out}, signed by "
         f"{fingerprint(key.public_key())}"
     )
+    print(f"head digest: {head}  (`arena check --bundle {args.out}` proves it is still held)")
     return 0
 
 

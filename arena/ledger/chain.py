@@ -17,7 +17,7 @@ from sqlite_utils import Database
 from arena.canonical import canonical_json, sha256_hex
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
-from arena.ledger.migrations_0006_0010 import EVENT_COLUMNS_0006
+from arena.ledger.migrations_0006_0011 import EVENT_COLUMNS_0006
 
 _NOT_HASHED = ("seq", "hash", "prev_hash")
 

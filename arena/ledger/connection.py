@@ -17,8 +17,15 @@ except ImportError:  # pragma: no cover (Windows)
     fcntl = None  # type: ignore[assignment]
 from sqlite_utils import Database
 
-from arena.errors import HeadFileNotUpdated, LedgerError, LedgerLocked, LedgerTooNew
-from arena.ledger import heads
+from arena.canonical import canonical_json
+from arena.errors import (
+    HeadFileNotUpdated,
+    LedgerBehindHeadFile,
+    LedgerError,
+    LedgerLocked,
+    LedgerTooNew,
+)
+from arena.ledger import heads, seals
 from arena.ledger.schema import SCHEMA_VERSION, migrate
 
 MEMORY = ":memory:"
@@ -99,6 +106,10 @@ class Ledger:
         # commit they go into the head file (see heads.py).
         self.pending_heads: list[tuple[str, str, int, str]] = []
         self._heads: heads.Heads | None = None
+        # How far each table's rows are sealed (seals.py), read at the first write; and
+        # why the ledger is behind its head file (empty: it is not), read then too.
+        self._sealed: dict[str, int] | None = None
+        self._behind: list[str] | None = None
         # The descriptor holding the lock on the ledger file's inode (POSIX writers).
         self._inode_lock: int | None = None
 
@@ -149,7 +160,19 @@ class Ledger:
             raise
         ledger = cls(file, db, readonly=False, lock=lock)
         ledger._inode_lock = inode
+        ledger._start_head_file()
         return ledger
+
+    def _start_head_file(self) -> None:
+        """Write the head file of a ledger that has sealed no write yet, so that from its
+        first write on a missing head file means a deleted one (see ``heads.behind``)."""
+        if heads.path_for(self.path).exists() or heads.sealed_writes(self.db):
+            return
+        try:
+            heads.write(self.path, heads.current(self.db))
+        except OSError:
+            self.close()
+            raise
 
     @classmethod
     def _open_readonly(cls, file: Path) -> Ledger:
@@ -199,21 +222,43 @@ class Ledger:
 
     @contextmanager
     def atomic(self) -> Iterator[Database]:
-        """One transaction: everything inside commits together or not at all."""
+        """One transaction: everything inside commits together, sealed, or not at all."""
         self._depth += 1
+        sealed = None
         try:
             with self.db.atomic() as db:
                 yield db
+                if self._depth == 1 and not self.readonly:
+                    sealed = self._seal()
         except BaseException:
             if self._depth == 1:
-                self.pending_heads = []
+                # Re-read at the next write: the commit that moved them may not have happened.
+                self.pending_heads, self._sealed = [], None
             raise
         finally:
             self._depth -= 1
-        if self._depth == 0 and self.pending_heads:
-            self._record_heads()
+        if self._depth == 0 and (self.pending_heads or sealed is not None):
+            self._record_heads(sealed)
 
-    def _record_heads(self) -> None:
+    def _seal(self) -> seals.Head | None:
+        if self._sealed is None:
+            self._sealed = seals.marks(self.db)
+        if self._behind is None:
+            # Read once before the first write (the writer's lock keeps the file as read).
+            self._behind = self.behind()
+        sealed = seals.seal(self.db, self._sealed)
+        if sealed is not None and self._behind:
+            # A head file ahead of the ledger: rows it vouched for are gone, and writing
+            # on would re-anchor it and hide the loss.
+            raise LedgerBehindHeadFile(
+                f"{self.path}: nothing was written: {self._behind[0]}. Rows this ledger had "
+                "recorded are gone (a restored copy, lost writes, or a deleted head file). "
+                "`arena check` shows what; `arena check --accept-loss --reason TEXT` "
+                "records the loss and lets writing go on."
+            )
+        return sealed
+
+    def _record_heads(self, sealed: seals.Head | None) -> None:
         pending, self.pending_heads = self.pending_heads, []
         if self.path == MEMORY:
             return
@@ -221,6 +266,8 @@ class Ledger:
             self._heads = heads.current(self.db)
         for table, family, seq, digest in pending:
             self._heads.setdefault(table, {})[family] = {"seq": seq, "hash": digest}
+        if sealed is not None:
+            self._heads[heads.COMMITS] = {heads.LEDGER: {"seq": sealed.seq, "hash": sealed.hash}}
         try:
             heads.write(self.path, self._heads)
         except OSError as exc:
@@ -230,6 +277,27 @@ class Ledger:
                 f"updated ({exc.strerror or exc}); `arena check` will say so until a later "
                 "write updates it"
             ) from exc
+
+    def head_digest(self) -> seals.Head | None:
+        """The newest commit of the seal chain: the state to quote from outside."""
+        return seals.head(self.db)
+
+    def behind(self) -> list[str]:
+        """Why the ledger is behind its head file (empty when it is not)."""
+        return [] if self.path == MEMORY else heads.behind(self.db, self.path)
+
+    def accept_loss(self, reason: str, lost: list[str]) -> seals.Head:
+        """Acknowledge rows the head file vouched for and the ledger no longer holds: a
+        commit records ``reason`` and what was lost, and the head file starts again from
+        the ledger as it is. Only for a loss: the caller checks nothing else is wrong."""
+        note = canonical_json({"reason": reason, "lost": lost})
+        with self.db.atomic():  # not self.atomic(): that refuses while the loss stands
+            self._sealed = seals.marks(self.db)
+            sealed = seals.seal(self.db, self._sealed, kind="accepted_loss", note=note)
+        assert sealed is not None  # an accepted_loss commit is written even with no rows
+        self._behind, self._heads, self.pending_heads = [], None, []
+        self._record_heads(sealed)
+        return sealed
 
     def pragma(self, name: str) -> object:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]

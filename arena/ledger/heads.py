@@ -22,10 +22,13 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from arena.ledger import seals
 from arena.ledger.guards import APPEND_ONLY
 
 SUFFIX = ".heads.json"
 Heads = dict[str, dict[str, dict[str, Any]]]  # table -> family -> {"seq", "hash"}
+# The seal chain is the ledger's, not a family's: its head is filed under this name.
+COMMITS, LEDGER = seals.TABLE, "ledger"
 
 
 def path_for(ledger_path: str) -> Path:
@@ -38,6 +41,9 @@ def current(db: Database) -> Heads:
     for table in APPEND_ONLY:
         rows = db.execute(f"SELECT family, MAX(seq), hash FROM {table} GROUP BY family")
         heads[table] = {family: {"seq": seq, "hash": digest} for family, seq, digest in rows}
+    sealed = seals.head(db)
+    if sealed is not None:
+        heads[COMMITS] = {LEDGER: {"seq": sealed.seq, "hash": sealed.hash}}
     return heads
 
 
@@ -49,6 +55,18 @@ def write(ledger_path: str, heads: Heads) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, target)
+    _sync_folder(target.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename durable: a power cut must not bring back an older head file, or none."""
+    if os.name != "posix":
+        return  # Windows cannot sync a folder (NTFS journals the rename itself)
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 class Unreadable(ValueError):
@@ -85,6 +103,9 @@ def missing(db: Database, recorded: Heads) -> list[str]:
     """One line per recorded head that is no longer in its chain."""
     problems = []
     for table, families in sorted(recorded.items()):
+        if table == COMMITS:
+            problems += _missing_commit(db, families.get(LEDGER))
+            continue
         if table not in APPEND_ONLY:
             problems.append(f"head file: unknown table {table}")
             continue
@@ -101,3 +122,41 @@ def missing(db: Database, recorded: Heads) -> list[str]:
                     f"records seq {head.get('seq')}, the ledger ends at {newest})"
                 )
     return problems
+
+
+def _missing_commit(db: Database, head: dict[str, Any] | None) -> list[str]:
+    if head is None:
+        return ["head file: no commit recorded"]
+    found = db.execute(f"SELECT hash FROM {COMMITS} WHERE seq = ?", [head.get("seq")]).fetchone()
+    if found is not None and found[0] == head.get("hash"):
+        return []
+    newest = seals.head(db)
+    return [
+        f"commits: the newest rows are gone (the head file records commit {head.get('seq')}, "
+        f"the ledger ends at commit {newest.seq if newest else 0}): lost or rolled back"
+    ]
+
+
+def behind(db: Database, ledger_path: str) -> list[str]:
+    """Why the ledger is behind its head file (empty when it is not): recorded heads that
+    are gone, a damaged head file, or none at all where writes were sealed."""
+    try:
+        recorded = read(ledger_path)
+    except Unreadable as exc:
+        return [f"the head file {path_for(ledger_path)} is unreadable ({exc})"]
+    if recorded is None:
+        written = sealed_writes(db)
+        if written:
+            return [
+                f"the head file {path_for(ledger_path)} is missing, though this ledger "
+                f"sealed writes up to commit {written}"
+            ]
+        return []
+    return missing(db, recorded)
+
+
+def sealed_writes(db: Database) -> int:
+    """The newest commit that sealed a write (0: none yet; the ledger is new)."""
+    return int(
+        db.execute(f"SELECT MAX(seq) FROM {COMMITS} WHERE kind = 'write'").fetchone()[0] or 0
+    )

@@ -1,16 +1,24 @@
-"""``arena check``: SQLite's own checks plus a walk of every hash chain."""
+"""``arena check``: SQLite's own checks, a walk of every hash chain and of the seals,
+content bound to its ids, and the head file (or a head digest given from outside)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
-from arena.ledger import chain, heads
+from arena.canonical import sha256_hex
+from arena.ledger import chain, heads, seals
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import APPEND_ONLY, IMMUTABLE, IMMUTABLE_GRADED, guard_names
+from arena.records import SystemDescriptor, output_id
 
 
-def check(ledger: Ledger) -> list[str]:
-    """Every problem found, one line each; empty when the ledger is sound."""
+def check(ledger: Ledger, anchors: tuple[str, ...] = ()) -> list[str]:
+    """Every problem found, one line each; empty when the ledger is sound.
+
+    ``anchors``: head digests printed earlier (at a close, an export); each must still be
+    in the seal chain, which catches a rollback or a rewrite that the head file missed.
+    """
     try:
         found = [r[0] for r in ledger.db.execute("PRAGMA integrity_check")]
         keys = list(ledger.db.execute("PRAGMA foreign_key_check"))
@@ -19,16 +27,48 @@ def check(ledger: Ledger) -> list[str]:
             f"foreign key: {row[0]} row {row[1]} points to a missing {row[2]} row" for row in keys
         ]
         problems += chain.verify(ledger.db)
+        problems += seals.verify(ledger.db)
+        problems += _unbound_content(ledger)
         problems += _missing_guards(ledger)
-        try:
-            recorded = heads.read(ledger.path)
-        except heads.Unreadable as exc:
-            problems.append(f"head file {heads.path_for(ledger.path)}: unreadable ({exc})")
-        else:
-            if recorded is not None:
-                problems += heads.missing(ledger.db, recorded)
+        problems += heads.behind(ledger.db, ledger.path)
+        problems += [_not_held(ledger, digest) for digest in anchors if not _holds(ledger, digest)]
     except sqlite3.DatabaseError as exc:
         return [f"the file cannot be read as a database: {exc}"]
+    return problems
+
+
+def _holds(ledger: Ledger, digest: str) -> bool:
+    found = ledger.db.execute(f"SELECT 1 FROM {seals.TABLE} WHERE hash = ?", [digest]).fetchone()
+    return found is not None
+
+
+def _not_held(ledger: Ledger, digest: str) -> str:
+    newest = seals.head(ledger.db)
+    return (
+        f"head digest {digest}: this ledger does not hold that state (rolled back, or "
+        f"rewritten since; it ends at {newest})"
+    )
+
+
+def _unbound_content(ledger: Ledger) -> list[str]:
+    """Ids that no longer name their content: an output's text against its stored hash,
+    its id against its case, system and sample; a system's id against its descriptor."""
+    problems = []
+    rows = ledger.db.execute(
+        "SELECT output_id, family, case_id, system_id, sample, text, content_hash FROM outputs"
+    )
+    for output, family, case, system, sample, text, stored in rows:
+        if sha256_hex(text) != stored:
+            problems.append(f"outputs: {output}: its text does not match its content hash")
+        if output_id(family, case, system, sample) != output:
+            problems.append(f"outputs: {output}: its id does not match its case, system, sample")
+    for system, descriptor in ledger.db.execute("SELECT system_id, descriptor FROM systems"):
+        try:
+            bound = SystemDescriptor(**json.loads(descriptor)).system_id == system
+        except (TypeError, ValueError):
+            bound = False
+        if not bound:
+            problems.append(f"systems: {system}: its id is not the hash of its descriptor")
     return problems
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -67,11 +66,6 @@ def build_ledger(path: Path, family: str = "rel", n_systems: int = 6, n_cases: i
         import_file(ledger, source, family=family, fmt="native")
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return path
-
-
-def copy_ledger(template: Path, dest: Path) -> Path:
-    shutil.copyfile(template, dest)
-    return dest
 
 
 def file_digest(ledger_path: Path) -> str:

@@ -234,7 +234,8 @@ def crash_points(log: Log, indices: list[int], rng: random.Random) -> Iterator[C
     synced: dict[str, bytearray | None] = {r: bytearray(b) for r, b in log.base.items()}
     pending: list[tuple] = []
     acked: dict[str, list[str]] = {}
-    head_files: list[bytes] = []  # every version of the head file written so far
+    # Every version of the head file durably written so far, the template's first.
+    head_files: list[bytes] = [log.base["heads"]] if "heads" in log.base else []
     wanted = sorted(indices)  # a point drawn twice gets two sets of random images
     at = 0
     for i, event in enumerate(log.events + [("end",)]):
@@ -264,17 +265,11 @@ def crash_points(log: Log, indices: list[int], rng: random.Random) -> Iterator[C
 def _add_head_file(
     images: dict[str, dict[str, bytes | None]], versions: list[bytes], rng: random.Random
 ) -> None:
-    """The head file (arena/ledger/heads.py) is replaced by rename and never fsynced, so
-    after a power cut any version written so far may be there. The newest one is the
-    hardest case (it must never lead the database): "none", "prefix" and "all" get it,
-    "subset" and "torn" a random earlier one (or none)."""
-    for mode, files in images.items():
-        if not versions:
-            files["heads"] = None
-        elif mode in ("none", "prefix", "all"):
-            files["heads"] = versions[-1]
-        else:
-            files["heads"] = rng.choice([None, *versions])
+    """The head file (arena/ledger/heads.py) is written to a temporary name, synced,
+    renamed over the old one and its folder synced: after a power cut the newest version
+    written so far is there (the hardest case: it must never lead the database)."""
+    for files in images.values():
+        files["heads"] = versions[-1] if versions else None
 
 
 def _images(
@@ -345,9 +340,9 @@ def run_workload(
     _vfs_count += 1
     base = template.read_bytes()
     live.write_bytes(base)
-    heads_file = Path(str(live) + ".heads.json")
-    heads_file.unlink(missing_ok=True)
-    log = Log(base={"db": base})
+    template_heads = Path(str(template) + ".heads.json").read_bytes()
+    Path(str(live) + ".heads.json").write_bytes(template_heads)
+    log = Log(base={"db": base, "heads": template_heads})
     vfs = CrashVFS(f"arena-crash-{_vfs_count}", log)
     write_heads = heads.write
 

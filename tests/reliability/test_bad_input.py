@@ -28,6 +28,7 @@ from arena.ledger.integrity import check
 from arena.rating.session import RatingSession
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
+from tests.conftest import copy_ledger
 
 from . import fuzzing as fz
 from .helpers import build_ledger
@@ -66,7 +67,7 @@ class Target:
                 self.ledger.close()
             path = self.tmp_path / f"fuzz{self.n}.sqlite"
             if self.template is not None:
-                shutil.copyfile(self.template, path)
+                copy_ledger(self.template, path)
             self.ledger = Ledger.open(path)
         self.n += 1
         return self.ledger
@@ -194,7 +195,7 @@ def test_deep_nesting_is_refused_with_a_line(fmt, tmp_path, small_template):
     (tmp_path / "question.jsonl").write_text(QUESTIONS, encoding="utf-8")
     path = folder / f"input{SUFFIX[fmt]}"
     path.write_text(DEEP[fmt] + "\n", encoding="utf-8")
-    with Ledger.open(shutil.copyfile(small_template, tmp_path / "l.sqlite")) as ledger:
+    with Ledger.open(copy_ledger(small_template, tmp_path / "l.sqlite")) as ledger:
         with pytest.raises(BadInput) as refused:
             if fmt == "votes":
                 import_votes(ledger, path, family="fz")

@@ -24,8 +24,9 @@ from arena.ledger import Ledger, connection, voting
 from arena.ledger.integrity import check
 from arena.ledger.schema import SCHEMA_VERSION
 from arena.rating.session import RatingSession
+from tests.conftest import copy_ledger
 
-from .helpers import build_ledger, copy_ledger, family_lines
+from .helpers import build_ledger, family_lines
 
 FULL = "database or disk is full"
 

@@ -28,8 +28,8 @@ import pytest
 from arena.ledger import Ledger, voting
 from arena.ledger.integrity import check
 from arena.records import Vote
+from tests.conftest import copy_ledger
 
-from .helpers import copy_ledger
 from .kill_child import child_main
 
 FAMILY = "rel"

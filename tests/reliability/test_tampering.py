@@ -24,8 +24,7 @@ from arena.cli.main import main as arena_main
 from arena.ledger import Ledger, events, heads
 from arena.ledger.integrity import check
 from arena.rating.session import RatingSession
-
-from .helpers import copy_ledger
+from tests.conftest import copy_ledger
 
 CHAINED = ("presentations", "votes", "retractions", "events")
 

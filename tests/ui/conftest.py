@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 
 from arena.intake.outputs import FamilySettings, import_file  # noqa: E402
 from arena.ledger import Ledger  # noqa: E402
-from tests.conftest import native_line  # noqa: E402
+from tests.conftest import copy_ledger, native_line  # noqa: E402
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
 MARKDOWN = """Here is the answer for case {case}, written by one system.
@@ -136,7 +135,7 @@ def board_template(tmp_path_factory) -> Path:
 @pytest.fixture
 def board_ledger(board_template: Path, tmp_path: Path) -> Path:
     """A ledger with votes and no round yet (tests/ui/board_data.py)."""
-    return Path(shutil.copy(board_template, tmp_path / "board.sqlite"))
+    return copy_ledger(board_template, tmp_path / "board.sqlite")
 
 
 @pytest.fixture(scope="session")
@@ -151,7 +150,7 @@ def gates_template(tmp_path_factory) -> Path:
 @pytest.fixture
 def gates_ledger(gates_template: Path, tmp_path: Path) -> Path:
     """An English family with two French answers to one case, a German and a blank answer."""
-    return Path(shutil.copy(gates_template, tmp_path / "gates.sqlite"))
+    return copy_ledger(gates_template, tmp_path / "gates.sqlite")
 
 
 @pytest.fixture

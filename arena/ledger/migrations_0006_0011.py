@@ -1,10 +1,11 @@
-"""Migrations 0006–0010: decisions, round items, gate fingerprints, stored comparisons,
-one vote in force per presentation."""
+"""Migrations 0006–0011: decisions, round items, gate fingerprints, stored comparisons,
+one vote in force per presentation, seals."""
 
 from __future__ import annotations
 
 from sqlite_utils import Database
 
+from arena.ledger import seals
 from arena.ledger.guards import guard_sql
 from arena.ledger.steps import migrations, run_script, set_version
 
@@ -153,3 +154,29 @@ def _one_vote_per_presentation(db: Database) -> None:
         """,
     )
     set_version(db, 10)
+
+
+@migrations(name="0011_seals")
+def _seals(db: Database) -> None:
+    """The seal chain (``seals.py``): every write transaction commits to the rows it added.
+
+    The rows already in the ledger are sealed by a first ``genesis`` commit: seals prove
+    nothing about what happened to them before this migration.
+    """
+    run_script(
+        db,
+        f"""
+        CREATE TABLE {seals.TABLE} (
+            seq INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('genesis', 'write', 'migration', 'accepted_loss')),
+            note TEXT,
+            tables TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL UNIQUE
+        );
+        """,
+    )
+    run_script(db, guard_sql(seals.TABLE, "seq", chained=False))
+    seals.seal(db, {}, kind="genesis", note="the rows before seals (migration 0011)")
+    set_version(db, 11)

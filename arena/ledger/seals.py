@@ -1,0 +1,243 @@
+"""Seals: every write transaction commits to the rows it added, in one chain per ledger.
+
+The hash chains (``chain.py``) cover votes, retractions, presentations and events row
+by row, per family. Seals cover every table: each transaction that adds rows appends
+one row to ``commits`` that records, per table, the range of rowids it added, their
+count and the sha256 of those rows as stored; a commit's hash covers the commit before
+it. ``arena check`` recomputes every range, so a row edited, removed or slipped in
+anywhere (guards dropped and recreated, or a hex editor) no longer matches its commit.
+
+What seals cannot catch on their own: a rewrite of the rows *and* of every commit from
+the change on. The newest commit's hash, the *head digest*, is what catches that: it
+is printed when a round closes and when it is exported, kept in the signed bundle, and
+``arena check --head DIGEST`` proves the ledger still holds that state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from arena.canonical import canonical_json, sha256_hex
+from arena.clock import now_iso
+from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
+
+TABLE = "commits"
+# A table without rowids is sealed with the parent rows added in the same commit:
+# table -> (parent table, the key they share, the order of its rows).
+CHILDREN = {"round_items": ("rounds", "round_id", "round_id, kind, seq")}
+_NOT_SEALED = {TABLE, "_sqlite_migrations"}
+_HASHED = ("seq", "at", "kind", "note", "tables", "prev_hash")
+
+
+@dataclass(frozen=True)
+class Head:
+    """Where the seal chain stands: the newest commit's seq and hash (the head digest)."""
+
+    seq: int
+    hash: str
+
+    def __str__(self) -> str:
+        return f"{self.hash} (commit {self.seq})"
+
+
+def sealed_tables(db: Database) -> list[str]:
+    """The tables seals cover: every table but the commits themselves and sqlite-utils'."""
+    names = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    return [n for (n,) in names if n not in _NOT_SEALED and not n.startswith("sqlite_")]
+
+
+def _blob(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return {"blob": value.hex()}
+    raise TypeError(f"{type(value).__name__} is not a column value")
+
+
+def _digest(rows: Iterable[tuple]) -> tuple[int, str, Any]:
+    """(count, sha256, the first value of the last row) of ``rows`` as stored."""
+    digest, count, last = hashlib.sha256(), 0, None
+    for row in rows:
+        # JSON of the stored values: exact for floats (shortest repr), the same on every
+        # Python, and independent of any Unicode table.
+        digest.update(json.dumps(row, ensure_ascii=False, default=_blob).encode("utf-8"))
+        digest.update(b"\n")
+        count, last = count + 1, row[0]
+    return count, digest.hexdigest(), last
+
+
+def _rows(db: Database, table: str, after: int, upto: int | None = None) -> Iterator[tuple]:
+    upper = "" if upto is None else " AND rowid <= ?"
+    params = [after] if upto is None else [after, upto]
+    # A chained row's hash already binds its content (chain.verify checks it): sealing the
+    # hash is enough, and keeps a million-vote import from re-reading every vote.
+    columns = "rowid, hash" if table in APPEND_ONLY else "rowid, *"
+    return iter(
+        db.execute(f"SELECT {columns} FROM {table} WHERE rowid > ?{upper} ORDER BY rowid", params)
+    )
+
+
+def _child_rows(db: Database, child: str, after: int, upto: int) -> Iterator[tuple]:
+    parent, key, order = CHILDREN[child]
+    return iter(
+        db.execute(
+            f"SELECT c.* FROM {child} c WHERE c.{key} IN (SELECT {key} FROM {parent} "
+            f"WHERE rowid > ? AND rowid <= ?) ORDER BY {order}",
+            [after, upto],
+        )
+    )
+
+
+def commit_hash(commit: dict[str, Any]) -> str:
+    return sha256_hex(canonical_json({k: commit[k] for k in _HASHED}))
+
+
+def head(db: Database) -> Head | None:
+    row = db.execute(f"SELECT seq, hash FROM {TABLE} ORDER BY seq DESC LIMIT 1").fetchone()
+    return Head(int(row[0]), str(row[1])) if row else None
+
+
+def marks(db: Database) -> dict[str, int]:
+    """How far each table's sealed rows reach (rowid), as the commits say."""
+    rows = db.execute(
+        f"SELECT t.key, MAX(json_extract(t.value, '$.to')) FROM {TABLE}, "
+        f"json_each({TABLE}.tables) t WHERE json_extract(t.value, '$.to') IS NOT NULL "
+        "GROUP BY t.key"
+    )
+    return dict(rows)
+
+
+def seal(
+    db: Database, sealed: dict[str, int], *, kind: str = "write", note: str | None = None
+) -> Head | None:
+    """Commit to every row added since ``sealed`` (updated in place); None if none was.
+
+    Call inside the transaction that added the rows. ``kind`` other than ``write``
+    (``genesis``, ``accepted_loss``) commits even when no row was added.
+    """
+    tables: dict[str, dict[str, Any]] = {}
+    for table in sealed_tables(db):
+        if table in CHILDREN:
+            continue
+        after = sealed.get(table, 0)
+        count, digest, last = _digest(_rows(db, table, after))
+        if count:
+            tables[table] = {"from": after, "to": last, "rows": count, "sha256": digest}
+    for child, (parent, _, _) in CHILDREN.items():
+        if parent in tables:
+            span = tables[parent]
+            count, digest, _ = _digest(_child_rows(db, child, span["from"], span["to"]))
+            if count:
+                tables[child] = {"rows": count, "sha256": digest}
+    if not tables and kind == "write":
+        return None
+    previous = head(db)
+    commit: dict[str, Any] = {
+        "seq": (previous.seq if previous else 0) + 1,
+        "at": now_iso(),
+        "kind": kind,
+        "note": note,
+        "tables": canonical_json(tables),
+        "prev_hash": previous.hash if previous else GENESIS_HASH,
+    }
+    commit["hash"] = commit_hash(commit)
+    db.execute(
+        f"INSERT INTO {TABLE} (seq, at, kind, note, tables, prev_hash, hash) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [commit[k] for k in (*_HASHED, "hash")],
+    )
+    for table, span in tables.items():
+        if "to" in span:
+            sealed[table] = span["to"]
+    return Head(commit["seq"], commit["hash"])
+
+
+# --- checking -------------------------------------------------------------------
+
+
+def verify(db: Database) -> list[str]:
+    """Walk the seal chain and recompute every sealed range; one line per problem."""
+    cursor = db.execute(
+        f"SELECT seq, at, kind, note, tables, prev_hash, hash FROM {TABLE} ORDER BY seq"
+    )
+    names = [d[0] for d in cursor.description]
+    problems: list[str] = []
+    spans: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    prev, expected = GENESIS_HASH, 1
+    for values in cursor:
+        commit = dict(zip(names, values, strict=True))
+        where = f"commits: commit {commit['seq']}"
+        if commit["seq"] != expected:
+            problems.append(f"{where} comes after commit {expected - 1} (commits were removed)")
+        if commit["prev_hash"] != prev:
+            problems.append(f"{where} does not follow the commit before it (removed or rewritten)")
+        try:
+            tables = json.loads(commit["tables"])
+            intact = commit_hash(commit) == commit["hash"]
+        except (TypeError, ValueError):
+            tables, intact = {}, False
+        if not intact:
+            problems.append(f"{where}: its content does not match its hash (edited)")
+        for table, span in tables.items():
+            spans.setdefault(table, []).append((commit["seq"], span))
+        prev, expected = commit["hash"], commit["seq"] + 1
+    if expected == 1:
+        return ["commits: none; the ledger's rows are sealed by nothing (the table was emptied)"]
+    for table in sealed_tables(db):
+        if table in CHILDREN:
+            parent = CHILDREN[table][0]
+            problems += _verify_child(db, table, spans.get(parent, []), spans.pop(table, []))
+        else:
+            problems += _verify_table(db, table, spans.pop(table, []))
+    problems += [f"{table}: sealed by commits but gone from the ledger" for table in spans]
+    return problems
+
+
+def _verify_table(db: Database, table: str, spans: list[tuple[int, dict[str, Any]]]) -> list[str]:
+    problems, reach = [], 0
+    for seq, span in spans:
+        low, high = span.get("from"), span.get("to")
+        if not (isinstance(low, int) and isinstance(high, int)):
+            problems.append(f"{table}: commit {seq} names no range of rows")
+            continue
+        if low != reach:
+            problems.append(
+                f"{table}: commit {seq} seals rows after rowid {low}; "
+                f"the commit before reached {reach}"
+            )
+        count, digest, _ = _digest(_rows(db, table, low, high))
+        if (count, digest) != (span.get("rows"), span.get("sha256")):
+            problems.append(
+                f"{table}: rows {low + 1}–{high} no longer match commit {seq} "
+                f"({span.get('rows')} sealed, {count} found): changed, removed or replaced"
+            )
+        reach = high
+    (extra,) = db.execute(f"SELECT COUNT(*) FROM {table} WHERE rowid > ?", [reach]).fetchone()
+    if extra:
+        problems.append(
+            f"{table}: {extra} row(s) after rowid {reach} are sealed by no commit "
+            "(added outside Arena)"
+        )
+    return problems
+
+
+def _verify_child(
+    db: Database,
+    child: str,
+    parent_spans: list[tuple[int, dict[str, Any]]],
+    spans: list[tuple[int, dict[str, Any]]],
+) -> list[str]:
+    problems, sealed = [], dict(spans)
+    for seq, span in parent_spans:
+        count, digest, _ = _digest(_child_rows(db, child, span["from"], span["to"]))
+        expected = sealed.get(seq, {"rows": 0})
+        if count != expected.get("rows") or (count and digest != expected.get("sha256")):
+            problems.append(f"{child}: the rows of commit {seq} no longer match it")
+    (total,) = db.execute(f"SELECT COUNT(*) FROM {child}").fetchone()
+    if total != sum(span.get("rows", 0) for _, span in spans):
+        problems.append(f"{child}: holds rows that no commit seals (added outside Arena)")
+    return problems
