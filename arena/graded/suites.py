@@ -31,6 +31,8 @@ from arena.graded.graders import (
 from arena.paths import resource_path
 
 TIERS: tuple[str, ...] = ("reference", "community")
+# Deeper than any manifest needs; deeper still would exhaust the stack of what reads it.
+MAX_DEPTH = 32
 _TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _TOP_KEYS = {"name", "version", "description", "answer_contract", "tasks"}
 _TASK_KEYS = {"id", "category", "input", "weight", "grader", "answer_contract", "reference"}
@@ -174,6 +176,31 @@ def parse_suite(text: str, *, fmt: str = "toml", source: str = "<suite>") -> Sui
 
 
 def _parse(text: str, fmt: str, source: str) -> Any:
+    try:
+        parsed = _parse_text(text, fmt, source)
+    except RecursionError:
+        parsed = None
+    if parsed is None or _too_deep(parsed):
+        raise BadInput(f"values nested deeper than {MAX_DEPTH} levels", path=source)
+    return parsed
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether ``value`` nests deeper than MAX_DEPTH (walked without recursion)."""
+    level = [value]
+    for _ in range(MAX_DEPTH + 1):
+        level = [
+            child
+            for item in level
+            if isinstance(item, (dict, list))
+            for child in (item.values() if isinstance(item, dict) else item)
+        ]
+        if not level:
+            return False
+    return True
+
+
+def _parse_text(text: str, fmt: str, source: str) -> Any:
     if fmt == "json":
         try:
             return json.loads(text, parse_constant=_no_constant)

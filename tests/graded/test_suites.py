@@ -349,3 +349,19 @@ def test_tiers_reference_and_community_are_allowed_and_verified_is_refused():
         check_tier("verified")
     with pytest.raises(BadInput, match="expected one of"):
         check_tier("gold")
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json"])
+@pytest.mark.parametrize("depth", [33, 100_000])
+def test_a_manifest_nested_too_deep_is_refused_not_a_crash(fmt, depth):
+    inner = "[" * depth + "]" * depth
+    text = f"name = {inner}" if fmt == "toml" else f'{{"name": {inner}}}'
+    with pytest.raises(BadInput, match="nested deeper than 32 levels"):
+        parse_suite(text, fmt=fmt, source=f"deep.{fmt}")
+
+
+def test_a_manifest_nested_within_the_limit_is_read_as_usual():
+    inner = "[" * 30 + "]" * 30
+    with pytest.raises(BadInput) as refused:
+        parse_suite(f'name = "x"\nversion = {inner}', source="ok.toml")
+    assert "nested" not in str(refused.value)
