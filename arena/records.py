@@ -48,6 +48,9 @@ DESCRIPTOR_FIELDS: tuple[str, ...] = (
     "retry_policy",
     "inference",
 )
+# Fields added later: a descriptor hashes them only when they are set, so the id of every
+# system stored before they existed stays what it was.
+ADDED_FIELDS: tuple[str, ...] = ("suite_hash", "harness_manifest", "runner")
 
 
 @dataclass(frozen=True)
@@ -116,9 +119,18 @@ class SystemDescriptor:
     parser: str | None = None
     retry_policy: str | None = None
     inference: dict[str, Any] = field(default_factory=dict)
+    # Added since the first systems were stored (ADDED_FIELDS): hashed only when set.
+    suite_hash: str | None = None
+    harness_manifest: str | None = None
+    runner: dict[str, Any] = field(default_factory=dict)
 
     def canonical(self) -> dict[str, Any]:
-        return {name: _hashable(getattr(self, name)) for name in DESCRIPTOR_FIELDS}
+        fields = {name: _hashable(getattr(self, name)) for name in DESCRIPTOR_FIELDS}
+        for name in ADDED_FIELDS:
+            value = getattr(self, name)
+            if value not in (None, {}):
+                fields[name] = _hashable(value)
+        return fields
 
     @property
     def system_id(self) -> SystemId:

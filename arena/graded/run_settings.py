@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -13,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena import __version__
+from arena.canonical import sha256_hex
 from arena.errors import BadInput
 from arena.graded.graders import PARSER_VERSION
 from arena.records import SystemDescriptor
@@ -111,6 +114,7 @@ class CollectSettings:
         self,
         *,
         suite_hash: str,
+        answer_contract: str,
         revision: str | None = None,
         artifact_digest: str | None = None,
         quantization: str | None = None,
@@ -121,6 +125,7 @@ class CollectSettings:
             self.model,
             endpoint=self.endpoint,
             suite_hash=suite_hash,
+            answer_contract=answer_contract,
             system_prompt=self.system_prompt,
             inference=self.inference,
             harness=harness,
@@ -184,6 +189,7 @@ def run_descriptor(
     *,
     endpoint: str,
     suite_hash: str,
+    answer_contract: str,
     system_prompt: str | None,
     inference: Mapping[str, Any],
     harness: str = HARNESS,
@@ -195,9 +201,10 @@ def run_descriptor(
 ) -> SystemDescriptor:
     """The full run tuple as a SystemDescriptor; its ``system_id`` names the run.
 
-    The suite's manifest hash goes into ``answer_contract`` (the manifest fixes
-    every task's contract and grader); the grading code's version into
-    ``parser``; endpoint, settings and timeout into ``inference``.
+    The artifact (model, revision, digest, quantization), the suite's manifest hash, the
+    answer contract the tasks hold the model to, the harness and the hash of its own
+    settings (contract, parser, retries, endpoint and request settings), and the host it
+    ran on (``runner_host``).
     """
     if len(suite_hash) != 64 or any(c not in "0123456789abcdef" for c in suite_hash):
         raise BadInput("expected a sha256 hex digest", field="suite_hash")
@@ -208,6 +215,13 @@ def run_descriptor(
     }
     if timeout_s is not None:
         recorded["timeout_s"] = float(timeout_s)
+    manifest = {
+        "harness": harness,
+        "answer_contract": answer_contract,
+        "parser": PARSER_VERSION,
+        "retry_policy": retry_policy,
+        "request": recorded,
+    }
     return SystemDescriptor(
         model=model,
         revision=revision,
@@ -215,11 +229,35 @@ def run_descriptor(
         quantization=quantization,
         harness=harness,
         system_prompt=system_prompt,
-        answer_contract=f"suite-sha256:{suite_hash}",
+        answer_contract=answer_contract,
         parser=PARSER_VERSION,
         retry_policy=retry_policy,
         inference=recorded,
+        suite_hash=suite_hash,
+        harness_manifest=sha256_hex(json.dumps(manifest, sort_keys=True, ensure_ascii=False)),
+        runner=runner_host(),
     )
+
+
+def runner_host() -> dict[str, str]:
+    """What identifies the machine a run ran on: never a user or host name."""
+    return {
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "arena": __version__,
+        "cpu": _cpu_model(),
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 def _refuse_secrets(value: Any, where: str) -> None:

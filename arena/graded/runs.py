@@ -83,12 +83,18 @@ def collect_run(
 ) -> CollectReport:
     """Collect (or resume collecting) one run of ``suite``; each item is committed as it comes."""
     tier = check_tier(tier)
+    if tier == "reference" and not (revision and artifact_digest):
+        raise BadInput(
+            "a reference run names the artifact it pins: give --revision and --artifact-digest",
+            field="--tier",
+        )
     settings.check()
     label = label or settings.model
     settings.check_secrets(label=label)
     name = family or suite.name
     descriptor = settings.descriptor(
         suite_hash=suite.manifest_hash,
+        answer_contract=", ".join(sorted({t.answer_contract for t in suite.tasks})),
         revision=revision,
         artifact_digest=artifact_digest,
         quantization=quantization,

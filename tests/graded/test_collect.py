@@ -313,6 +313,7 @@ def _descriptor(**changes):
     fields = {
         "endpoint": "http://h:8000/v1",
         "suite_hash": SUITE_HASH,
+        "answer_contract": "final_line",
         "system_prompt": None,
         "inference": {"temperature": 0.2, "max_tokens": 256},
     }
@@ -328,6 +329,7 @@ def test_every_field_of_the_run_tuple_changes_the_system_id():
         {"model": "m2"},
         {"endpoint": "http://h:8001"},
         {"suite_hash": "cd" * 32},
+        {"answer_contract": "json"},
         {"system_prompt": "Be brief."},
         {"inference": {"temperature": 0.3, "max_tokens": 256}},
         {"harness": "other/1"},
@@ -348,7 +350,7 @@ def test_secrets_never_enter_the_descriptor(monkeypatch):
         _descriptor(suite_hash="abc")
     monkeypatch.setenv("ARENA_TEST_KEY", TOKEN)
     config = settings("http://h:1", api_key_env="ARENA_TEST_KEY", inference={"seed": 1})
-    described = config.descriptor(suite_hash=SUITE_HASH)
+    described = config.descriptor(suite_hash=SUITE_HASH, answer_contract="final_line")
     assert TOKEN not in json.dumps(described.canonical())
-    assert described.answer_contract == f"suite-sha256:{SUITE_HASH}"
+    assert (described.suite_hash, described.answer_contract) == (SUITE_HASH, "final_line")
     assert described.inference["timeout_s"] == 2.0 and "retries=3" in described.retry_policy

@@ -55,7 +55,14 @@ def _settings(url, **changes):
 def test_a_run_is_collected_graded_and_scored(ledger, starter):
     wrong = {t.task_id for t in starter.tasks[:4]}
     with FakeEndpoint(_script(starter, wrong=wrong)) as server:
-        report = collect_run(ledger, starter, _settings(server.url), tier="reference")
+        report = collect_run(
+            ledger,
+            starter,
+            _settings(server.url),
+            tier="reference",
+            revision="r1",
+            artifact_digest="sha256:" + "0" * 64,
+        )
     assert report.summary.delivered == 24 and report.family == "starter"
     (row,) = board(ledger, "starter", seed=1)
     assert (row["passed"], row["tasks"], row["coverage"], row["tier"]) == (20, 24, 1.0, "reference")
@@ -168,3 +175,26 @@ def test_regrade_stores_only_changed_grades_and_outputs_feed_a_votes_family(ledg
 def test_verified_is_refused(ledger, starter):
     with pytest.raises(BadInput, match="verified"):
         collect_run(ledger, starter, _settings("http://127.0.0.1:9"), tier="verified")
+
+
+def test_a_reference_run_must_name_its_pinned_artifact(ledger, starter):
+    with pytest.raises(BadInput, match="--revision and --artifact-digest"):
+        collect_run(ledger, starter, _settings("http://127.0.0.1:9"), tier="reference")
+    assert catalog.families(ledger) == []
+
+
+def test_the_run_tuple_names_the_suite_contract_harness_settings_and_host(ledger, starter):
+    with FakeEndpoint(_script(starter)) as server:
+        collect_run(ledger, starter, _settings(server.url), label="tiny")
+    (system,) = catalog.systems(ledger, "starter")
+    described = system.descriptor
+    assert described.suite_hash == starter.manifest_hash
+    assert described.answer_contract == "final_line, json_block, whole"  # its tasks' contracts
+    assert len(described.harness_manifest or "") == 64
+    assert set(described.runner) == {"os", "python", "arena", "cpu"}
+    import getpass
+    import socket
+
+    shown = json.dumps(described.canonical())
+    assert getpass.getuser() not in described.runner.values()
+    assert socket.gethostname() not in shown

@@ -199,7 +199,15 @@ def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp
         Ledger.open(path) as ledger,
         FakeEndpoint({t.input: [Reply(t.reference)] for t in suite.tasks[1:]}) as server,
     ):
-        collect_run(ledger, suite, _settings(server.url), label="tiny", tier="reference")
+        collect_run(
+            ledger,
+            suite,
+            _settings(server.url),
+            label="tiny",
+            tier="reference",
+            revision="r1",
+            artifact_digest="sha256:" + "0" * 64,
+        )
         closed = close_round(ledger, "starter", RoundSettings(seed=4))
     window = open_window(path)
     window.show_board("starter")
