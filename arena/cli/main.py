@@ -7,7 +7,15 @@ import sys
 from collections.abc import Sequence
 
 from arena import __version__
-from arena.cli import check_cmd, commands, corrections_cmd, graded_cmd, output, round_cmd
+from arena.cli import (
+    bundle_cmd,
+    check_cmd,
+    commands,
+    corrections_cmd,
+    graded_cmd,
+    output,
+    round_cmd,
+)
 from arena.errors import ArenaError
 from arena.ledger import StorageError
 
@@ -27,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.register(sub)
     check_cmd.register(sub)
     round_cmd.register(sub)
+    bundle_cmd.register(sub)
     graded_cmd.register(sub)
     corrections_cmd.register(sub)
     return parser

@@ -4,7 +4,8 @@ Two formats, each either JSON Lines or one JSON list:
 
 * ``fastchat-battles``: objects with ``model_a``, ``model_b`` and ``winner``
   (``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)``), as LMArena
-  publishes them; other fields are ignored.
+  publishes them, and optionally ``weight`` (default 1; Arena's battles export
+  writes it); other fields are ignored.
 * ``native``: objects with ``a`` and ``b`` (system names), ``y`` (1 = ``a``
   won, 0 = ``b`` won, 0.5 = tie) and optionally ``w`` (weight, default 1).
 
@@ -91,7 +92,8 @@ class _Builder:
                 a, b, y = self._fastchat(records)
             except (KeyError, TypeError, AttributeError):
                 a, b, y = self._checked(records, lines)  # finds the record and raises
-            w: Any = None
+            # A weight where the file gives one (Arena's own battles export does).
+            w: Any = self._weights(records, lines) if any("weight" in r for r in records) else None
         else:
             a, b, y, w = self._native(records, lines)
         same = np.flatnonzero(a == b)
@@ -139,6 +141,13 @@ class _Builder:
                 )
             y.append(_WINNER[winner])
         return np.array(a, dtype=np.intp), np.array(b, dtype=np.intp), np.array(y)
+
+    def _weights(self, records: list[dict[str, Any]], lines: list[int]) -> NDArray[np.float64]:
+        weights = [r.get("weight", 1) for r in records]
+        for weight, line in zip(weights, lines, strict=True):
+            if not _is_number(weight) or not math.isfinite(weight) or weight < 0:
+                raise self._bad(line, "weight", f"is {weight!r}; expected a finite number >= 0")
+        return np.array(weights, dtype=np.float64)
 
     def _native(
         self, records: list[Any], lines: list[int]

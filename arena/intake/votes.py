@@ -3,7 +3,7 @@
 JSON Lines, one vote per line (docs/formats.md). Ids are derived from the
 file's content, so importing the same file again adds nothing; one bad line
 and nothing is added. Lines are checked one by one and written a batch at a
-time (``voting.record_many``): the same rows, hash chains and refusals as
+time (``vote_batch.record_many``): the same rows, hash chains and refusals as
 writing each line as it is read, at a million lines.
 """
 
@@ -23,18 +23,18 @@ import orjson
 from arena.canonical import content_hash
 from arena.errors import BadInput
 from arena.intake.jsonstream import Progress, iter_json_lines
-from arena.ledger import Ledger, catalog, voting
+from arena.ledger import Ledger, catalog, vote_batch, voting
 from arena.records import (
     IDLE_CAP_MS,
     VOTE_CHOICES,
     CaseId,
+    OutputId,
     Presentation,
     PresentationId,
     Session,
     SessionId,
     Vote,
     VoteId,
-    output_id,
 )
 from arena.redact import Redactor
 
@@ -49,11 +49,13 @@ REQUIRED = (
     "voted_at",
 )
 OPTIONAL = ("left_sample", "right_sample", "repeat_of")
+_REQUIRED = frozenset(REQUIRED)
 _FIELDS = frozenset(REQUIRED + OPTIONAL)
 # Lines checked before their rows are written together.
 BATCH = 10_000
 # Larger integers cannot be hashed (arena.canonical).
 _SAFE_INT = 2**53
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 @dataclass(frozen=True)
@@ -95,15 +97,28 @@ def import_votes(
         raise BadInput("no such file", path=str(path))
     redactor = redactor or Redactor()
     run = _VoteImport(ledger, path, family)
-    with ledger.atomic():
+    with vote_batch.large_writes(ledger), ledger.atomic():
         try:
             for line, record in iter_json_lines(path, progress):
-                run.add(line, redactor.value(record))
+                run.add(line, _redacted(redactor, record))
         except BadInput:
             run.flush()  # a refusal of an earlier line comes first
             raise
         run.flush()
     return VoteImportReport(family, run.records, run.added, run.sessions_added)
+
+
+def _redacted(redactor: Redactor, record: Any) -> Any:
+    """``redactor.value(record)``; a line of plain values under the known field names
+    comes back as it is when there is no secret to look for."""
+    if (
+        redactor.secrets
+        or type(record) is not dict
+        or not _FIELDS.issuperset(record)
+        or not _PLAIN.issuperset(map(type, record.values()))
+    ):
+        return redactor.value(record)
+    return record
 
 
 class _Lines:
@@ -184,7 +199,7 @@ class _VoteImport:
         self.cases = {c.case_id for c in catalog.cases(ledger, family)}
         # Looked up once each: systems by the name given, outputs by where they sit.
         self.systems: dict[str, str | None] = {}
-        self.outputs: dict[tuple[str, str, int], tuple[str, bool]] = {}
+        self.outputs: dict[str, dict[tuple[str, int], OutputId]] = {}
 
     def _bad(self, line: int, field: str, message: str) -> BadInput:
         return BadInput(message, path=str(self.path), line=line, field=field)
@@ -207,14 +222,15 @@ class _VoteImport:
             raise self._bad(line, field, "expected a sample index ≥ 0")
         return value
 
-    def _output(self, case_id: str, system_id: str, sample: int) -> tuple[str, bool]:
-        """The output's id, and whether the ledger has it."""
-        where = (case_id, system_id, sample)
-        found = self.outputs.get(where)
-        if found is None:
-            oid = output_id(self.family, case_id, system_id, sample)
-            found = self.outputs[where] = (oid, catalog.get_output(self.ledger, oid) is not None)
-        return found
+    def _output(self, case_id: str, system_id: str, sample: int) -> OutputId | None:
+        """The id of the output of ``system_id`` (its sample ``sample``) on the case, if
+        the ledger has it (each case's outputs are read once)."""
+        stored = self.outputs.get(case_id)
+        if stored is None:
+            stored = self.outputs[case_id] = vote_batch.case_outputs(
+                self.ledger, self.family, case_id
+            )
+        return stored.get((system_id, sample))
 
     def _session(self, line: int, value: Any, actor: str, started: str) -> SessionId:
         if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
@@ -246,9 +262,8 @@ class _VoteImport:
         self.records += 1
         if not isinstance(record, dict):
             raise self._bad(line, "(record)", "expected a JSON object")
-        for name in REQUIRED:
-            if name not in record:
-                raise self._bad(line, name, "missing")
+        if not _REQUIRED.issubset(record):
+            raise self._bad(line, next(n for n in REQUIRED if n not in record), "missing")
         if not _FIELDS.issuperset(record):
             raise self._bad(line, sorted(set(record) - _FIELDS)[0], "unknown field")
         case_id = str(record["case_id"]) if isinstance(record["case_id"], (str, int)) else None
@@ -264,19 +279,21 @@ class _VoteImport:
         voted_at, voted = _time(record["voted_at"], self.path, line, "voted_at")
         if voted < shown:
             raise self._bad(line, "voted_at", "is before shown_at")
-        left, left_stored = self._output(
+        left = self._output(
             case_id,
             self._system(line, "left_system", record["left_system"]),
             self._sample(line, "left_sample", record.get("left_sample")),
         )
-        right, right_stored = self._output(
+        right = self._output(
             case_id,
             self._system(line, "right_system", record["right_system"]),
             self._sample(line, "right_sample", record.get("right_sample")),
         )
-        for name, stored in (("left_system", left_stored), ("right_system", right_stored)):
-            if not stored:
-                raise self._bad(line, name, "this system has no such output on this case")
+        missing = "this system has no such output on this case"
+        if left is None:
+            raise self._bad(line, "left_system", missing)
+        if right is None:
+            raise self._bad(line, "right_system", missing)
         if left == right:
             raise self._bad(line, "right_system", "a vote needs two different outputs")
         repeat_of = record.get("repeat_of")
@@ -290,7 +307,9 @@ class _VoteImport:
         session_id = self._session(line, record["session"], actor, shown_at)
         # The ids hash what the vote is, not where it sits: the record without its line
         # reference, plus the vote that reference resolved to.
-        fields = {k: v for k, v in record.items() if k != "repeat_of"}
+        fields = record
+        if "repeat_of" in record:
+            fields = {k: v for k, v in record.items() if k != "repeat_of"}
         key = self._key(line, fields, None if original is None else "imv-" + original)
         self.seen.add(line, key)
         presentation = Presentation(
@@ -333,8 +352,8 @@ class _VoteImport:
         if repeated is not None:
             del pending[lines.index(repeated[0]) :]
         try:
-            self.added += voting.record_many(self.ledger, pending)
-        except voting.Refused as refused:
+            self.added += vote_batch.record_many(self.ledger, pending)
+        except vote_batch.Refused as refused:
             raise refused.error from None
         if repeated is not None:
             line, first = repeated

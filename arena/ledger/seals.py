@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from sqlite_utils import Database
@@ -58,15 +59,23 @@ def _blob(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a column value")
 
 
-def _digest(rows: Iterable[tuple]) -> tuple[int, str, Any]:
+def _json_line(row: tuple) -> str:
+    # JSON of the stored values: exact for floats (shortest repr), the same on every
+    # Python, and independent of any Unicode table.
+    return json.dumps(row, ensure_ascii=False, default=_blob) + "\n"
+
+
+def _hash_line(row: tuple) -> str:
+    return f"{row[0]} {row[1]}\n"  # a chained row: its rowid and its hash
+
+
+def _digest(rows: Iterator[tuple], chained: bool = False) -> tuple[int, str, Any]:
     """(count, sha256, the first value of the last row) of ``rows`` as stored."""
+    line = _hash_line if chained else _json_line
     digest, count, last = hashlib.sha256(), 0, None
-    for row in rows:
-        # JSON of the stored values: exact for floats (shortest repr), the same on every
-        # Python, and independent of any Unicode table.
-        digest.update(json.dumps(row, ensure_ascii=False, default=_blob).encode("utf-8"))
-        digest.update(b"\n")
-        count, last = count + 1, row[0]
+    while chunk := list(islice(rows, 4096)):
+        digest.update("".join(map(line, chunk)).encode("utf-8"))
+        count, last = count + len(chunk), chunk[-1][0]
     return count, digest.hexdigest(), last
 
 
@@ -124,7 +133,7 @@ def seal(
         if table in CHILDREN:
             continue
         after = sealed.get(table, 0)
-        count, digest, last = _digest(_rows(db, table, after))
+        count, digest, last = _digest(_rows(db, table, after), table in APPEND_ONLY)
         if count:
             tables[table] = {"from": after, "to": last, "rows": count, "sha256": digest}
     for child, (parent, _, _) in CHILDREN.items():
@@ -209,7 +218,7 @@ def _verify_table(db: Database, table: str, spans: list[tuple[int, dict[str, Any
                 f"{table}: commit {seq} seals rows after rowid {low}; "
                 f"the commit before reached {reach}"
             )
-        count, digest, _ = _digest(_rows(db, table, low, high))
+        count, digest, _ = _digest(_rows(db, table, low, high), table in APPEND_ONLY)
         if (count, digest) != (span.get("rows"), span.get("sha256")):
             problems.append(
                 f"{table}: rows {low + 1}–{high} no longer match commit {seq} "

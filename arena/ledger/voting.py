@@ -8,19 +8,14 @@ of writing it twice.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import uuid
-from collections.abc import Iterator, Sequence
-from typing import Any, Literal
-
-import orjson
+from collections.abc import Iterator
+from typing import Literal
 
 from arena.clock import now_iso
 from arena.errors import ArenaError, BadInput
 from arena.ledger import chain
 from arena.ledger.connection import Ledger
-from arena.ledger.guards import GENESIS_HASH
 from arena.records import (
     Presentation,
     PresentationId,
@@ -124,122 +119,6 @@ def record_vote(ledger: Ledger, vote: Vote) -> Written:
             if standing is not None:
                 raise AlreadyVoted(standing)
         return _write_once(ledger, "votes", "vote_id", _vote_row(vote))
-
-
-class Refused(ArenaError):
-    """Pair ``index`` of a ``record_many`` batch was refused; ``error`` is what
-    ``record_presentation`` or ``record_vote`` would have raised for it."""
-
-    def __init__(self, index: int, error: ArenaError) -> None:
-        self.index, self.error = index, error
-        super().__init__(str(error))
-
-
-def record_many(ledger: Ledger, shown: Sequence[tuple[Presentation, Vote]]) -> int:
-    """Record each presentation, then its vote, in order: the rows, hash chains and
-    refusals of ``record_presentation`` and ``record_vote`` called pair by pair, in a
-    few statements for the whole batch. Returns how many votes were new.
-
-    A pair that would be refused raises ``Refused`` before anything is written.
-    """
-    # A flat dataclass's __dict__ holds its fields in order: what dataclasses.asdict gives.
-    presentations = [dict(vars(p)) for p, _ in shown]
-    votes = [{**vars(v), "identity_leak": int(v.identity_leak)} for _, v in shown]
-    with ledger.atomic():
-        known_p = _stored(ledger, "presentations", "presentation_id", presentations)
-        known_v = _stored(ledger, "votes", "vote_id", votes)
-        in_db = set(known_p)
-        standing: dict[str, Vote] = {}  # votes of this batch, by presentation
-        new_p, new_v = [], []
-        for index, (p, v) in enumerate(zip(presentations, votes, strict=True)):
-            try:
-                if _is_new(known_p, "presentations", "presentation_id", p):
-                    new_p.append(p)
-                if v["left_output"] == v["right_output"]:
-                    raise BadInput("a vote needs two different outputs", field="right_output")
-                presentation_id = v["presentation_id"]
-                if v["vote_id"] not in known_v:
-                    earlier = standing.get(presentation_id)
-                    if earlier is None and presentation_id in in_db:
-                        earlier = vote_on(ledger, presentation_id)
-                    if earlier is not None:
-                        raise AlreadyVoted(earlier)
-                if _is_new(known_v, "votes", "vote_id", v):
-                    new_v.append(v)
-                    standing[presentation_id] = shown[index][1]
-            except ArenaError as exc:
-                raise Refused(index, exc) from None
-        _append_rows(ledger, "presentations", new_p)
-        _append_rows(ledger, "votes", new_v)
-    return len(new_v)
-
-
-def _stored(ledger: Ledger, table: str, key: str, rows: list[dict]) -> dict[str, dict]:
-    """The rows of ``table`` already recorded under the ``key`` of one of ``rows``."""
-    cursor = ledger.db.execute(
-        f"SELECT * FROM {table} WHERE {key} IN (SELECT value FROM json_each(?))",
-        [json.dumps([r[key] for r in rows])],
-    )
-    names = [d[0] for d in cursor.description]
-    return {r[key]: r for r in (dict(zip(names, values, strict=True)) for values in cursor)}
-
-
-def _is_new(known: dict[str, dict], table: str, key: str, row: dict) -> bool:
-    """Whether ``row`` is still to be written (``_write_once``'s test); remembers it."""
-    stored = known.get(row[key])
-    if stored is None:
-        known[row[key]] = row
-        return True
-    if not _same(stored, row):
-        raise ArenaError(f"{table} {row[key]} is already recorded with other content")
-    return False
-
-
-_SAFE_INT = 2**53
-
-
-def _row_hash(prev: str, row: dict[str, Any]) -> str:
-    """``chain.row_hash``: orjson writes the bytes ``canonical_json`` would for a row of
-    strings, safe integers and nulls; anything else is left to ``chain.row_hash``."""
-    for value in row.values():
-        if type(value) is not str and value is not None:
-            if type(value) is not int or not -_SAFE_INT <= value <= _SAFE_INT:
-                return chain.row_hash(prev, row)
-    if any(row.get(name, "") is None for name in chain.EVENT_COLUMNS_0006):
-        return chain.row_hash(prev, row)
-    body = orjson.dumps(row, option=orjson.OPT_SORT_KEYS)
-    return hashlib.sha256(prev.encode() + body).hexdigest()
-
-
-def _append_rows(ledger: Ledger, table: str, rows: list[dict]) -> None:
-    """Append ``rows`` (in order, none of them stored yet) to their families' chains:
-    ``chain.append`` row by row, with one statement; the triggers still check each row."""
-    if not rows:
-        return
-    db = ledger.db
-    prev: dict[str, str] = {}
-    values = []
-    for row in rows:
-        family = row["family"]
-        if family not in prev:
-            head = db.execute(
-                f"SELECT hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [family]
-            ).fetchone()
-            prev[family] = head[0] if head else GENESIS_HASH
-        digest = _row_hash(prev[family], row)
-        values.append((*row.values(), prev[family], digest))
-        prev[family] = digest
-    names = [*rows[0], "prev_hash", "hash"]
-    db.conn.executemany(
-        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-        values,
-    )
-    for family, digest in prev.items():
-        head = db.execute(
-            f"SELECT seq, hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [family]
-        ).fetchone()
-        assert head[1] == digest  # the chain trigger saw to it
-        ledger.pending_heads.append((table, family, head[0], digest))
 
 
 def _vote(row: dict) -> Vote:
@@ -372,3 +251,8 @@ def get_presentation(ledger: Ledger, presentation_id: PresentationId) -> Present
     if row is None:
         return None
     return Presentation(**{f.name: row[f.name] for f in dataclasses.fields(Presentation)})
+
+
+def vote_times(ledger: Ledger, family: str) -> dict[str, str]:
+    """When each of ``family``'s votes was cast, by vote id (retracted ones included)."""
+    return dict(ledger.db.execute("SELECT vote_id, voted_at FROM votes WHERE family = ?", [family]))

@@ -1,0 +1,175 @@
+"""Presentations and votes written a batch at a time, for `arena import-votes`.
+
+``voting.record_presentation`` and ``voting.record_vote`` look a row up, find
+its chain's head and insert it, a few queries per row. ``record_many`` writes
+the same rows with the same hash chains and the same refusals for a whole
+batch: one look-up per table, hashes computed in a loop, one ``executemany``
+per table. The triggers still check every row (append-only, chain, one vote in
+force per presentation).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import orjson
+
+from arena.errors import ArenaError, BadInput
+from arena.ledger import chain
+from arena.ledger.connection import Ledger
+from arena.ledger.guards import GENESIS_HASH
+from arena.ledger.voting import AlreadyVoted, _same, vote_on
+from arena.records import OutputId, Presentation, Vote
+
+# Page cache while a large batch is written (SQLite's default is 2 MB): the unique
+# indexes of ids take their entries in random order.
+_CACHE_KIB = 128 * 1024
+_SAFE_INT = 2**53
+# A null in these columns is left out of a row's hash (chain.row_hash).
+_NULL_NOT_HASHED = frozenset(chain.EVENT_COLUMNS_0006)
+_PLAIN = frozenset({str, int, type(None)})
+
+
+class Refused(ArenaError):
+    """Pair ``index`` of a ``record_many`` batch was refused; ``error`` is what
+    ``record_presentation`` or ``record_vote`` would have raised for it."""
+
+    def __init__(self, index: int, error: ArenaError) -> None:
+        self.index, self.error = index, error
+        super().__init__(str(error))
+
+
+@contextmanager
+def large_writes(ledger: Ledger) -> Iterator[None]:
+    """A larger page cache for as long as the block lasts."""
+    (before,) = ledger.db.execute("PRAGMA cache_size").fetchone()
+    ledger.db.execute(f"PRAGMA cache_size = {-_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        ledger.db.execute(f"PRAGMA cache_size = {int(before)}")
+
+
+def case_outputs(ledger: Ledger, family: str, case_id: str) -> dict[tuple[str, int], OutputId]:
+    """The outputs of one case of ``family``: (system id, sample) -> output id."""
+    rows = ledger.db.execute(
+        "SELECT system_id, sample, output_id FROM outputs WHERE family = ? AND case_id = ?",
+        [family, case_id],
+    )
+    return {(system, sample): OutputId(oid) for system, sample, oid in rows}
+
+
+def record_many(ledger: Ledger, shown: Sequence[tuple[Presentation, Vote]]) -> int:
+    """Record each presentation, then its vote, in order: the rows, hash chains and
+    refusals of ``record_presentation`` and ``record_vote`` called pair by pair, in a
+    few statements for the whole batch. Returns how many votes were new.
+
+    A pair that would be refused raises ``Refused`` before anything is written.
+    """
+    # A flat dataclass's __dict__ holds its fields in order: what dataclasses.asdict gives.
+    presentations = [dict(vars(p)) for p, _ in shown]
+    votes = [{**vars(v), "identity_leak": int(v.identity_leak)} for _, v in shown]
+    with ledger.atomic():
+        known_p = _stored(ledger, "presentations", "presentation_id", presentations)
+        known_v = _stored(ledger, "votes", "vote_id", votes)
+        in_db = set(known_p)
+        standing: dict[str, Vote] = {}  # votes of this batch, by presentation
+        new_p, new_v = [], []
+        for index, (p, v) in enumerate(zip(presentations, votes, strict=True)):
+            try:
+                if _is_new(known_p, "presentations", "presentation_id", p):
+                    new_p.append(p)
+                if v["left_output"] == v["right_output"]:
+                    raise BadInput("a vote needs two different outputs", field="right_output")
+                presentation_id = v["presentation_id"]
+                if v["vote_id"] not in known_v:
+                    earlier = standing.get(presentation_id)
+                    if earlier is None and presentation_id in in_db:
+                        earlier = vote_on(ledger, presentation_id)
+                    if earlier is not None:
+                        raise AlreadyVoted(earlier)
+                if _is_new(known_v, "votes", "vote_id", v):
+                    new_v.append(v)
+                    standing[presentation_id] = shown[index][1]
+            except ArenaError as exc:
+                raise Refused(index, exc) from None
+        _append_rows(ledger, "presentations", new_p)
+        _append_rows(ledger, "votes", new_v)
+    return len(new_v)
+
+
+def _stored(ledger: Ledger, table: str, key: str, rows: list[dict]) -> dict[str, dict]:
+    """The rows of ``table`` already recorded under the ``key`` of one of ``rows``."""
+    cursor = ledger.db.execute(
+        f"SELECT * FROM {table} WHERE {key} IN (SELECT value FROM json_each(?))",
+        [json.dumps([r[key] for r in rows])],
+    )
+    names = [d[0] for d in cursor.description]
+    return {r[key]: r for r in (dict(zip(names, values, strict=True)) for values in cursor)}
+
+
+def _is_new(known: dict[str, dict], table: str, key: str, row: dict) -> bool:
+    """Whether ``row`` is still to be written (``_write_once``'s test); remembers it."""
+    stored = known.get(row[key])
+    if stored is None:
+        known[row[key]] = row
+        return True
+    if not _same(stored, row):
+        raise ArenaError(f"{table} {row[key]} is already recorded with other content")
+    return False
+
+
+def row_hash(prev: str, row: dict[str, Any]) -> str:
+    """``chain.row_hash``, faster: for a row of strings, integers within ±2**53 and nulls
+    orjson writes the bytes ``canonical_json`` would; any other row goes to
+    ``chain.row_hash``."""
+    kinds = set(map(type, row.values()))
+    if not kinds <= _PLAIN:
+        return chain.row_hash(prev, row)
+    if int in kinds and not all(-_SAFE_INT <= v <= _SAFE_INT for v in _ints(row)):
+        return chain.row_hash(prev, row)
+    if type(None) in kinds and any(row.get(k, 0) is None for k in _NULL_NOT_HASHED):
+        return chain.row_hash(prev, row)
+    return hashlib.sha256(
+        prev.encode() + orjson.dumps(row, option=orjson.OPT_SORT_KEYS)
+    ).hexdigest()
+
+
+def _ints(row: dict[str, Any]) -> Iterator[int]:
+    return (v for v in row.values() if type(v) is int)
+
+
+def _append_rows(ledger: Ledger, table: str, rows: list[dict]) -> None:
+    """Append ``rows`` (in order, none of them stored yet) to their families' chains:
+    ``chain.append`` row by row, in one statement."""
+    if not rows:
+        return
+    db = ledger.db
+    prev: dict[str, str] = {}
+    values = []
+    for row in rows:
+        family = row["family"]
+        if family not in prev:
+            head = db.execute(
+                f"SELECT hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [family]
+            ).fetchone()
+            prev[family] = head[0] if head else GENESIS_HASH
+        digest = row_hash(prev[family], row)
+        values.append((*row.values(), prev[family], digest))
+        prev[family] = digest
+    names = [*rows[0], "prev_hash", "hash"]
+    db.conn.executemany(
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+        values,
+    )
+    for family, digest in prev.items():
+        head = db.execute(
+            f"SELECT seq, hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [family]
+        ).fetchone()
+        if head[1] != digest:  # the chain trigger sees to it
+            raise ArenaError(f"{table} of {family}: the chain does not end where it was written")
+        ledger.pending_heads.append((table, family, head[0], digest))
