@@ -45,13 +45,12 @@ def voted(ledger, tmp_path):
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     import_file(ledger, source, family="f", fmt="native")
     session, rng = RatingSession(ledger, "f", seed=1), random.Random(2)
-    for _ in range(60):
+    for n in range(60):
         pair = session.current()
         if pair is None:
             break
         edge = _edge(ledger, pair)
-        roll = rng.random()
-        choice = "tie" if roll < 0.1 else "both_bad" if roll < 0.15 else None
+        choice = "tie" if n % 9 == 4 else "both_bad" if n % 13 == 6 else None
         if choice is None:
             choice = "left" if rng.random() < 1 / (1 + np.exp(-edge)) else "right"
         session.vote(choice)
