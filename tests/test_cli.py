@@ -198,3 +198,19 @@ def test_fit_prints_a_board_from_a_battles_file(capsys, tmp_path):
     assert points["a"] == pytest.approx(1000 + 400 * math.log10(3), abs=1e-6)
     code, out, _ = run(capsys, "fit", str(path))
     assert code == 0 and "anchor: " in out
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    """`arena round show | head`: no "Broken pipe" message, no traceback."""
+    code = (
+        "import arena.cli.commands as c; from arena.cli.main import main\n"
+        "c.cmd_init = lambda args: print('row\\n' * 400_000)\n"
+        "raise SystemExit(main(['init']))"
+    )
+    writer = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert writer.stdout is not None and writer.stdout.read(4) == b"row\n"
+    writer.stdout.close()  # the reader goes away
+    _, errors = writer.communicate(timeout=60)
+    assert writer.returncode == 141 and errors == b""

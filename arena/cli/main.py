@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -55,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"the ledger could not be written or read: {exc}; nothing was changed by this command"
         )
         return 1
+    except BrokenPipeError:
+        # The reader went away (`arena round show | head`): stop quietly, as Unix tools do,
+        # and keep Python from complaining when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except OSError as exc:
         output.error(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         return 1
