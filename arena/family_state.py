@@ -1,9 +1,10 @@
 """A family as it stands: its cases, outputs, gate results and the rater's corrections.
 
 Loaded once and read by status, gating, comparisons, rounds and the rating
-session, so each applies the same corrections in the same way: removed
-outputs and retired cases are out of force, a language the rater set is the
-case's language, and overruled gate verdicts are set aside.
+session (``for_rating``: the same, without every verdict), so each applies the
+same corrections in the same way: removed outputs and retired cases are out of
+force, a language the rater set is the case's language, and overruled gate
+verdicts are set aside.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from arena.decisions import Decisions, decisions
 from arena.errors import BadInput
@@ -23,6 +25,9 @@ from arena.pairs.settling import (
     settle,
 )
 from arena.records import Case, CaseId, Family, GateResult, Output, OutputId
+
+if TYPE_CHECKING:
+    from arena.pairs.pending import PendingPairs
 
 
 @dataclass(frozen=True)
@@ -39,12 +44,7 @@ class FamilyState:
     @cached_property
     def in_force(self) -> tuple[Output, ...]:
         """Outputs not removed and not on a retired case, in import order."""
-        d = self.decisions
-        return tuple(
-            o
-            for o in self.outputs.values()
-            if o.case_id not in d.retired_cases and o.output_id not in d.removed_outputs
-        )
+        return _in_force(self.outputs, self.decisions)
 
     @cached_property
     def _overruled(self) -> dict[OutputId, frozenset[str]]:
@@ -87,6 +87,45 @@ class FamilyState:
         return self._settle(pending=False).settled
 
 
+@dataclass(frozen=True)
+class ForRating:
+    """What a rating session reads of a family: its cases and outputs (votes may refer
+    to removed ones), and the pairs left for the rater (``settlement.pending``)."""
+
+    family: Family
+    cases: dict[CaseId, Case]
+    outputs: dict[OutputId, Output]
+    pending: PendingPairs
+
+
+def for_rating(ledger: Ledger, name: str) -> ForRating:
+    """A family as a rating session needs it, with the corrections ``FamilyState`` applies.
+
+    A ``votes`` family's pending pairs are worked out as numbers (``pairs.pending``),
+    reading the verdicts of only the outputs that ever failed a gate (an output with no
+    verdict at all counts as passing, where ``settle`` would refuse it); other kinds'
+    come from ``settle``.
+    """
+    # numpy, which the pairs as numbers need, is loaded here: status and gating never do.
+    from arena.pairs.pending import PendingPairs, votes_pending
+
+    found = catalog.get_family(ledger, name)
+    if found is not None and found.kind != "votes":
+        state = load(ledger, name)
+        pending = PendingPairs.of(state.settlement.pending)
+        return ForRating(state.family, state.cases, state.outputs, pending)
+    family, decided, cases, outputs = _read(ledger, name)
+    in_force = _in_force(outputs, decided)
+    overruled = overrules_by_output(decided.overruled)
+    results = verdicts.ever_failed(ledger, name, {o.output_id for o in in_force})
+    failing = {
+        output_id
+        for output_id, gates in results.items()
+        if any_gate_failed(gates, overruled.get(output_id, frozenset()))
+    }
+    return ForRating(family, cases, outputs, votes_pending(in_force, failing))
+
+
 def with_decided_languages(cases: dict[CaseId, Case], decided: Decisions) -> dict[CaseId, Case]:
     """The cases, with a language the rater set replacing what the file said or import read."""
     return {
@@ -99,17 +138,33 @@ def with_decided_languages(cases: dict[CaseId, Case], decided: Decisions) -> dic
     }
 
 
-def load(ledger: Ledger, name: str) -> FamilyState:
+def _read(
+    ledger: Ledger, name: str
+) -> tuple[Family, Decisions, dict[CaseId, Case], dict[OutputId, Output]]:
+    """The family, its corrections, its cases (languages decided) and every output."""
     family = catalog.get_family(ledger, name)
     if family is None:
         raise BadInput(f"no family named {name!r}", field="--family")
     decided = decisions(events.family_events(ledger, name))
     cases = {c.case_id: c for c in catalog.cases(ledger, name)}
     outputs = {o.output_id: o for o in catalog.outputs(ledger, name)}
+    return family, decided, with_decided_languages(cases, decided), outputs
+
+
+def _in_force(outputs: dict[OutputId, Output], decided: Decisions) -> tuple[Output, ...]:
+    return tuple(
+        o
+        for o in outputs.values()
+        if o.case_id not in decided.retired_cases and o.output_id not in decided.removed_outputs
+    )
+
+
+def load(ledger: Ledger, name: str) -> FamilyState:
+    family, decided, cases, outputs = _read(ledger, name)
     results, fingerprints = verdicts.gate_verdicts(ledger, name, outputs=outputs.keys())
     return FamilyState(
         family=family,
-        cases=with_decided_languages(cases, decided),
+        cases=cases,
         outputs=outputs,
         gate_results=results,
         decisions=decided,

@@ -2,19 +2,39 @@
 
 A small library: numpy and SciPy only, arrays in and result dataclasses out.
 It never imports from ``arena``.
+
+Each name is loaded from its module when first used (PEP 562), so reading the
+defaults does not load numpy and SciPy (a second of a window's start).
 """
 
-from .agreement import AgreementResult, rater_agreement
-from .bootstrap import ConfidenceInterval, MacroScoreResult, bootstrap_macro_score
-from .length_bias import LengthBiasResult, length_bias
-from .points import (
-    DEFAULT_PENALTY,
-    DEFAULT_THRESHOLD,
-    POINTS_PER_LOGIT,
-    PointsResult,
-    fit_points,
-)
-from .split_half import SplitHalfResult, split_half_tau
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .defaults import DEFAULT_PENALTY, DEFAULT_THRESHOLD, POINTS_PER_LOGIT
+
+if TYPE_CHECKING:
+    from .agreement import AgreementResult, rater_agreement
+    from .bootstrap import ConfidenceInterval, MacroScoreResult, bootstrap_macro_score
+    from .length_bias import LengthBiasResult, length_bias
+    from .points import PointsResult, fit_points
+    from .split_half import SplitHalfResult, split_half_tau
+
+# Where each name that needs numpy is defined.
+_MODULES = {
+    "AgreementResult": "agreement",
+    "rater_agreement": "agreement",
+    "ConfidenceInterval": "bootstrap",
+    "MacroScoreResult": "bootstrap",
+    "bootstrap_macro_score": "bootstrap",
+    "LengthBiasResult": "length_bias",
+    "length_bias": "length_bias",
+    "PointsResult": "points",
+    "fit_points": "points",
+    "SplitHalfResult": "split_half",
+    "split_half_tau": "split_half",
+}
 
 __all__ = [
     "DEFAULT_PENALTY",
@@ -32,3 +52,16 @@ __all__ = [
     "rater_agreement",
     "split_half_tau",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

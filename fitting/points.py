@@ -11,18 +11,7 @@ from numpy.typing import ArrayLike, NDArray
 from . import _graph
 from ._comparisons import Comparisons, aggregate, comparisons_iv, is_real, solver_settings_iv
 from .bradley_terry import PairwiseObjective, newton
-
-#: Points per unit of log-strength: 400 points = a factor of 10 in odds.
-POINTS_PER_LOGIT = 400.0 / math.log(10.0)
-
-#: Default ridge penalty lambda: a N(0, 1/lambda) prior on strengths, i.e. a
-#: standard deviation of 10 logits (~1,700 points). It keeps a system that
-#: never loses finite and moves points of systems with 100+ decisive votes by
-#: a few points at most. See docs/fitting.md.
-DEFAULT_PENALTY = 0.01
-
-#: Default decisive-vote threshold below which a system is preliminary.
-DEFAULT_THRESHOLD = 10
+from .defaults import DEFAULT_PENALTY, DEFAULT_THRESHOLD, POINTS_PER_LOGIT
 
 # Status of each system in a PointsResult.
 RANKED = "ranked"

@@ -35,9 +35,11 @@ def detect_case_language(prompt: str, family_language: str) -> tuple[str, str] |
     weights: Counter[str] = Counter()
     margins: defaultdict[str, float] = defaultdict(float)
     read_as: list[str] = []
-    total = 0
-    for piece, weight in pieces(readable(line) for line in split_markdown(prompt).prose):
-        total += weight
+    found_pieces = list(pieces(readable(line) for line in split_markdown(prompt).prose))
+    total = sum(weight for _, weight in found_pieces)
+    if total < CASE_MIN_LETTERS:
+        return None  # too little to tell, whatever the detector would say: no call
+    for piece, weight in found_pieces:
         found = identify(piece)
         if found.margin < MIN_MARGIN:
             read_as.append("")
@@ -48,7 +50,7 @@ def detect_case_language(prompt: str, family_language: str) -> tuple[str, str] |
         weights[lang] += weight
         margins[lang] += found.margin * weight
         read_as.append(lang)
-    if total < CASE_MIN_LETTERS or not weights or family in (read_as[0], read_as[-1]):
+    if not weights or family in (read_as[0], read_as[-1]):
         return None
     lang, weight = weights.most_common(1)[0]
     share, margin = weight / total, margins[lang] / weight

@@ -4,8 +4,6 @@ each was computed under (so that re-gating runs only what changed)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from itertools import groupby
-from operator import itemgetter
 
 from arena.clock import now_iso
 from arena.ledger.connection import Ledger
@@ -33,11 +31,7 @@ def gate_verdicts(
     (its ``outputs``, when the caller has them), as they stood at gate-result mark ``up_to``
     when it is given; and the fingerprint of each output whose results in force were all
     made from the same inputs."""
-    first, last = ledger.db.execute(
-        "SELECT MIN(seq), MAX(seq) FROM gate_results WHERE seq <= ? AND output_id IN "
-        "(SELECT output_id FROM outputs WHERE family = ?)",
-        [up_to if up_to is not None else 2**62, family],
-    ).fetchone()
+    first, last = _stretch(ledger, family, up_to)
     # One pass over the family's stretch of the table, in the order rows were written,
     # is much faster than looking up each output's rows by the index.
     rows = ledger.db.execute(
@@ -55,24 +49,25 @@ def gate_verdicts(
     )
     # Many outputs share a verdict word for word: one record each.
     made: dict[tuple[str, int, str], GateResult] = {}
-    kept: dict[OutputId, list[tuple[GateResult, str | None]]] = {}
-    # An evaluation writes one row per gate of an output, one after the other.
-    for output_id, evaluation in groupby(rows, key=itemgetter(0)):
+    # Per output, gate -> (result, fingerprint) of its newest evaluation, in the order of
+    # each gate's newest row (a gate evaluated again moves to the end).
+    kept: dict[OutputId, dict[str, tuple[GateResult, str | None]]] = {}
+    for output_id, gate, passed, reason, fingerprint in rows:
         if output_id not in ours:
             continue
-        found = []
-        for _, gate, passed, reason, fingerprint in evaluation:
-            result = made.get((gate, passed, reason))
-            if result is None:
-                result = made[gate, passed, reason] = GateResult(gate, bool(passed), reason)
-            found.append((result, fingerprint))
-        earlier = kept.get(output_id)
-        if earlier is not None or len({r.gate for r, _ in found}) < len(found):
-            found = _newest_per_gate((earlier or []) + found)
-        kept[output_id] = found
+        result = made.get((gate, passed, reason))
+        if result is None:
+            result = made[gate, passed, reason] = GateResult(gate, bool(passed), reason)
+        newest = kept.get(output_id)
+        if newest is None:
+            newest = kept[output_id] = {}
+        elif gate in newest:
+            del newest[gate]
+        newest[gate] = (result, fingerprint)
     results: dict[OutputId, tuple[GateResult, ...]] = {}
     fingerprints: dict[OutputId, str] = {}
-    for output_id, found in kept.items():
+    for output_id, newest in kept.items():
+        found = newest.values()
         results[output_id] = tuple(result for result, _ in found)
         marks = {fingerprint for _, fingerprint in found}
         mark = marks.pop() if len(marks) == 1 else None
@@ -81,15 +76,44 @@ def gate_verdicts(
     return results, fingerprints
 
 
-def _newest_per_gate(
-    found: list[tuple[GateResult, str | None]],
-) -> list[tuple[GateResult, str | None]]:
-    """The newest of each gate's evaluations (given oldest first), in the order written."""
-    newest: dict[str, tuple[GateResult, str | None]] = {}
-    for item in found:
-        newest.pop(item[0].gate, None)
-        newest[item[0].gate] = item
-    return list(newest.values())
+def _stretch(ledger: Ledger, family: str, up_to: int | None) -> tuple[int, int]:
+    """The first and last gate result of ``family`` (up to mark ``up_to``): (0, -1) if none."""
+    first, last = ledger.db.execute(
+        "SELECT MIN(seq), MAX(seq) FROM gate_results WHERE seq <= ? AND output_id IN "
+        "(SELECT output_id FROM outputs WHERE family = ?)",
+        [up_to if up_to is not None else 2**62, family],
+    ).fetchone()
+    return (first, last) if first is not None else (0, -1)
+
+
+def ever_failed(
+    ledger: Ledger, family: str, outputs: Collection[str]
+) -> dict[OutputId, tuple[GateResult, ...]]:
+    """The results in force (as ``gate_verdicts`` gives them) of only those of ``outputs``
+    (of ``family``) that have a failing verdict among their results, newest or not: all
+    that can fail a gate now, read without reading every verdict of the family."""
+    first, last = _stretch(ledger, family, None)
+    suspects = sorted(
+        {
+            r[0]
+            for r in ledger.db.execute(
+                "SELECT output_id FROM gate_results WHERE seq BETWEEN ? AND ? AND passed = 0",
+                [first, last],
+            )
+        }.intersection(outputs)
+    )
+    found: dict[OutputId, dict[str, GateResult]] = {}
+    for start in range(0, len(suspects), 500):
+        chunk = suspects[start : start + 500]
+        for output_id, gate, passed, reason in ledger.db.execute(
+            "SELECT output_id, gate, passed, reason FROM gate_results "
+            f"WHERE output_id IN ({', '.join('?' * len(chunk))}) ORDER BY seq",
+            chunk,
+        ):
+            newest = found.setdefault(output_id, {})
+            newest.pop(gate, None)  # a gate evaluated again moves to the end
+            newest[gate] = GateResult(gate, bool(passed), reason)
+    return {output_id: tuple(newest.values()) for output_id, newest in found.items()}
 
 
 def gate_results(

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.pairs.pair_index import PairIndex, PairKey, SystemPair, pair_key
+from arena.pairs.pending import PendingPairs
 from arena.pairs.scheduling import (
     DEFAULT_REPEAT_SHARE,
     Candidate,
@@ -29,6 +30,11 @@ from arena.pairs.scheduling import (
     system_pair,
 )
 from arena.records import CaseId, OutputId, PresentationId, SystemId, VoteId
+
+# ``Shown``'s fields in order, as a row.
+ShownRow = tuple[
+    PresentationId, CaseId, OutputId, OutputId, PresentationId | None, VoteId | None, str | None
+]
 
 
 @dataclass(slots=True)
@@ -51,19 +57,23 @@ class LiveScheduler:
 
     def __init__(
         self,
-        candidates: Iterable[Candidate],
+        candidates: Iterable[Candidate] | PendingPairs,
         systems: Mapping[OutputId, SystemId],
-        history: Iterable[Shown],
+        history: Iterable[Shown | ShownRow],
         *,
         seed: int,
         repeat_share: float = DEFAULT_REPEAT_SHARE,
     ) -> None:
+        """``history``: the family's presentations in order, as records or as rows of
+        their fields (what the ledger reads, without a record made per row first)."""
         check_repeat_share(repeat_share)
         self.systems = systems
         self.seed = seed
         self.repeat_share = repeat_share
         self.history = [
-            Entry(
+            Entry(*s)
+            if isinstance(s, tuple)
+            else Entry(
                 s.presentation_id,
                 s.case_id,
                 s.left_output,
@@ -75,25 +85,31 @@ class LiveScheduler:
             for s in history
         ]
         self.position = {e.presentation_id: at for at, e in enumerate(self.history)}
-        voted = [e for e in self.history if e.vote_id is not None]
         # Side counts over every vote in force, skips and repeats included.
         self.in_pair: Counter[tuple[SystemPair, SystemId]] = Counter()
         self.overall: Counter[SystemId] = Counter()
         # Votes in force on repeats of each presentation.
         self.repeated: Counter[PresentationId] = Counter()
-        for e in voted:
-            self._count_sides(e, +1)
-            e.gap = self._gap(e)
-        self.index = PairIndex(
-            candidates,
-            systems,
-            votes=(
-                (_key(e), self._pair(e), e.case_id)
-                for e in voted
-                if e.choice != "skip" and e.repeat_of is None
-            ),
-            skips=(_key(e) for e in voted if e.choice == "skip"),
-        )
+        # The history's votes (skips and repeats apart) and skips, for the index: one
+        # pass over the history, however long (what ``_count`` does vote by vote).
+        votes: list[tuple[PairKey, SystemPair, CaseId]] = []
+        skips: list[PairKey] = []
+        for e in self.history:
+            if e.vote_id is None:
+                continue
+            left, right = systems[e.left_output], systems[e.right_output]
+            pair = (left, right) if left <= right else (right, left)
+            self.in_pair[(pair, left)] += 1
+            self.overall[left] += 1
+            self.overall[right] -= 1
+            if e.repeat_of is not None:
+                self.repeated[e.repeat_of] += 1
+            if e.choice == "skip":
+                skips.append(_key(e))
+            elif e.repeat_of is None:
+                votes.append((_key(e), pair, e.case_id))
+                e.gap = self._gap(e)
+        self.index = PairIndex(candidates, systems, votes=votes, skips=skips)
         # Positions of voted pairs chosen for a repeat and not repeated yet, in order.
         self.repeats = [at for at, e in enumerate(self.history) if self._waiting(e)]
 

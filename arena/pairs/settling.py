@@ -112,10 +112,12 @@ def normalise_text(text: str) -> str:
     """Line endings made ``\\n`` and trailing whitespace dropped, per line and at the end."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    # Most texts have no line with trailing space: then only the end needs stripping.
-    if any(line.endswith(_LINE_END_SPACES) for line in lines):
-        text = "\n".join(line.rstrip(_LINE_END_SPACE) for line in lines)
+    # Most texts have no line with trailing space: then only the end needs stripping (and
+    # in a text of one line, the end is all there is).
+    if "\n" in text:
+        lines = text.split("\n")
+        if any(line.endswith(_LINE_END_SPACES) for line in lines):
+            text = "\n".join(line.rstrip(_LINE_END_SPACE) for line in lines)
     return text.rstrip()
 
 

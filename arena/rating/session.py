@@ -20,8 +20,9 @@ from arena import family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, voting
+from arena.ledger.history import family_history
 from arena.pairs.live_scheduler import LiveScheduler
-from arena.pairs.scheduling import DEFAULT_REPEAT_SHARE, Candidate, NextPair, Shown
+from arena.pairs.scheduling import DEFAULT_REPEAT_SHARE, NextPair
 from arena.records import (
     IDLE_CAP_MS,
     VOTE_CHOICES,
@@ -114,7 +115,7 @@ class RatingSession:
         self.repeat_share = repeat_share
         self.actor = actor
         self.clock = clock
-        state = family_state.load(ledger, family)
+        state = family_state.for_rating(ledger, family)
         self.session: Session = voting.start_session(
             ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor
         )
@@ -124,20 +125,16 @@ class RatingSession:
 
     def refresh(self) -> None:
         """Re-read the family and its history: something outside this session changed them."""
-        self._read(family_state.load(self.ledger, self.family.name))
+        self._read(family_state.for_rating(self.ledger, self.family.name))
 
-    def _read(self, state: family_state.FamilyState) -> None:
+    def _read(self, state: family_state.ForRating) -> None:
         name = self.family.name
         self.outputs = state.outputs
         self.cases = state.cases
-        candidates = [
-            Candidate(p.case_id, p.output_a, p.output_b) for p in state.settlement.pending
-        ]
-        history = [Shown(**row) for row in voting.history(self.ledger, name)]
         self.scheduler = LiveScheduler(
-            candidates,
+            state.pending,
             {k: o.system_id for k, o in self.outputs.items()},
-            history,
+            family_history(self.ledger, name),
             seed=self.session.seed,
             repeat_share=self.repeat_share,
         )

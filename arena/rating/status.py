@@ -1,11 +1,22 @@
-"""What `arena status` reports for each family."""
+"""What `arena status` reports for each family.
+
+A ``votes`` or ``graded`` family is counted from a few columns of its rows
+(``ledger.tallies``, ``pairs.counting``) without listing its pairs; a tested
+family settles by its tests and diffs too, and is counted from the whole
+family as it stands (``full_status_row``, which a test holds the quick count to).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from arena import family_state
-from arena.ledger import Ledger, catalog, voting
+from arena.decisions import decisions
+from arena.errors import BadInput
+from arena.ledger import Ledger, catalog, events, tallies, voting
+from arena.pairs.counting import PairCounts, count_votes_family
+from arena.pairs.settling import TESTED_KINDS, overrules_by_output
+from arena.records import Family, OutputId
 
 
 def _pair(a: str, b: str) -> frozenset[str]:
@@ -14,28 +25,79 @@ def _pair(a: str, b: str) -> frozenset[str]:
 
 def family_status(ledger: Ledger, name: str | None = None) -> list[dict[str, Any]]:
     """One row per family (or just ``name``), as `status --json` prints it (docs/cli.md)."""
-    names = [name] if name is not None else [f.name for f in catalog.families(ledger)]
-    rows = []
-    for family_name in names:
-        state = family_state.load(ledger, family_name)
-        family, outputs = state.family, state.in_force
-        settlement = state.settlement
-        votes = voting.votes_in_force(ledger, family.name)
-        voted = {_pair(v.left_output, v.right_output) for v in votes}
-        rows.append(
-            {
-                "name": family.name,
-                "kind": family.kind,
-                "language": family.language,
-                "systems": len({o.system_id for o in outputs}),
-                "cases": len(set(state.cases) - state.decisions.retired_cases),
-                "outputs": len(outputs),
-                "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
-                "votes": len(votes),
-                "settled_pairs": len(settlement.settled),
-                "pending_pairs": sum(
-                    _pair(p.output_a, p.output_b) not in voted for p in settlement.pending
-                ),
-            }
+    if name is not None:
+        found = catalog.get_family(ledger, name)
+        if found is None:
+            raise BadInput(f"no family named {name!r}", field="--family")
+        chosen = [found]
+    else:
+        chosen = catalog.families(ledger)
+    ever_failed = tallies.ever_failed(ledger) if chosen else set()
+    return [
+        full_status_row(ledger, f.name)
+        if f.kind in TESTED_KINDS
+        else _counted_row(ledger, f, ever_failed)
+        for f in chosen
+    ]
+
+
+def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> dict[str, Any]:
+    decided = decisions(events.family_events(ledger, family.name))
+    retired, removed = decided.retired_cases, decided.removed_outputs
+    outputs = [
+        row
+        for row in tallies.output_texts(ledger, family.name)
+        if row[1] not in retired and row[0] not in removed
+    ]
+    # Only an output that ever failed a gate can be failing now.
+    verdicts = tallies.newest_verdicts(ledger, {o[0] for o in outputs if o[0] in ever_failed})
+    overruled = overrules_by_output(decided.overruled)
+    failing = {
+        output_id
+        for output_id, gates in verdicts.items()
+        if any(
+            not passed and gate not in overruled.get(output_id, ())
+            for gate, passed in gates.items()
         )
-    return rows
+    }
+    votes = tallies.voted_pairs(ledger, family.name)
+    counts = (
+        count_votes_family(outputs, failing, votes)
+        if family.kind == "votes"
+        else PairCounts(0, 0)  # graded: scored by graders, no pairs
+    )
+    return {
+        "name": family.name,
+        "kind": family.kind,
+        "language": family.language,
+        "systems": len({o[2] for o in outputs}),
+        "cases": len(set(tallies.case_ids(ledger, family.name)) - retired),
+        "outputs": len(outputs),
+        "gate_failures": len(failing),
+        "votes": len(votes),
+        "settled_pairs": counts.settled,
+        "pending_pairs": counts.unvoted,
+    }
+
+
+def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
+    """A family's status row worked out from the whole family: every pair listed."""
+    state = family_state.load(ledger, name)
+    family, outputs = state.family, state.in_force
+    settlement = state.settlement
+    votes = voting.votes_in_force(ledger, family.name)
+    voted = {_pair(v.left_output, v.right_output) for v in votes}
+    return {
+        "name": family.name,
+        "kind": family.kind,
+        "language": family.language,
+        "systems": len({o.system_id for o in outputs}),
+        "cases": len(set(state.cases) - state.decisions.retired_cases),
+        "outputs": len(outputs),
+        "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
+        "votes": len(votes),
+        "settled_pairs": len(settlement.settled),
+        "pending_pairs": sum(
+            _pair(p.output_a, p.output_b) not in voted for p in settlement.pending
+        ),
+    }

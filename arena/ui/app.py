@@ -40,7 +40,9 @@ def open_window(
     ledger_path: Path, family: str | None = None, settings: Settings | None = None
 ) -> MainWindow:
     window = MainWindow(settings or Settings())
-    if window.open_ledger(ledger_path) and family is not None:
+    # The family list's counts read every family: a window opened on a family shows its
+    # first pair without them, and one opened on the list paints the names first.
+    if window.open_ledger(ledger_path, counts=False) and family is not None:
         window.open_family(family)
     return window
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -15,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from arena.ledger import Ledger
+from arena.ledger import Ledger, catalog
 from arena.rating.status import family_status
 
 COLUMNS = (
@@ -39,9 +46,19 @@ class FamilyModel(QAbstractTableModel):
         super().__init__()
         self.rows: list[dict[str, Any]] = []
 
-    def reload(self, ledger: Ledger | None) -> None:
+    def reload(self, ledger: Ledger | None, *, counts: bool = True) -> None:
+        """The families of ``ledger``; without ``counts``, only their names, kinds and
+        languages (the counts read every family: seconds on a large ledger)."""
         self.beginResetModel()
-        self.rows = family_status(ledger) if ledger is not None else []
+        if ledger is None:
+            self.rows = []
+        elif counts:
+            self.rows = family_status(ledger)
+        else:
+            self.rows = [
+                {"name": f.name, "kind": f.kind, "language": f.language}
+                for f in catalog.families(ledger)
+            ]
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
@@ -54,8 +71,8 @@ class FamilyModel(QAbstractTableModel):
         row = self.rows[index.row()]
         key = COLUMNS[index.column()][0]
         if role == Qt.ItemDataRole.DisplayRole:
-            return str(row[key])
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row[key], int):
+            return str(row[key]) if key in row else "…"  # counted in a moment
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row.get(key), int):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and row["kind"] == "graded":
             return "Graded families are scored by graders, not by votes."
@@ -109,9 +126,17 @@ class FamilyList(QWidget):
         layout.addWidget(self.hint)
         layout.addWidget(self.table, 1)
         self.setFocusProxy(self.table)
+        # The ledger whose families are listed without their counts yet.
+        self._uncounted: Ledger | None = None
 
-    def reload(self, ledger: Ledger | None) -> None:
-        self.model.reload(ledger)
+    def reload(self, ledger: Ledger | None, *, counts: bool = True) -> None:
+        """List the families of ``ledger``; without ``counts`` they are counted once the
+        list is on screen (a window opened on a family never needs them)."""
+        chosen = self.selected_name()
+        self.model.reload(ledger, counts=counts)
+        self._uncounted = None if counts else ledger
+        if self._uncounted is not None and self.isVisible():
+            QTimer.singleShot(0, self._count)
         if ledger is None:
             self.hint.setText("No ledger is open: File ▸ Open ledger…")
         elif not self.model.rows:
@@ -126,8 +151,22 @@ class FamilyList(QWidget):
                 "its gate failures. Drop a file of outputs on the window to "
                 "import it."
             )
+        if chosen is not None:
+            self.select(chosen)
         if self.model.rows and not self.table.currentIndex().isValid():
             self.table.selectRow(0)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self._uncounted is not None:
+            QTimer.singleShot(0, self._count)  # after the names are painted
+
+    def _count(self) -> None:
+        ledger, self._uncounted = self._uncounted, None
+        if ledger is not None and self.isVisible():
+            self.reload(ledger)
+        else:
+            self._uncounted = ledger
 
     def select(self, name: str) -> None:
         for row, values in enumerate(self.model.rows):

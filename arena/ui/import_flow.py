@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from arena.intake.outputs import ImportReport, import_file
-from arena.intake.readers import guess_format
 from arena.ledger import Ledger
 from arena.ui import dialogs
 from arena.ui.operations import LedgerOps, show_error
+
+if TYPE_CHECKING:
+    from arena.intake.outputs import ImportReport
 
 IMPORT_FILES = "Outputs (*.jsonl *.json *.csv);;All files (*)"
 
@@ -30,6 +32,9 @@ def import_outputs(
     family = dialogs.ask_family(window, path.name, families, path.stem)
     if family is None:
         return False
+    # Loaded on first import: the readers and the gates are not needed to open the window.
+    from arena.intake.outputs import import_file
+    from arena.intake.readers import guess_format
 
     def imported(report: ImportReport) -> None:
         window.statusBar().showMessage(

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
@@ -25,10 +26,7 @@ from PySide6.QtWidgets import (
 
 from arena.ledger import Ledger
 from arena.ui import import_flow
-from arena.ui.board.board_page import BoardPage
-from arena.ui.board.round_actions import RoundActions
 from arena.ui.family_list import FamilyList
-from arena.ui.gates.gates_page import GatesPage
 from arena.ui.help_overlay import HelpOverlay
 from arena.ui.keys import ACTIONS, KeyMap, make_action
 from arena.ui.operations import LedgerOps, show_error
@@ -37,8 +35,11 @@ from arena.ui.rating.render_cache import RenderCache
 from arena.ui.settings import Settings
 from arena.ui.settings_dialog import SettingsDialog
 from arena.ui.theme import THEMES, apply_theme, button_css
+from arena.ui.window_menus import VOTE_ACTIONS, build_menus
 
-VOTE_ACTIONS = ("left", "right", "tie", "both_bad", "skip", "flag", "undo")
+if TYPE_CHECKING:
+    from arena.ui.board.board_page import BoardPage
+    from arena.ui.gates.gates_page import GatesPage
 INPUT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
 LEDGER_FILES = "Arena ledgers (*.sqlite *.db);;All files (*)"
 
@@ -69,12 +70,13 @@ class MainWindow(QMainWindow):
             break_minutes=settings.break_minutes,
             clock=clock,
         )
-        self.board = BoardPage(self.theme)
-        self.gates = GatesPage(self.ops, self.theme)
+        # The Board and Gates pages, made when first shown (``board``, ``gates``).
+        self.made_board: BoardPage | None = None
+        self.made_gates: GatesPage | None = None
         # The page the Gates page was opened from, where Esc goes back to.
         self.gates_from: QWidget = self.families
         self.pages = QStackedWidget()
-        for page in (self.families, self.rating, self.board, self.gates):
+        for page in (self.families, self.rating):
             self.pages.addWidget(page)
         self.setCentralWidget(self.pages)
         self.overlay = HelpOverlay(self.pages)
@@ -83,8 +85,10 @@ class MainWindow(QMainWindow):
 
         self.key_actions = self._key_actions()
         self.rating.bind(self.key_actions)
-        self._menus()
-        self.board.bind(self.round_actions.actions)
+        menus = build_menus(self, self._action)
+        self.recent_menu, self.back_action, self.dark_action = menus.recent, menus.back, menus.dark
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.round_actions = menus.round_actions
         self.apply_key_map(settings.key_map)
         self._set_rating_actions(False)
         self.pages.currentChanged.connect(lambda _index: self.round_actions.update())
@@ -133,58 +137,6 @@ class MainWindow(QMainWindow):
         actions["diff_layout"].setChecked(self.settings.diff_split)
         return actions
 
-    def _menus(self) -> None:
-        bar = self.menuBar()
-        file = bar.addMenu("&File")
-        file.addAction(
-            self._action(
-                "&Open ledger…",
-                self.choose_ledger,
-                QKeySequence.keyBindings(QKeySequence.StandardKey.Open),
-            )
-        )
-        self.recent_menu = file.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
-        file.addAction(self._action("&Import outputs…", self.choose_import))
-        file.addSeparator()
-        file.addAction(
-            self._action(
-                "&Quit", self.close, QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
-            )
-        )
-        vote = bar.addMenu("&Vote")
-        for name in VOTE_ACTIONS:
-            vote.addAction(self.key_actions[name])
-        self.back_action = self._action("Back to the family list", self.escape, ["Esc"])
-        vote.addSeparator()
-        vote.addAction(self.back_action)
-        self.round_actions = RoundActions(self, bar.addMenu("&Board"), self._action)
-        view = bar.addMenu("V&iew")
-        self.dark_action = self._action(
-            "&Dark theme", self.toggle_theme, checkable=True, checked=self.theme.name == "dark"
-        )
-        view.addAction(self.dark_action)
-        zoom_in = QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomIn)
-        view.addAction(
-            self._action(
-                "&Bigger text", lambda: self.change_font(1), [*zoom_in, QKeySequence("Ctrl+=")]
-            )
-        )
-        view.addAction(
-            self._action(
-                "&Smaller text",
-                lambda: self.change_font(-1),
-                QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomOut),
-            )
-        )
-        view.addSeparator()
-        view.addAction(self.key_actions["sync"])
-        view.addAction(self.key_actions["diff_layout"])
-        settings = bar.addMenu("&Settings")
-        settings.addAction(self._action("&Keys and preferences…", self.edit_settings))
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction(self.key_actions["help"])
-
     def apply_key_map(self, key_map: KeyMap) -> None:
         for name, action in self.key_actions.items():
             action.setShortcuts([QKeySequence(k) for k in key_map[name]])
@@ -202,7 +154,8 @@ class MainWindow(QMainWindow):
 
     # -- ledger and families --------------------------------------------------
 
-    def open_ledger(self, path: Path) -> bool:
+    def open_ledger(self, path: Path, *, counts: bool = True) -> bool:
+        """Open ``path`` on the family list (its counts later, without ``counts``)."""
         self.close_ledger()
 
         def opened(ledger: Ledger) -> None:
@@ -211,14 +164,16 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(f"{Path(ledger.path).name} — Arena")
 
         ok = self.ops.run("open", lambda: Ledger.open(path), opened)
-        self.show_families()
+        self.show_families(counts=counts)
         return ok
 
     def close_ledger(self) -> None:
         self.rating.stop()
-        self.board.clear()
-        self.gates.clear()
+        for made in (self.made_board, self.made_gates):
+            if made is not None:
+                made.clear()
         if self.ledger is not None:
+            self.families.reload(None)
             self.ledger.close()
             self.ledger = None
         self.setWindowTitle("Arena")
@@ -229,10 +184,10 @@ class MainWindow(QMainWindow):
         if path:
             self.open_ledger(Path(path))
 
-    def show_families(self) -> None:
+    def show_families(self, *, counts: bool = True) -> None:
         self.rating.stop()
         self._set_rating_actions(False)
-        self.families.reload(self.ledger)
+        self.families.reload(self.ledger, counts=counts)
         self.pages.setCurrentWidget(self.families)
         self.round_actions.update()
         self.families.setFocus()
@@ -251,11 +206,32 @@ class MainWindow(QMainWindow):
         page = self.pages.currentWidget()
         if page is self.rating:
             return self.rating.family
-        if page is self.board:
-            return self.board.family
-        if page is self.gates:
-            return self.gates.family
+        for made in (self.made_board, self.made_gates):
+            if made is not None and page is made:
+                return made.family
         return self.families.selected_name()
+
+    @property
+    def board(self) -> BoardPage:
+        if self.made_board is None:  # its modules load here: a pair does not need them
+            from arena.ui.board.board_page import BoardPage
+
+            self.made_board = BoardPage(self.theme)
+            self.made_board.bind(self.round_actions.actions)
+            self.pages.addWidget(self.made_board)
+        return self.made_board
+
+    @property
+    def gates(self) -> GatesPage:
+        if self.made_gates is None:
+            from arena.ui.gates.gates_page import GatesPage
+
+            self.made_gates = GatesPage(self.ops, self.theme)
+            self.pages.addWidget(self.made_gates)
+            # The window hears of a change after the page, to show the page's new counts.
+            self.ops.changed.disconnect(self._ledger_changed)
+            self.ops.changed.connect(self._ledger_changed)
+        return self.made_gates
 
     def show_board(self, name: str | None = None, round_id: str | None = None) -> bool:
         """The board of ``name`` (default: the current family), on ``round_id`` or the newest."""
@@ -294,13 +270,14 @@ class MainWindow(QMainWindow):
             self.overlay.hide()
             return
         page, name = self.pages.currentWidget(), self.current_family()
-        if page is self.gates and name and self.gates_from is self.rating:
+        on_gates = page is not None and page is self.made_gates
+        if on_gates and name and self.gates_from is self.rating:
             # Back to rating: a new session on a family its corrections may have changed.
             if self.open_family(name):
                 return
-        if page is self.gates and name and self.gates_from is self.board:
+        if on_gates and name and self.gates_from is self.made_board:
             self.show_board(name)
-        elif page in (self.rating, self.board, self.gates):
+        elif page in (self.rating, self.made_board, self.made_gates):
             self.show_families()
             if name:
                 self.families.select(name)
@@ -346,8 +323,9 @@ class MainWindow(QMainWindow):
         self._apply_theme()
         self.cache.set_theme(self.theme)
         self.rating.pair_view.set_theme(self.theme, self.settings.font_size)
-        self.board.set_theme(self.theme)
-        self.gates.set_theme(self.theme)
+        for made in (self.made_board, self.made_gates):
+            if made is not None:
+                made.set_theme(self.theme)
 
     def change_font(self, step: int) -> None:
         self.settings.font_size = self.settings.font_size + step
@@ -376,11 +354,10 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         page = self.pages.currentWidget()
-        texts = {
-            self.rating: self.rating.status_text,
-            self.board: self.board.status_text,
-            self.gates: self.gates.status_text,
-        }
+        texts: dict[QWidget, Callable[[], str]] = {self.rating: self.rating.status_text}
+        for made in (self.made_board, self.made_gates):
+            if made is not None:
+                texts[made] = made.status_text
         self.status.setText(texts[page]() if page in texts else "")
 
     # -- lifetime -------------------------------------------------------------

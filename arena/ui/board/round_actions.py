@@ -9,21 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QStackedWidget, QStatusBar, QWidget
 
 from arena.ledger import Ledger
-from arena.rounds import closing
 from arena.ui import dialogs
-from arena.ui.board import close_round_dialog
-from arena.ui.board.board_export import write_csv, write_image
-from arena.ui.board.board_page import BoardPage
-from arena.ui.family_list import FamilyList
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, GATES_KEY
 from arena.ui.operations import LedgerOps, progress, show_error
-from arena.ui.rating.rating_page import RatingPage
+
+# The board, the rounds and the exports load when first used: the menu is built at
+# every start, and a window opened to rate needs none of them.
+if TYPE_CHECKING:
+    from arena.ui.board.board_page import BoardPage
+    from arena.ui.family_list import FamilyList
+    from arena.ui.rating.rating_page import RatingPage
 
 ActionFactory = Callable[..., QAction]
 
@@ -34,9 +35,12 @@ class BoardHost(Protocol):
     pages: QStackedWidget
     families: FamilyList
     rating: RatingPage
-    board: BoardPage
+    made_board: BoardPage | None  # the Board page, once made
     ledger: Ledger | None
     ops: LedgerOps
+
+    @property
+    def board(self) -> BoardPage: ...  # made when first asked for
 
     def current_family(self) -> str | None: ...
     def show_board(self, name: str | None = None, round_id: str | None = None) -> bool: ...
@@ -65,19 +69,24 @@ class RoundActions:
     def update(self) -> None:
         """Enable what makes sense on the page shown."""
         window = self.host
-        page = window.pages.currentWidget()
+        page, board = window.pages.currentWidget(), window.made_board
         # B is the family list's key only: on the rating page it must not end a session.
         self.actions["board"].setEnabled(page is window.families)
         # G leaves rating on purpose (the rater asked to see why pairs were settled).
         self.actions["gates"].setEnabled(
-            window.ledger is not None and page in (window.families, window.rating, window.board)
+            window.ledger is not None
+            and page is not None
+            and page in (window.families, window.rating, board)
         )
         self.actions["close_round"].setEnabled(window.ledger is not None)
-        shown = page is window.board and window.board.found is not None
+        shown = board is not None and page is board and board.found is not None
         self.actions["export_csv"].setEnabled(shown)
         self.actions["export_image"].setEnabled(shown)
 
     def close_round(self) -> bool:
+        from arena.rounds import closing
+        from arena.ui.board import close_round_dialog
+
         window = self.host
         ledger, family = window.ledger, window.current_family()
         if ledger is None or family is None:
@@ -107,6 +116,8 @@ class RoundActions:
         path = dialogs.ask_save_path(
             self.host.window(), "Export board as CSV", self._suggestion(".csv"), "CSV (*.csv)"
         )
+        from arena.ui.board.board_export import write_csv
+
         model = self.host.board.model
         return path is not None and self._write(path, lambda: write_csv(path, model))
 
@@ -117,6 +128,8 @@ class RoundActions:
             self._suggestion(".png"),
             "PNG image (*.png);;SVG image (*.svg)",
         )
+        from arena.ui.board.board_export import write_image
+
         board = self.host.board
         return path is not None and self._write(
             path, lambda: write_image(path, board.model, board.board_text(for_image=True))

@@ -1,0 +1,298 @@
+"""Opening a big ledger: `arena status`, and the window to its first pair painted.
+
+    python benchmarks/open_bench.py                    # builds the ledger once, then measures
+    python benchmarks/open_bench.py --repeats 9 --only status,window
+    python benchmarks/open_bench.py --keep /tmp/ob     # keep the ledger there (and reuse it)
+    python benchmarks/open_bench.py --profile window   # cProfile one run of a child
+
+The ledger (built once and kept, by default in the temporary folder) holds five
+families of 20 systems × 1,000 cases (100,000 outputs, imported through the real
+import with its gates) and 20,000 past votes on each (100,000 votes, written
+through ``arena.ledger.voting`` by ``large_family.add_past_votes``: presentations,
+votes, repeats and skips), plus a few corrections on each family (a retired case,
+removed outputs). Then, each in a fresh child process, ``--repeats`` times after a
+warm-up, the median wall (and CPU) time from starting the child to its end:
+
+- ``python -c pass``: a bare Python start;
+- ``arena --ledger L status``: the table of every family (target ≤ 0.5 s);
+- an empty ``QMainWindow`` shown and painted offscreen: a bare Qt window;
+- ``arena --ledger L vote --family F`` offscreen, until the first pair is painted
+  (the window then exits): the window on the family with the most votes, on a
+  fresh copy of the ledger each time (target ≤ 1.5 s);
+- the same without ``--family`` (as ``arena-gui`` opens a ledger): until the
+  family list shows its counts.
+
+Each child runs with its own empty settings folder (no remembered geometry), and
+with its bytecode compiled once beforehand, as an installed Arena has it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+FAMILIES = 5
+SYSTEMS, CASES = 20, 1_000
+VOTES_PER_FAMILY = 20_000
+LEDGER = "open-bench.sqlite"
+# Bump when the built ledger changes, so a kept one is built again.
+VERSION = "1"
+
+BARE_PYTHON = "pass"
+# What every window child starts with: ``finish`` ends it at once (no teardown), writing
+# its profile first when the bench asks for one.
+PRELUDE = """
+import os, sys
+if os.environ.get("OPEN_BENCH_PROFILE"):
+    import cProfile
+    _profile = cProfile.Profile()
+    _profile.enable()
+
+def finish(code=0):
+    if os.environ.get("OPEN_BENCH_PROFILE"):
+        _profile.disable()
+        _profile.dump_stats(os.environ["OPEN_BENCH_PROFILE"])
+    sys.stdout.flush()
+    os._exit(code)
+"""
+EMPTY_WINDOW = (
+    PRELUDE
+    + """
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(["bench"])
+window = QMainWindow()
+window.resize(1280, 800)
+window.show()
+app.processEvents()
+window.repaint()
+finish()
+"""
+)
+# `arena vote` / `arena-gui` through the CLI's main, with the window's event loop
+# replaced by one that ends once the first pair (or the family list) is painted.
+WINDOW = (
+    PRELUDE
+    + """
+from arena.cli import main as cli
+from arena.ui import app as ui_app
+
+def run(argv, *, ledger_path, family=None):
+    from PySide6.QtCore import QTimer
+    app = ui_app.application(argv)
+    window = ui_app.open_window(ledger_path, family)
+    window.show()
+
+    def ready():
+        if family is None:  # the list with its counts
+            return any("votes" in row for row in window.families.model.rows)
+        return window.rating.current_pair() is not None
+
+    def check():
+        if window.ops.last_error:
+            print(window.ops.last_error, file=sys.stderr)
+            finish(1)
+        if ready():
+            window.repaint()  # synchronous: the pair (or the list) is on screen
+            finish()
+
+    timer = QTimer()
+    timer.timeout.connect(check)
+    timer.start(1)
+    return app.exec()
+
+ui_app.run = run
+argv = sys.argv[1:]
+if "--family" not in argv:
+    ui_app.run(["arena"], ledger_path=argv[1])
+sys.exit(cli.main(argv))
+"""
+)
+
+
+def build(path: Path) -> None:
+    from arena.ledger import Ledger, catalog, events
+    from benchmarks import large_family
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder, Ledger.open(path) as ledger:
+        for n in range(FAMILIES):
+            family = f"family{n}"
+            large_family.build(Path(folder), ledger, family, SYSTEMS, CASES)
+            large_family.add_past_votes(ledger, family, VOTES_PER_FAMILY, seed=n)
+            # A few corrections, as a family in use has them.
+            with ledger.atomic():
+                events.add_event(ledger, family, "retire_case", case_id="case0999", note="bench")
+                for o in catalog.outputs(ledger, family)[:3]:
+                    events.add_event(ledger, family, "remove_output", output_id=o.output_id)
+            print(f"{family}: built ({time.perf_counter() - started:.0f} s)", flush=True)
+    path.with_suffix(".version").write_text(VERSION)
+
+
+def _env(scratch: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        # Settings of its own (no remembered geometry, no recent ledgers).
+        XDG_CONFIG_HOME=str(scratch),
+        HOME=str(scratch),
+        PYTHONPATH=str(ROOT),
+        # Compiled once and then read, as an installed Arena is (outside the checkout).
+        PYTHONPYCACHEPREFIX=str(scratch / "pycache"),
+    )
+    return env
+
+
+@dataclass
+class Child:
+    """One kind of child process, and how to make it fresh before each run."""
+
+    argv: list[str]
+    before: Callable[[], None] = lambda: None
+
+
+def timed(child: Child, env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run of ``child``."""
+    child.before()
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(child.argv, env=env, cwd=ROOT, capture_output=True, text=True)
+    took = time.perf_counter() - started
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{child.argv} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    cpu = now.ru_utime - used.ru_utime + now.ru_stime - used.ru_stime
+    return took, cpu
+
+
+def medians(child: Child, env: dict[str, str], repeats: int) -> tuple[float, float]:
+    timed(child, env)  # warms the file cache and compiles the bytecode
+    runs = [timed(child, env) for _ in range(repeats)]
+    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+
+
+def profile(child: Child, env: dict[str, str], out: Path) -> None:
+    """Run ``child`` with cProfile on and print its heaviest calls."""
+    argv = child.argv
+    if argv[1] != "-c":  # a command (a script): under cProfile from the start
+        argv = [sys.executable, "-m", "cProfile", "-o", str(out), *argv]
+    timed(child, env)  # compiles the bytecode, which would otherwise dominate the profile
+    child.before()
+    subprocess.run(argv, env={**env, "OPEN_BENCH_PROFILE": str(out)}, cwd=ROOT, check=True)
+    import pstats
+
+    stats = pstats.Stats(str(out))
+    stats.sort_stats("cumulative").print_stats(45)
+    stats.sort_stats("tottime").print_stats(25)
+
+
+def fresh_copy(built: Path, work: Path) -> None:
+    """``work``: a copy of the built ledger (with its -wal and head files, if any), on disk:
+    else the window's first commit (synchronous=FULL) would wait for the whole copy."""
+    for suffix in ("", "-wal", "-shm", ".heads.json", ".lock"):
+        Path(str(work) + suffix).unlink(missing_ok=True)
+        if suffix in ("", "-wal", ".heads.json") and Path(str(built) + suffix).exists():
+            shutil.copyfile(str(built) + suffix, str(work) + suffix)
+            with open(str(work) + suffix, "rb+") as copied:
+                os.fsync(copied.fileno())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", type=Path, help="the folder to keep the built ledger in")
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each (median)")
+    parser.add_argument("--rebuild", action="store_true", help="build the ledger again")
+    parser.add_argument(
+        "--profile",
+        choices=("status", "window", "list"),
+        help="cProfile one run of that child instead of measuring",
+    )
+    parser.add_argument(
+        "--only", help="measure only these children (comma-separated: status,window,list)"
+    )
+    args = parser.parse_args()
+    from arena.ledger import Ledger
+
+    folder = args.keep or Path(tempfile.gettempdir()) / "arena-open-bench"
+    folder.mkdir(parents=True, exist_ok=True)
+    built = folder / LEDGER
+    stamp = built.with_suffix(".version")
+    if args.rebuild or not stamp.exists() or stamp.read_text() != VERSION:
+        for leftover in folder.glob(LEDGER + "*"):
+            leftover.unlink()
+        build(built)
+    # The children work on copies, brought to the current schema once (opening it
+    # for writing migrates it); the window gets a fresh copy before each run, since
+    # it records a session and the pair it shows.
+    upgraded, work = folder / "upgraded.sqlite", folder / "work.sqlite"
+    fresh_copy(built, upgraded)
+    Ledger.open(upgraded).close()
+    with closing(sqlite3.connect(upgraded)) as db:
+        votes = dict(db.execute("SELECT family, COUNT(*) FROM votes GROUP BY family"))
+        (outputs,) = db.execute("SELECT COUNT(*) FROM outputs").fetchone()
+    family = max(votes, key=lambda k: votes[k])
+    print(f"ledger: {built} ({outputs:,} outputs, {sum(votes.values()):,} votes)", flush=True)
+
+    py, arena = sys.executable, str(Path(sys.executable).with_name("arena"))
+    children = {
+        "bare": Child([py, "-c", BARE_PYTHON]),
+        "status": Child([arena, "--ledger", str(upgraded), "status"]),
+        "empty": Child([py, "-c", EMPTY_WINDOW]),
+        "window": Child(
+            [py, "-c", WINDOW, "--ledger", str(work), "vote", "--family", family],
+            lambda: fresh_copy(upgraded, work),
+        ),
+        "list": Child(
+            [py, "-c", WINDOW, "--ledger", str(work)], lambda: fresh_copy(upgraded, work)
+        ),
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        env = _env(Path(scratch))
+        if args.profile:
+            profile(children[args.profile], env, Path(scratch) / "profile.out")
+            return
+        wanted = {"bare", "empty", *(args.only or "status,window,list").split(",")}
+        got = {
+            name: medians(child, env, args.repeats)
+            for name, child in children.items()
+            if name in wanted
+        }
+    bare, empty = got["bare"][0], got["empty"][0]
+    print(f"medians of {args.repeats} runs, each in a fresh process (wall, CPU):")
+    rows = (
+        ("python -c pass", "bare", None, None),
+        ("arena status", "status", bare, 0.5),
+        ("empty QMainWindow", "empty", None, None),
+        (f"window, first pair ({family})", "window", empty, 1.5),
+        ("window, family list", "list", empty, None),
+    )
+    for label, name, base, target in rows:
+        if name not in got:
+            continue
+        wall, cpu = got[name]
+        line = f"  {label:<30} {wall:6.3f} s  (CPU {cpu:5.3f} s)"
+        if base is not None:
+            what = "bare python" if base is bare else "empty window"
+            line += f"   ×{wall / base:5.1f} {what}"
+        if target is not None:
+            line += f"   target ≤ {target} s: {'met' if wall <= target else 'NOT met'}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Pending pairs as numbers, and pairs counted without listing them, agree with ``settle``."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.pairs.counting import count_votes_family
+from arena.pairs.live_scheduler import LiveScheduler
+from arena.pairs.pair_index import PairIndex
+from arena.pairs.pending import PendingPairs, votes_pending
+from arena.pairs.scheduling import Candidate, Shown
+from arena.pairs.settling import settle
+from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, SystemId
+
+PASS = tuple(GateResult(gate, True, "") for gate in GATES)
+FAIL = tuple(GateResult(gate, gate != "empty", "") for gate in GATES)
+# Texts that are the same once normalised, and some that are not.
+TEXTS = ("same", "same  ", "same\n", "same\r\n", " same", "other", "other\t\nline", "other\nline")
+
+
+@st.composite
+def families(draw):
+    """Outputs on a few cases, some systems with two samples, some failing a gate."""
+    outputs, failing = [], set()
+    for c in range(draw(st.integers(1, 4))):
+        for s in range(draw(st.integers(1, 4))):
+            for sample in range(draw(st.integers(1, 2))):
+                output = Output(
+                    OutputId(f"o{c}-{s}-{sample}"),
+                    "fam",
+                    CaseId(f"c{c}"),
+                    SystemId(f"s{s}"),
+                    sample,
+                    draw(st.sampled_from(TEXTS)),
+                )
+                outputs.append(output)
+                if draw(st.integers(0, 5)) == 0:
+                    failing.add(output.output_id)
+    return draw(st.permutations(outputs)), failing
+
+
+def _settled(outputs, failing):
+    results = {o.output_id: FAIL if o.output_id in failing else PASS for o in outputs}
+    return settle(Family("fam", kind="votes"), outputs, results)
+
+
+@settings(max_examples=300, deadline=None)
+@given(family=families())
+def test_votes_pending_are_the_pairs_settle_leaves(family):
+    outputs, failing = family
+    expected = {(p.case_id, p.output_a, p.output_b) for p in _settled(outputs, failing).pending}
+    pending = votes_pending(outputs, failing)
+    found = [(c.case_id, c.output_a, c.output_b) for c in pending]
+    assert len(found) == len(set(found)) and set(found) == expected
+    assert [c.case_id for c in pending] == sorted(c.case_id for c in pending)
+
+
+@settings(max_examples=300, deadline=None)
+@given(family=families(), data=st.data())
+def test_counted_pairs_are_the_pairs_settle_lists(family, data):
+    outputs, failing = family
+    settlement = _settled(outputs, failing)
+    ids = [o.output_id for o in outputs]
+    # Votes on any two outputs: pending pairs, settled ones, same system, other cases, repeats.
+    voted = data.draw(st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids)), max_size=12))
+    voted = [(a, b) for a, b in voted if a != b] + [("gone", ids[0])]
+    voted_keys = {frozenset(v) for v in voted}
+    counts = count_votes_family(
+        [(o.output_id, o.case_id, o.system_id, o.text) for o in outputs], failing, voted
+    )
+    assert counts.settled == len(settlement.settled)
+    assert counts.unvoted == sum(
+        frozenset((p.output_a, p.output_b)) not in voted_keys for p in settlement.pending
+    )
+
+
+def test_pending_pairs_as_numbers_keep_their_order():
+    pairs = [Candidate("c2", "x", "y"), Candidate("c1", "y", "z"), Candidate("c2", "z", "x")]
+    numbered = PendingPairs.of(pairs)
+    assert list(numbered) == pairs and len(numbered) == 3
+    assert list(PendingPairs.of([])) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(family=families(), seed=st.integers(0, 2**31 - 1))
+def test_an_index_of_numbers_chooses_as_one_of_records(family, seed):
+    outputs, failing = family
+    systems = {o.output_id: o.system_id for o in outputs}
+    records = list(_settled(outputs, failing).pending)
+    candidates = [Candidate(p.case_id, p.output_a, p.output_b) for p in records]
+    numbered = LiveScheduler(votes_pending(outputs, failing), systems, [], seed=seed)
+    listed = LiveScheduler(candidates, systems, [], seed=seed)
+    assert numbered.next() == listed.next()
+    assert numbered.progress() == listed.progress() == (0, len(candidates))
+
+
+def test_an_index_counts_votes_on_pairs_it_does_not_hold():
+    systems = {"a": "s1", "b": "s2", "c": "s3"}
+    pairs = [Candidate("c", a, b) for a, b in combinations("abc", 2)]
+    index = PairIndex(pairs[:2], systems, votes=[(("b", "c"), ("s2", "s3"), "c")])
+    assert index.progress() == (0, 2)
+    assert index.pair_votes[("s2", "s3")] == 1 and index.case_votes["c"] == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    family=families(),
+    choices=st.lists(st.sampled_from(["left", "tie", "skip", "skip", None]), max_size=40),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_a_scheduler_read_from_its_history_counts_as_one_told_vote_by_vote(family, choices, seed):
+    """Skips and votes on repeats among them: a restart reads the same tallies."""
+    outputs, failing = family
+    systems = {o.output_id: o.system_id for o in outputs}
+    live = LiveScheduler(votes_pending(outputs, failing), systems, [], seed=seed, repeat_share=0.6)
+    history: list[Shown] = []
+    for n, choice in enumerate(choices):
+        planned = live.next()
+        if planned is None:
+            break
+        pid = planned.resume
+        if pid is None:
+            pid = f"p{len(history)}"
+            shown = (planned.case_id, planned.left_output, planned.right_output, planned.repeat_of)
+            history.append(Shown(pid, *shown, None, None))
+            live.shown(pid, *shown)
+        if choice is not None:  # None: shown, then the window closed
+            at = int(pid[1:])
+            history[at] = dataclasses.replace(history[at], vote_id=f"v{n}", choice=choice)
+            live.voted(pid, f"v{n}", choice)
+    restarted = LiveScheduler(
+        votes_pending(outputs, failing), systems, history, seed=seed, repeat_share=0.6
+    )
+    for name in ("in_pair", "overall", "repeated", "repeats"):
+        assert getattr(restarted, name) == getattr(live, name), name
+    for name in ("voted", "skips", "pair_votes", "case_votes", "open_count", "voted_pairs"):
+        found, kept = getattr(restarted.index, name), getattr(live.index, name)
+        if isinstance(found, Counter):
+            found, kept = +found, +kept  # zero counts left by undone votes do not count
+        assert found == kept, name
+    assert restarted.next() == live.next()

@@ -1,0 +1,165 @@
+"""`arena status` counted from a few columns agrees with the family worked out in full."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena import family_state
+from arena.errors import BadInput
+from arena.intake.outputs import FamilySettings, import_file
+from arena.ledger import catalog, verdicts, voting
+from arena.ledger.history import COLUMNS, family_history
+from arena.rating.corrections import overrule, remove_output, retire_case
+from arena.rating.session import RatingSession
+from arena.rating.status import family_status, full_status_row
+from tests.conftest import native_line
+
+ENGLISH = (
+    "The answer walks through the question step by step, naming each part plainly "
+    "so that a reader new to the subject can follow it without trouble."
+)
+FRENCH = (
+    "La réponse reprend la question pas à pas, en nommant chaque partie simplement "
+    "afin qu'un lecteur novice puisse la suivre sans aucune difficulté."
+)
+DIFF = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = {old}\n+a = {new}\n"
+
+
+def _write(tmp_path, name, lines):
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _votes_family(ledger, tmp_path):
+    """Family v: distinct, identical (also once normalised) and French (failing) answers,
+    a system with two samples on a case."""
+    lines = []
+    for case in ("c1", "c2", "c3", "c4", "c5", "c6"):
+        for label in ("alpha", "beta", "gamma", "delta"):
+            text = f"{label} on {case}: {ENGLISH}"
+            if case == "c2" and label in ("beta", "gamma"):
+                text = f"Shared on c2: {ENGLISH}"
+            if case == "c2" and label == "delta":
+                text = f"Shared on c2: {ENGLISH}  \r\n"
+            if (case, label) in (("c4", "gamma"), ("c5", "alpha")):
+                text = FRENCH
+            lines.append(native_line(case, label, text, family={"name": "v", "language": "en"}))
+    lines.append(native_line("c3", "alpha", f"Another try on c3: {ENGLISH}", sample=1))
+    import_file(ledger, _write(tmp_path, "v", lines), family="v", fmt="native")
+
+
+def _tested_family(ledger, tmp_path):
+    lines = []
+    for case in ("t1", "t2"):
+        for n, label in enumerate(("alpha", "beta", "gamma")):
+            lines.append(
+                native_line(
+                    case,
+                    label,
+                    DIFF.format(old=0, new=n % 2),
+                    is_diff=True,
+                    test_result="passed" if label != "gamma" else "failed",
+                )
+            )
+    import_file(
+        ledger,
+        _write(tmp_path, "t", lines),
+        family="t",
+        fmt="native",
+        settings=FamilySettings(kind="tests_then_votes"),
+    )
+
+
+def _output(ledger, family, case, label):
+    system = catalog.find_system(ledger, label, family)
+    return next(
+        o
+        for o in catalog.outputs(ledger, family)
+        if o.case_id == case and o.system_id == system.system_id
+    )
+
+
+def _rate(ledger, family, votes, *, undo_every=0):
+    session = RatingSession(ledger, family, seed=3)
+    for n in range(votes):
+        if session.current() is None:
+            break
+        if n % 5 == 4:
+            session.skip("unsure")
+        else:
+            session.vote(("left", "right", "tie", "both_bad")[n % 4])
+        if undo_every and n % undo_every == undo_every - 1:
+            session.undo()
+
+
+def _agree(ledger):
+    names = [f.name for f in catalog.families(ledger)]
+    assert family_status(ledger) == [full_status_row(ledger, name) for name in names]
+    for name in names:
+        assert family_status(ledger, name) == [full_status_row(ledger, name)]
+
+
+def _graded_family(ledger, tmp_path):
+    lines = [native_line(c, s, f"{s} on {c}: {ENGLISH}") for c in ("g1", "g2") for s in ("x", "y")]
+    lines.append(native_line("g2", "z", FRENCH))
+    path = _write(tmp_path, "g", lines)
+    import_file(ledger, path, family="g", fmt="native", settings=FamilySettings(kind="graded"))
+
+
+@pytest.fixture
+def busy(ledger, tmp_path):
+    _votes_family(ledger, tmp_path)
+    _tested_family(ledger, tmp_path)
+    _graded_family(ledger, tmp_path)
+    return ledger
+
+
+def test_status_counts_agree_through_votes_and_corrections(busy):
+    _agree(busy)
+    _rate(busy, "v", 25, undo_every=7)
+    _rate(busy, "t", 3)
+    _agree(busy)
+    row = family_status(busy, "v")[0]
+    assert row["gate_failures"] == 2 and row["settled_pairs"] > 0 and row["votes"] > 0
+    # Votes on an output later removed still count as votes, not as pairs voted.
+    voted = voting.votes_in_force(busy, "v")[0]
+    remove_output(busy, voted.left_output, reason="wrong file")
+    _agree(busy)
+    retire_case(busy, "v", "c1", reason="ambiguous")
+    _agree(busy)
+    overrule(busy, _output(busy, "v", "c5", "alpha").output_id, "language", reason="fine")
+    _agree(busy)
+    after = family_status(busy, "v")[0]
+    assert after["gate_failures"] == 1 and after["cases"] == 5
+
+
+def test_status_of_an_unknown_family_is_refused(busy):
+    with pytest.raises(BadInput, match="no family named 'nope'"):
+        family_status(busy, "nope")
+
+
+def test_a_session_reads_the_pairs_and_history_the_whole_family_gives(busy):
+    _rate(busy, "v", 12, undo_every=5)
+    remove_output(busy, _output(busy, "v", "c6", "beta").output_id, reason="wrong file")
+    state = family_state.load(busy, "v")
+    rating = family_state.for_rating(busy, "v")
+    assert {(p.case_id, p.output_a, p.output_b) for p in rating.pending} == {
+        (p.case_id, p.output_a, p.output_b) for p in state.settlement.pending
+    }
+    assert rating.outputs == state.outputs and rating.cases == state.cases
+    assert [dict(zip(COLUMNS, row, strict=True)) for row in family_history(busy, "v")] == list(
+        voting.history(busy, "v")
+    )
+    tested = family_state.for_rating(busy, "t")
+    assert [(p.case_id, p.output_a, p.output_b) for p in tested.pending] == [
+        (p.case_id, p.output_a, p.output_b) for p in family_state.load(busy, "t").settlement.pending
+    ]
+
+
+def test_the_verdicts_of_outputs_that_ever_failed_are_those_in_force(busy):
+    outputs = {o.output_id for o in catalog.outputs(busy, "v")}
+    everything = verdicts.gate_results(busy, "v")
+    found = verdicts.ever_failed(busy, "v", outputs)
+    assert len(found) == 2
+    assert all(found[o] == everything[o] for o in found)
