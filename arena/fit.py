@@ -3,21 +3,22 @@
 ``fitting`` is pure numpy/scipy and knows nothing of ledgers or rounds. Everything in
 ``arena`` that fits points, measures the rater or bootstraps a score goes through this
 module, so what the app relies on is one short list (an import-linter contract keeps it so).
+
+The functions are loaded when first used: reading the defaults (a round's settings, the
+window's board) does not load numpy and SciPy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-from fitting import (
-    DEFAULT_PENALTY,
-    DEFAULT_THRESHOLD,
-    bootstrap_macro_score,
-    fit_points,
-    length_bias,
-    rater_agreement,
-    split_half_tau,
-)
+from fitting import DEFAULT_PENALTY, DEFAULT_THRESHOLD
+
+if TYPE_CHECKING:
+    from fitting import fit_points, length_bias, rater_agreement, split_half_tau
+
+_LOADED_ON_USE = ("fit_points", "length_bias", "rater_agreement", "split_half_tau")
 
 __all__ = [
     "DEFAULT_PENALTY",
@@ -30,9 +31,36 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    if name not in _LOADED_ON_USE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import fitting
+
+    value = getattr(fitting, name)
+    globals()[name] = value
+    return value
+
+
 def macro_interval(
-    credits: Sequence[float], categories: Sequence[str], *, seed: int
+    credits: Sequence[float],
+    categories: Sequence[str],
+    *,
+    seed: int,
+    weights: Sequence[float] | None = None,
+    method: Literal["percentile", "smoothed_t"] = "smoothed_t",
 ) -> tuple[float, float]:
-    """The seeded 95% percentile bootstrap interval of a graded run's headline."""
-    result = bootstrap_macro_score(credits, categories, rng=seed)
+    """The seeded 95% interval of a graded run's headline: a stratified bootstrap (tasks
+    resampled within their categories, each with its weight), by default smoothed,
+    rescaled and t-calibrated for suites of a few tasks per category
+    (``method="smoothed_t"``; docs/graded.md), or the plain percentile interval that
+    rounds closed before recorded (``method="percentile"``)."""
+    from fitting import bootstrap_macro_score
+
+    result = bootstrap_macro_score(
+        credits,
+        categories,
+        weight=weights,
+        rng=seed,
+        interval=method,
+    )
     return result.confidence_interval.low, result.confidence_interval.high

@@ -105,7 +105,7 @@ def regrade(
     files: dict[str, bytes], board: dict, settings: RoundSettings, report: VerifyReport
 ) -> None:
     """Graded rounds: grade every receipt's output again and recompute every score."""
-    from arena.graded.runs import score_row
+    from arena.graded.board_rows import score_row
     from arena.graded.suites import Suite, grade, parse_suite
 
     suites: dict[str, Suite] = {}
@@ -155,18 +155,54 @@ def regrade(
             )
         by_system.setdefault(r["system_id"], []).append(r)
     report.systems = len(board["systems"])
+    recomputed = []
     for row in board["systems"]:
         items = by_system.get(row["system"], [])
         if not items:
             report.problems.append(f"board.json: {row['label']} has no receipts")
+            recomputed.append(row)
             continue
-        again = score_row(suites[items[0]["suite_hash"]], items, seed=settings.seed)
+        method = row.get("ci_method") or "percentile"  # rounds closed before it was recorded
+        try:
+            again = score_row(
+                suites[items[0]["suite_hash"]], items, seed=settings.seed, ci_method=method
+            )
+        except ValueError as exc:
+            report.problems.append(f"board.json: {row['label']}: {exc}")
+            recomputed.append(row)
+            continue
         for key, value in again.items():
             published = row.get(key)
             if not _close(published, value):
                 report.problems.append(
                     f"board.json: {row['label']} {key}: published {published}, recomputed {value}"
                 )
+        recomputed.append({**row, **again})
+    _check_ranks(board["systems"], recomputed, report)
+
+
+def _check_ranks(
+    published: list[dict[str, Any]], recomputed: list[dict[str, Any]], report: VerifyReport
+) -> None:
+    """Ranks by the recomputed intervals; rounds closed before ranks followed intervals
+    ranked by headline (then label), one rank each."""
+    from arena.graded.board_rows import interval_ranks
+
+    if any(r.get("ci_method") for r in published):
+        ranks = interval_ranks(recomputed)
+    else:
+        order = sorted(
+            range(len(recomputed)),
+            key=lambda i: (-recomputed[i]["headline"], recomputed[i]["label"]),
+        )
+        ranks = [0] * len(recomputed)
+        for position, i in enumerate(order, start=1):
+            ranks[i] = position
+    for row, rank in zip(published, ranks, strict=True):
+        if row.get("rank") != rank:
+            report.problems.append(
+                f"board.json: {row['label']} rank: published {row.get('rank')}, recomputed {rank}"
+            )
 
 
 def _close(a: Any, b: Any) -> bool:

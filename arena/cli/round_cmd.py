@@ -33,7 +33,18 @@ SYSTEM_KEYS = (
     "failed_tests_share",
 )
 # And, for graded families only:
-GRADED_KEYS = ("headline", "ci95", "passed", "tasks", "coverage", "categories", "tier")
+GRADED_KEYS = (
+    "headline",
+    "ci95",
+    "ci_method",
+    "passed",
+    "tasks",
+    "coverage",
+    "categories",
+    "status_counts",
+    "missing_reasons",
+    "tier",
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

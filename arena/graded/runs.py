@@ -15,13 +15,12 @@ from typing import Any
 
 from arena import gates
 from arena.errors import BadInput
-from arena.fit import macro_interval
 from arena.gates.screening import Fingerprints
+from arena.graded.board_rows import ranked, score_row
 from arena.graded.collect import CollectSummary, Progress, collect
 from arena.graded.endpoint import CollectedItem
 from arena.graded.graders import PARSER_VERSION, Grade
 from arena.graded.run_settings import CollectSettings
-from arena.graded.suite_scores import score_suite
 from arena.graded.suites import Suite, check_tier, grade, parse_suite
 from arena.ledger import Ledger, catalog, verdicts
 from arena.ledger import run_store as stored
@@ -273,7 +272,8 @@ def receipts(ledger: Ledger, family: str) -> list[dict[str, Any]]:
 
 
 def board(ledger: Ledger, family: str, *, seed: int) -> list[dict[str, Any]]:
-    """Per run: headline, 95% interval, passed, tasks, coverage, category scores, tier."""
+    """Per run, best first: rank (by intervals), headline, 95% interval, passed, tasks,
+    coverage, category scores, counts by status, tier (``board_rows``)."""
     runs = stored.runs(ledger, family)
     labels: dict[str, str] = {s.system_id: s.label for s in catalog.systems(ledger, family)}
     outputs = catalog.outputs(ledger, family)
@@ -293,29 +293,7 @@ def board(ledger: Ledger, family: str, *, seed: int) -> list[dict[str, Any]]:
                 **_costs([o for o in outputs if o.system_id == system_id]),
             }
         )
-    rows.sort(key=lambda r: (-r["headline"], r["label"]))
-    return rows
-
-
-def score_row(suite: Suite, items: list[dict[str, Any]], *, seed: int) -> dict[str, Any]:
-    """The graded columns of one run from its receipts (also what `verify` recomputes)."""
-    grades = {
-        i["task_id"]: Grade(i["status"], i["credit"], i["passed"], i["parsed_answer"])
-        for i in items
-    }
-    score = score_suite(suite, grades)
-    # The bootstrap resamples tasks with equal weight: with unequal weights its
-    # interval would not belong to the weighted headline, so none is given.
-    equal = len({t.weight for t in suite.tasks}) == 1
-    ci = macro_interval(score.credits, score.category_labels, seed=seed) if equal else None
-    return {
-        "headline": score.headline,
-        "ci95": list(ci) if ci else None,
-        "passed": score.passed,
-        "tasks": score.tasks,
-        "coverage": score.coverage,
-        "categories": {c.category: c.score for c in score.categories},
-    }
+    return ranked(rows)
 
 
 def _costs(outputs: list[Output]) -> dict[str, Any]:

@@ -23,7 +23,9 @@ class SuiteScore:
     """Scores of one run over a suite.
 
     ``credits`` and ``category_labels`` follow the suite's task order and are
-    the arrays to pass to ``fitting.bootstrap_macro_score(credit, category, rng=...)``.
+    the arrays to pass to ``fitting.bootstrap_macro_score(credit, category, weight=...,
+    rng=...)`` (through ``arena.fit.macro_interval``), with the tasks' weights.
+    ``status_counts`` counts every status of ``graders.STATUSES``.
     """
 
     headline: float

@@ -266,9 +266,10 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _
     """A graded family's round: each run's scores and the receipts behind them."""
     from arena.graded import runs  # only graded rounds need the graders
 
+    # Ranked by their intervals (runs.board): overlapping runs share a rank.
     rows = tuple(
-        BoardRow.from_json({**row, "rank": rank, "status": "graded"})
-        for rank, row in enumerate(runs.board(ledger, family.name, seed=settings.seed), start=1)
+        BoardRow.from_json({**row, "status": "graded"})
+        for row in runs.board(ledger, family.name, seed=settings.seed)
     )
     return _Result(
         Board(None, rows), {}, RoundSummary(), None, {}, runs.receipts(ledger, family.name)

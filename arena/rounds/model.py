@@ -104,6 +104,11 @@ class BoardRow:
     categories: dict[str, float] | None = None
     tier: str | None = None
     suite: str | None = None
+    # Graded rounds closed before these were recorded lack them (None): their ``ci95``
+    # is the plain percentile interval (``ci_method`` absent) and their rank the order.
+    ci_method: str | None = None
+    status_counts: dict[str, int] | None = None
+    missing_reasons: dict[str, int] | None = None
 
     @property
     def graded(self) -> bool:
@@ -114,6 +119,9 @@ class BoardRow:
         if not self.graded:
             for name in GRADED_FIELDS:
                 del row[name]
+        for name in RECORDED_LATER:  # an older graded round shows as it was stored
+            if row.get(name, 0) is None:
+                del row[name]
         return row
 
     @classmethod
@@ -121,7 +129,20 @@ class BoardRow:
         return cls(**_fields(cls, data))
 
 
-GRADED_FIELDS = ("headline", "ci95", "passed", "tasks", "coverage", "categories", "tier", "suite")
+GRADED_FIELDS = (
+    "headline",
+    "ci95",
+    "passed",
+    "tasks",
+    "coverage",
+    "categories",
+    "tier",
+    "suite",
+    "ci_method",
+    "status_counts",
+    "missing_reasons",
+)
+RECORDED_LATER = ("ci_method", "status_counts", "missing_reasons")
 
 
 @dataclass(frozen=True)

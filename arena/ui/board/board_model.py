@@ -9,14 +9,25 @@ because the board lists them below the table, not in it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from arena.graded.board_rows import failure_count, failure_text, interval_text
 from arena.rounds.closing import AXIS_SPAN
 from arena.rounds.model import Anchor, BoardRow, Round
+from arena.ui.board.board_columns import (
+    FAILURES,
+    GRADED_RANK,
+    MARKS,
+    PASSED,
+    POINTS,
+    SYSTEM,
+    Column,
+    columns_for,
+    graded_columns,
+)
 
 Index = QModelIndex | QPersistentModelIndex
 DASH = "—"
@@ -38,141 +49,6 @@ FAR_BEHIND_TIP = (
     f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
     "so below the start of the points axis."
 )
-
-
-def _percent(value: float) -> str:
-    return f"{100 * value:.0f}%"
-
-
-def _points(value: float) -> str:
-    return f"{value:.0f}"
-
-
-def _cost(value: float) -> str:
-    # In the currency of the imported list prices; three significant figures.
-    return f"{value:.3g}"
-
-
-def _latency(value: float) -> str:
-    return f"{value:,.0f} ms"
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    header: str
-    tooltip: str
-    fmt: Callable[[Any], str] = str
-    numeric: bool = True
-    # Computed over the whole family even in a category view (SPEC: Category view).
-    family_wide: bool = False
-
-
-RANK = Column("rank", "Rank", "Rank by points as displayed: equal points share a rank.")
-SYSTEM = Column("label", "System", "The system's label.", numeric=False)
-# Not numeric: the delegate draws the number, and the header sits over the bars.
-POINTS = Column("points", "Points", "", _points, numeric=False)
-MARKS = Column("marks", "Marks", "Preliminary and far-behind marks.", numeric=False)
-VOTES = Column(
-    "votes",
-    "Votes",
-    "Human votes in the fit on this system's pairs (settled pairs and repeats excluded).",
-    family_wide=True,
-)
-BOTH_BAD = Column(
-    "both_bad_share",
-    "Both bad",
-    "Share of its votes that were “both bad”.",
-    _percent,
-    family_wide=True,
-)
-GATE_FAILURES = Column(
-    "gate_failure_share",
-    "Gate failures",
-    "Share of its outputs failing at least one gate.",
-    _percent,
-    family_wide=True,
-)
-PASS_RATE = Column(
-    "pass_rate",
-    "Pass rate",
-    "Share of its outputs whose tests passed (errored counts as failed).",
-    _percent,
-    family_wide=True,
-)
-FAILED_TESTS = Column(
-    "failed_tests_share",
-    "Failed tests",
-    "Share of its outputs whose tests failed or errored.",
-    _percent,
-    family_wide=True,
-)
-COST = Column(
-    "cost_per_output",
-    "Cost / output",
-    "Mean list-price cost of its outputs that report one, in the currency of the imported prices.",
-    _cost,
-    family_wide=True,
-)
-COST_TRIAL = Column("cost_per_output", "Cost / trial", COST.tooltip, _cost, family_wide=True)
-LATENCY = Column(
-    "p50_latency_ms",
-    "p50 latency",
-    "Median latency of its outputs that report one.",
-    _latency,
-    family_wide=True,
-)
-
-
-def _score(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def _interval(value: list[float]) -> str:
-    return f"{100 * value[0]:.1f} – {100 * value[1]:.1f}%"
-
-
-HEADLINE = Column(
-    "headline",
-    "Score",
-    "Macro-average of the category scores (category score = mean task credit).",
-    _score,
-)
-CI95 = Column(
-    "ci95",
-    "95% interval",
-    "Seeded percentile bootstrap interval of the score, tasks resampled within categories.",
-    _interval,
-)
-PASSED = Column("passed", "Passed", "Tasks with full credit.")
-TASKS = Column("tasks", "Tasks", "Tasks in the suite; unattempted ones count, with credit 0.")
-COVERAGE = Column(
-    "coverage", "Coverage", "Share of the suite's tasks that were attempted.", _percent
-)
-TIER = Column("tier", "Tier", "reference or community.", numeric=False)
-
-KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
-    "votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, COST, LATENCY),
-    "tests": (RANK, SYSTEM, POINTS, MARKS, PASS_RATE, COST_TRIAL, LATENCY),
-    "tests_then_votes": (
-        RANK,
-        SYSTEM,
-        POINTS,
-        MARKS,
-        VOTES,
-        BOTH_BAD,
-        GATE_FAILURES,
-        PASS_RATE,
-        FAILED_TESTS,
-        COST_TRIAL,
-        LATENCY,
-    ),
-    "graded": (RANK, SYSTEM, HEADLINE, CI95, PASSED, TASKS, COVERAGE, TIER, COST, LATENCY),
-}
-
-
-def columns_for(kind: str) -> tuple[Column, ...]:
-    return KIND_COLUMNS.get(kind, KIND_COLUMNS["votes"])
 
 
 @dataclass(frozen=True)
@@ -233,9 +109,13 @@ class BoardModel(QAbstractTableModel):
         """Show ``found`` (a stored round), or its ``category`` refit."""
         self.beginResetModel()
         self.kind, self.category = kind, category
-        self.columns = columns_for(kind)
         board = None if found is None else (found.categories[category] if category else found.board)
         systems = board.systems if board is not None else ()
+        self.columns = columns_for(kind)
+        if kind == "graded":
+            names = dict.fromkeys(c for r in systems for c in r.categories or {})
+            costs = any(r.cost_per_output is not None for r in systems)
+            self.columns = graded_columns(list(names), costs=costs)
         self.round_id = found.round_id if found is not None else ""
         self.threshold = found.settings.threshold if found is not None else 0.0
         self.anchor = board.anchor if board is not None else None
@@ -256,7 +136,15 @@ class BoardModel(QAbstractTableModel):
         """The cell as displayed, None where the value is missing (shown as a dash)."""
         if column is MARKS:
             return ", ".join(self.marks(row))
-        raw = getattr(row, column.key)
+        if column is FAILURES:
+            count = failure_count(row.to_json())
+            return None if count is None else str(count)
+        if column is PASSED:
+            return None if row.passed is None else f"{row.passed}/{row.tasks}"
+        if column.category is not None:
+            raw = (row.categories or {}).get(column.category)
+        else:
+            raw = getattr(row, column.key)
         return None if raw is None else column.fmt(raw)
 
     def header(self, column: Column, wide: str = " " + WIDE_MARK) -> str:
@@ -307,7 +195,30 @@ class BoardModel(QAbstractTableModel):
             return tip + ("\n" + FAR_BEHIND_TIP if row.far_behind else "")
         if column is SYSTEM and self.anchor is not None and row.system == self.anchor.system:
             return "The anchor: every other system's points are relative to it."
+        if column is FAILURES:
+            text = failure_text(row.to_json())
+            return None if text is None else f"Failures by status: {text}."
+        if column is GRADED_RANK:
+            return self.rank_tip(row)
         return None
+
+    def rank_tip(self, row: BoardRow) -> str:
+        """Why a graded run has its rank, and with whom it shares it."""
+        if row.ci_method is None:
+            return "Rank by score: this round was closed before ranks followed the intervals."
+        above = (row.rank or 1) - 1
+        tip = (
+            f"Rank {row.rank}: {above} run{'' if above == 1 else 's'} with a 95% interval "
+            f"entirely above this run's ({interval_text(row.ci95)})."
+        )
+        shared = [r for r in self.rows if r.rank == row.rank and r.system != row.system]
+        if shared:
+            names = ", ".join(f"{r.label} ({interval_text(r.ci95)})" for r in shared)
+            tip += (
+                f"\nShares it with {names}: their 95% intervals overlap this run's, so the "
+                "scores do not tell them apart."
+            )
+        return tip
 
     def headerData(
         self,
@@ -319,6 +230,9 @@ class BoardModel(QAbstractTableModel):
             return None
         column = self.columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
+            if column.wrap:
+                # One word a line (a category's name, say): the columns fit the window.
+                return self.header(column, " " + WIDE_MARK).replace(" ", "\n")
             # On two lines: the marked columns stay as narrow as their values.
             return self.header(column, "\n" + WIDE_MARK)
         if role == Qt.ItemDataRole.ToolTipRole:

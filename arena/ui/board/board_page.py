@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from arena.graded.board_rows import RANK_RULE, shared_rank_lines
 from arena.ledger import Ledger, catalog
 from arena.ledger import round_store as stored_rounds
 from arena.rounds.closing import AXIS_SPAN, find_round
@@ -283,6 +284,9 @@ class BoardPage(QWidget):
             notes.append(
                 f"{WIDE_MARK}: a family-wide value, the same in every category view (not refitted)."
             )
+        if self.model.kind == "graded" and any(r.ci_method for r in rows):
+            notes.append(RANK_RULE[0].upper() + RANK_RULE[1:] + ".")
+            notes += shared_rank_lines([r.to_json() for r in rows])
         return notes
 
     def board_text(self, *, for_image: bool = False) -> BoardText:

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
+from arena.graded.board_rows import failure_count, failure_text
 from arena.rounds.model import Round
 from arena.rounds.scoring import describe_settled
 from arena.ui.board.split_plot import SplitPlot, split_points
@@ -121,8 +122,32 @@ def _settled(summary: dict[str, Any], kind: str) -> list[SummaryItem]:
     return [SummaryItem("Settled without a vote", figure, describe_settled(settled, kind))]
 
 
+def _graded_runs(found: Round) -> list[SummaryItem]:
+    """A graded round: each run's failures by status and its category scores."""
+    items = []
+    for row in found.systems:
+        shown = row.to_json()
+        failures = failure_text(shown)
+        count = failure_count(shown)
+        categories = ", ".join(
+            f"{name} {100 * score:.1f}%" for name, score in (row.categories or {}).items()
+        )
+        sentence = (
+            f"Passed {row.passed} of {row.tasks} tasks, {100 * (row.coverage or 0):.0f}% "
+            "attempted. "
+            + ("Failures by status were not recorded in this round. " if failures is None else "")
+            + (f"Failures: {failures}. " if count else "")
+            + (f"Categories: {categories}." if categories else "")
+        )
+        figure = "—" if count is None else f"{count} failure{'' if count == 1 else 's'}"
+        items.append(SummaryItem(f"{row.label} (rank {row.rank})", figure, sentence.strip()))
+    return items
+
+
 def summary_items(found: Round, kind: str) -> list[SummaryItem]:
     """The round summary of ``found`` as titled figures with a sentence each."""
+    if kind == "graded":
+        return _graded_runs(found)
     summary = found.summary.to_json()
     if kind == "tests":
         return [
@@ -187,7 +212,8 @@ class SummaryPanel(QFrame):
                 widget.hide()
             return
         # The summary is always the whole family's, even beside a category's board.
-        self.heading.setText("Round summary" + (" (all categories)" if category else ""))
+        heading = "Runs: failures and categories" if kind == "graded" else "Round summary"
+        self.heading.setText(heading + (" (all categories)" if category else ""))
         for item in summary_items(found, kind):
             title, figure, sentence = map(html.escape, (item.title, item.figure, item.sentence))
             label = QLabel(
@@ -200,7 +226,7 @@ class SummaryPanel(QFrame):
             self.item_layout.addWidget(label)
         labels = {r.system: r.label for r in found.systems}
         self.plot.set_points(*split_points(found.summary.to_json(), labels))
-        voted = kind != "tests"
+        voted = kind not in ("tests", "graded")
         for widget in (self.plot_title, self.plot, self.plot_caption):
             widget.setVisible(voted)
 

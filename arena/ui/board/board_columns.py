@@ -1,0 +1,204 @@
+"""The columns of a board: what each shows, its header and its tooltip.
+
+Voted and tested boards have fixed columns; a graded board has one column per
+category of its suite besides its fixed ones (``graded_columns``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def _points(value: float) -> str:
+    return f"{value:.0f}"
+
+
+def _cost(value: float) -> str:
+    # In the currency of the imported list prices; three significant figures.
+    return f"{value:.3g}"
+
+
+def _latency(value: float) -> str:
+    return f"{value:,.0f} ms"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    header: str
+    tooltip: str
+    fmt: Callable[[Any], str] = str
+    numeric: bool = True
+    # Computed over the whole family even in a category view (SPEC: Category view).
+    family_wide: bool = False
+    # A graded board's category score column: the category it shows.
+    category: str | None = None
+    # On screen, one word a line in the header: the column is as narrow as its values.
+    wrap: bool = False
+
+
+RANK = Column("rank", "Rank", "Rank by points as displayed: equal points share a rank.")
+SYSTEM = Column("label", "System", "The system's label.", numeric=False)
+# Not numeric: the delegate draws the number, and the header sits over the bars.
+POINTS = Column("points", "Points", "", _points, numeric=False)
+MARKS = Column("marks", "Marks", "Preliminary and far-behind marks.", numeric=False)
+VOTES = Column(
+    "votes",
+    "Votes",
+    "Human votes in the fit on this system's pairs (settled pairs and repeats excluded).",
+    family_wide=True,
+)
+BOTH_BAD = Column(
+    "both_bad_share",
+    "Both bad",
+    "Share of its votes that were “both bad”.",
+    _percent,
+    family_wide=True,
+)
+GATE_FAILURES = Column(
+    "gate_failure_share",
+    "Gate failures",
+    "Share of its outputs failing at least one gate.",
+    _percent,
+    family_wide=True,
+)
+PASS_RATE = Column(
+    "pass_rate",
+    "Pass rate",
+    "Share of its outputs whose tests passed (errored counts as failed).",
+    _percent,
+    family_wide=True,
+)
+FAILED_TESTS = Column(
+    "failed_tests_share",
+    "Failed tests",
+    "Share of its outputs whose tests failed or errored.",
+    _percent,
+    family_wide=True,
+)
+COST = Column(
+    "cost_per_output",
+    "Cost / output",
+    "Mean list-price cost of its outputs that report one, in the currency of the imported prices.",
+    _cost,
+    family_wide=True,
+)
+COST_TRIAL = Column("cost_per_output", "Cost / trial", COST.tooltip, _cost, family_wide=True)
+LATENCY = Column(
+    "p50_latency_ms",
+    "p50 latency",
+    "Median latency of its outputs that report one.",
+    _latency,
+    family_wide=True,
+)
+
+
+def _score(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _interval(value: list[float]) -> str:
+    return f"{100 * value[0]:.1f}–{100 * value[1]:.1f}%"
+
+
+HEADLINE = Column(
+    "headline",
+    "Score",
+    "Macro-average of the category scores (category score = weighted mean task credit).",
+    _score,
+)
+CI95 = Column(
+    "ci95",
+    "95% interval",
+    "Seeded stratified bootstrap interval of the score: tasks resampled within their "
+    "categories, each with its weight, smoothed, rescaled and t-calibrated for suites "
+    "of a few tasks (docs/graded.md).",
+    _interval,
+    wrap=True,
+)
+GRADED_RANK = Column(
+    "rank",
+    "Rank",
+    "1 + the number of runs whose 95% interval lies entirely above this run's: runs "
+    "whose intervals overlap share a rank.",
+)
+PASSED = Column(
+    "passed",
+    "Passed",
+    "Tasks with full credit, of the suite's tasks (unattempted ones count, with credit 0).",
+)
+COVERAGE = Column(
+    "coverage", "Coverage", "Share of the suite's tasks that were attempted.", _percent
+)
+FAILURES = Column(
+    "failures",
+    "Failures",
+    "Tasks that scored 0 without a wrong answer: parse failures, refusals, timeouts and "
+    "missing outputs. Hover a cell for the count of each.",
+)
+TIER = Column("tier", "Tier", "reference or community.", numeric=False)
+
+
+GRADED_COST = dataclasses.replace(COST, wrap=True)
+GRADED_LATENCY = dataclasses.replace(LATENCY, wrap=True)
+
+
+def category_column(name: str) -> Column:
+    """A graded board's column of one category's score."""
+    return Column(
+        f"category:{name}",
+        name,
+        f"Category {name}: the weighted mean credit of its tasks.",
+        _score,
+        category=name,
+        wrap=True,
+    )
+
+
+def graded_columns(categories: list[str], *, costs: bool = True) -> tuple[Column, ...]:
+    """A graded board's columns, with one column per category (in suite order); without
+    the cost column when no run reports a cost (``costs``), to leave room for them."""
+    return (
+        GRADED_RANK,
+        SYSTEM,
+        HEADLINE,
+        CI95,
+        PASSED,
+        COVERAGE,
+        *(category_column(c) for c in categories),
+        FAILURES,
+        TIER,
+        *((GRADED_COST,) if costs else ()),
+        GRADED_LATENCY,
+    )
+
+
+KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
+    "votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, COST, LATENCY),
+    "tests": (RANK, SYSTEM, POINTS, MARKS, PASS_RATE, COST_TRIAL, LATENCY),
+    "tests_then_votes": (
+        RANK,
+        SYSTEM,
+        POINTS,
+        MARKS,
+        VOTES,
+        BOTH_BAD,
+        GATE_FAILURES,
+        PASS_RATE,
+        FAILED_TESTS,
+        COST_TRIAL,
+        LATENCY,
+    ),
+    "graded": graded_columns([]),
+}
+
+
+def columns_for(kind: str) -> tuple[Column, ...]:
+    return KIND_COLUMNS.get(kind, KIND_COLUMNS["votes"])
