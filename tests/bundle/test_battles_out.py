@@ -21,7 +21,7 @@ from arena.rating.session import RatingSession
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
 from arena.rounds.scoring import fit_battles
-from tests.conftest import native_line
+from tests.conftest import REALDATA, native_line
 
 SYSTEMS = {"alpha": 1.2, "beta": 0.6, "gamma": 0.0, "delta": -0.5}
 
@@ -137,5 +137,32 @@ def test_arena_rank_refits_a_unit_weight_round_to_the_same_points(ledger, tmp_pa
     theirs = json.loads(ran.stdout.splitlines()[-1])
     ours = {row.label: row.points for row in found.systems}
     anchor = found.anchor.label
+    gaps = [abs((theirs[k] - theirs[anchor]) - (ours[k] - ours[anchor])) for k in ours]
+    assert max(gaps) < 0.1
+
+
+@pytest.mark.skipif(not (REALDATA / "fastchat-arena-hard").is_dir(), reason="no ../shared/realdata")
+def test_a_real_rounds_battles_refit_with_arena_fit_and_arena_rank(ledger, tmp_path):
+    """FastChat arena-hard answers of four models, 150 votes by a rater who prefers the
+    longer answer, a closed round: its battles give back its points."""
+    for answers in sorted((REALDATA / "fastchat-arena-hard" / "model_answer").glob("*.jsonl")):
+        import_file(ledger, answers, family="hard", fmt="fastchat")
+    session, rng = RatingSession(ledger, "hard", seed=7), random.Random(8)
+    for _ in range(150):
+        pair = session.current()
+        longer = len(pair.left.text) > len(pair.right.text)
+        session.vote(("left" if longer else "right") if rng.random() < 0.7 else "tie")
+    found = close_round(ledger, "hard", RoundSettings(seed=1, penalty=1e-9))
+    out = tmp_path / "battles.json"
+    export_battles(ledger, out, family="hard")
+    ours = {row.label: row.points for row in found.systems}
+    refit = fit_battles(str(out), penalty=1e-9, anchor=found.anchor.label)
+    assert max(abs(s["points"] - ours[s["system"]]) for s in refit["systems"]) < 0.01
+    if importlib.util.find_spec("arena_rank") is None:
+        pytest.skip("arena-rank is not installed")
+    ran = subprocess.run(
+        [sys.executable, "-c", _ARENA_RANK, str(out)], capture_output=True, text=True, check=True
+    )
+    theirs, anchor = json.loads(ran.stdout.splitlines()[-1]), found.anchor.label
     gaps = [abs((theirs[k] - theirs[anchor]) - (ours[k] - ours[anchor])) for k in ours]
     assert max(gaps) < 0.1
