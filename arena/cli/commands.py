@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from arena.cli import output
+from arena.cli.graded_import_cmd import add_graded_options, cmd_import_graded, refuse_graded_options
 from arena.errors import BadInput, NotAvailable
 from arena.ledger import Ledger
 from arena.paths import default_ledger_path
@@ -25,11 +26,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("import", help="import outputs into a family (one transaction)")
     p.add_argument("file", type=Path, help="the file to import")
-    p.add_argument("--family", required=True, help="the family to add the outputs to")
+    p.add_argument(
+        "--family",
+        help="the family to add the outputs to (required; with --kind graded: "
+        "default the suite's name)",
+    )
     p.add_argument(
         "--format",
-        choices=("native", "alpacaeval", "fastchat", "csv"),
-        help="input format (default: from the file name; .jsonl = native)",
+        choices=("native", "alpacaeval", "fastchat", "csv", "inspect"),
+        help="input format (default: from the file name; .jsonl = native; with --kind "
+        "graded: .json = inspect, an inspect_ai eval log, else native answers)",
     )
     p.add_argument(
         "--questions", type=Path, help="FastChat question.jsonl (default: ../question.jsonl)"
@@ -56,6 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="refuse a single record larger than this (default 64)",
     )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_graded_options(p)
     p.set_defaults(handler=cmd_import)
 
     p = sub.add_parser("status", help="families, their systems, outputs, votes and pairs")
@@ -95,6 +102,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     from arena.intake.outputs import FamilySettings, import_file
     from arena.intake.readers import ReadOptions, guess_format
     from arena.redact import DEFAULT_SECRET_ENVS, Redactor
+
+    if args.kind == "graded":
+        return cmd_import_graded(args, open_ledger)
+    refuse_graded_options(args)
 
     settings = FamilySettings(
         kind=args.kind,

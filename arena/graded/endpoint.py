@@ -24,7 +24,10 @@ from arena.graded.run_settings import HARNESS, CollectSettings, completions_url
 from arena.graded.suites import Task
 from arena.redact import Redactor
 
-ItemStatus = Literal["ok", "timeout", "http_error", "malformed_reply", "connection_error"]
+# "no_answer" is an imported answer file's item without an answer; collect never makes one.
+ItemStatus = Literal[
+    "ok", "timeout", "http_error", "malformed_reply", "connection_error", "no_answer"
+]
 ITEM_STATUSES: tuple[str, ...] = (
     "ok",
     "timeout",

@@ -187,7 +187,7 @@ class CollectSettings:
 def run_descriptor(
     model: str,
     *,
-    endpoint: str,
+    endpoint: str | None,
     suite_hash: str,
     answer_contract: str,
     system_prompt: str | None,
@@ -198,21 +198,25 @@ def run_descriptor(
     quantization: str | None = None,
     timeout_s: float | None = None,
     retry_policy: str | None = None,
+    source: str | None = None,
 ) -> SystemDescriptor:
     """The full run tuple as a SystemDescriptor; its ``system_id`` names the run.
 
     The artifact (model, revision, digest, quantization), the suite's manifest hash, the
     answer contract the tasks hold the model to, the harness and the hash of its own
     settings (contract, parser, retries, endpoint and request settings), and the host it
-    ran on (``runner_host``).
+    ran on (``runner_host``). Answers imported from a file have no endpoint (``None``)
+    and name the file's format as their ``source``.
     """
     if len(suite_hash) != 64 or any(c not in "0123456789abcdef" for c in suite_hash):
         raise BadInput("expected a sha256 hex digest", field="suite_hash")
     _refuse_secrets(inference, "inference")
     recorded: dict[str, Any] = {
-        "endpoint": normalise_endpoint(endpoint),
+        "endpoint": normalise_endpoint(endpoint) if endpoint is not None else None,
         "settings": dict(inference),
     }
+    if source is not None:
+        recorded["source"] = source
     if timeout_s is not None:
         recorded["timeout_s"] = float(timeout_s)
     manifest = {

@@ -21,7 +21,7 @@ from arena.graded.collect import CollectSummary, Progress, collect
 from arena.graded.endpoint import CollectedItem
 from arena.graded.graders import PARSER_VERSION, Grade
 from arena.graded.run_settings import CollectSettings
-from arena.graded.suites import Suite, check_tier, grade, parse_suite
+from arena.graded.suites import Suite, Task, check_tier, grade, parse_suite
 from arena.ledger import Ledger, catalog, verdicts
 from arena.ledger import run_store as stored
 from arena.ledger.voting import new_id
@@ -114,61 +114,77 @@ def collect_run(
     tasks = {t.task_id: t for t in suite.tasks}
 
     def on_item(item: CollectedItem) -> None:
-        task = tasks[item.task_id]
         with ledger.atomic():
-            oid = None
-            if item.status == "ok":
-                output = Output(
-                    output_id(name, task.task_id, system_id, 0),
-                    name,
-                    CaseId(task.task_id),
-                    system_id,
-                    0,
-                    item.text or "",
-                    finish_reason=item.finish_reason,
-                    latency_ms=item.latency_ms,
-                    cost=item.cost,
-                    prompt_tokens=item.prompt_tokens,
-                    completion_tokens=item.completion_tokens,
-                )
-                if catalog.add_output(ledger, output, run_id):
-                    case = Case(name, CaseId(task.task_id), task.category, task.input)
-                    verdicts.record_gate_results(
-                        ledger,
-                        [
-                            (
-                                output.output_id,
-                                gates.evaluate(output, case, fam),
-                                Fingerprints(fam)(output, case),
-                            )
-                        ],
-                    )
-                oid = output.output_id
-            stored.record_attempt(
-                ledger,
-                {
-                    "family": name,
-                    "case_id": task.task_id,
-                    "system_id": system_id,
-                    "status": item.status,
-                    "error": item.error,
-                    "http_status": item.http_status,
-                    "latency_ms": item.latency_ms,
-                    "attempts": item.attempts,
-                    "output_id": oid,
-                    "finished_at": item.finished_at,
-                },
-            )
-            result = grade(
-                task,
-                item.text if item.status == "ok" else None,
-                finish_reason=item.finish_reason,
-                timed_out=item.status == "timeout",
-            )
-            _record(ledger, name, task.task_id, system_id, suite.manifest_hash, result)
+            store_item(ledger, fam, tasks[item.task_id], system_id, suite, item, run_id)
 
     summary = collect(suite.tasks, settings, on_item=on_item, done=done, on_progress=on_progress)
     return CollectReport(name, system_id, label, summary)
+
+
+def store_item(
+    ledger: Ledger,
+    fam: Family,
+    task: Task,
+    system_id: SystemId,
+    suite: Suite,
+    item: CollectedItem,
+    run_id: str,
+) -> None:
+    """Store one task's item of a run: its output (gated), its attempt and its grade.
+
+    Collect and import both store what they get through here, so the same answers leave
+    the same receipts."""
+    name = fam.name
+    oid = None
+    if item.status == "ok":
+        output = Output(
+            output_id(name, task.task_id, system_id, 0),
+            name,
+            CaseId(task.task_id),
+            system_id,
+            0,
+            item.text or "",
+            finish_reason=item.finish_reason,
+            latency_ms=item.latency_ms,
+            cost=item.cost,
+            prompt_tokens=item.prompt_tokens,
+            completion_tokens=item.completion_tokens,
+        )
+        if catalog.add_output(ledger, output, run_id):
+            case = Case(name, CaseId(task.task_id), task.category, task.input)
+            verdicts.record_gate_results(
+                ledger,
+                [
+                    (
+                        output.output_id,
+                        gates.evaluate(output, case, fam),
+                        Fingerprints(fam)(output, case),
+                    )
+                ],
+            )
+        oid = output.output_id
+    stored.record_attempt(
+        ledger,
+        {
+            "family": name,
+            "case_id": task.task_id,
+            "system_id": system_id,
+            "status": item.status,
+            "error": item.error,
+            "http_status": item.http_status,
+            "latency_ms": item.latency_ms,
+            "attempts": item.attempts,
+            "output_id": oid,
+            "finished_at": item.finished_at,
+        },
+    )
+    result = grade(
+        task,
+        item.text if item.status == "ok" else None,
+        finish_reason=item.finish_reason,
+        timed_out=item.status == "timeout",
+    )
+    _record(ledger, name, task.task_id, system_id, suite.manifest_hash, result)
 
 
 def _record(

@@ -29,6 +29,23 @@ def suite_manifest(ledger: Ledger, suite_hash: str) -> tuple[str, str] | None:
     return (row[0], row[1]) if row else None
 
 
+def suites_named(ledger: Ledger, name: str, *, hash_prefix: bool = False) -> list[str]:
+    """The hashes of the stored suites called ``name`` (or, with ``hash_prefix``, whose
+    manifest hash starts with ``name``), oldest first."""
+    where, params = (
+        ("substr(suite_hash, 1, ?) = ?", [len(name), name])
+        if hash_prefix
+        else (
+            "name = ?",
+            [name],
+        )
+    )
+    rows = ledger.db.execute(
+        f"SELECT suite_hash FROM suites WHERE {where} ORDER BY stored_at, suite_hash", params
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
 def add_run(
     ledger: Ledger, family: str, system_id: str, suite_hash: str, tier: str, endpoint: str
 ) -> None:
