@@ -3,12 +3,13 @@
 import multiprocessing
 import sys
 
-from arena.cli.main import main
-
 if __name__ == "__main__":
-    # In the frozen app a worker process that gates an import (arena.intake.gate_pool)
-    # starts this same executable: this runs the worker's task instead of the app.
+    # A worker process that gates a large import (arena.intake.gate_pool) starts this same
+    # executable: freeze_support() runs the worker's task instead of the app, before the
+    # app's modules are loaded.
     multiprocessing.freeze_support()
+    from arena.cli.main import main
+
     if len(sys.argv) == 1:
         from arena.ui.app import main as gui
 

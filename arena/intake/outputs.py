@@ -114,15 +114,16 @@ def import_file(
     """Read ``path`` and add its outputs to ``family``, screening each new one with every gate.
 
     Any bad record changes nothing: the whole import is one transaction. ``workers``:
-    how many processes gate the outputs (``gate_pool.workers_for``; None: every core
-    for a large file, this process for a small one). The ledger gets the same rows either way.
+    how many worker processes gate the outputs beside this one (None: one per core
+    for a large file, none for a small one; ``gate_pool.workers_for``). The ledger
+    gets the same rows either way.
     """
     if fmt not in READERS:
         raise BadInput(f"unknown format {fmt!r}; one of {', '.join(READERS)}", field="--format")
     if not path.is_file():
         raise BadInput("no such file", path=str(path))
     count = gate_pool.workers_for(path.stat().st_size, workers)
-    with gate_pool.Gating(count) as gating, ledger.atomic():
+    with gate_pool.Gating(count) as gating, bulk.import_cache(ledger), ledger.atomic():
         run = _Import(ledger, path, family, settings or FamilySettings(), gating)
         try:
             for parsed in READERS[fmt](path, options or ReadOptions()):
