@@ -59,46 +59,51 @@ def _blob(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a column value")
 
 
-def _json_line(row: tuple) -> str:
-    # JSON of the stored values: exact for floats (shortest repr), the same on every
-    # Python, and independent of any Unicode table.
-    return json.dumps(row, ensure_ascii=False, default=_blob) + "\n"
+def _lines(cursor: Any, chained: bool) -> Iterator[tuple[Any, str]]:
+    """(first value, line) of each row of ``cursor``, as its seal hashes it."""
+    if chained:  # a chained row's hash binds its content (chain.verify checks it)
+        for rowid, digest in cursor:
+            yield rowid, f"{rowid} {digest}\n"
+        return
+    names = [d[0] for d in cursor.description]
+    for row in cursor:
+        # JSON of the stored values: exact for floats (shortest repr), the same on every
+        # Python, independent of any Unicode table. NULL columns are left out, so a column
+        # a later migration adds (NULL in the rows before it) keeps their seals valid.
+        shown = {name: value for name, value in zip(names, row, strict=True) if value is not None}
+        yield row[0], json.dumps(shown, ensure_ascii=False, default=_blob) + "\n"
 
 
-def _hash_line(row: tuple) -> str:
-    return f"{row[0]} {row[1]}\n"  # a chained row: its rowid and its hash
-
-
-def _digest(rows: Iterator[tuple], chained: bool = False) -> tuple[int, str, Any]:
-    """(count, sha256, the first value of the last row) of ``rows`` as stored."""
-    line = _hash_line if chained else _json_line
+def _digest(lines: Iterator[tuple[Any, str]]) -> tuple[int, str, Any]:
+    """(count, sha256, the first value of the last row) of ``lines``."""
     digest, count, last = hashlib.sha256(), 0, None
-    while chunk := list(islice(rows, 4096)):
-        digest.update("".join(map(line, chunk)).encode("utf-8"))
+    while chunk := list(islice(lines, 4096)):
+        digest.update("".join(line for _, line in chunk).encode("utf-8"))
         count, last = count + len(chunk), chunk[-1][0]
     return count, digest.hexdigest(), last
 
 
-def _rows(db: Database, table: str, after: int, upto: int | None = None) -> Iterator[tuple]:
+def _rows(
+    db: Database, table: str, after: int, upto: int | None = None
+) -> Iterator[tuple[Any, str]]:
     upper = "" if upto is None else " AND rowid <= ?"
     params = [after] if upto is None else [after, upto]
-    # A chained row's hash already binds its content (chain.verify checks it): sealing the
-    # hash is enough, and keeps a million-vote import from re-reading every vote.
-    columns = "rowid, hash" if table in APPEND_ONLY else "rowid, *"
-    return iter(
-        db.execute(f"SELECT {columns} FROM {table} WHERE rowid > ?{upper} ORDER BY rowid", params)
+    chained = table in APPEND_ONLY  # sealing the hash is enough: no vote is read twice
+    columns = "rowid, hash" if chained else "rowid, *"
+    cursor = db.execute(
+        f"SELECT {columns} FROM {table} WHERE rowid > ?{upper} ORDER BY rowid", params
     )
+    return _lines(cursor, chained)
 
 
-def _child_rows(db: Database, child: str, after: int, upto: int) -> Iterator[tuple]:
+def _child_rows(db: Database, child: str, after: int, upto: int) -> Iterator[tuple[Any, str]]:
     parent, key, order = CHILDREN[child]
-    return iter(
-        db.execute(
-            f"SELECT c.* FROM {child} c WHERE c.{key} IN (SELECT {key} FROM {parent} "
-            f"WHERE rowid > ? AND rowid <= ?) ORDER BY {order}",
-            [after, upto],
-        )
+    cursor = db.execute(
+        f"SELECT c.* FROM {child} c WHERE c.{key} IN (SELECT {key} FROM {parent} "
+        f"WHERE rowid > ? AND rowid <= ?) ORDER BY {order}",
+        [after, upto],
     )
+    return _lines(cursor, False)
 
 
 def commit_hash(commit: dict[str, Any]) -> str:
@@ -133,7 +138,7 @@ def seal(
         if table in CHILDREN:
             continue
         after = sealed.get(table, 0)
-        count, digest, last = _digest(_rows(db, table, after), table in APPEND_ONLY)
+        count, digest, last = _digest(_rows(db, table, after))
         if count:
             tables[table] = {"from": after, "to": last, "rows": count, "sha256": digest}
     for child, (parent, _, _) in CHILDREN.items():
@@ -218,7 +223,7 @@ def _verify_table(db: Database, table: str, spans: list[tuple[int, dict[str, Any
                 f"{table}: commit {seq} seals rows after rowid {low}; "
                 f"the commit before reached {reach}"
             )
-        count, digest, _ = _digest(_rows(db, table, low, high), table in APPEND_ONLY)
+        count, digest, _ = _digest(_rows(db, table, low, high))
         if (count, digest) != (span.get("rows"), span.get("sha256")):
             problems.append(
                 f"{table}: rows {low + 1}–{high} no longer match commit {seq} "

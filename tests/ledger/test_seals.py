@@ -1,0 +1,40 @@
+"""Seals across a schema change: a column a later migration adds leaves earlier seals valid."""
+
+from __future__ import annotations
+
+from arena.ledger import Ledger, events, seals
+from arena.ledger.integrity import check
+from tests.votes_helpers import cast
+
+
+def test_a_column_added_later_keeps_the_seals_and_a_value_set_in_it_is_found(small_family):
+    cast(small_family)
+    small_family.db.execute("ALTER TABLE outputs ADD COLUMN settle_key TEXT")
+    assert check(small_family) == []
+    small_family.db.execute("DROP TRIGGER outputs_no_update")
+    small_family.db.execute(
+        "UPDATE outputs SET settle_key = 'x' WHERE rowid = (SELECT MIN(rowid) FROM outputs)"
+    )
+    assert any(p.startswith("outputs: rows") for p in check(small_family))
+
+
+def test_every_write_transaction_is_one_commit_and_reads_are_none(small_family):
+    before = seals.head(small_family.db)
+    with small_family.atomic():
+        small_family.db.execute("SELECT COUNT(*) FROM outputs").fetchone()
+    assert seals.head(small_family.db) == before
+    with small_family.atomic():
+        events.add_event(small_family, "small", "flag", case_id="c1", note="one")
+        events.add_event(small_family, "small", "flag", case_id="c2", note="two")
+    after = seals.head(small_family.db)
+    assert after is not None and before is not None and after.seq == before.seq + 1
+    (tables,) = small_family.db.execute(
+        "SELECT tables FROM commits WHERE seq = ?", [after.seq]
+    ).fetchone()
+    assert '"events":{"from"' in tables and '"rows":2' in tables
+
+
+def test_a_new_ledger_starts_with_an_empty_genesis(tmp_path):
+    with Ledger.open(tmp_path / "new.sqlite") as ledger:
+        (kind, tables) = ledger.db.execute("SELECT kind, tables FROM commits").fetchone()
+    assert (kind, tables) == ("genesis", "{}")
