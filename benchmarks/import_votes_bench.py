@@ -216,15 +216,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folder = args.ledgers or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
-        base = folder / "base.sqlite"
-        if not base.exists():
-            started = time.perf_counter()
-            build_base(base)
-            print(
-                f"  imported {SYSTEMS} systems × {CASES} cases in "
-                f"{time.perf_counter() - started:.0f} s",
-                file=sys.stderr,
-            )
+        from benchmarks import large_family  # not in the children, whose memory is measured
+
+        base = large_family.base_ledger(folder, build_base, f"{SYSTEMS} systems × {CASES} cases")
         print(
             f"{'votes':>9} {'log MB':>7} {'import s':>9} {'votes/s':>8} {'peak MB':>8} "
             f"{'floor s':>8} {'rows/s':>8} {'ratio':>6}"

@@ -11,7 +11,10 @@ one the scheduler would have made, at a thousandth of the time.
 from __future__ import annotations
 
 import random
+import sys
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from arena import family_state
@@ -149,3 +152,13 @@ def add_past_votes(ledger: Ledger, family: str, count: int, seed: int = 5) -> No
             presentation, vote = show(pair.case_id, left, right, choice)
             if choice != "skip" and is_repeat_chosen(vote.vote_id, DEFAULT_REPEAT_SHARE):
                 waiting.append((written + repeat_gap(vote.vote_id), presentation, vote))
+
+
+def base_ledger(folder: Path, build_base: Callable[[Path], None], what: str) -> Path:
+    """``folder``/base.sqlite, built by ``build_base`` unless an earlier run left it there."""
+    base = folder / "base.sqlite"
+    if not base.exists():
+        started = time.perf_counter()
+        build_base(base)
+        print(f"  imported {what} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return base

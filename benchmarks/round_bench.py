@@ -373,15 +373,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folder = args.ledgers or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
-        base = folder / "base.sqlite"
-        if not base.exists():
-            started = time.perf_counter()
-            build_base(base)
-            print(
-                f"  imported {SYSTEMS} systems × {CASES} cases in "
-                f"{time.perf_counter() - started:.0f} s",
-                file=sys.stderr,
-            )
+        base = large_family.base_ledger(folder, build_base, f"{SYSTEMS} systems × {CASES} cases")
         print(
             f"{'votes':>9} {'floor s':>8} {'close s':>8} {'ratio':>6} {'peak MB':>8} "
             f"{'again s':>8} {'ratio':>6}"

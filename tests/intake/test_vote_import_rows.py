@@ -16,6 +16,7 @@ from arena.intake import votes as vote_import
 from arena.intake.votes import import_votes
 from arena.ledger import Ledger, voting
 from arena.ledger.integrity import check
+from tests.intake.test_vote_import import GOOD
 
 LABELS = ("alpha", "beta", "gamma")
 CASES = ("c1", "c2", "c3", "c4")
@@ -99,18 +100,6 @@ def test_the_rows_are_those_the_row_by_row_import_wrote(small_family, tmp_path, 
     assert _three_imports(small_family, tmp_path) == ROW_BY_ROW_REPORTS
     assert _digest(small_family) == ROW_BY_ROW_DIGEST
     assert check(small_family) == []
-
-
-GOOD = {
-    "case_id": "c1",
-    "left_system": "alpha",
-    "right_system": "beta",
-    "choice": "left",
-    "session": "monday",
-    "actor": "ann",
-    "shown_at": "2026-11-01T10:00:00Z",
-    "voted_at": "2026-11-01T10:00:30Z",
-}
 
 
 def _refused(ledger: Ledger, path: Path) -> BadInput:
