@@ -72,3 +72,9 @@ class LedgerBehindHeadFile(LedgerError):
     acknowledged (``arena check --accept-loss``)."""
 
     exit_code = 3
+
+
+class UnsealedRows(LedgerError):
+    """Rows were added outside Arena: nothing more is written, which would seal them."""
+
+    exit_code = 3

@@ -28,7 +28,6 @@ import json
 import math
 import random
 import resource
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -46,6 +45,7 @@ from arena.ledger.chain import row_hash  # noqa: E402
 from arena.ledger.guards import GENESIS_HASH  # noqa: E402
 from arena.records import OutputId  # noqa: E402
 from benchmarks import large_family  # noqa: E402
+from tests.conftest import copy_ledger  # noqa: E402
 
 FAMILY = "bench"
 SYSTEMS, CASES, CATEGORIES = 20, 1_000, 5
@@ -336,7 +336,7 @@ def measure(base: Path, folder: Path, n_votes: int) -> dict:
     path = folder / f"votes-{n_votes}.sqlite"
     if not path.exists():
         started = time.perf_counter()
-        shutil.copyfile(base, path)
+        copy_ledger(base, path)
         add_votes(path, n_votes)
         print(
             f"  built {n_votes:,} votes in {time.perf_counter() - started:.0f} s", file=sys.stderr
@@ -345,7 +345,7 @@ def measure(base: Path, folder: Path, n_votes: int) -> dict:
     floor_s = min(_child("floor", path)["seconds"] for _ in range(REPEATS))
     closes, again = [], {}
     for _ in range(REPEATS):
-        shutil.copyfile(path, trial)  # each first close on the ledger as built
+        copy_ledger(path, trial)  # each first close on the ledger as built
         closes.append(_child("close", trial))
         again = _child("close", trial)
     trial.unlink()

@@ -15,7 +15,10 @@ REALDATA = REPO.parent / "shared" / "realdata"
 
 
 def copy_ledger(template: Path, dest: Path) -> Path:
-    """A copy of a ledger and of its head file, as a careful user moves one."""
+    """A copy of a ledger and of its head file, as a careful user moves one (over an
+    older copy: its WAL and head file go too)."""
+    for stale in ("-wal", "-shm", ".heads.json"):
+        Path(str(dest) + stale).unlink(missing_ok=True)
     shutil.copyfile(template, dest)
     heads = Path(str(template) + ".heads.json")
     if heads.exists():

@@ -24,6 +24,7 @@ from arena.errors import (
     LedgerError,
     LedgerLocked,
     LedgerTooNew,
+    UnsealedRows,
 )
 from arena.ledger import heads, seals
 from arena.ledger.schema import SCHEMA_VERSION, migrate
@@ -227,6 +228,8 @@ class Ledger:
         sealed = None
         try:
             with self.db.atomic() as db:
+                if self._depth == 1 and not self.readonly:
+                    self._refuse_unsealed()
                 yield db
                 if self._depth == 1 and not self.readonly:
                     sealed = self._seal()
@@ -239,6 +242,17 @@ class Ledger:
             self._depth -= 1
         if self._depth == 0 and (self.pending_heads or sealed is not None):
             self._record_heads(sealed)
+
+    def _refuse_unsealed(self) -> None:
+        if self._sealed is None:
+            self._sealed = seals.marks(self.db)
+        found = seals.unsealed(self.db, self._sealed)
+        if found:
+            raise UnsealedRows(
+                f"{self.path}: nothing was written: rows were added outside Arena since its "
+                f"last write ({'; '.join(found)}). Writing on would seal them as Arena's own; "
+                "`arena check` lists them."
+            )
 
     def _seal(self) -> seals.Head | None:
         if self._sealed is None:

@@ -125,6 +125,19 @@ def marks(db: Database) -> dict[str, int]:
     return dict(rows)
 
 
+def unsealed(db: Database, sealed: dict[str, int]) -> list[str]:
+    """Tables holding rows past what the commits seal: rows added outside Arena, which the
+    next commit would otherwise seal as its own."""
+    found = []
+    for table in sealed_tables(db):
+        if table in CHILDREN:
+            continue
+        (newest,) = db.execute(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}").fetchone()
+        if newest > sealed.get(table, 0):
+            found.append(f"{table}: rows after rowid {sealed.get(table, 0)}")
+    return found
+
+
 def seal(
     db: Database, sealed: dict[str, int], *, kind: str = "write", note: str | None = None
 ) -> Head | None:

@@ -16,7 +16,7 @@ import pytest
 from sqlite_utils import Database
 
 from arena.bundle.export import export_round
-from arena.errors import LedgerBehindHeadFile
+from arena.errors import LedgerBehindHeadFile, UnsealedRows
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
 from arena.ledger import Ledger, chain, events, heads, seals
@@ -305,3 +305,26 @@ def test_a_deleted_head_file_is_a_finding_and_stops_writes(full):
         assert any("head file" in p and "missing" in p for p in check(ledger))
     with Ledger.open(full) as ledger, pytest.raises(LedgerBehindHeadFile, match="missing"):
         RatingSession(ledger, "rel", seed=5).vote("left")
+
+
+def test_a_row_slipped_in_with_the_guards_in_place_is_never_sealed_by_the_next_write(full):
+    """A forged pair shown, continuing its chain, passes every trigger; the next write must
+    not seal it as Arena's own."""
+    conn = sqlite3.connect(full)
+    conn.row_factory = sqlite3.Row
+    shown = dict(conn.execute("SELECT * FROM presentations ORDER BY seq DESC LIMIT 1").fetchone())
+    forged = {**shown, "presentation_id": "f" * 32, "prev_hash": shown["hash"]}
+    del forged["seq"]
+    forged["hash"] = chain.row_hash(shown["hash"], forged)
+    conn.execute(
+        f"INSERT INTO presentations ({', '.join(forged)}) VALUES ({', '.join('?' * len(forged))})",
+        list(forged.values()),
+    )
+    conn.commit()
+    conn.close()
+    with Ledger.open(full) as ledger:
+        assert chain.verify(ledger.db) == []  # the chain is fooled
+        assert any(p.startswith("presentations:") and "outside" in p for p in check(ledger))
+        with pytest.raises(UnsealedRows, match="presentations"):
+            RatingSession(ledger, "rel", seed=5).vote("left")
+        assert any(p.startswith("presentations:") and "outside" in p for p in check(ledger))
