@@ -33,7 +33,6 @@ import argparse
 import json
 import random
 import resource
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -187,11 +186,9 @@ def measure(base: Path, folder: Path, n_votes: int) -> dict:
     if not log.exists():
         write_votes(log, n_votes)
     trial, floor_db = folder / "trial.sqlite", folder / "floor.sqlite"
-    for suffix in ("", "-wal", "-shm", ".heads.json"):
-        Path(str(trial) + suffix).unlink(missing_ok=True)
-    shutil.copyfile(base, trial)
-    if Path(str(base) + ".heads.json").exists():  # the head file goes with its ledger
-        shutil.copyfile(str(base) + ".heads.json", str(trial) + ".heads.json")
+    from tests.conftest import copy_ledger  # not in the children, whose memory is measured
+
+    copy_ledger(base, trial)  # with its head file, over any older trial
     imported = _child("import", trial, log)
     floor = _child("floor", trial, floor_db)
     for path in folder.glob("trial.sqlite*"):

@@ -144,11 +144,10 @@ def _insert(table: str):
         first = conn.execute(f"SELECT * FROM {table} LIMIT 1").fetchone()
         row = dict(zip(names, first, strict=True))
         keys = _key_columns(conn, table)
-        if [p for _, _, p in columns if p] == [1] and dict((c, k) for c, k, _ in columns)[
-            next(c for c, _, p in columns if p)
-        ] == "INTEGER":
-            keys.discard(next(c for c, _, p in columns if p))
-            row[next(c for c, _, p in columns if p)] = None  # the rowid: the next one
+        primary = [(name, kind) for name, kind, pk in columns if pk]
+        if len(primary) == 1 and primary[0][1] == "INTEGER":  # the rowid: take the next one
+            keys.discard(primary[0][0])
+            row[primary[0][0]] = None
         # A copy that differs in its keys only (not in a vocabulary its CHECK holds to).
         for key in keys - {"kind"}:
             value = row[key]
