@@ -16,15 +16,17 @@ from typing import TYPE_CHECKING
 
 from arena.decisions import Decisions, decisions
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, events, verdicts
+from arena.ledger import Ledger, catalog, events, trial_store, verdicts
 from arena.pairs.settling import (
+    TESTED_KINDS,
     SettledComparison,
     Settlement,
     any_gate_failed,
     overrules_by_output,
     settle,
+    stand_ins,
 )
-from arena.records import Case, CaseId, Family, GateResult, Output, OutputId
+from arena.records import Case, CaseId, Family, GateResult, Output, OutputId, Trial
 
 if TYPE_CHECKING:
     from arena.pairs.pending import PendingPairs
@@ -40,6 +42,8 @@ class FamilyState:
     decisions: Decisions
     # What the gates read when the results in force were made (arena.gates.screening.Fingerprints).
     gate_fingerprints: dict[OutputId, str] = dataclasses.field(default_factory=dict)
+    # A tested family's trial in force per output (whose result the output carries).
+    trials: dict[OutputId, Trial] = dataclasses.field(default_factory=dict)
 
     @cached_property
     def in_force(self) -> tuple[Output, ...]:
@@ -73,7 +77,17 @@ class FamilyState:
             self.gate_results,
             overruled=self.decisions.overruled,
             pending=pending,
+            unanswered=self.stand_ins,
         )
+
+    @cached_property
+    def stand_ins(self) -> tuple[Output, ...]:
+        """In a tested family, an empty failed answer for each task (case in force) a
+        system did not answer (``settling.stand_ins``); none in other families."""
+        if self.family.kind not in TESTED_KINDS:
+            return ()
+        tasks = (c for c in self.cases if c not in self.decisions.retired_cases)
+        return stand_ins(self.family.name, self.in_force, tasks)
 
     @cached_property
     def settlement(self) -> Settlement:
@@ -96,6 +110,8 @@ class ForRating:
     cases: dict[CaseId, Case]
     outputs: dict[OutputId, Output]
     pending: PendingPairs
+    # Tested families: outputs in force without a test result (settled as failing).
+    untested: int = 0
 
 
 def for_rating(ledger: Ledger, name: str) -> ForRating:
@@ -113,7 +129,8 @@ def for_rating(ledger: Ledger, name: str) -> ForRating:
     if found is not None and found.kind != "votes":
         state = load(ledger, name)
         pending = PendingPairs.of(state.settlement.pending)
-        return ForRating(state.family, state.cases, state.outputs, pending)
+        untested = sum(o.test_result is None for o in state.in_force)
+        return ForRating(state.family, state.cases, state.outputs, pending, untested)
     family, decided, cases, outputs = _read(ledger, name)
     in_force = _in_force(outputs, decided)
     overruled = overrules_by_output(decided.overruled)
@@ -151,6 +168,35 @@ def _read(
     return family, decided, with_decided_languages(cases, decided), outputs
 
 
+def trials_in_force(
+    ledger: Ledger, family: Family, outputs: dict[OutputId, Output], *, up_to: int | None = None
+) -> dict[OutputId, Trial]:
+    """Each output's newest trial (recorded up to seq ``up_to``), in a tested family."""
+    if family.kind not in TESTED_KINDS:
+        return {}
+    latest = trial_store.latest_trials(ledger, family.name, up_to=up_to)
+    return {
+        output_id: trial
+        for output_id, o in outputs.items()
+        if (trial := latest.get((o.case_id, o.system_id, o.sample)))
+    }
+
+
+def with_trials(
+    outputs: dict[OutputId, Output], trials: dict[OutputId, Trial]
+) -> dict[OutputId, Output]:
+    """The outputs, each with the result of its trial in force (which has the say over a
+    result imported with the output)."""
+    return {
+        output_id: (
+            dataclasses.replace(output, test_result=trials[output_id].result)
+            if output_id in trials
+            else output
+        )
+        for output_id, output in outputs.items()
+    }
+
+
 def _in_force(outputs: dict[OutputId, Output], decided: Decisions) -> tuple[Output, ...]:
     return tuple(
         o
@@ -162,11 +208,13 @@ def _in_force(outputs: dict[OutputId, Output], decided: Decisions) -> tuple[Outp
 def load(ledger: Ledger, name: str) -> FamilyState:
     family, decided, cases, outputs = _read(ledger, name)
     results, fingerprints = verdicts.gate_verdicts(ledger, name, outputs=outputs.keys())
+    trials = trials_in_force(ledger, family, outputs)
     return FamilyState(
         family=family,
         cases=cases,
-        outputs=outputs,
+        outputs=with_trials(outputs, trials),
         gate_results=results,
         decisions=decided,
         gate_fingerprints=fingerprints,
+        trials=trials,
     )

@@ -30,6 +30,14 @@ VOTE_CHOICES: tuple[str, ...] = ("left", "right", "tie", "both_bad")
 IDLE_CAP_MS = 5 * 60 * 1000
 TestResult = Literal["passed", "failed", "errored"]
 TEST_RESULTS: tuple[str, ...] = ("passed", "failed", "errored")
+# A trial's result: a test run that overran its time limit is its own result (it counts
+# as failed, as an errored one does).
+TrialResult = Literal["passed", "failed", "errored", "timed_out"]
+TRIAL_RESULTS: tuple[str, ...] = ("passed", "failed", "errored", "timed_out")
+# Where a trial came from: a report imported with the outputs, a run in a sandbox, or a
+# run the user allowed without one (``--no-sandbox``).
+TrialSource = Literal["imported", "sandbox", "no_sandbox"]
+TRIAL_SOURCES: tuple[str, ...] = ("imported", "sandbox", "no_sandbox")
 GATES: tuple[str, ...] = ("empty", "truncated", "length", "language", "script")
 # A BCP 47 language tag as Arena accepts one (the native schema uses the same pattern).
 LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
@@ -50,7 +58,7 @@ DESCRIPTOR_FIELDS: tuple[str, ...] = (
 )
 # Fields added later: a descriptor hashes them only when they are set, so the id of every
 # system stored before they existed stays what it was.
-ADDED_FIELDS: tuple[str, ...] = ("suite_hash", "harness_manifest", "runner")
+ADDED_FIELDS: tuple[str, ...] = ("suite_hash", "harness_manifest", "runner", "turn_budget")
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,8 @@ class SystemDescriptor:
     suite_hash: str | None = None
     harness_manifest: str | None = None
     runner: dict[str, Any] = field(default_factory=dict)
+    # An agent's turns (steps) allowed per task, for tests families' Run column.
+    turn_budget: int | None = None
 
     def canonical(self) -> dict[str, Any]:
         fields = {name: _hashable(getattr(self, name)) for name in DESCRIPTOR_FIELDS}
@@ -165,7 +175,8 @@ class Output:
     cost: float | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
-    test_result: TestResult | None = None
+    # What a report imported with the output said; a trial, when there is one, has the say.
+    test_result: TestResult | TrialResult | None = None
 
     @property
     def content_hash(self) -> str:
@@ -265,3 +276,65 @@ class Vote:
     repeat_of: VoteId | None = None
     comment: str = ""
     identity_leak: bool = False
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One run of a task's hidden tests on one output (or a report of one), append-only.
+
+    The newest trial of an output is its result in force. ``output_id`` is None for a
+    task the system did not answer (``reason`` ``no_output``).
+    """
+
+    trial_id: str
+    family: str
+    case_id: CaseId
+    system_id: SystemId
+    sample: int
+    output_id: OutputId | None
+    result: TrialResult
+    source: TrialSource
+    at: str
+    reason: str = ""
+    sandbox: str = ""
+    duration_ms: float | None = None
+    exit_code: int | None = None
+    log_tail: str = ""
+    log_hash: str | None = None
+    # The task (``Task.task_hash``) the run was made against; None for an imported trial.
+    task_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class Task:
+    """A tests family's case as a task: where the repository is, the hidden tests (path in
+    the checkout -> sha256 of the file in the ledger's file store), the command that runs
+    them and its limits. ``repo`` is {"kind": "git", "path": ..., "base_commit": ...} (a
+    repository referred to by its absolute path and full commit id), or {"kind": "folder" |
+    "tarball", "archive": sha256} (a tar archive in the file store, so a run never needs the
+    original again; a tarball may add "root", the folder inside it that is the repository).
+    """
+
+    family: str
+    case_id: CaseId
+    repo: dict[str, Any]
+    hidden_tests: dict[str, str]
+    test_command: tuple[str, ...]
+    time_limit_s: float = 300.0
+    memory_mb: int = 2048
+    environment: str = ""
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id,
+            "repo": self.repo,
+            "hidden_tests": dict(sorted(self.hidden_tests.items())),
+            "test_command": list(self.test_command),
+            "time_limit_s": repr(float(self.time_limit_s)),
+            "memory_mb": self.memory_mb,
+            "environment": self.environment,
+        }
+
+    @property
+    def task_hash(self) -> str:
+        return content_hash(self.canonical())

@@ -18,6 +18,7 @@ settle the family again and check every settled comparison and vote status.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -31,7 +32,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from arena import __version__
+from arena import __version__, family_state
 from arena.bundle.signing import SIGNATURE, load_or_create_key, sign
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, chain, run_store, verdicts
@@ -101,9 +102,17 @@ def bundle_files(
     comparisons = list(stored_rounds.items(ledger, found.round_id, "comparison"))
     receipts = list(stored_rounds.items(ledger, found.round_id, "receipt"))
     outputs = _outputs(ledger, found, comparisons, receipts)
-    systems = {o.system_id for o in outputs} | {r["system_id"] for r in receipts}
     fam = catalog.get_family(ledger, name)
     assert fam is not None  # a round exists only for a family
+    # A tested family's outputs carry the result of their trial in force at closing.
+    trials = family_state.trials_in_force(
+        ledger,
+        fam,
+        {o.output_id: o for o in outputs},
+        up_to=(found.marks or {}).get("trials", 0),
+    )
+    outputs = list(family_state.with_trials({o.output_id: o for o in outputs}, trials).values())
+    systems = {o.system_id for o in outputs} | {r["system_id"] for r in receipts}
     shown = found.to_json()
     files = {
         "board.json": _json(
@@ -154,6 +163,8 @@ def bundle_files(
             for o in outputs
         )
         files["events.jsonl"] = _chain(ledger, "events", name, heads)
+    if trials:
+        files["trials.jsonl"] = _jsonl(dataclasses.asdict(t) for t in trials.values())
     head = ledger.head_digest()
     manifest = {
         "format": FORMAT,

@@ -70,6 +70,21 @@ def bundle_state(
     return FamilyState(family, with_decided_languages(cases, decided), outputs, results, decided)
 
 
+def check_trials(files: dict[str, bytes], report: VerifyReport) -> None:
+    """A tested family's outputs carry the result of their trial in force (trials.jsonl)."""
+    results = {
+        row["output_id"]: row["test_result"]
+        for row in lines(files["outputs.jsonl"], "outputs.jsonl")
+    }
+    for trial in lines(files["trials.jsonl"], "trials.jsonl"):
+        found = results.get(trial["output_id"], "no such output")
+        if found != trial["result"]:
+            report.problems.append(
+                f"trials.jsonl: trial {trial['trial_id'][:12]} says {trial['result']}; "
+                f"outputs.jsonl says {found} for output {str(trial['output_id'])[:12]}"
+            )
+
+
 def check_settlement(
     state: FamilyState, manifest: dict, comparisons: list[Comparison], report: VerifyReport
 ) -> None:

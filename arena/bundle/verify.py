@@ -164,6 +164,8 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
                 f"comparisons.jsonl: case {c.case_id} is not in cases.jsonl with that category"
             )
     recheck.check_votes(comparisons, votes, retractions, report)
+    if "trials.jsonl" in files:
+        recheck.check_trials(files, report)
     if "gates.jsonl" in files:
         state = recheck.bundle_state(files, manifest, case_rows, dict(chains)["events"])
         recheck.check_settlement(state, manifest, comparisons, report)

@@ -33,14 +33,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--format",
-        choices=("native", "alpacaeval", "fastchat", "csv", "inspect"),
-        help="input format (default: from the file name; .jsonl = native; with --kind "
+        choices=("native", "alpacaeval", "fastchat", "csv", "swebench", "inspect"),
+        help="input format (default: from the file name; .jsonl = native; "
+        "predictions_for_swebench.json, all_preds.jsonl, preds.json = swebench; with --kind "
         "graded: .json = inspect, an inspect_ai eval log, else native answers)",
     )
     p.add_argument(
         "--questions", type=Path, help="FastChat question.jsonl (default: ../question.jsonl)"
     )
-    p.add_argument("--kind", choices=("votes", "tests", "tests_then_votes", "graded"))
+    p.add_argument(
+        "--report",
+        type=Path,
+        help="--format swebench: the harness's report (a file, or a folder of per-instance "
+        "report.json files; default: the one beside the predictions)",
+    )
+    p.add_argument(
+        "--tasks",
+        type=Path,
+        help="--format swebench: SWE-bench task records (JSON Lines or a JSON array with "
+        "instance_id, problem_statement) giving the case prompts",
+    )
+    p.add_argument(
+        "--kind",
+        choices=("votes", "tests", "tests_then_votes", "graded"),
+        help="the kind of a new family (default: tests for --format swebench, else votes)",
+    )
     p.add_argument("--language", help="BCP 47 language of the family, e.g. en, zh-Hans, ja")
     p.add_argument("--min-chars", type=int, help="Length gate: fewest characters allowed")
     p.add_argument("--max-chars", type=int, help="Length gate: most characters allowed")
@@ -105,7 +122,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     if args.kind == "graded":
         return cmd_import_graded(args, open_ledger)
-    refuse_graded_options(args)
+    fmt = args.format or guess_format(args.file)
+    swebench = fmt == "swebench"
+    refuse_graded_options(args, allowed=("harness", "label") if swebench else ())
+    for name in ("report", "tasks"):
+        if getattr(args, name) is not None and not swebench:
+            raise BadInput("only with --format swebench", field=f"--{name}")
 
     settings = FamilySettings(
         kind=args.kind,
@@ -115,7 +137,6 @@ def cmd_import(args: argparse.Namespace) -> int:
         aspect=args.aspect,
         reference=args.reference,
     )
-    fmt = args.format or guess_format(args.file)
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
     with open_ledger(args) as ledger, output.progress_bar(args.file, "import") as advance:
         options = ReadOptions(
@@ -123,6 +144,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             questions=args.questions,
             progress=advance,
             max_record_bytes=int(args.max_record_mb * 2**20),
+            report=args.report,
+            tasks=args.tasks,
+            harness=args.harness,
+            label=args.label,
         )
         report = import_file(
             ledger, args.file, family=args.family, fmt=fmt, settings=settings, options=options
@@ -135,7 +160,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             f"{args.file}: {report.records} records, {report.outputs_added} new outputs, "
             f"{report.cases_added} new cases, {report.systems_added} new systems "
             f"in {report.family}{created}"
+            + (f", {report.trials_added} imported trials" if report.trials_added else "")
         )
+        for note in report.notes:
+            print(f"  {note}")
     return 0
 
 
@@ -164,6 +192,18 @@ def cmd_status(args: argparse.Namespace) -> int:
         "pending_pairs",
     )
     print(output.table(keys, [[r[k] for k in keys] for r in rows]))
+    for r in rows:
+        if r.get("untested_outputs"):
+            print(
+                f"{r['name']}: {r['untested_outputs']} outputs have no test result; run "
+                f"`arena tests run --family {r['name']}` (a round counts them as failed only "
+                "with --allow-missing)"
+            )
+        if r.get("unanswered_tasks"):
+            print(
+                f"{r['name']}: {r['unanswered_tasks']} tasks were not answered by some system; "
+                "each counts as a failed trial (no output)"
+            )
     return 0
 
 

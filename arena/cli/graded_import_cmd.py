@@ -29,11 +29,14 @@ def add_graded_options(p: argparse.ArgumentParser) -> None:
         "manifest hash) or the graded family holding it",
     )
     g.add_argument("--model", help="the model that answered (an eval log's eval.model)")
-    g.add_argument("--label", help="the run's label (default: the model)")
+    g.add_argument(
+        "--label",
+        help="the run's label (default: the model; --format swebench: the harness)",
+    )
     g.add_argument(
         "--harness",
         help="what produced the answers (default: inspect_ai/VERSION for an eval log, "
-        "else 'imported')",
+        "else 'imported'; --format swebench: the predictions' folder name)",
     )
     g.add_argument("--tier", help="reference or community (default)")
     g.add_argument("--revision", help="model revision (part of the run's identity)")
@@ -41,10 +44,11 @@ def add_graded_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--quantization", help="quantization of the model")
 
 
-def refuse_graded_options(args: argparse.Namespace) -> None:
-    """Outside ``--kind graded`` the run options mean nothing, and ``--family`` is needed."""
+def refuse_graded_options(args: argparse.Namespace, *, allowed: tuple[str, ...] = ()) -> None:
+    """Outside ``--kind graded`` the run options mean nothing (but those ``allowed``, which
+    another format reads), and ``--family`` is needed."""
     for name in _GRADED_ONLY:
-        if getattr(args, name) is not None:
+        if getattr(args, name) is not None and name not in allowed:
             raise BadInput("only with --kind graded", field="--" + name.replace("_", "-"))
     if args.format == "inspect":
         raise BadInput("an inspect_ai eval log is read with --kind graded", field="--format")
@@ -66,7 +70,7 @@ def cmd_import_graded(
         )
     if args.format not in (None, "native", "inspect"):
         raise BadInput("graded answers are native (JSON Lines) or inspect", field="--format")
-    for name in ("questions", "min_chars", "max_chars", "aspect", "reference"):
+    for name in ("questions", "min_chars", "max_chars", "aspect", "reference", "report", "tasks"):
         if getattr(args, name) is not None:
             raise BadInput("not used by graded answers", field="--" + name.replace("_", "-"))
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))

@@ -16,6 +16,7 @@ from arena.cli import (
     graded_cmd,
     output,
     round_cmd,
+    tests_cmd,
 )
 from arena.errors import ArenaError
 from arena.ledger import StorageError
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     bundle_cmd.register(sub)
     graded_cmd.register(sub)
     corrections_cmd.register(sub)
+    tests_cmd.register(sub)
     return parser
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.cli import output
+from arena.cli.board_text import board_table, fmt
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
 
@@ -74,6 +75,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=0,
         help="graded families: the bootstrap seed of the 95%% intervals (0)",
     )
+    c.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="tests families: close although some outputs have no test result (they count "
+        "as failed)",
+    )
     c.add_argument("--json", action="store_true", help="print the round as JSON")
     c.set_defaults(handler=cmd_close)
 
@@ -131,7 +138,9 @@ def cmd_close(args: argparse.Namespace) -> int:
         open_ledger(args) as ledger,
         tqdm(desc="gates", unit="output", disable=None, file=sys.stderr, leave=False) as bar,
     ):
-        closed = close_round(ledger, args.family, settings, progress=bar.update)
+        closed = close_round(
+            ledger, args.family, settings, progress=bar.update, allow_missing=args.allow_missing
+        )
         head = ledger.head_digest()
     digest = None if head is None else head.hash
     _print({**public(closed), "head_digest": digest}, args.json)
@@ -181,18 +190,15 @@ def public(found: Round, category: str | None = None) -> dict[str, Any]:
 
 
 def _system(row: BoardRow) -> dict[str, Any]:
-    keys = SYSTEM_KEYS + ("status",) + (GRADED_KEYS if row.graded else ())
+    from arena.rounds.model import TESTED_FIELDS
+
+    keys = (
+        SYSTEM_KEYS
+        + ("status",)
+        + (GRADED_KEYS if row.graded else ())
+        + (TESTED_FIELDS if row.trials is not None else ())
+    )
     return {k: getattr(row, k) for k in keys}
-
-
-def _fmt(value: Any, digits: int = 0, percent: bool = False, significant: bool = False) -> Any:
-    if value is None:
-        return None
-    if percent:
-        return f"{100 * value:.0f}%"
-    if significant:
-        return f"{value:.3g}"
-    return round(value) if digits == 0 else f"{value:.{digits}f}"
 
 
 def _why_unranked(row: dict[str, Any]) -> str:
@@ -224,52 +230,30 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
         + ", ".join(f"{k} {v}" for k, v in shown["settings"].items() if v is not None)
     )
     ranked = [r for r in shown["systems"] if not r["unranked"]]
-    rows = [
-        [
-            r["rank"],
-            r["label"]
-            + (" *" if r["preliminary"] else "")
-            + (" (far behind)" if r["far_behind"] else ""),
-            _fmt(r["points"]),
-            r["votes"],
-            _fmt(r["both_bad_share"], percent=True),
-            _fmt(r["gate_failure_share"], percent=True),
-            _fmt(r["cost_per_output"], significant=True),
-            _fmt(r["p50_latency_ms"]),
-            _fmt(r["pass_rate"], percent=True),
-        ]
-        for r in ranked
-    ]
-    # In a category view, every column but rank and points keeps its family-wide value.
-    wide = " (all)" if shown.get("category") else ""
-    print(
-        output.table(
-            [
-                "rank",
-                "system",
-                "points",
-                f"votes{wide}",
-                f"both bad{wide}",
-                f"gate fail{wide}",
-                f"cost/output{wide}",
-                f"p50 ms{wide}",
-                f"pass rate{wide}",
-            ],
-            rows,
-        )
-    )
+    headers, rows = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
+    print(output.table(headers, rows))
     others = [r for r in shown["systems"] if r["unranked"]]
     if others:
         print("unranked: " + ", ".join(f"{r['label']} ({_why_unranked(r)})" for r in others))
+    if any(r.get("no_output") or r.get("untried") for r in ranked):
+        print(
+            "failed trials counted for tasks not answered (no output) and outputs never "
+            "tested: "
+            + ", ".join(
+                f"{r['label']} {r.get('no_output') or 0} + {r.get('untried') or 0}"
+                for r in ranked
+                if r.get("no_output") or r.get("untried")
+            )
+        )
     if any(r["preliminary"] for r in ranked):
         print("* preliminary: fewer decisive votes than the threshold")
     summary = shown["summary"]
     print()
     print(
-        f"rater agreement: {_fmt(summary['rater_agreement'], percent=True) or '—'} over "
+        f"rater agreement: {fmt(summary['rater_agreement'], percent=True) or '—'} over "
         f"{summary['repeats']} repeats"
     )
-    print(f"split-half τ: {_fmt(summary['split_half_tau'], 2) or '—'}")
+    print(f"split-half τ: {fmt(summary['split_half_tau'], 2) or '—'}")
     for key, name in (
         ("length_bias_points_per_sd", "length bias"),
         ("diff_length_bias_points_per_sd", "diff length bias"),

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from arena.decisions import decisions
 from arena.errors import BadInput
@@ -14,11 +13,12 @@ from arena.family_state import with_decided_languages
 from arena.gates.case_language import detect_case_language
 from arena.gates.screening import Fingerprints
 from arena.intake import gate_pool
-from arena.intake.readers import READERS, ParsedOutput, ReadOptions
+from arena.intake.family_settings import FamilySettings, check_unchanged, merged_settings
+from arena.intake.imported_trials import ImportedTrials
+from arena.intake.readers import DEFAULT_KINDS, READERS, ParsedOutput, ReadOptions
 from arena.ledger import Ledger, bulk, catalog, events, verdicts
 from arena.ledger.voting import new_id
 from arena.records import (
-    KINDS,
     Case,
     CaseId,
     Family,
@@ -26,25 +26,9 @@ from arena.records import (
     OutputId,
     SystemDescriptor,
     SystemId,
+    TrialResult,
     output_id,
 )
-
-
-@dataclass(frozen=True)
-class FamilySettings:
-    """Settings a person gave on the command line; None = not given."""
-
-    kind: str | None = None
-    language: str | None = None
-    min_chars: int | None = None
-    max_chars: int | None = None
-    aspect: str | None = None
-    reference: str | None = None
-
-    def given(self) -> dict[str, Any]:
-        return {
-            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None
-        }
 
 
 @dataclass(frozen=True)
@@ -55,6 +39,9 @@ class ImportReport:
     cases_added: int
     systems_added: int
     family_created: bool
+    # Imported trials added (a report's results), and what the reader found worth saying.
+    trials_added: int = 0
+    notes: tuple[str, ...] = ()
 
 
 def _sha256(path: Path) -> str:
@@ -63,42 +50,6 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def _settings(cli: FamilySettings, parsed: ParsedOutput, path: Path) -> dict[str, Any]:
-    from_file = {k: v for k, v in parsed.family.items() if k != "name"}
-    merged = dict(from_file)
-    for key, value in cli.given().items():
-        if key in from_file and from_file[key] != value:
-            raise BadInput(
-                f"--{key.replace('_', '-')} {value!r} disagrees with the file's {from_file[key]!r}",
-                path=str(path),
-                line=parsed.line,
-                field=f"family.{key}",
-            )
-        merged[key] = value
-    if merged.get("kind", "votes") not in KINDS:
-        raise BadInput(f"unknown kind {merged['kind']!r}", field="kind")
-    return merged
-
-
-def _check_unchanged(
-    family: Family, settings: dict[str, Any], path: Path, line: int, ledger: Ledger
-) -> None:
-    for key, value in settings.items():
-        current = getattr(family, key)
-        if key == "reference":
-            system = catalog.find_system(ledger, value, family.name)
-            if system is not None and system.system_id == current:
-                continue
-        if current != value:
-            raise BadInput(
-                f"family {family.name!r} already has {key} {current!r}; a family's "
-                f"settings are fixed when it is created",
-                path=str(path),
-                line=line,
-                field=f"family.{key}",
-            )
 
 
 def import_file(
@@ -123,16 +74,32 @@ def import_file(
     if not path.is_file():
         raise BadInput("no such file", path=str(path))
     count = gate_pool.workers_for(path.stat().st_size, workers)
+    settings, notes = settings or FamilySettings(), list[str]()
+    options = dataclasses.replace(options or ReadOptions(), note=notes.append)
     with gate_pool.Gating(count) as gating, bulk.import_cache(ledger), ledger.atomic():
-        run = _Import(ledger, path, family, settings or FamilySettings(), gating)
+        if (
+            settings.kind is None
+            and fmt in DEFAULT_KINDS
+            and not catalog.get_family(ledger, family)
+        ):
+            settings = dataclasses.replace(settings, kind=DEFAULT_KINDS[fmt])
+        run = _Import(ledger, path, family, settings, gating)
         try:
-            for parsed in READERS[fmt](path, options or ReadOptions()):
+            for parsed in READERS[fmt](path, options):
                 run.add(parsed)
         except BadInput:
             run.check()  # a record read before the bad one may be refused first
             raise
         run.finish(fmt)
-    return run.report()
+    return dataclasses.replace(run.report(), notes=tuple(notes))
+
+
+def _only_result_differs(old: Output, new: Output, parsed: ParsedOutput) -> bool:
+    """A result is not content: a record whose trial carries another result, or that says
+    none, finds its stored output again (the stored result stays; the trial has the say)."""
+    if parsed.trial_result is None and new.test_result is not None:
+        return False
+    return dataclasses.replace(new, test_result=old.test_result) == old
 
 
 # Records are checked, stored and gated a batch at a time: one query and one insert
@@ -183,14 +150,15 @@ class _Import:
         # Cases met, as stored and as the gates read them (the rater's language in force).
         self.cases: dict[CaseId, tuple[Case, Case]] = {}
         self.decided = decisions(events.family_events(ledger, family))
+        self.trials = ImportedTrials(ledger, family)
 
     def _bad(self, line: int, field: str, message: str) -> BadInput:
         return BadInput(message, path=str(self.path), line=line, field=field)
 
     def _open_family(self, parsed: ParsedOutput) -> Family:
-        merged = _settings(self.settings, parsed, self.path)
+        merged = merged_settings(self.settings, parsed, self.path)
         if self.family is not None:
-            _check_unchanged(self.family, merged, self.path, parsed.line, self.ledger)
+            check_unchanged(self.family, merged, self.path, parsed.line, self.ledger)
             return self.family
         reference = merged.pop("reference", None)
         if reference is not None:
@@ -290,12 +258,15 @@ class _Import:
         new_cases: list[Case] = []
         new_outputs: list[tuple[Output, str]] = []
         to_gate: list[tuple[Output, Case]] = []
+        tried: list[tuple[Output, TrialResult, str]] = []
         for parsed, output in records:
             try:
                 case = self._case(parsed, stored_cases, new_cases)
                 old = stored.get(output.output_id)
+                if parsed.trial_result is not None:
+                    tried.append((output, parsed.trial_result, parsed.trial_reason))
                 if old is not None:
-                    if old != output:
+                    if old != output and not _only_result_differs(old, output, parsed):
                         raise BadInput(
                             f"sample {output.sample} of this system on case {output.case_id!r} "
                             "is already in the ledger with different content; outputs are never "
@@ -312,6 +283,7 @@ class _Import:
             self.marks[output.output_id] = self.fingerprint(output, case)
         bulk.add_cases(self.ledger, new_cases)
         bulk.add_outputs(self.ledger, new_outputs, self.import_id)
+        self.trials.add(tried)
         self.counts["cases"] += len(new_cases)
         self.counts["outputs"] += len(new_outputs)
         if to_gate:
@@ -393,5 +365,11 @@ class _Import:
     def report(self) -> ImportReport:
         c = self.counts
         return ImportReport(
-            self.name, c["records"], c["outputs"], c["cases"], c["systems"], self.created
+            self.name,
+            c["records"],
+            c["outputs"],
+            c["cases"],
+            c["systems"],
+            self.created,
+            self.trials.added,
         )

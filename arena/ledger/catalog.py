@@ -262,11 +262,11 @@ def count_outputs(ledger: Ledger, family: str) -> int:
 
 
 def marks(ledger: Ledger) -> dict[str, int]:
-    """How far the outputs and gate results stand now: a round records these, so its
-    export shows the family as it was at closing."""
+    """How far the outputs, gate results and trials stand now: a round records these, so
+    its export shows the family as it was at closing."""
     return {
         table: ledger.db.execute(f"SELECT COALESCE(MAX({key}), 0) FROM {table}").fetchone()[0]
-        for table, key in (("outputs", "rowid"), ("gate_results", "seq"))
+        for table, key in (("outputs", "rowid"), ("gate_results", "seq"), ("trials", "seq"))
     }
 
 

@@ -37,6 +37,9 @@ IMMUTABLE_GRADED: dict[str, str] = {
     "grades": "seq",
 }
 
+# Tests families (0012): added but never changed or removed.
+IMMUTABLE_TRIALS: dict[str, str] = {"tasks": "seq", "trials": "trial_id"}
+
 
 def _refuse(table: str, what: str) -> str:
     return f"SELECT RAISE(ABORT, '{table} is append-only: {what}')"

@@ -9,7 +9,13 @@ import sqlite3
 from arena.canonical import sha256_hex
 from arena.ledger import chain, heads, seals
 from arena.ledger.connection import Ledger
-from arena.ledger.guards import APPEND_ONLY, IMMUTABLE, IMMUTABLE_GRADED, guard_names
+from arena.ledger.guards import (
+    APPEND_ONLY,
+    IMMUTABLE,
+    IMMUTABLE_GRADED,
+    IMMUTABLE_TRIALS,
+    guard_names,
+)
 from arena.records import SystemDescriptor, output_id
 
 
@@ -79,7 +85,14 @@ def _missing_guards(ledger: Ledger) -> list[str]:
         r[0] for r in ledger.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
     }
     problems = []
-    for table in (*APPEND_ONLY, *IMMUTABLE, *IMMUTABLE_GRADED, "round_items", "round_comparisons"):
+    for table in (
+        *APPEND_ONLY,
+        *IMMUTABLE,
+        *IMMUTABLE_GRADED,
+        *IMMUTABLE_TRIALS,
+        "round_items",
+        "round_comparisons",
+    ):
         for name in guard_names(table, chained=table in APPEND_ONLY):
             if name not in present:
                 problems.append(

@@ -23,6 +23,11 @@ And in tested families:
    commit history and index lines are set aside; tie.
 7. ``both_passed_tests`` (``tests`` only, where no rater votes): tie.
 
+In tested families every system is judged on every task (case in force): a task a
+system did not answer counts as an empty answer that failed its tests (it loses to
+any passing solution and to any failing one that passes the gates, ties with the
+rest), and the comparisons it is in are named ``no_output``.
+
 What remains is pending: in ``votes`` families every pair the rules leave,
 in ``tests_then_votes`` two passing solutions with different diffs, both
 passing the gates. ``graded`` families are scored by graders, not pairs:
@@ -46,6 +51,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from arena.records import CaseId, Family, GateResult, Output, OutputId, SystemId
+from arena.records import output_id as output_id_of
 
 RULES: tuple[str, ...] = (
     "tests_separate",
@@ -65,6 +71,7 @@ RULE_GROUPS: dict[str, str] = {
     "tests_separate": "tests",
     "both_failed_tests": "tests",
     "both_passed_tests": "tests",
+    "no_output": "tests",
 }
 TESTED_KINDS = frozenset({"tests", "tests_then_votes"})
 
@@ -211,6 +218,24 @@ def _loud(ordered: Sequence[tuple[SystemId, Sequence[tuple[Output, bool, str]]]]
     }
 
 
+def stand_ins(
+    family: str, outputs: Iterable[Output], tasks: Iterable[CaseId]
+) -> tuple[Output, ...]:
+    """An empty, untested stand-in for each task (case in force) a system answering any
+    task did not answer. Its sample is -1 (no answer's), so its id is no answer's either,
+    not even one the rater removed."""
+    answered: dict[CaseId, set[SystemId]] = defaultdict(set)
+    for output in outputs:
+        answered[output.case_id].add(output.system_id)
+    systems = sorted(set().union(*answered.values()))
+    return tuple(
+        Output(output_id_of(family, case_id, system, -1), family, case_id, system, -1, "")
+        for case_id in tasks
+        for system in systems
+        if system not in answered[case_id]
+    )
+
+
 def overrules_by_output(
     overruled: Collection[tuple[OutputId, str]],
 ) -> dict[OutputId, frozenset[str]]:
@@ -230,6 +255,7 @@ def settle(
     removed_outputs: Collection[OutputId] = frozenset(),
     overruled: Collection[tuple[OutputId, str]] = frozenset(),
     pending: bool = True,
+    unanswered: Sequence[Output] = (),
 ) -> Settlement:
     """Settled comparisons and pending pairs of one family.
 
@@ -237,7 +263,8 @@ def settle(
     among a system's samples; ``overruled`` (output, gate) verdicts are set
     aside. Within a pair, ``a`` is the system whose id sorts first, so the
     result does not depend on the order of ``outputs``. With ``pending`` False
-    the pending pairs are not listed (a round needs only the settled ones).
+    the pending pairs are not listed (a round needs only the settled ones). In a tested
+    family, ``unanswered`` are the ``stand_ins`` for tasks systems did not answer.
     """
     by_case: dict[CaseId, dict[SystemId, list[Output]]] = defaultdict(lambda: defaultdict(list))
     for output in outputs:
@@ -251,6 +278,9 @@ def settle(
         by_case[output.case_id][output.system_id].append(output)
     if family.kind == "graded":
         return Settlement((), ())
+    stand_in_ids = {o.output_id for o in unanswered}
+    for stand_in in unanswered if family.kind in TESTED_KINDS else ():
+        by_case[stand_in.case_id][stand_in.system_id].append(stand_in)
 
     set_aside = overrules_by_output(overruled)
     gated: dict[OutputId, bool] = {}
@@ -259,6 +289,9 @@ def settle(
     for systems in by_case.values():
         for sample_list in systems.values():
             for output in sample_list:
+                if output.output_id in stand_in_ids:
+                    gated[output.output_id] = True
+                    continue
                 results = gate_results.get(output.output_id)
                 if not results:
                     raise ValueError(f"gate_results: no gate results for output {output.output_id}")
@@ -303,6 +336,8 @@ def settle(
                             )
                         continue
                     y, rule = decision
+                    if a.output_id in stand_in_ids or b.output_id in stand_in_ids:
+                        rule = "no_output"
                     settled.append(
                         SettledComparison(
                             case_id,

@@ -131,6 +131,7 @@ class RatingSession:
         name = self.family.name
         self.outputs = state.outputs
         self.cases = state.cases
+        self.untested = state.untested
         self.scheduler = LiveScheduler(
             state.pending,
             {k: o.system_id for k, o in self.outputs.items()},

@@ -100,4 +100,14 @@ def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
         "pending_pairs": sum(
             _pair(p.output_a, p.output_b) not in voted for p in settlement.pending
         ),
+        **(_tested_counts(state) if family.kind in TESTED_KINDS else {}),
+    }
+
+
+def _tested_counts(state: family_state.FamilyState) -> dict[str, int]:
+    """Outputs a round would count as failed for want of a test result, and tasks a
+    system did not answer (each a failed trial)."""
+    return {
+        "untested_outputs": sum(o.test_result is None for o in state.in_force),
+        "unanswered_tasks": len(state.stand_ins),
     }

@@ -6,6 +6,7 @@ import dataclasses
 import gc
 import json
 import statistics
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ import numpy as np
 from arena import __version__, family_state, gates
 from arena.canonical import sha256_hex
 from arena.clock import now_iso
+from arena.errors import BadInput
 from arena.family_state import FamilyState
 from arena.gates import screening
 from arena.ledger import Ledger, catalog, chain
@@ -42,17 +44,40 @@ def _output_columns(
     """Columns that describe a system's outputs, the same for every category view."""
     costs = [o.cost for o in outputs if o.cost is not None]
     latencies = [o.latency_ms for o in outputs if o.latency_ms is not None]
-    passed = sum(o.test_result == "passed" for o in outputs)
-    tested = family.kind in TESTED
     return {
         "gate_failure_share": _share(sum(o.output_id in failing for o in outputs), len(outputs)),
         "cost_per_output": statistics.fmean(costs) if costs else None,
         "p50_latency_ms": statistics.median(latencies) if latencies else None,
-        "pass_rate": _share(passed, len(outputs)) if tested else None,
+    }
+
+
+def _tested_columns(
+    state: FamilyState, system: System, outputs: Sequence[Output]
+) -> dict[str, Any]:
+    """A tested family's columns: every system is judged on every task (case in force) and
+    each sample it was asked for; an unanswered task or an output without any result
+    counts as a failed trial."""
+    tasks = len(state.cases) - len(state.decisions.retired_cases & state.cases.keys())
+    samples = max(Counter(o.case_id for o in outputs).values(), default=1)
+    expected = tasks * samples
+    passed = sum(o.test_result == "passed" for o in outputs)
+    times = [
+        t.duration_ms
+        for o in outputs
+        if (t := state.trials.get(o.output_id)) and t.duration_ms is not None
+    ]
+    budget = system.descriptor.turn_budget
+    run = system.descriptor.harness or system.descriptor.model
+    return {
+        "run": run + (f", {budget} turns" if budget else ""),
+        "trials": expected,
+        "trials_passed": passed,
+        "no_output": expected - len(outputs),
+        "untried": sum(o.test_result is None for o in outputs),
+        "p50_trial_ms": statistics.median(times) if times else None,
+        "pass_rate": _share(passed, expected),
         "failed_tests_share": (
-            _share(len(outputs) - passed, len(outputs))
-            if family.kind == "tests_then_votes"
-            else None
+            _share(expected - passed, expected) if state.family.kind == "tests_then_votes" else None
         ),
     }
 
@@ -84,6 +109,8 @@ def _board(
     systems: Sequence[System],
     extra: dict[SystemId, dict[str, Any]],
     labels: dict[SystemId, str],
+    *,
+    tests_only: bool = False,
 ) -> Board:
     points = [s.points for s in fit.scores.values() if s.points is not None]
     top = max(points) if points else None
@@ -97,7 +124,8 @@ def _board(
                 points=score.points,
                 rank=score.rank,
                 status=score.status,
-                preliminary=score.preliminary,
+                # No votes are asked for in a tests family: nothing is preliminary.
+                preliminary=score.preliminary and not tests_only,
                 unranked=score.points is None,
                 far_behind=(
                     score.points is not None and top is not None and score.points < top - AXIS_SPAN
@@ -143,13 +171,17 @@ def close_round(
     family_name: str,
     settings: RoundSettings,
     progress: Callable[[int], None] | None = None,
+    *,
+    allow_missing: bool = False,
 ) -> Round:
     """Close a round of ``family_name``, store it for good and return it.
 
-    The round records, under its settings, the rater's corrections in force.
+    The round records, under its settings, the rater's corrections in force. A tested
+    family with outputs that have no test result is refused unless ``allow_missing``
+    (they count as failed, and the board says how many).
     """
     with _collector_paused():
-        return _close(ledger, family_name, settings, progress)
+        return _close(ledger, family_name, settings, progress, allow_missing)
 
 
 def _close(
@@ -157,6 +189,7 @@ def _close(
     family_name: str,
     settings: RoundSettings,
     progress: Callable[[int], None] | None,
+    allow_missing: bool,
 ) -> Round:
     found = catalog.get_family(ledger, family_name)
     before = None
@@ -166,6 +199,14 @@ def _close(
         if earlier is not None:
             return _restate(ledger, *earlier, before)
     state = family_state.load(ledger, family_name)
+    untried = sum(o.test_result is None for o in state.in_force)
+    if state.family.kind in TESTED and untried and not allow_missing:
+        raise BadInput(
+            f"{untried} outputs of tests family {family_name!r} have no test result: run "
+            f"`arena tests run --family {family_name}`, or close with --allow-missing to "
+            "count them as failed",
+            field="--allow-missing",
+        )
     # A round closed on what the gates read now left every verdict up to date.
     fresh = before is not None and stored_rounds.gated_on(ledger, family_name, before.gates)
     if not fresh and screening.refresh(ledger, state, progress=progress)[1]:
@@ -294,10 +335,12 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
         s.system_id: {
             **votes[s.system_id],
             **_output_columns(family, by_system[s.system_id], failing),
+            **(_tested_columns(state, s, by_system[s.system_id]) if family.kind in TESTED else {}),
         }
         for s in systems
     }
     fit = fit_board(comparisons, weights, ids, reference=family.reference, settings=settings)
+    tests_only = family.kind == "tests"
     categories = {}
     category = comparisons["category"]
     for name in sorted(category.values[code] for code in np.unique(category.codes).tolist()):
@@ -309,10 +352,10 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
             reference=family.reference,
             settings=settings,
         )
-        categories[name] = _board(part, systems, extra, labels)
+        categories[name] = _board(part, systems, extra, labels, tests_only=tests_only)
     diff_family = any(o.is_diff for o in outputs)
     return _Result(
-        board=_board(fit, systems, extra, labels),
+        board=_board(fit, systems, extra, labels, tests_only=tests_only),
         categories=categories,
         summary=summary(
             comparisons,

@@ -55,7 +55,8 @@ class _Builder:
 
     def __init__(self, state: FamilyState) -> None:
         self.state = state
-        outputs = list(state.outputs.values())
+        # Stand-ins for unanswered tasks come last: comparisons name them.
+        outputs = [*state.outputs.values(), *state.stand_ins]
         self.vocabularies: dict[str, dict[Any, int]] = {
             _VOCABULARY.get(name, name): {}
             for name in FIELDS

@@ -95,6 +95,15 @@ class BoardRow:
     p50_latency_ms: float | None = None
     pass_rate: float | None = None
     failed_tests_share: float | None = None
+    # Tested families only (None elsewhere): the agent and its turn budget, trials
+    # expected (tasks x samples) and passed, tasks not answered, outputs without any
+    # result (counted as failed), and the median trial time.
+    run: str | None = None
+    trials: int | None = None
+    trials_passed: int | None = None
+    no_output: int | None = None
+    untried: int | None = None
+    p50_trial_ms: float | None = None
     # Graded runs only (None elsewhere).
     headline: float | None = None
     ci95: list[float] | None = None
@@ -119,6 +128,9 @@ class BoardRow:
         if not self.graded:
             for name in GRADED_FIELDS:
                 del row[name]
+        if self.trials is None:
+            for name in TESTED_FIELDS:
+                del row[name]
         for name in RECORDED_LATER:  # an older graded round shows as it was stored
             if row.get(name, 0) is None:
                 del row[name]
@@ -142,6 +154,7 @@ GRADED_FIELDS = (
     "status_counts",
     "missing_reasons",
 )
+TESTED_FIELDS = ("run", "trials", "trials_passed", "no_output", "untried", "p50_trial_ms")
 RECORDED_LATER = ("ci_method", "status_counts", "missing_reasons")
 
 

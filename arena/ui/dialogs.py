@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QVBoxLayout,
     QWidget,
 )
@@ -110,3 +111,12 @@ def ask_language(parent: QWidget, title: str, what: str, suggestion: str) -> tup
     if not dialog.exec():
         return None
     return dialog.language.text().strip(), dialog.reason.text().strip()
+
+
+def confirm(parent: QWidget, title: str, text: str, action: str) -> bool:
+    """Whether the user chose ``action`` (the default button is Cancel)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=parent)
+    chosen = box.addButton(action, QMessageBox.ButtonRole.AcceptRole)
+    box.setDefaultButton(box.addButton(QMessageBox.StandardButton.Cancel))
+    box.exec()
+    return box.clickedButton() is chosen

@@ -19,7 +19,7 @@ from arena.bundle.export import export_round
 from arena.errors import LedgerBehindHeadFile, UnsealedRows
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
-from arena.ledger import Ledger, chain, events, heads, seals
+from arena.ledger import Ledger, chain, events, heads, seals, trial_store
 from arena.ledger.guards import APPEND_ONLY
 from arena.ledger.integrity import check
 from arena.rating.session import RatingSession
@@ -28,12 +28,13 @@ from arena.rounds.model import RoundSettings
 from tests.conftest import copy_ledger
 from tests.graded.fake_endpoint import FakeEndpoint, Reply
 from tests.graded.test_graded import _settings
+from tests.tested_helpers import TASK, add_trial, make_tests_family
 
 
 @pytest.fixture(scope="module")
 def everything(tmp_path_factory, template_ledger) -> Path:
     """A ledger with rows in every table: votes, undos, a flag, a correction, a closed
-    round, and a graded run."""
+    round, a graded run, and a tests family with a task and a trial."""
     path = copy_ledger(template_ledger, tmp_path_factory.mktemp("matrix") / "full.sqlite")
     starter = load_suite("starter")
     with Ledger.open(path) as ledger:
@@ -48,6 +49,10 @@ def everything(tmp_path_factory, template_ledger) -> Path:
         with FakeEndpoint(script) as server:
             collect_run(ledger, starter, _settings(server.url))
         close_round(ledger, "starter", RoundSettings(seed=1))
+        make_tests_family(ledger, path.parent, {("t1", "a"): "passed", ("t1", "b"): "failed"})
+        add_trial(ledger, "t", "t1", "b", "passed", log_tail="ok", log_hash="0" * 64)
+        with ledger.atomic():
+            trial_store.add_task(ledger, TASK)
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return path
 
@@ -65,7 +70,7 @@ def _tables(path: Path) -> list[str]:
 TABLES = [
     "families", "systems", "cases", "outputs", "gate_results", "imports", "sessions",
     "presentations", "votes", "retractions", "events", "rounds", "round_items",
-    "round_comparisons", "suites", "runs", "attempts", "grades",
+    "round_comparisons", "suites", "runs", "attempts", "grades", "tasks", "trials",
 ]  # fmt: skip
 
 

@@ -41,8 +41,10 @@ def test_the_close_round_key_closes_the_selected_family_and_shows_its_board(
     steps = []
     real = closing.close_round
 
-    def counting(ledger, family, settings, progress=None):
-        return real(ledger, family, settings, progress=lambda n: (steps.append(n), progress(n)))
+    def counting(ledger, family, settings, progress=None, **options):
+        return real(
+            ledger, family, settings, progress=lambda n: (steps.append(n), progress(n)), **options
+        )
 
     monkeypatch.setattr(closing, "close_round", counting)
     window = open_window(board_ledger)
@@ -127,3 +129,42 @@ def test_the_window_guide_documents_the_board_and_its_keys():
         "(all)",
     ):
         assert text in guide, text
+
+
+@pytest.fixture
+def untested_ledger(tmp_path) -> Path:
+    """A tests family with one output that has no test result."""
+    from arena.ledger import Ledger
+    from tests.tested_helpers import make_tests_family
+
+    path = tmp_path / "tested.sqlite"
+    with Ledger.open(path) as ledger:
+        make_tests_family(ledger, tmp_path, {("t1", "a"): "passed", ("t1", "b"): None})
+    return path
+
+
+def test_closing_a_tests_family_with_untested_outputs_asks_first(
+    qtbot, open_window, untested_ledger, round_settings, monkeypatch
+):
+    from arena.ui import dialogs
+
+    answers, asked = [False, True], []
+
+    def confirm(_parent, _title, text, _action):
+        asked.append(text)
+        return answers.pop(0)
+
+    monkeypatch.setattr(dialogs, "confirm", confirm)
+    window = open_window(untested_ledger)
+    window.families.select("t")
+    assert not window.round_actions.close_round()
+    assert stored_rounds(window.ledger, "t") == [] and "1 outputs of t" in asked[0]
+    assert window.round_actions.close_round()
+    board = window.board.found.board
+    assert [r.untried for r in board.systems if r.label == "b"] == [1]
+
+
+def test_rating_a_tests_family_with_untested_outputs_says_so(open_window, untested_ledger):
+    window = open_window(untested_ledger, "t")
+    notice = window.rating.notice
+    assert notice.isVisible() and "1 outputs of this tests family" in notice.text()

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from arena.errors import BadInput
 from arena.intake.jsonstream import MAX_RECORD_BYTES
-from arena.records import TEST_RESULTS, SystemDescriptor, TestResult
+from arena.records import TEST_RESULTS, SystemDescriptor, TestResult, TrialResult
 from arena.redact import Redactor
 
 Progress = Callable[[int], None]
@@ -33,6 +33,9 @@ class ParsedOutput:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     test_result: TestResult | None = None
+    # A report's result for the output (SWE-bench): stored as an imported trial, with why.
+    trial_result: TrialResult | None = None
+    trial_reason: str = ""
     # The language the case expects, when the file says (None: the family's, or detected).
     language: str | None = None
     # Family settings a native file carries (name, kind, language, ...).
@@ -47,6 +50,14 @@ class ReadOptions:
     questions: Path | None = None
     progress: Progress | None = None
     max_record_bytes: int = MAX_RECORD_BYTES
+    # SWE-bench runs: the harness's report (else the one found beside the predictions),
+    # the task records giving the prompts, and the run's harness and label.
+    report: Path | None = None
+    tasks: Path | None = None
+    harness: str | None = None
+    label: str | None = None
+    # Told what a reader found worth saying (the report it read, results missing).
+    note: Callable[[str], None] | None = None
 
 
 Reader = Callable[[Path, ReadOptions], Iterator[ParsedOutput]]

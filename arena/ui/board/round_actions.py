@@ -95,13 +95,25 @@ class RoundActions:
         settings = close_round_dialog.ask_round_settings(window.window(), family)
         if settings is None:
             return False
-        total = next((r["outputs"] for r in window.families.model.rows if r["name"] == family), 0)
+        row = next((r for r in window.families.model.rows if r["name"] == family), {})
+        total, untested = row.get("outputs", 0), row.get("untested_outputs", 0)
+        if untested and not dialogs.confirm(
+            window.window(),
+            "Outputs without test results",
+            f"{untested} outputs of {family} have no test result (run `arena tests run "
+            f"--family {family}` to record their trials). Close the round counting them "
+            "as failed?",
+            "Count as failed and close",
+        ):
+            return False
         with progress(
             window.window(), f"Closing a round of {family}: re-running the gates…", total
         ) as advance:
             return window.ops.run(
                 "round",
-                lambda: closing.close_round(ledger, family, settings, progress=advance),
+                lambda: closing.close_round(
+                    ledger, family, settings, progress=advance, allow_missing=bool(untested)
+                ),
                 lambda found: window.show_board(family, found.round_id),
             )
 

@@ -145,6 +145,12 @@ class RatingPage(QWidget):
             self.last_input = self._started
             self.ended_note = ""
             self.hide_notice()
+            if session.untested:
+                self.show_notice(
+                    f"{session.untested} outputs of this tests family have no test result: "
+                    "they count as failing until `arena tests run --family "
+                    f"{family}` records their trials."
+                )
 
         return (
             self.ops.run("session", lambda: RatingSession(ledger, family), opened)

@@ -1,0 +1,91 @@
+"""The columns of a board as `arena round show` prints it, by family kind.
+
+A tests family is ranked by its tests alone: no vote columns, and what the seed's
+board shows for agents (the run and its turn budget, pass rate, trial cost and time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Row = dict[str, Any]
+
+
+def fmt(value: Any, digits: int = 0, percent: bool = False, significant: bool = False) -> Any:
+    if value is None:
+        return None
+    if percent:
+        return f"{100 * value:.0f}%"
+    if significant:
+        return f"{value:.3g}"
+    return round(value) if digits == 0 else f"{value:.{digits}f}"
+
+
+def _label(r: Row) -> str:
+    return (
+        r["label"]
+        + (" *" if r["preliminary"] else "")
+        + (" (far behind)" if r["far_behind"] else "")
+    )
+
+
+def _trials(r: Row) -> str:
+    return f"{r['trials_passed']}/{r['trials']}"
+
+
+_RANK: list[tuple[str, Callable[[Row], Any]]] = [
+    ("rank", lambda r: r["rank"]),
+    ("system", _label),
+]
+_VOTES: list[tuple[str, Callable[[Row], Any]]] = [
+    ("votes", lambda r: r["votes"]),
+    ("both bad", lambda r: fmt(r["both_bad_share"], percent=True)),
+]
+_TESTS: list[tuple[str, Callable[[Row], Any]]] = [
+    ("run", lambda r: r.get("run")),
+    ("points", lambda r: fmt(r["points"])),
+    ("pass rate", lambda r: fmt(r["pass_rate"], percent=True)),
+    ("passed", _trials),
+    ("no output", lambda r: r.get("no_output")),
+]
+_COSTS: list[tuple[str, Callable[[Row], Any]]] = [
+    ("gate fail", lambda r: fmt(r["gate_failure_share"], percent=True)),
+]
+COLUMNS: dict[str, list[tuple[str, Callable[[Row], Any]]]] = {
+    "votes": [
+        *_RANK,
+        ("points", lambda r: fmt(r["points"])),
+        *_VOTES,
+        *_COSTS,
+        ("cost/output", lambda r: fmt(r["cost_per_output"], significant=True)),
+        ("p50 ms", lambda r: fmt(r["p50_latency_ms"])),
+        ("pass rate", lambda r: fmt(r["pass_rate"], percent=True)),
+    ],
+    "tests": [
+        *_RANK,
+        *_TESTS,
+        ("cost/trial", lambda r: fmt(r["cost_per_output"], significant=True)),
+        ("p50 trial ms", lambda r: fmt(r.get("p50_trial_ms"))),
+        *_COSTS,
+    ],
+    "tests_then_votes": [
+        *_RANK,
+        *_TESTS,
+        ("failed tests", lambda r: fmt(r["failed_tests_share"], percent=True)),
+        *_VOTES,
+        ("cost/trial", lambda r: fmt(r["cost_per_output"], significant=True)),
+        ("p50 trial ms", lambda r: fmt(r.get("p50_trial_ms"))),
+        *_COSTS,
+    ],
+}
+# Columns that keep their family-wide value in a category view.
+_OWN = {"rank", "system", "points"}
+
+
+def board_table(kind: str, rows: list[Row], *, category: bool) -> tuple[list[str], list[list[Any]]]:
+    """Headers and cells of a board's ranked rows for a family of ``kind``."""
+    columns = COLUMNS.get(kind, COLUMNS["votes"])
+    wide = " (all)" if category else ""
+    headers = [name if name in _OWN else name + wide for name, _ in columns]
+    return headers, [[cell(r) for _, cell in columns] for r in rows]

@@ -1,0 +1,276 @@
+"""`arena tests run`: every output of a tests family without a trial, run against its
+task's hidden tests, each trial committed as soon as it ends.
+
+Workers (threads) prepare a trial's folder and wait on its sandboxed command; only the
+thread that opened the ledger writes, one transaction per trial. A run killed midway
+loses only the trials in flight, and the next run starts from what is recorded: an
+output counts as done once it has a trial against the task in force (an imported
+trial counts too) unless ``rerun`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena import family_state
+from arena.clock import now_iso
+from arena.errors import BadInput, LedgerError
+from arena.ledger import Ledger, catalog, trial_store
+from arena.ledger.file_store import FileStore
+from arena.pairs.settling import TESTED_KINDS
+from arena.records import TRIAL_RESULTS, Family, Output, Task, Trial, TrialResult
+from arena.trials import runner, workspace
+from arena.trials.checkout import CheckoutFailed
+from arena.trials.sandbox import Sandbox
+
+RERUN_CHOICES = ("all", "errored")
+
+
+@dataclass(frozen=True)
+class Job:
+    output: Output
+    task: Task
+
+
+@dataclass(frozen=True)
+class Plan:
+    family: Family
+    jobs: tuple[Job, ...]
+    # Outputs left alone: a trial against the task in force is recorded already,
+    already_tried: int
+    # and outputs whose case has no task (import a task file for them).
+    without_task: tuple[Output, ...]
+
+
+@dataclass
+class RunSummary:
+    family: str
+    sandbox: str
+    counts: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    already_tried: int = 0
+    without_task: int = 0
+
+    @property
+    def trials(self) -> int:
+        return sum(self.counts.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "family": self.family,
+            "sandbox": self.sandbox,
+            "trials": self.trials,
+            **{result: self.counts.get(result, 0) for result in TRIAL_RESULTS},
+            "seconds": round(self.seconds, 3),
+            "already_tried": self.already_tried,
+            "without_task": self.without_task,
+        }
+
+
+def plan(ledger: Ledger, name: str, *, system: str | None = None, rerun: str | None = None) -> Plan:
+    """The outputs of family ``name`` (in force; of ``system`` when given) to run."""
+    family = catalog.get_family(ledger, name)
+    if family is None:
+        raise BadInput(f"no family {name!r} in the ledger", field="--family")
+    if family.kind not in TESTED_KINDS:
+        raise BadInput(
+            f"family {name!r} is a {family.kind} family; only tests and tests_then_votes "
+            "families have tests to run",
+            field="--family",
+        )
+    if rerun is not None and rerun not in RERUN_CHOICES:
+        raise BadInput(f"expected one of {', '.join(RERUN_CHOICES)}", field="--rerun")
+    system_id = None
+    if system is not None:
+        found = catalog.find_system(ledger, system, name)
+        if found is None:
+            raise BadInput(f"no single system {system!r} in family {name!r}", field="--system")
+        system_id = found.system_id
+    tasks = trial_store.latest_tasks(ledger, name)
+    latest = trial_store.latest_trials(ledger, name)
+    jobs: list[Job] = []
+    without: list[Output] = []
+    tried = 0
+    for output in family_state.load(ledger, name).in_force:
+        if system_id is not None and output.system_id != system_id:
+            continue
+        task = tasks.get(output.case_id)
+        if task is None:
+            without.append(output)
+            continue
+        trial = latest.get((output.case_id, output.system_id, output.sample))
+        if (
+            trial is not None
+            and trial.task_hash in (None, task.task_hash)
+            and not (rerun == "all" or (rerun == "errored" and trial.result == "errored"))
+        ):
+            tried += 1
+        else:
+            jobs.append(Job(output, task))
+    return Plan(family, tuple(jobs), tried, tuple(without))
+
+
+def run(
+    ledger: Ledger,
+    planned: Plan,
+    *,
+    sandbox: Sandbox,
+    workers: int = 1,
+    timeout_s: float | None = None,
+    on_trial: Callable[[Trial, Job], None] | None = None,
+) -> RunSummary:
+    """Run the planned trials, ``workers`` at a time, recording each as it ends.
+
+    ``timeout_s`` replaces every task's own time limit for this run. On Ctrl-C the
+    commands in flight are killed and nothing more is recorded.
+    """
+    if workers < 1:
+        raise BadInput("expected 1 or more", field="--workers")
+    if timeout_s is not None and not timeout_s > 0:
+        raise BadInput("expected a number of seconds above 0", field="--timeout")
+    summary = RunSummary(
+        planned.family.name,
+        sandbox.label,
+        already_tried=planned.already_tried,
+        without_task=len(planned.without_task),
+    )
+    store = FileStore.beside(ledger)
+    stopping = threading.Event()
+    started = time.monotonic()
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena-trial")
+    try:
+        futures: dict[Future[dict[str, Any]], Job] = {
+            pool.submit(_attempt, job, sandbox, store, timeout_s, stopping): job
+            for job in planned.jobs
+        }
+        for future in as_completed(futures):
+            fields = future.result()
+            if stopping.is_set():
+                break
+            job = futures[future]
+            trial = _trial(job, sandbox, fields)
+            with ledger.atomic():
+                trial_store.add_trial(ledger, trial)
+            summary.counts[trial.result] += 1
+            if on_trial is not None:
+                on_trial(trial, job)
+    except BaseException:
+        stopping.set()
+        runner.kill_all()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _trial(job: Job, sandbox: Sandbox, fields: dict[str, Any]) -> Trial:
+    output = job.output
+    values: dict[str, Any] = {
+        "trial_id": "",
+        "family": output.family,
+        "case_id": output.case_id,
+        "system_id": output.system_id,
+        "sample": output.sample,
+        "output_id": output.output_id,
+        "source": sandbox.source,
+        "sandbox": sandbox.label,
+        "task_hash": job.task.task_hash,
+        "at": now_iso(),
+        **fields,
+    }
+    values["trial_id"] = trial_store.new_trial_id(values)
+    return Trial(**values)
+
+
+def _attempt(
+    job: Job,
+    sandbox: Sandbox,
+    store: FileStore,
+    timeout_s: float | None,
+    stopping: threading.Event,
+) -> dict[str, Any]:
+    """One trial, start to end, in a folder of its own: the Trial's measured fields."""
+    if stopping.is_set():
+        return {}
+    try:
+        return _attempt_once(job, sandbox, store, timeout_s, stopping)
+    except Exception as exc:  # the harness broke on this trial: say so on it, go on
+        return _ended("errored", f"harness: {type(exc).__name__}: {exc}", repr(exc))
+
+
+def _attempt_once(
+    job: Job,
+    sandbox: Sandbox,
+    store: FileStore,
+    timeout_s: float | None,
+    stopping: threading.Event,
+) -> dict[str, Any]:
+    task = job.task
+    limit = timeout_s if timeout_s is not None else task.time_limit_s
+    with tempfile.TemporaryDirectory(prefix="arena-trial-", ignore_cleanup_errors=True) as made:
+        root = Path(made).resolve()
+        try:
+            refused = workspace.prepare(task, job.output.text, store, root)
+        except (CheckoutFailed, LedgerError, OSError) as exc:
+            return _ended("errored", f"harness: {exc}", str(exc))
+        if refused is not None:
+            return _ended("failed", refused.reason, refused.log)
+        repo = root / "repo"
+        env = workspace.environment(sandbox.inside(root))
+        problem = workspace.command_problem(task.test_command, repo, env) or sandbox.hides(
+            task.test_command[0]
+        )
+        if problem:
+            return _ended("errored", problem, problem)
+        finished = runner.run_command(
+            lambda status_fd: sandbox.wrap(
+                task.test_command,
+                root=root,
+                workdir=repo.name,
+                memory_mb=task.memory_mb,
+                status_fd=status_fd,
+            ),
+            cwd=repo,
+            env=env,
+            time_limit_s=limit,
+            status_pipe=sandbox.reports_start,
+            cancel=stopping,
+        )
+    result: TrialResult
+    if finished.problem:
+        result, reason = "errored", finished.problem
+    elif finished.timed_out:
+        result, reason = "timed_out", f"time limit {limit:g} s"
+    elif finished.returncode == 0:
+        result, reason = "passed", ""
+    else:
+        result, reason = "failed", "tests_failed"
+    return {
+        "result": result,
+        "reason": reason,
+        "duration_ms": round(finished.duration_ms, 1),
+        "exit_code": finished.returncode,
+        "log_tail": finished.log_tail,
+        "log_hash": finished.log_hash,
+    }
+
+
+def _ended(result: TrialResult, reason: str, log: str) -> dict[str, Any]:
+    """A trial that ended before its test command ran (its log: why)."""
+    data = log.encode("utf-8")
+    return {
+        "result": result,
+        "reason": reason,
+        "log_tail": runner.tail_text(data),
+        "log_hash": hashlib.sha256(data).hexdigest(),
+    }

@@ -1,0 +1,110 @@
+"""A trial's folder: a clean checkout of the task's code, the output's diff applied, the
+hidden tests added. The test command then runs in ``repo/`` and may write only here.
+
+Layout: ``root/repo`` (the checkout, where the command starts), ``root/tmp`` (its
+TMPDIR), ``root/home`` (its HOME) and ``root/output.diff``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from arena.ledger.file_store import FileStore
+from arena.records import Task
+from arena.trials import checkout
+
+PATCH_DID_NOT_APPLY = "patch_did_not_apply"
+EMPTY_PATCH = "empty_patch"
+HIDDEN_TESTS_BLOCKED = "hidden_tests_blocked"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The output could not be put in place: a failed trial, with no test run."""
+
+    reason: str
+    log: str
+
+
+def prepare(task: Task, diff: str, store: FileStore, root: Path) -> Refused | None:
+    """Fill ``root`` for one trial; a Refused when the output's diff is the problem.
+
+    Raises ``checkout.CheckoutFailed`` (or the file store's LedgerError) when the task's
+    code or hidden tests cannot be had: the harness's problem, not the output's.
+    """
+    repo = root / "repo"
+    for folder in (repo, root / "tmp", root / "home"):
+        folder.mkdir()
+    kind = task.repo["kind"]
+    if kind == "git":
+        checkout.checkout_git(Path(task.repo["path"]), task.repo["base_commit"], repo, root)
+    else:
+        checkout.extract_archive(store.get(task.repo["archive"]), repo, task.repo.get("root"))
+    if not diff.strip():
+        return Refused(EMPTY_PATCH, "the output holds no diff")
+    patch = root / "output.diff"
+    patch.write_text(diff if diff.endswith("\n") else diff + "\n", "utf-8")
+    applied = subprocess.run(
+        [checkout.git_program(), "apply", "--whitespace=nowarn", str(patch)],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        # Never look above the trial's folder for a repository to apply in.
+        env={**os.environ, "GIT_CEILING_DIRECTORIES": str(root)},
+    )
+    if applied.returncode != 0:
+        return Refused(PATCH_DID_NOT_APPLY, (applied.stderr or applied.stdout).strip())
+    return _add_hidden_tests(task, store, repo)
+
+
+def _add_hidden_tests(task: Task, store: FileStore, repo: Path) -> Refused | None:
+    for target, digest in sorted(task.hidden_tests.items()):
+        # A diff may have put a link (or a file) where a hidden test's folder goes: never
+        # write through it, where it might lead out of the checkout.
+        place = repo
+        for part in PurePosixPath(target).parts[:-1]:
+            place = place / part
+            if place.is_symlink() or (place.exists() and not place.is_dir()):
+                return Refused(
+                    HIDDEN_TESTS_BLOCKED,
+                    f"the diff put a link or a file at {place.relative_to(repo)}, where the "
+                    f"hidden test {target} goes",
+                )
+            place.mkdir(exist_ok=True)
+        place = repo / target
+        if place.is_symlink() or place.is_file():
+            place.unlink()
+        elif place.exists():
+            shutil.rmtree(place)
+        place.write_bytes(store.get(digest))
+    return None
+
+
+def environment(root: Path) -> dict[str, str]:
+    """What the test command finds in its environment: PATH as the user has it, HOME and
+    TMPDIR inside its folder, a UTF-8 locale; nothing else (no tokens, no proxies)."""
+    return {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": str(root / "home"),
+        "TMPDIR": str(root / "tmp"),
+        "LANG": "C.UTF-8",
+        "NO_COLOR": "1",
+    }
+
+
+def command_problem(argv: tuple[str, ...], repo: Path, env: dict[str, str]) -> str:
+    """Why ``argv`` cannot start ('' when its program is found)."""
+    program = argv[0]
+    if "/" in program:
+        where = repo / program if not os.path.isabs(program) else Path(program)
+        if where.is_file() and os.access(where, os.X_OK):
+            return ""
+        return f"command_not_found: {program} (no executable file there)"
+    if shutil.which(program, path=env["PATH"]) is None:
+        return f"command_not_found: {program} (not on PATH)"
+    return ""

@@ -1,0 +1,149 @@
+"""The isolation, proved: a hidden test that reaches a server on 127.0.0.1 outside the
+sandbox, or writes outside its folder, fails inside it (and, as a control, passes with
+`--no-sandbox`, so it is the sandbox that stops it)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from arena.ledger import Ledger, trial_store
+from arena.trials import run_trials, sandbox
+from arena.trials.sandbox import NONE
+from tests.trials.conftest import BASE, FIXED, diff, needs_bwrap
+
+GOOD = [("add", "good", diff("calc.py", BASE, FIXED))]
+
+
+def one_trial(project, chosen: sandbox.Sandbox, rerun: bool = False):
+    with Ledger.open(project.ledger_path) as ledger:
+        planned = run_trials.plan(ledger, "code", rerun="all" if rerun else None)
+        run_trials.run(ledger, planned, sandbox=chosen)
+        return trial_store.trials(ledger, "code")[-1]
+
+
+@pytest.fixture
+def server():
+    """A TCP server on 127.0.0.1 that answers every connection with 'hello'."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                connection.sendall(b"hello")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1]
+    stop.set()
+    thread.join()
+    listener.close()
+
+
+def connecting_test(port: int) -> str:
+    return (
+        "import socket\n"
+        f"with socket.create_connection(('127.0.0.1', {port}), timeout=5) as s:\n"
+        "    assert s.recv(5) == b'hello'\n"
+        "print('reached the server')\n"
+    )
+
+
+def writing_test(*targets: Path) -> str:
+    """A hidden test that passes only if it can write each of ``targets``."""
+    lines = "".join(
+        f"try:\n    open({str(t)!r}, 'w').write('escaped')\n"
+        "except OSError as e:\n    print('refused:', e)\n    refused += 1\n"
+        for t in targets
+    )
+    return f"refused = 0\n{lines}open('inside.txt', 'w').write('ok')\nassert refused == 0\n"
+
+
+@needs_bwrap
+def test_a_hidden_test_cannot_reach_a_server_on_localhost(project, server):
+    project.load(GOOD, [project.task("add", connecting_test(server))])
+    inside = one_trial(project, sandbox.bubblewrap())
+    assert inside.result == "failed" and inside.source == "sandbox"
+    assert "Connection refused" in inside.log_tail or "unreachable" in inside.log_tail
+    control = one_trial(project, NONE, rerun=True)
+    assert control.result == "passed" and "reached the server" in control.log_tail
+
+
+@needs_bwrap
+def test_a_hidden_test_cannot_write_outside_its_folder(project, tmp_path):
+    # One target under /tmp (where the test's own temporary folder is), one elsewhere.
+    elsewhere = Path(tempfile.mkdtemp(prefix="arena-isolation-", dir="/var/tmp"))
+    targets = (tmp_path / "escaped.txt", elsewhere / "escaped.txt")
+    try:
+        project.load(GOOD, [project.task("add", writing_test(*targets))])
+        inside = one_trial(project, sandbox.bubblewrap())
+        assert inside.result == "failed", inside.log_tail
+        assert inside.log_tail.count("refused:") == 2
+        assert not any(t.exists() for t in targets)
+        control = one_trial(project, NONE, rerun=True)
+        assert control.result == "passed" and all(t.read_text() == "escaped" for t in targets)
+    finally:
+        for target in targets:
+            target.unlink(missing_ok=True)
+        elsewhere.rmdir()
+
+
+def test_unshare_keeps_the_network_out(project, server):
+    found = sandbox.unshare()
+    if found is None:
+        pytest.skip("user namespaces are not available here")
+    project.load(GOOD, [project.task("add", connecting_test(server))])
+    trial = one_trial(project, found)
+    assert trial.result == "failed" and "NOT blocked" in trial.sandbox
+
+
+def test_the_sandbox_is_chosen_by_platform(monkeypatch):
+    monkeypatch.setattr(sandbox, "bubblewrap", lambda: None)
+    monkeypatch.setattr(sandbox, "unshare", lambda: "unshare")
+    monkeypatch.setattr(sandbox, "sandbox_exec", lambda: "sandbox-exec")
+    assert sandbox.best.__wrapped__("linux") == "unshare"
+    assert sandbox.best.__wrapped__("darwin") == "sandbox-exec"
+    assert sandbox.best.__wrapped__("win32") is None
+    assert sandbox.choose(no_sandbox=True) is NONE
+
+
+def test_the_macos_profile_confines_writes_to_the_trial_folder():
+    # Not run on a Mac here: check the command line and the profile's rules at least.
+    mac = sandbox.Sandbox("sandbox-exec", "sandbox-exec", "/usr/bin/sandbox-exec", True, True)
+    argv = mac.wrap(("python", "t.py"), root=Path("/private/x"), workdir="repo", memory_mb=64)
+    assert argv[:5] == [
+        "/usr/bin/sandbox-exec",
+        "-p",
+        sandbox.SANDBOX_EXEC_PROFILE,
+        "-D",
+        "ROOT=/private/x",
+    ]
+    assert argv[-2:] == ["python", "t.py"]
+    profile = sandbox.SANDBOX_EXEC_PROFILE
+    assert "(deny network*)" in profile and '(subpath (param "ROOT"))' in profile
+    assert profile.index("(deny file-write*)") < profile.index("(allow file-write*")
+
+
+@needs_bwrap
+def test_bubblewrap_drops_capabilities_even_as_root(tmp_path):
+    # As root bubblewrap keeps capabilities unless told: enough to remount / writable.
+    found = sandbox.bubblewrap()
+    argv = found.wrap(
+        ("/bin/sh", "-c", "mount -o remount,rw / && touch /arena-escaped"),
+        root=tmp_path,
+        memory_mb=256,
+    )
+    done = subprocess.run(argv, capture_output=True, env={"PATH": os.defpath})
+    assert done.returncode != 0 and not Path("/arena-escaped").exists()
