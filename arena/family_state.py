@@ -15,7 +15,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from arena.decisions import Decisions, decisions
-from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, trial_store, verdicts
 from arena.pairs.settling import (
     TESTED_KINDS,
@@ -161,7 +160,7 @@ def _read(
     """The family, its corrections, its cases (languages decided) and every output."""
     family = catalog.get_family(ledger, name)
     if family is None:
-        raise BadInput(f"no family named {name!r}", field="--family")
+        raise catalog.no_such_family(ledger, name)
     decided = decisions(events.family_events(ledger, name))
     cases = {c.case_id: c for c in catalog.cases(ledger, name)}
     outputs = {o.output_id: o for o in catalog.outputs(ledger, name)}

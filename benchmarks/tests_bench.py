@@ -161,7 +161,7 @@ def main() -> None:
         ledger = folder / "bench.sqlite"
         arena = [sys.executable, "-m", "arena", "--ledger", str(ledger)]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        timed([*arena, "import", str(outputs_file), "--family", "bench"], env)
+        timed([*arena, "import", str(outputs_file), "--family", "bench", "--create"], env)
         timed([*arena, "tasks", "import", str(task_file), "--family", "bench"], env)
         loop_env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8"}
         plain_script = loop_script(folder, repo, pieces, None)

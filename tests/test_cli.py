@@ -34,7 +34,16 @@ def test_every_command_is_documented():
 
 def test_the_documented_status_keys_are_the_printed_ones(capsys, tmp_path, small_family_file):
     ledger = str(tmp_path / "l.sqlite")
-    run(capsys, "--ledger", ledger, "import", str(small_family_file), "--family", "small")
+    run(
+        capsys,
+        "--ledger",
+        ledger,
+        "import",
+        str(small_family_file),
+        "--family",
+        "small",
+        "--create",
+    )
     code, out, _ = run(capsys, "--ledger", ledger, "status", "--json")
     keys = set(json.loads(out)["families"][0])
     documented = set(re.findall(r"^\| `(\w+)` \|", DOCS.read_text("utf-8"), re.MULTILINE))
@@ -72,6 +81,7 @@ def test_import_then_status(capsys, tmp_path, small_family_file):
         str(small_family_file),
         "--family",
         "small",
+        "--create",
         "--language",
         "en",
         "--json",
@@ -91,6 +101,9 @@ def test_import_then_status(capsys, tmp_path, small_family_file):
         "votes": 0,
         "settled_pairs": 0,
         "pending_pairs": 12,
+        "aspect": "",
+        "label": "small",
+        "archived": False,
     }
     code, out, _ = run(capsys, "--ledger", ledger, "status")
     assert code == 0 and "small" in out and "pending_pairs" in out
@@ -109,7 +122,14 @@ def test_a_bad_import_exits_2_with_file_line_and_field(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"case": {"id": 1, "prompt": "p"}, "system": {"label": "a"}, "output": ""}\n')
     code, _, err = run(
-        capsys, "--ledger", str(tmp_path / "l.sqlite"), "import", str(bad), "--family", "f"
+        capsys,
+        "--ledger",
+        str(tmp_path / "l.sqlite"),
+        "import",
+        str(bad),
+        "--family",
+        "f",
+        "--create",
     )
     assert code == 2
     assert err.strip() == f"arena: {bad}:1: system.model: missing"
@@ -131,7 +151,16 @@ def test_check_passes_then_finds_tampering(capsys, tmp_path, small_family_file):
     from tests.votes_helpers import cast
 
     path = tmp_path / "l.sqlite"
-    run(capsys, "--ledger", str(path), "import", str(small_family_file), "--family", "small")
+    run(
+        capsys,
+        "--ledger",
+        str(path),
+        "import",
+        str(small_family_file),
+        "--family",
+        "small",
+        "--create",
+    )
     with Ledger.open(path) as ledger:
         cast(ledger)
     code, out, _ = run(capsys, "--ledger", str(path), "check")
@@ -159,24 +188,42 @@ def test_demo_without_a_display_says_how_to_run_it(capsys, monkeypatch):
 def test_demo_builds_a_fresh_ledger(capsys, tmp_path):
     out_path = tmp_path / "demo.sqlite"
     code, out, _ = run(capsys, "demo", "--no-gui", "--out", str(out_path))
-    assert code == 0 and "3 families" in out
+    assert code == 0 and "4 families" in out
     code, out, _ = run(capsys, "--ledger", str(out_path), "status", "--json")
     names = {f["name"] for f in json.loads(out)["families"]}
-    assert names == {"prose-en", "zh-hans", "coding"}
+    assert names == {"prose-en", "zh-hans", "coding", "fixes"}
     code, _, err = run(capsys, "demo", "--no-gui", "--out", str(out_path))
     assert code == 2 and "already exists" in err
 
 
 def test_vote_on_an_unknown_family_is_bad_input(capsys, tmp_path, small_family_file):
     ledger = str(tmp_path / "l.sqlite")
-    run(capsys, "--ledger", ledger, "import", str(small_family_file), "--family", "small")
+    run(
+        capsys,
+        "--ledger",
+        ledger,
+        "import",
+        str(small_family_file),
+        "--family",
+        "small",
+        "--create",
+    )
     code, _, err = run(capsys, "--ledger", ledger, "vote", "--family", "nope")
     assert code == 2 and "no family named 'nope'" in err
 
 
 def test_vote_without_a_display_says_so(capsys, monkeypatch, tmp_path, small_family_file):
     ledger = str(tmp_path / "l.sqlite")
-    run(capsys, "--ledger", ledger, "import", str(small_family_file), "--family", "small")
+    run(
+        capsys,
+        "--ledger",
+        ledger,
+        "import",
+        str(small_family_file),
+        "--family",
+        "small",
+        "--create",
+    )
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(sys, "platform", "linux")

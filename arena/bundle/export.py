@@ -13,7 +13,9 @@ manifests as written).
 A voted family's bundle (format 2) holds every output of the family as it
 stood at closing, the gate results then in force (``gates.jsonl``) and the
 events chain (``events.jsonl``: the rater's corrections), so that verify can
-settle the family again and check every settled comparison and vote status.
+settle the family again and check every settled comparison and vote status;
+and, when the rater flagged pairs, ``flags.jsonl`` (each flag with its case, the
+pair as seen, its note and what was done about it by the close).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from arena import __version__, family_state
+from arena.bundle.flag_rows import flag_rows
 from arena.bundle.signing import SIGNATURE, load_or_create_key, sign
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, chain, run_store, verdicts
@@ -162,7 +165,11 @@ def bundle_files(
             }
             for o in outputs
         )
-        files["events.jsonl"] = _chain(ledger, "events", name, heads)
+        events = chain.rows(ledger, "events", name, heads["events"]["seq"])
+        files["events.jsonl"] = _jsonl(events)
+        flags = flag_rows(ledger, name, events)
+        if flags:  # the flags made readable: case, pair as seen, note, what was done
+            files["flags.jsonl"] = _jsonl(flags)
     if trials:
         files["trials.jsonl"] = _jsonl(dataclasses.asdict(t) for t in trials.values())
     head = ledger.head_digest()
@@ -173,7 +180,9 @@ def bundle_files(
         "round": found.round_id,
         "closed_at": found.closed_at,
         "settings": found.recorded_settings(),
-        "family": {
+        # The settings the round was closed with (they may have changed since).
+        "family": found.family_settings
+        or {
             "name": fam.name,
             "kind": fam.kind,
             "language": fam.language,

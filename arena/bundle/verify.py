@@ -14,6 +14,7 @@ import numpy as np
 
 from arena.bundle import recheck, signing
 from arena.bundle.export import FORMAT, MANIFEST, MANIFEST_HASH, read_bundle
+from arena.bundle.flag_rows import check_flags
 from arena.bundle.report import Stop, VerifyReport, lines
 from arena.bundle.signing import SIGNATURE
 from arena.errors import BadInput
@@ -166,6 +167,10 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
     recheck.check_votes(comparisons, votes, retractions, report)
     if "trials.jsonl" in files:
         recheck.check_trials(files, report)
+    if "flags.jsonl" in files:
+        report.problems += check_flags(
+            lines(files["flags.jsonl"], "flags.jsonl"), dict(chains).get("events", [])
+        )
     if "gates.jsonl" in files:
         state = recheck.bundle_state(files, manifest, case_rows, dict(chains)["events"])
         recheck.check_settlement(state, manifest, comparisons, report)

@@ -79,13 +79,34 @@ COLUMNS: dict[str, list[tuple[str, Callable[[Row], Any]]]] = {
         *_COSTS,
     ],
 }
-# Columns that keep their family-wide value in a category view.
+# A category view's vote columns: the category's own votes beside the family-wide ones.
+_CATEGORY_VOTES: list[tuple[str, Callable[[Row], Any]]] = [
+    ("votes", lambda r: r.get("category_votes")),
+    ("votes", lambda r: r["votes"]),
+    ("both bad", lambda r: fmt(r.get("category_both_bad_share"), percent=True)),
+]
+# Columns of a category view that are the category's own; the others keep their
+# family-wide value and are marked "(all)".
 _OWN = {"rank", "system", "points"}
 
 
 def board_table(kind: str, rows: list[Row], *, category: bool) -> tuple[list[str], list[list[Any]]]:
-    """Headers and cells of a board's ranked rows for a family of ``kind``."""
-    columns = COLUMNS.get(kind, COLUMNS["votes"])
-    wide = " (all)" if category else ""
-    headers = [name if name in _OWN else name + wide for name, _ in columns]
+    """Headers and cells of a board's ranked rows for a family of ``kind``.
+
+    In a category view (``category``) the votes are the category's own, then the
+    family's: a category's points rest on its own votes, however many the family has.
+    """
+    columns = list(COLUMNS.get(kind, COLUMNS["votes"]))
+    if not category:
+        return [name for name, _ in columns], [[cell(r) for _, cell in columns] for r in rows]
+    if _VOTES[0] in columns:
+        at = columns.index(_VOTES[0])
+        columns[at : at + len(_VOTES)] = _CATEGORY_VOTES
+    own = [name in _OWN for name, _ in columns]
+    if _CATEGORY_VOTES[0] in columns:
+        own[columns.index(_CATEGORY_VOTES[0])] = True
+        own[columns.index(_CATEGORY_VOTES[2])] = True
+    headers = [
+        name if mine else name + " (all)" for (name, _), mine in zip(columns, own, strict=True)
+    ]
     return headers, [[cell(r) for _, cell in columns] for r in rows]

@@ -28,8 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", type=Path, help="the file to import")
     p.add_argument(
         "--family",
-        help="the family to add the outputs to (required; with --kind graded: "
-        "default the suite's name)",
+        help="the family to add the outputs to (required; it must exist, see `arena family "
+        "create`, unless --create; with --kind graded: default the suite's name)",
     )
     p.add_argument(
         "--format",
@@ -52,6 +52,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=Path,
         help="--format swebench: SWE-bench task records (JSON Lines or a JSON array with "
         "instance_id, problem_statement) giving the case prompts",
+    )
+    p.add_argument(
+        "--create",
+        action="store_true",
+        help="create the family when it does not exist, with the settings below (without "
+        "it an unknown family is refused: see `arena family create`)",
     )
     p.add_argument(
         "--kind",
@@ -84,6 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("status", help="families, their systems, outputs, votes and pairs")
     p.add_argument("--family", help="only this family")
+    p.add_argument("--all", action="store_true", help="archived families too")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_status)
 
@@ -150,7 +157,13 @@ def cmd_import(args: argparse.Namespace) -> int:
             label=args.label,
         )
         report = import_file(
-            ledger, args.file, family=args.family, fmt=fmt, settings=settings, options=options
+            ledger,
+            args.file,
+            family=args.family,
+            fmt=fmt,
+            settings=settings,
+            options=options,
+            create=args.create,
         )
     if args.json:
         output.emit_json(report.__dict__)
@@ -172,12 +185,15 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     # Read-only: status works beside an open window.
     with open_ledger(args, readonly=True) as ledger:
-        rows = family_status(ledger, args.family)
+        rows = family_status(ledger, args.family, archived=args.all)
     if args.json:
         output.emit_json({"families": rows})
         return 0
     if not rows:
-        print("no families yet: import outputs with `arena import FILE --family NAME`")
+        print(
+            "no families yet: create one with `arena family create NAME --language L`, or "
+            "import with `arena import FILE --family NAME --create`"
+        )
         return 0
     keys = (
         "name",
@@ -191,7 +207,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         "settled_pairs",
         "pending_pairs",
     )
-    print(output.table(keys, [[r[k] for k in keys] for r in rows]))
+    _print_by_aspect(keys, rows)
     for r in rows:
         if r.get("untested_outputs"):
             print(
@@ -205,6 +221,23 @@ def cmd_status(args: argparse.Namespace) -> int:
                 "each counts as a failed trial (no output)"
             )
     return 0
+
+
+def _print_by_aspect(keys: tuple[str, ...], rows: list[dict]) -> None:
+    """One table, or one per aspect when families have aspects; a renamed family shows
+    its label beside its name, an archived one (``--all``) says so."""
+
+    def name(r: dict) -> str:
+        shown = r["name"] + (f" ({r['label']})" if r["label"] != r["name"] else "")
+        return shown + (" [archived]" if r["archived"] else "")
+
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r["aspect"], []).append(r)
+    for i, (aspect, members) in enumerate(groups.items()):
+        if len(groups) > 1 or aspect:
+            print(("\n" if i else "") + f"aspect: {aspect or '(none)'}")
+        print(output.table(keys, [[name(r), *(r[k] for k in keys[1:])] for r in members]))
 
 
 def _has_display() -> bool:
@@ -226,6 +259,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
     report = build_demo(path, replace=args.out is None)
     print(f"demo ledger: {path} ({report})")
+    from arena.cli.demo_tests import run_demo_tests
+
+    print(run_demo_tests(path))
     if args.no_gui:
         return 0
     return _window(path, None)
@@ -253,8 +289,6 @@ def cmd_vote(args: argparse.Namespace) -> int:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     from arena import family_state
     from arena.gates.screening import failures, rerun
     from arena.ledger import catalog
@@ -267,16 +301,9 @@ def cmd_gate(args: argparse.Namespace) -> int:
             raise BadInput(f"no family named {args.family!r}", field="--family")
         summaries, found = [], []
         for family in chosen:
-            with tqdm(
-                total=catalog.count_outputs(ledger, family.name),
-                desc=f"gates {family.name}",
-                unit="output",
-                disable=None,
-                file=sys.stderr,
-                leave=False,
-            ) as bar:
+            with output.gates_bar(catalog.count_outputs(ledger, family.name), family.name) as bar:
                 state = family_state.load(ledger, family.name)
-                summaries.append(rerun(ledger, state, progress=bar.update))
+                summaries.append(rerun(ledger, state, progress=bar))
             if args.list:
                 found += failures(
                     ledger,

@@ -13,6 +13,8 @@ from arena.cli import (
     check_cmd,
     commands,
     corrections_cmd,
+    family_cmd,
+    flags_cmd,
     graded_cmd,
     output,
     round_cmd,
@@ -40,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     bundle_cmd.register(sub)
     graded_cmd.register(sub)
     corrections_cmd.register(sub)
+    family_cmd.register(sub)
+    flags_cmd.register(sub)
     tests_cmd.register(sub)
     return parser
 

@@ -59,3 +59,19 @@ def progress_bar(path: Path, what: str) -> Iterator[Callable[[int], None]]:
         leave=False,
     ) as bar:
         yield bar.update
+
+
+@contextmanager
+def gates_bar(total: int, family: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr over a family's outputs as the gates look at them."""
+    from tqdm import tqdm
+
+    with tqdm(
+        total=total,
+        desc=f"gates {family}",
+        unit="output",
+        disable=None,
+        file=sys.stderr,
+        leave=False,
+    ) as bar:
+        yield bar.update

@@ -181,7 +181,7 @@ def public(found: Round, category: str | None = None) -> dict[str, Any]:
         "closed_at": found.closed_at,
         "settings": found.recorded_settings(),
         "anchor": board.anchor.to_json() if board.anchor else None,
-        "systems": [_system(r) for r in board.systems],
+        "systems": [_system(r, category=bool(category)) for r in board.systems],
         "summary": found.summary.to_json(),
     }
     if category:
@@ -189,12 +189,13 @@ def public(found: Round, category: str | None = None) -> dict[str, Any]:
     return shown
 
 
-def _system(row: BoardRow) -> dict[str, Any]:
-    from arena.rounds.model import TESTED_FIELDS
+def _system(row: BoardRow, *, category: bool = False) -> dict[str, Any]:
+    from arena.rounds.model import CATEGORY_FIELDS, TESTED_FIELDS
 
     keys = (
         SYSTEM_KEYS
         + ("status",)
+        + (CATEGORY_FIELDS if category else ())
         + (GRADED_KEYS if row.graded else ())
         + (TESTED_FIELDS if row.trials is not None else ())
     )
@@ -227,8 +228,17 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
     print(title)
     print(
         f"anchor: {anchor['label']} ({anchor['reason']}); settings: "
-        + ", ".join(f"{k} {v}" for k, v in shown["settings"].items() if v is not None)
+        + ", ".join(
+            f"{k} {v}" for k, v in shown["settings"].items() if v is not None and k != "family"
+        )
     )
+    family = shown["settings"].get("family")
+    if family:  # recorded since family settings can change (`arena family set`)
+        print(
+            f"family settings: language {family['language']}, characters "
+            f"{family['min_chars']}–{family['max_chars']}"
+            + (f", aspect {family['aspect']}" if family["aspect"] else "")
+        )
     ranked = [r for r in shown["systems"] if not r["unranked"]]
     headers, rows = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
     print(output.table(headers, rows))

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
-from typing import Any
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
+from arena.cli.trial_progress import TrialProgress
 
 NO_SANDBOX_WARNING = (
     "WARNING: --no-sandbox: the hidden tests run with your user's full rights: they can "
@@ -125,7 +124,7 @@ def cmd_tests_run(args: argparse.Namespace) -> int:
     with open_ledger(args) as ledger:
         planned = run_trials.plan(ledger, args.family, system=args.system, rerun=args.rerun)
         labels = {str(s.system_id): s.label for s in catalog.systems(ledger, args.family)}
-        with _Progress(len(planned.jobs), labels) as progress:
+        with TrialProgress(len(planned.jobs), labels) as progress:
             summary = run_trials.run(
                 ledger,
                 planned,
@@ -153,38 +152,3 @@ def cmd_tests_run(args: argparse.Namespace) -> int:
             f"--family {summary.family})"
         )
     return 0
-
-
-class _Progress:
-    """A bar on a terminal; a line per trial otherwise (logs, CI)."""
-
-    def __init__(self, total: int, labels: dict[str, str]) -> None:
-        self.total, self.labels, self.done = total, labels, 0
-        self.bar: Any = None
-        if sys.stderr.isatty():
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, desc="trials", unit="trial", file=sys.stderr)
-
-    def __enter__(self) -> _Progress:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-    def trial(self, trial: Any, job: Any) -> None:
-        self.done += 1
-        if self.bar is not None:
-            self.bar.set_postfix_str(f"{trial.case_id}: {trial.result}", refresh=False)
-            self.bar.update(1)
-            return
-        took = f" ({trial.duration_ms / 1000:.1f} s)" if trial.duration_ms is not None else ""
-        why = f" {trial.reason}" if trial.reason and trial.result != "passed" else ""
-        print(
-            f"[{self.done}/{self.total}] {trial.case_id} · "
-            f"{self.labels.get(trial.system_id, trial.system_id[:12])} #{trial.sample}: "
-            f"{trial.result}{why}{took}",
-            file=sys.stderr,
-            flush=True,
-        )

@@ -1,7 +1,8 @@
-"""The bundled demo: three families built from ``resources/demo``."""
+"""The bundled demo: four families built from ``resources/demo``."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import filelock
@@ -10,10 +11,11 @@ import platformdirs
 from arena.errors import BadInput, LedgerLocked
 from arena.intake.outputs import import_file
 from arena.intake.readers import ReadOptions
-from arena.ledger import Ledger
+from arena.ledger import Ledger, file_store, heads
 from arena.paths import APP_NAME, resource_path
 
-DEMO_FAMILIES = ("prose-en", "zh-hans", "coding")
+# fixes is the tests family whose hidden tests `arena demo` then runs (arena.trials.demo_trials).
+DEMO_FAMILIES = ("prose-en", "zh-hans", "coding", "fixes")
 
 
 def default_demo_path() -> Path:
@@ -24,8 +26,10 @@ def _remove(path: Path) -> None:
     lock = filelock.FileLock(str(path) + ".lock", timeout=0)
     try:
         with lock:
-            for suffix in ("", "-wal", "-shm"):
+            # The head file too: a fresh ledger behind an old head file refuses writes.
+            for suffix in ("", "-wal", "-shm", heads.SUFFIX):
                 Path(str(path) + suffix).unlink(missing_ok=True)
+            shutil.rmtree(str(path) + file_store.SUFFIX, ignore_errors=True)
     except filelock.Timeout:
         raise LedgerLocked(f"{path} is open in another Arena process; close it first") from None
 

@@ -9,7 +9,7 @@ from typing import Any
 from arena.errors import BadInput
 from arena.intake.readers import ParsedOutput
 from arena.ledger import Ledger, catalog
-from arena.records import KINDS, Family
+from arena.records import KINDS, LANGUAGE_TAG, Family
 
 
 @dataclass(frozen=True)
@@ -44,13 +44,37 @@ def merged_settings(cli: FamilySettings, parsed: ParsedOutput, path: Path) -> di
         merged[key] = value
     if merged.get("kind", "votes") not in KINDS:
         raise BadInput(f"unknown kind {merged['kind']!r}", field="kind")
+    check_settings(merged)
     return merged
+
+
+def check_settings(values: dict[str, Any], *, prefix: str = "--") -> None:
+    """Refuse a language that is not a BCP 47 tag and character bounds that make no sense
+    (``values``: any of a family's settings; ``prefix`` names the field as the user gave it)."""
+
+    def name(key: str) -> str:
+        return prefix + (key.replace("_", "-") if prefix == "--" else key)
+
+    language = values.get("language")
+    if language is not None and not LANGUAGE_TAG.match(language):
+        raise BadInput(
+            f"not a BCP 47 language tag: {language!r} (e.g. en, ja, zh-Hans)",
+            field=name("language"),
+        )
+    low, high = values.get("min_chars"), values.get("max_chars")
+    if low is not None and low < 0:
+        raise BadInput("the fewest characters allowed cannot be negative", field=name("min_chars"))
+    if high is not None and high < 1:
+        raise BadInput("the most characters allowed must be at least 1", field=name("max_chars"))
+    if low is not None and high is not None and low > high:
+        raise BadInput(f"min_chars {low} is above max_chars {high}", field=name("min_chars"))
 
 
 def check_unchanged(
     family: Family, settings: dict[str, Any], path: Path, line: int, ledger: Ledger
 ) -> None:
-    """Refuse settings that differ from a stored family's: they are fixed at creation."""
+    """Refuse settings that differ from a stored family's: an import never changes them
+    (`arena family set` does, as a recorded change)."""
     for key, value in settings.items():
         current = getattr(family, key)
         if key == "reference":
@@ -59,8 +83,13 @@ def check_unchanged(
                 continue
         if current != value:
             raise BadInput(
-                f"family {family.name!r} already has {key} {current!r}; a family's "
-                f"settings are fixed when it is created",
+                f"family {family.name!r} already has {key} {current!r}; an import never "
+                "changes a family's settings"
+                + (
+                    ""
+                    if key == "kind"
+                    else f" (`arena family set {family.name} --{key.replace('_', '-')}` does)"
+                ),
                 path=str(path),
                 line=line,
                 field=f"family.{key}",

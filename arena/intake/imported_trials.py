@@ -6,7 +6,8 @@ import dataclasses
 
 from arena.clock import now_iso
 from arena.ledger import Ledger, trial_store
-from arena.records import CaseId, Output, SystemId, Trial, TrialResult
+from arena.pairs.settling import TESTED_KINDS
+from arena.records import CaseId, Family, Output, SystemId, Trial, TrialResult
 
 
 class ImportedTrials:
@@ -59,3 +60,17 @@ class ImportedTrials:
                 if t.source == "imported"
             }
         return self._newest
+
+
+def untested_warning(family: Family | None, added: int, with_results: int) -> list[str]:
+    """What an import says when a tested family got ``added`` outputs and not one of them
+    came with a test result (``with_results``): how they count until their tests run."""
+    if family is None or family.kind not in TESTED_KINDS or not added or with_results:
+        return []
+    return [
+        f"warning: none of the {added} new outputs has a test result. Until `arena tests "
+        f"run --family {family.name}` records a trial for each (after `arena tasks import`; "
+        "docs/tests.md), every one counts as failed: their pairs settle as ties (both "
+        "failed), none reaches the rater, and `arena round close` refuses the family "
+        "unless --allow-missing"
+    ]

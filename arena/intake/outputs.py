@@ -13,9 +13,11 @@ from arena.family_state import with_decided_languages
 from arena.gates.case_language import detect_case_language
 from arena.gates.screening import Fingerprints
 from arena.intake import gate_pool
+from arena.intake.families import unknown_family
 from arena.intake.family_settings import FamilySettings, check_unchanged, merged_settings
-from arena.intake.imported_trials import ImportedTrials
+from arena.intake.imported_trials import ImportedTrials, untested_warning
 from arena.intake.readers import DEFAULT_KINDS, READERS, ParsedOutput, ReadOptions
+from arena.intake.readers.sniff import with_hint
 from arena.ledger import Ledger, bulk, catalog, events, verdicts
 from arena.ledger.voting import new_id
 from arena.records import (
@@ -61,18 +63,22 @@ def import_file(
     settings: FamilySettings | None = None,
     options: ReadOptions | None = None,
     workers: int | None = None,
+    create: bool = True,
 ) -> ImportReport:
     """Read ``path`` and add its outputs to ``family``, screening each new one with every gate.
 
     Any bad record changes nothing: the whole import is one transaction. ``workers``:
     how many worker processes gate the outputs beside this one (None: one per core
     for a large file, none for a small one; ``gate_pool.workers_for``). The ledger
-    gets the same rows either way.
+    gets the same rows either way. Without ``create`` a family that does not exist
+    is refused (`arena import` without --create) instead of made with ``settings``.
     """
     if fmt not in READERS:
         raise BadInput(f"unknown format {fmt!r}; one of {', '.join(READERS)}", field="--format")
     if not path.is_file():
         raise BadInput("no such file", path=str(path))
+    if not create and catalog.get_family(ledger, family) is None:
+        raise unknown_family(ledger, family)
     count = gate_pool.workers_for(path.stat().st_size, workers)
     settings, notes = settings or FamilySettings(), list[str]()
     options = dataclasses.replace(options or ReadOptions(), note=notes.append)
@@ -87,10 +93,13 @@ def import_file(
         try:
             for parsed in READERS[fmt](path, options):
                 run.add(parsed)
-        except BadInput:
+        except BadInput as exc:
+            if not run.counts["records"]:  # not one record read: perhaps another format
+                raise with_hint(exc, path, fmt) from None
             run.check()  # a record read before the bad one may be refused first
             raise
         run.finish(fmt)
+    notes += run.untested_note()
     return dataclasses.replace(run.report(), notes=tuple(notes))
 
 
@@ -142,6 +151,8 @@ class _Import:
         self.first: ParsedOutput | None = None
         self.fingerprint: Fingerprints | None = None
         self.counts = {"records": 0, "outputs": 0, "cases": 0, "systems": 0}
+        # New outputs that came with a test result (tested families warn when none did).
+        self.with_results = 0
         # label -> (descriptor, system id) within this file, checked against the ledger.
         self.labels: dict[str, tuple[SystemDescriptor, SystemId]] = {}
         self.batch = _Batch()
@@ -278,6 +289,7 @@ class _Import:
             except BadInput as exc:
                 raise self._at(exc, parsed.line) from None
             stored[output.output_id] = output
+            self.with_results += parsed.test_result is not None or parsed.trial_result is not None
             new_outputs.append((output, output.content_hash))
             to_gate.append((output, case))
             self.marks[output.output_id] = self.fingerprint(output, case)
@@ -361,6 +373,10 @@ class _Import:
                 "added": self.counts["outputs"],
             },
         )
+
+    def untested_note(self) -> list[str]:
+        """A tested family's new outputs without a single test result: say what follows."""
+        return untested_warning(self.family, self.counts["outputs"], self.with_results)
 
     def report(self) -> ImportReport:
         c = self.counts

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 
-from arena.ledger.catalog import _OUTPUT_COLUMNS, _SELECT_OUTPUTS, _case, _output
+from arena.ledger.catalog import _OUTPUT_COLUMNS, _SELECT_OUTPUTS, _case, _output, key_row
 from arena.ledger.connection import Ledger
 from arena.records import Case, CaseId, Output, OutputId
 
@@ -93,6 +93,10 @@ def add_outputs(ledger: Ledger, outputs: Sequence[tuple[Output, str]], import_id
     ledger.db.conn.executemany(
         f"INSERT INTO outputs ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
         [_output_row(output, digest, import_id) for output, digest in outputs],
+    )
+    ledger.db.conn.executemany(
+        f"INSERT INTO output_keys VALUES ({', '.join('?' * 5)})",
+        [key_row(output) for output, _ in outputs],
     )
 
 

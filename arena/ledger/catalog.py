@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 
 from arena.clock import now_iso
 from arena.errors import BadInput
+from arena.ledger import family_changes
 from arena.ledger.connection import Ledger
 from arena.records import (
     Case,
@@ -18,6 +20,7 @@ from arena.records import (
     SystemDescriptor,
     SystemId,
 )
+from arena.texts import text_key
 
 
 def _family(row: dict) -> Family:
@@ -33,12 +36,51 @@ def _family(row: dict) -> Family:
 
 
 def get_family(ledger: Ledger, name: str) -> Family | None:
+    """The family with its settings in force (``family_changes``), or None."""
     rows = list(ledger.db["families"].rows_where("name = ?", [name]))
-    return _family(rows[0]) if rows else None
+    if not rows:
+        return None
+    return family_changes.in_force(ledger, _family(rows[0]), family_changes.changes(ledger, name))[
+        0
+    ]
+
+
+def family_as_created(ledger: Ledger, name: str) -> tuple[Family, str] | None:
+    """The family's settings as it was created (no change applied), and when."""
+    rows = list(ledger.db["families"].rows_where("name = ?", [name]))
+    return (_family(rows[0]), rows[0]["created_at"]) if rows else None
 
 
 def families(ledger: Ledger) -> list[Family]:
-    return [_family(r) for r in ledger.db["families"].rows_where(order_by="name")]
+    """Every family, archived or not, with its settings in force, by name."""
+    return [family for family, _ in family_listings(ledger)]
+
+
+def family_listings(ledger: Ledger) -> list[tuple[Family, family_changes.Listing]]:
+    """Every family with its settings in force, and its label and archived state."""
+    changed = family_changes.by_family(ledger)
+    return [
+        family_changes.in_force(ledger, _family(r), changed.get(r["name"], ()))
+        for r in ledger.db["families"].rows_where(order_by="name")
+    ]
+
+
+def no_such_family(ledger: Ledger, name: str, *, field: str = "--family") -> BadInput:
+    """The refusal of an unknown family name, with the names it may be a typo of."""
+    names = [r[0] for r in ledger.db.execute("SELECT name FROM families ORDER BY name")]
+    folded = name.casefold()
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    # A prefix or a part of a longer name is a likely slip too ("jmt" for "jmt-bench").
+    close += [
+        n
+        for n in names
+        if n not in close
+        and min(len(n), len(name)) >= 3
+        and (folded in n.casefold() or n.casefold() in folded)
+    ]
+    close = close[:3]
+    guess = f" (did you mean {' or '.join(repr(n) for n in close)}?)" if close else ""
+    return BadInput(f"no family named {name!r}{guess}", field=field)
 
 
 def add_family(ledger: Ledger, family: Family) -> None:
@@ -246,7 +288,19 @@ def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
         f"INSERT INTO outputs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
         list(row.values()),
     )
+    ledger.db.execute("INSERT INTO output_keys VALUES (?, ?, ?, ?, ?)", key_row(output))
     return True
+
+
+def key_row(output: Output) -> tuple[str, str, str, str, str]:
+    """The ``output_keys`` row of ``output``: where it sits and its text key."""
+    return (
+        output.output_id,
+        output.family,
+        output.case_id,
+        output.system_id,
+        text_key(output.text),
+    )
 
 
 def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Output]:

@@ -40,6 +40,9 @@ IMMUTABLE_GRADED: dict[str, str] = {
 # Tests families (0012): added but never changed or removed.
 IMMUTABLE_TRIALS: dict[str, str] = {"tasks": "seq", "trials": "trial_id"}
 
+# Changes to a family's settings, label and archived state (0013): added, never changed.
+IMMUTABLE_FAMILY_CHANGES: dict[str, str] = {"family_changes": "change_id"}
+
 
 def _refuse(table: str, what: str) -> str:
     return f"SELECT RAISE(ABORT, '{table} is append-only: {what}')"

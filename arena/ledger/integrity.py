@@ -12,11 +12,13 @@ from arena.ledger.connection import Ledger
 from arena.ledger.guards import (
     APPEND_ONLY,
     IMMUTABLE,
+    IMMUTABLE_FAMILY_CHANGES,
     IMMUTABLE_GRADED,
     IMMUTABLE_TRIALS,
     guard_names,
 )
 from arena.records import SystemDescriptor, output_id
+from arena.texts import text_key
 
 
 def check(ledger: Ledger, anchors: tuple[str, ...] = ()) -> list[str]:
@@ -61,13 +63,24 @@ def _unbound_content(ledger: Ledger) -> list[str]:
     its id against its case, system and sample; a system's id against its descriptor."""
     problems = []
     rows = ledger.db.execute(
-        "SELECT output_id, family, case_id, system_id, sample, text, content_hash FROM outputs"
+        "SELECT o.output_id, o.family, o.case_id, o.system_id, o.sample, o.text, "
+        "o.content_hash, k.family, k.case_id, k.system_id, k.text_key "
+        "FROM outputs o LEFT JOIN output_keys k USING (output_id)"
     )
-    for output, family, case, system, sample, text, stored in rows:
+    for output, family, case, system, sample, text, stored, *keyed in rows:
         if sha256_hex(text) != stored:
             problems.append(f"outputs: {output}: its text does not match its content hash")
+        if keyed != [family, case, system, text_key(text)]:
+            problems.append(
+                f"output_keys: {output}: missing, or not where its output sits with its text's key"
+            )
         if output_id(family, case, system, sample) != output:
             problems.append(f"outputs: {output}: its id does not match its case, system, sample")
+    orphans = ledger.db.execute(
+        "SELECT COUNT(*) FROM output_keys WHERE output_id NOT IN (SELECT output_id FROM outputs)"
+    ).fetchone()[0]
+    if orphans:
+        problems.append(f"output_keys: {orphans} keys of outputs the ledger does not hold")
     for system, descriptor in ledger.db.execute("SELECT system_id, descriptor FROM systems"):
         try:
             bound = SystemDescriptor(**json.loads(descriptor)).system_id == system
@@ -90,6 +103,7 @@ def _missing_guards(ledger: Ledger) -> list[str]:
         *IMMUTABLE,
         *IMMUTABLE_GRADED,
         *IMMUTABLE_TRIALS,
+        *IMMUTABLE_FAMILY_CHANGES,
         "round_items",
         "round_comparisons",
     ):

@@ -11,10 +11,16 @@ from sqlite_utils import Database
 from arena.errors import LedgerTooNew
 
 # Imported for their migrations, in order.
-from arena.ledger import migrations_0001_0005, migrations_0006_0011, migrations_0012  # noqa: F401
+from arena.ledger import (  # noqa: F401
+    migrations_0001_0005,
+    migrations_0006_0011,
+    migrations_0012,
+    migrations_0013,
+    migrations_0014,
+)
 from arena.ledger.steps import migrations
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 14
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -27,10 +27,13 @@ def case_ids(ledger: Ledger, family: str) -> list[CaseId]:
     return [r[0] for r in ledger.db.execute("SELECT case_id FROM cases WHERE family = ?", [family])]
 
 
-def output_texts(ledger: Ledger, family: str) -> list[tuple[OutputId, CaseId, SystemId, str]]:
-    """(output, case, system, text) of every output of ``family``, in or out of force."""
+def output_keys(ledger: Ledger, family: str) -> list[tuple[OutputId, CaseId, SystemId, str]]:
+    """(output, case, system, text key) of every output of ``family``, in or out of force,
+    read from an index (no text is read)."""
     return ledger.db.execute(
-        "SELECT output_id, case_id, system_id, text FROM outputs WHERE family = ?", [family]
+        "SELECT output_id, case_id, system_id, text_key FROM output_keys WHERE family = ? "
+        "ORDER BY case_id",
+        [family],
     ).fetchall()
 
 

@@ -21,8 +21,8 @@ from typing import Protocol
 import numpy as np
 
 from arena.pairs.scheduling import Candidate
-from arena.pairs.settling import normalise_text
 from arena.records import CaseId, Output, OutputId
+from arena.texts import normalise_text
 
 
 class Paired(Protocol):

@@ -52,6 +52,7 @@ from itertools import combinations
 
 from arena.records import CaseId, Family, GateResult, Output, OutputId, SystemId
 from arena.records import output_id as output_id_of
+from arena.texts import normalise_text
 
 RULES: tuple[str, ...] = (
     "tests_separate",
@@ -75,9 +76,6 @@ RULE_GROUPS: dict[str, str] = {
 }
 TESTED_KINDS = frozenset({"tests", "tests_then_votes"})
 
-# What a line may end in that normalising drops (str.rstrip() drops more at the very end).
-_LINE_END_SPACE = " \t\f\v"
-_LINE_END_SPACES = tuple(_LINE_END_SPACE)
 # Lines of a patch that record where it came from, not what it changes.
 _PATCH_HISTORY = re.compile(r"^(?:index |similarity index |dissimilarity index )")
 
@@ -113,19 +111,6 @@ class PendingPair:
 class Settlement:
     settled: tuple[SettledComparison, ...]
     pending: tuple[PendingPair, ...]
-
-
-def normalise_text(text: str) -> str:
-    """Line endings made ``\\n`` and trailing whitespace dropped, per line and at the end."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    # Most texts have no line with trailing space: then only the end needs stripping (and
-    # in a text of one line, the end is all there is).
-    if "\n" in text:
-        lines = text.split("\n")
-        if any(line.endswith(_LINE_END_SPACES) for line in lines):
-            text = "\n".join(line.rstrip(_LINE_END_SPACE) for line in lines)
-    return text.rstrip()
 
 
 def normalise_diff(diff: str) -> str:

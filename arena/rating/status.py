@@ -12,7 +12,6 @@ from typing import Any
 
 from arena import family_state
 from arena.decisions import decisions
-from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, tallies, voting
 from arena.pairs.counting import PairCounts, count_votes_family
 from arena.pairs.settling import TESTED_KINDS, overrules_by_output
@@ -23,22 +22,30 @@ def _pair(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))
 
 
-def family_status(ledger: Ledger, name: str | None = None) -> list[dict[str, Any]]:
-    """One row per family (or just ``name``), as `status --json` prints it (docs/cli.md)."""
-    if name is not None:
-        found = catalog.get_family(ledger, name)
-        if found is None:
-            raise BadInput(f"no family named {name!r}", field="--family")
-        chosen = [found]
-    else:
-        chosen = catalog.families(ledger)
+def family_status(
+    ledger: Ledger, name: str | None = None, *, archived: bool = False
+) -> list[dict[str, Any]]:
+    """One row per family (or just ``name``), as `status --json` prints it (docs/cli.md),
+    grouped by aspect; archived families only with ``archived`` (or by ``name``)."""
+    listed = [
+        (f, listing)
+        for f, listing in catalog.family_listings(ledger)
+        if (f.name == name if name is not None else archived or not listing.archived)
+    ]
+    if name is not None and not listed:
+        raise catalog.no_such_family(ledger, name)
+    listed.sort(key=lambda fl: (fl[0].aspect == "", fl[0].aspect, fl[0].name))
+    chosen = [f for f, _ in listed]
     ever_failed = tallies.ever_failed(ledger) if chosen else set()
-    return [
+    rows = [
         full_status_row(ledger, f.name)
         if f.kind in TESTED_KINDS
         else _counted_row(ledger, f, ever_failed)
         for f in chosen
     ]
+    for row, (family, listing) in zip(rows, listed, strict=True):
+        row.update(aspect=family.aspect, label=listing.label, archived=listing.archived)
+    return rows
 
 
 def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> dict[str, Any]:
@@ -46,7 +53,7 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
     retired, removed = decided.retired_cases, decided.removed_outputs
     outputs = [
         row
-        for row in tallies.output_texts(ledger, family.name)
+        for row in tallies.output_keys(ledger, family.name)
         if row[1] not in retired and row[0] not in removed
     ]
     # Only an output that ever failed a gate can be failing now.

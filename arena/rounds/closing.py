@@ -111,7 +111,9 @@ def _board(
     labels: dict[SystemId, str],
     *,
     tests_only: bool = False,
+    own: dict[SystemId, dict[str, Any]] | None = None,
 ) -> Board:
+    """A board of ``fit``; ``own`` gives a category's own vote columns."""
     points = [s.points for s in fit.scores.values() if s.points is not None]
     top = max(points) if points else None
     rows = []
@@ -132,6 +134,14 @@ def _board(
                 ),
                 decisive_votes=score.decisive_votes,
                 **extra[system.system_id],
+                **(
+                    {
+                        "category_votes": own[system.system_id]["votes"],
+                        "category_both_bad_share": own[system.system_id]["both_bad_share"],
+                    }
+                    if own is not None
+                    else {}
+                ),
             )
         )
     rows.sort(key=lambda r: (r.rank is None, r.rank or 0, r.label))
@@ -234,6 +244,8 @@ def _close(
         # results stood: the export shows the family as it was then.
         chain_heads=chain.heads(ledger, family.name),
         marks=catalog.marks(ledger),
+        # The settings in force (they change by recorded changes): what the gates read.
+        family_settings=dataclasses.asdict(family),
     )
     with ledger.atomic():
         stored_rounds.add_round(
@@ -344,15 +356,11 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
     categories = {}
     category = comparisons["category"]
     for name in sorted(category.values[code] for code in np.unique(category.codes).tolist()):
-        inside = category.isin(name)
-        part = fit_board(
-            comparisons,
-            np.where(inside, weights, 0.0),
-            ids,
-            reference=family.reference,
-            settings=settings,
-        )
-        categories[name] = _board(part, systems, extra, labels, tests_only=tests_only)
+        inside = np.where(category.isin(name), weights, 0.0)
+        part = fit_board(comparisons, inside, ids, reference=family.reference, settings=settings)
+        # Beside the family-wide columns, the votes this category's board rests on.
+        own = _vote_columns(systems, comparisons, inside)
+        categories[name] = _board(part, systems, extra, labels, tests_only=tests_only, own=own)
     diff_family = any(o.is_diff for o in outputs)
     return _Result(
         board=_board(fit, systems, extra, labels, tests_only=tests_only),

@@ -95,6 +95,12 @@ class BoardRow:
     p50_latency_ms: float | None = None
     pass_rate: float | None = None
     failed_tests_share: float | None = None
+    # A category's board only (None on the family's, and in rounds closed before they were
+    # recorded): the category's own human votes in the fit and their both-bad share. There
+    # ``votes`` and ``both_bad_share`` stay family-wide, while points, rank, preliminary
+    # and ``decisive_votes`` are the category's own.
+    category_votes: int | None = None
+    category_both_bad_share: float | None = None
     # Tested families only (None elsewhere): the agent and its turn budget, trials
     # expected (tasks x samples) and passed, tasks not answered, outputs without any
     # result (counted as failed), and the median trial time.
@@ -131,6 +137,9 @@ class BoardRow:
         if self.trials is None:
             for name in TESTED_FIELDS:
                 del row[name]
+        if self.category_votes is None:
+            for name in CATEGORY_FIELDS:
+                del row[name]
         for name in RECORDED_LATER:  # an older graded round shows as it was stored
             if row.get(name, 0) is None:
                 del row[name]
@@ -155,6 +164,7 @@ GRADED_FIELDS = (
     "missing_reasons",
 )
 TESTED_FIELDS = ("run", "trials", "trials_passed", "no_output", "untried", "p50_trial_ms")
+CATEGORY_FIELDS = ("category_votes", "category_both_bad_share")
 RECORDED_LATER = ("ci_method", "status_counts", "missing_reasons")
 
 
@@ -223,6 +233,9 @@ class Round:
     # shows the family as it was then.
     chain_heads: dict[str, dict[str, Any]]
     marks: dict[str, int] | None = None
+    # The family's settings in force at closing (kind, language, bounds, aspect, reference):
+    # they change by recorded changes (`arena family set`). None in rounds closed before.
+    family_settings: dict[str, Any] | None = None
 
     @property
     def anchor(self) -> Anchor | None:
@@ -234,7 +247,14 @@ class Round:
 
     def recorded_settings(self) -> dict[str, Any]:
         """The settings as the round records them: the choices, the software, the events."""
-        return {**self.settings.as_json(), "software": self.software, "events": list(self.events)}
+        recorded = {
+            **self.settings.as_json(),
+            "software": self.software,
+            "events": list(self.events),
+        }
+        if self.family_settings is not None:
+            recorded["family"] = self.family_settings
+        return recorded
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the comparisons and receipts, as `round show --json` builds on."""
@@ -257,6 +277,7 @@ class Round:
         recorded = dict(data["settings"])
         software = recorded.pop("software", "")
         events = tuple(recorded.pop("events", ()))
+        family_settings = recorded.pop("family", None)
         return cls(
             round_id=data["round"],
             family=data["family"],
@@ -271,4 +292,5 @@ class Round:
             fit=data.get("fit"),
             chain_heads=data["chain_heads"],
             marks=data.get("marks"),
+            family_settings=family_settings,
         )

@@ -83,12 +83,14 @@ def _normalised(info: tarfile.TarInfo) -> tarfile.TarInfo:
 
 def folder_archive(folder: Path) -> bytes:
     """``folder`` as a gzipped tar whose bytes depend only on its files' names, contents,
-    modes and links (sorted, times and owners cleared), so the same folder hashes alike."""
+    modes and links (sorted, times and owners cleared), so the same folder hashes alike.
+    ``__pycache__`` folders are left out: Python's byte-code caches (which pip writes
+    beside installed code) are not code."""
     buffer = io.BytesIO()
     with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as zipped:
         with tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as tar:
             for current, dirs, files in os.walk(folder):
-                dirs.sort()
+                dirs[:] = sorted(name for name in dirs if name != "__pycache__")
                 for name in sorted(dirs + files):
                     full = Path(current) / name
                     arcname = full.relative_to(folder).as_posix()

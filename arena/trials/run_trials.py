@@ -227,14 +227,13 @@ def _attempt_once(
             return _ended("failed", refused.reason, refused.log)
         repo = root / "repo"
         env = workspace.environment(sandbox.inside(root))
-        problem = workspace.command_problem(task.test_command, repo, env) or sandbox.hides(
-            task.test_command[0]
-        )
+        command = workspace.resolved_command(task.test_command)
+        problem = workspace.command_problem(command, repo, env) or sandbox.hides(command[0])
         if problem:
             return _ended("errored", problem, problem)
         finished = runner.run_command(
             lambda status_fd: sandbox.wrap(
-                task.test_command,
+                command,
                 root=root,
                 workdir=repo.name,
                 memory_mb=task.memory_mb,

@@ -70,8 +70,8 @@ def import_tasks(
         for name, value in (("kind", kind), ("language", language)):
             if value is not None and getattr(found, name) != value:
                 raise BadInput(
-                    f"family {family!r} already has {name} {getattr(found, name)!r}; a "
-                    "family's settings are fixed when it is created",
+                    f"family {family!r} already has {name} {getattr(found, name)!r}; an "
+                    "import never changes a family's settings (`arena family set` does)",
                     field=f"--{name}",
                 )
     specs = read_task_file(path)

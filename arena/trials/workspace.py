@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -17,6 +18,8 @@ from arena.ledger.file_store import FileStore
 from arena.records import Task
 from arena.trials import checkout
 
+# An argument of a test command that is exactly this stands for python_program().
+PYTHON_PLACEHOLDER = "{python}"
 PATCH_DID_NOT_APPLY = "patch_did_not_apply"
 EMPTY_PATCH = "empty_patch"
 HIDDEN_TESTS_BLOCKED = "hidden_tests_blocked"
@@ -95,6 +98,23 @@ def environment(root: Path) -> dict[str, str]:
         "LANG": "C.UTF-8",
         "NO_COLOR": "1",
     }
+
+
+def python_program() -> str | None:
+    """The Python ``{python}`` stands for: the interpreter running Arena; in a frozen
+    build (which has no interpreter of its own to lend) ``python3`` on PATH, if any."""
+    if getattr(sys, "frozen", False) or not sys.executable:
+        return shutil.which("python3") or shutil.which("python")
+    return sys.executable
+
+
+def resolved_command(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """``argv`` with each ``{python}`` argument replaced by the Python to use, resolved
+    when the tests run (so a task file, and the task's hash, name no machine's path)."""
+    if PYTHON_PLACEHOLDER not in argv:
+        return argv
+    python = python_program() or "python3"  # not found: command_problem says so
+    return tuple(python if arg == PYTHON_PLACEHOLDER else arg for arg in argv)
 
 
 def command_problem(argv: tuple[str, ...], repo: Path, env: dict[str, str]) -> str:

@@ -10,6 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from arena.errors import LedgerLocked
 from arena.paths import APP_NAME, default_ledger_path, resource_path
 from arena.ui.main_window import MainWindow
 from arena.ui.operations import show_error
@@ -64,7 +65,9 @@ def run(argv: list[str], *, ledger_path: Path, family: str | None = None) -> int
     window.show()
     window.raise_()
     window.activateWindow()
-    return app.exec()
+    code = app.exec()
+    # Another process writes the ledger: this window could only read it, and says so.
+    return LedgerLocked.exit_code if code == 0 and window.ops.read_only else code
 
 
 def main() -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -24,20 +25,6 @@ def ask_text(parent: QWidget, title: str, label: str, *, required: bool = False)
     if not ok or (required and not text.strip()):
         return None
     return text.strip()
-
-
-def ask_family(parent: QWidget, file_name: str, families: list[str], suggestion: str) -> str | None:
-    """The family to import ``file_name`` into: an existing one or a new name."""
-    names = [suggestion] + [f for f in families if f != suggestion]
-    name, ok = QInputDialog.getItem(
-        parent,
-        "Import outputs",
-        f"Import {file_name} into which family?\nPick one or type a new name.",
-        names,
-        0,
-        True,
-    )
-    return name.strip() if ok and name.strip() else None
 
 
 def ask_save_path(parent: QWidget, title: str, suggestion: Path, filters: str) -> Path | None:
@@ -65,6 +52,7 @@ class CorrectionDialog(QDialog):
         reason: str = "",
         placeholder: str = "",
         language: str | None = None,
+        choices: list[str] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
@@ -76,7 +64,11 @@ class CorrectionDialog(QDialog):
         self.language.setPlaceholderText("a language tag: fr, de, zh-Hans, pt-BR…")
         self.reason = QLineEdit(reason)
         self.reason.setPlaceholderText(placeholder)
+        self.choice = QComboBox()
+        self.choice.addItems(choices or [])
         form = QFormLayout()
+        if choices:
+            form.addRow("&Which:", self.choice)
         if language is not None:
             form.addRow("&Language:", self.language)
         form.addRow("&Reason:", self.reason)
@@ -89,9 +81,12 @@ class CorrectionDialog(QDialog):
         layout.addWidget(label)
         layout.addLayout(form)
         layout.addWidget(buttons)
-        first = self.language if language is not None else self.reason
+        first: QWidget = self.language if language is not None else self.reason
+        if choices:
+            first = self.choice
         first.setFocus()
-        first.selectAll()
+        if isinstance(first, QLineEdit):
+            first.selectAll()
 
 
 def ask_reason(
@@ -101,6 +96,16 @@ def ask_reason(
     as it is: the core says whether one is needed."""
     dialog = CorrectionDialog(parent, title, what, reason=default, placeholder=placeholder)
     return dialog.reason.text().strip() if dialog.exec() else None
+
+
+def ask_removal(
+    parent: QWidget, title: str, what: str, choices: list[str]
+) -> tuple[int, str] | None:
+    """Which of ``choices`` to remove and why, or None when cancelled."""
+    dialog = CorrectionDialog(parent, title, what, choices=choices)
+    if not dialog.exec():
+        return None
+    return dialog.choice.currentIndex(), dialog.reason.text().strip()
 
 
 def ask_language(parent: QWidget, title: str, what: str, suggestion: str) -> tuple[str, str] | None:

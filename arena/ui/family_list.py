@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QHeaderView,
     QLabel,
     QTableView,
@@ -26,6 +27,7 @@ from arena.ledger import Ledger, catalog
 from arena.rating.status import family_status
 
 COLUMNS = (
+    ("aspect", "Aspect"),
     ("name", "Family"),
     ("kind", "Kind"),
     ("language", "Language"),
@@ -46,20 +48,42 @@ class FamilyModel(QAbstractTableModel):
         super().__init__()
         self.rows: list[dict[str, Any]] = []
 
-    def reload(self, ledger: Ledger | None, *, counts: bool = True) -> None:
-        """The families of ``ledger``; without ``counts``, only their names, kinds and
-        languages (the counts read every family: seconds on a large ledger)."""
+    def reload(self, ledger: Ledger | None, *, counts: bool = True, archived: bool = False) -> None:
+        """The families of ``ledger``, grouped by aspect (the archived ones only with
+        ``archived``); without ``counts``, only their names, kinds and languages (the
+        counts read every family: seconds on a large ledger)."""
         self.beginResetModel()
         if ledger is None:
             self.rows = []
         elif counts:
-            self.rows = family_status(ledger)
+            self.rows = family_status(ledger, archived=archived)
         else:
-            self.rows = [
-                {"name": f.name, "kind": f.kind, "language": f.language}
-                for f in catalog.families(ledger)
+            listed = [
+                {
+                    "name": f.name,
+                    "kind": f.kind,
+                    "language": f.language,
+                    "aspect": f.aspect,
+                    "label": listing.label,
+                    "archived": listing.archived,
+                }
+                for f, listing in catalog.family_listings(ledger)
+                if archived or not listing.archived
             ]
+            self.rows = sorted(listed, key=lambda r: (r["aspect"] == "", r["aspect"], r["name"]))
         self.endResetModel()
+
+    def _shown(self, row: int, key: str) -> str:
+        values = self.rows[row]
+        if key == "aspect":  # once per group: the rows below it belong to it
+            first = row == 0 or self.rows[row - 1].get("aspect") != values.get("aspect")
+            grouped = any(r.get("aspect") for r in self.rows)
+            return (values.get("aspect") or "(no aspect)") if first and grouped else ""
+        if key == "name":
+            label = values.get("label", values["name"])
+            shown = label + (f" ({values['name']})" if label != values["name"] else "")
+            return shown + (" — archived" if values.get("archived") else "")
+        return str(values[key]) if key in values else "…"  # counted in a moment
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.rows)
@@ -71,7 +95,7 @@ class FamilyModel(QAbstractTableModel):
         row = self.rows[index.row()]
         key = COLUMNS[index.column()][0]
         if role == Qt.ItemDataRole.DisplayRole:
-            return str(row[key]) if key in row else "…"  # counted in a moment
+            return self._shown(index.row(), key)
         if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row.get(key), int):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and row["kind"] == "graded":
@@ -122,18 +146,24 @@ class FamilyList(QWidget):
         self.table.doubleClicked.connect(self._activated)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
+        self.show_archived = QCheckBox("Show archived families")
+        self.show_archived.setToolTip("arena family archive hides a family; this shows it again")
+        self.show_archived.toggled.connect(lambda _on: self.reload(self._ledger))
         layout = QVBoxLayout(self)
         layout.addWidget(self.hint)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.show_archived)
         self.setFocusProxy(self.table)
         # The ledger whose families are listed without their counts yet.
         self._uncounted: Ledger | None = None
+        self._ledger: Ledger | None = None
 
     def reload(self, ledger: Ledger | None, *, counts: bool = True) -> None:
         """List the families of ``ledger``; without ``counts`` they are counted once the
         list is on screen (a window opened on a family never needs them)."""
         chosen = self.selected_name()
-        self.model.reload(ledger, counts=counts)
+        self._ledger = ledger
+        self.model.reload(ledger, counts=counts, archived=self.show_archived.isChecked())
         self._uncounted = None if counts else ledger
         if self._uncounted is not None and self.isVisible():
             QTimer.singleShot(0, self._count)

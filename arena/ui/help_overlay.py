@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from arena.ui.keys import (
     ACTIONS,
     FIXED_KEYS,
+    FLAGS_ACTIONS,
     GATES_ACTIONS,
     PAGE_KEYS,
     KeyMap,
@@ -47,6 +48,7 @@ class HelpOverlay(QWidget):
             ("↑ ↓ ← →", "Move in the list, open or close a group"),
             ("Esc", "Back to the page you came from"),
         ]
+        flags = [(display(default_keys(a)), a.label) for a in FLAGS_ACTIONS]
         # Two columns, so the list fits a laptop screen.
         self.label.setText(
             "<table><tr><td valign='top'><h3>Rating</h3>"
@@ -56,6 +58,8 @@ class HelpOverlay(QWidget):
             + _table(list(PAGE_KEYS))
             + "<h3>Gates page</h3>"
             + _table(gates)
+            + "<h3>Flags page</h3>"
+            + _table(flags)
             + "</td></tr></table>"
         )
 

@@ -1,14 +1,17 @@
-"""Importing outputs from the window: choose a file, name its family, import in the background."""
+"""Importing outputs from the window: choose a file, say which family it goes to (an existing
+one, or a new one with its kind, language and bounds) and see what the import will do
+(``import_dialog``), then import it through the window's one write path."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from arena.ledger import Ledger
-from arena.ui import dialogs
+from arena.ui import import_dialog
 from arena.ui.operations import LedgerOps, show_error
 
 if TYPE_CHECKING:
@@ -18,33 +21,50 @@ IMPORT_FILES = "Outputs (*.jsonl *.json *.csv);;All files (*)"
 
 
 def ask_import_path(window: QMainWindow) -> Path | None:
-    path, _ = QFileDialog.getOpenFileName(window, "Import outputs", "", IMPORT_FILES)
+    path, _ = QFileDialog.getOpenFileName(window, "Choose outputs to import", "", IMPORT_FILES)
     return Path(path) if path else None
 
 
-def import_outputs(
-    window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, path: Path, families: list[str]
-) -> bool:
-    """Ask which family ``path`` goes to, then import it through ``ops`` (one transaction)."""
+def import_outputs(window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, path: Path) -> bool:
+    """Ask where ``path`` goes, then import it through ``ops`` (one transaction)."""
     if ledger is None:
         show_error(window, "Open a ledger before importing outputs into it.")
         return False
-    family = dialogs.ask_family(window, path.name, families, path.stem)
-    if family is None:
+    choice = import_dialog.ask_import(window, path, ledger)
+    if choice is None:
         return False
     # Loaded on first import: the readers and the gates are not needed to open the window.
     from arena.intake.outputs import import_file
-    from arena.intake.readers import guess_format
+    from arena.intake.readers import ReadOptions
+    from arena.redact import DEFAULT_SECRET_ENVS, Redactor
 
     def imported(report: ImportReport) -> None:
+        created = " (new family)" if report.family_created else ""
         window.statusBar().showMessage(
             f"Imported {report.outputs_added} new outputs ({report.records} records) "
-            f"into {report.family}.",
+            f"into {report.family}{created}.",
             10_000,
         )
+        warnings = [note for note in report.notes if note.startswith("warning:")]
+        if warnings:
+            show_error(window, "\n\n".join(warnings), title="Imported, with a warning")
+        families = getattr(window, "families", None)
+        if families is not None:  # once the list has been read again
+            QTimer.singleShot(0, lambda: families.select(report.family))
 
     return ops.run(
         "import",
-        lambda: import_file(ledger, path, family=family, fmt=guess_format(path)),
+        lambda: import_file(
+            ledger,
+            path,
+            family=choice.family,
+            fmt=choice.fmt,
+            settings=choice.settings,
+            options=ReadOptions(
+                redactor=Redactor.from_environment(DEFAULT_SECRET_ENVS),
+                questions=choice.questions,
+            ),
+            create=choice.create,
+        ),
         imported,
     )

@@ -94,16 +94,19 @@ RESERVED_STANDARD = (
 # would be ambiguous. None is a platform shortcut.
 BOARD_KEY = "B"
 GATES_KEY = "G"
+FLAGS_KEY = "Shift+F"
 CLOSE_ROUND_KEY = "Ctrl+Shift+R"
 BOARD_KEYS = {
     BOARD_KEY: "the family list's Board key",
     GATES_KEY: "the Gates page key",
+    FLAGS_KEY: "the Flags page key",
     CLOSE_ROUND_KEY: "the Close round key",
 }
 # The pages' keys, as the help overlay lists them.
 PAGE_KEYS: tuple[tuple[str, str], ...] = (
     (BOARD_KEY, "The family's board (from the family list)"),
     (GATES_KEY, "The family's gate failures (Gates page)"),
+    (FLAGS_KEY, "The family's flagged pairs (Flags page)"),
     (CLOSE_ROUND_KEY, "Close a round of the family"),
 )
 # The Gates page's corrections (gates_page.py). They act only while that page has
@@ -115,6 +118,15 @@ GATES_ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("remove", "Remove the output…", ("Del", "Backspace")),
     KeyAction("undo_selected", "Undo the selected correction…", ("U",)),
     KeyAction("undo_last", "Undo the last correction…", (), Standard.Undo),
+)
+# The Flags page's actions (rating/flags_page.py): like the Gates page's, only while
+# that page has the focus.
+FLAGS_ACTIONS: tuple[KeyAction, ...] = (
+    KeyAction("retire", "Retire the flagged case…", ("R",)),
+    KeyAction("remove", "Remove an output of the flagged pair…", ("Del", "Backspace")),
+    KeyAction("resolve", "Resolve the flag (nothing to change)…", ("X",)),
+    KeyAction("undo_selected", "Undo what was done about the flag…", ("U",)),
+    KeyAction("undo_last", "Undo the last thing done on this page…", (), Standard.Undo),
 )
 ARROWS = {"Left": "←", "Right": "→", "Up": "↑", "Down": "↓"}
 

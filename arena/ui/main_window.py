@@ -33,13 +33,14 @@ from arena.ui.operations import LedgerOps, show_error
 from arena.ui.rating.rating_page import RatingPage
 from arena.ui.rating.render_cache import RenderCache
 from arena.ui.settings import Settings
-from arena.ui.settings_dialog import SettingsDialog
-from arena.ui.theme import THEMES, apply_theme, button_css
+from arena.ui.theme import THEMES
 from arena.ui.window_menus import VOTE_ACTIONS, build_menus
+from arena.ui.window_view import WindowView
 
 if TYPE_CHECKING:
     from arena.ui.board.board_page import BoardPage
     from arena.ui.gates.gates_page import GatesPage
+    from arena.ui.rating.flags_page import FlagsPage
 INPUT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
 LEDGER_FILES = "Arena ledgers (*.sqlite *.db);;All files (*)"
 
@@ -73,7 +74,8 @@ class MainWindow(QMainWindow):
         # The Board and Gates pages, made when first shown (``board``, ``gates``).
         self.made_board: BoardPage | None = None
         self.made_gates: GatesPage | None = None
-        # The page the Gates page was opened from, where Esc goes back to.
+        self.made_flags: FlagsPage | None = None
+        # The page the Gates (or Flags) page was opened from, where Esc goes back to.
         self.gates_from: QWidget = self.families
         self.pages = QStackedWidget()
         for page in (self.families, self.rating):
@@ -89,6 +91,7 @@ class MainWindow(QMainWindow):
         self.recent_menu, self.back_action, self.dark_action = menus.recent, menus.back, menus.dark
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self.round_actions = menus.round_actions
+        self.rating.offer_next(self.round_actions.close_round, self.show_board, self.show_families)
         self.apply_key_map(settings.key_map)
         self._set_rating_actions(False)
         self.pages.currentChanged.connect(lambda _index: self.round_actions.update())
@@ -99,7 +102,8 @@ class MainWindow(QMainWindow):
         self.rating.status_changed.connect(self._update_status)
         self.setAcceptDrops(True)
         self.setWindowTitle("Arena")
-        self._apply_theme()
+        self.view = WindowView(self)
+        self.view.apply_theme()
         if settings.geometry is not None:
             self.restoreGeometry(settings.geometry)
         else:
@@ -161,17 +165,19 @@ class MainWindow(QMainWindow):
         def opened(ledger: Ledger) -> None:
             self.ledger = ledger
             self.settings.remember_ledger(str(Path(ledger.path).resolve()))
-            self.setWindowTitle(f"{Path(ledger.path).name} — Arena")
+            only = " (read-only)" if ledger.readonly else ""
+            self.setWindowTitle(f"{Path(ledger.path).name}{only} — Arena")
 
-        ok = self.ops.run("open", lambda: Ledger.open(path), opened)
+        ok = self.ops.run("open", lambda: self.ops.open_ledger(path), opened)
+        if ok and self.ops.read_only:  # another process writes it
+            show_error(self, self.ops.read_only)
         self.show_families(counts=counts)
         return ok
 
     def close_ledger(self) -> None:
         self.rating.stop()
-        for made in (self.made_board, self.made_gates):
-            if made is not None:
-                made.clear()
+        for made in self.made_pages():
+            made.clear()
         if self.ledger is not None:
             self.families.reload(None)
             self.ledger.close()
@@ -194,6 +200,8 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def open_family(self, name: str) -> bool:
+        if self.ledger is not None and self.ledger.readonly:
+            return self.show_board(name)  # nothing can be voted: the board instead
         if self.ledger is None or not self.rating.start(self.ledger, name):
             return False
         self.pages.setCurrentWidget(self.rating)
@@ -206,8 +214,8 @@ class MainWindow(QMainWindow):
         page = self.pages.currentWidget()
         if page is self.rating:
             return self.rating.family
-        for made in (self.made_board, self.made_gates):
-            if made is not None and page is made:
+        for made in self.made_pages():
+            if page is made:
                 return made.family
         return self.families.selected_name()
 
@@ -233,6 +241,17 @@ class MainWindow(QMainWindow):
             self.ops.changed.connect(self._ledger_changed)
         return self.made_gates
 
+    @property
+    def flags(self) -> FlagsPage:
+        if self.made_flags is None:
+            from arena.ui.rating.flags_page import FlagsPage
+
+            self.made_flags = FlagsPage(self.ops, self.theme)
+            self.pages.addWidget(self.made_flags)
+            self.ops.changed.disconnect(self._ledger_changed)  # after the page, as for gates
+            self.ops.changed.connect(self._ledger_changed)
+        return self.made_flags
+
     def show_board(self, name: str | None = None, round_id: str | None = None) -> bool:
         """The board of ``name`` (default: the current family), on ``round_id`` or the newest."""
         name = name or self.current_family()
@@ -249,19 +268,26 @@ class MainWindow(QMainWindow):
 
     def show_gates(self, name: str | None = None) -> bool:
         """The Gates page of ``name`` (default: the current family); Esc comes back here."""
+        return self._show_aside(lambda: self.gates, name)
+
+    def show_flags(self, name: str | None = None) -> bool:
+        """The Flags page of ``name`` (default: the current family); Esc comes back here."""
+        return self._show_aside(lambda: self.flags, name)
+
+    def _show_aside(self, make: Callable[[], GatesPage | FlagsPage], name: str | None) -> bool:
         name = name or self.current_family()
         if self.ledger is None or name is None:
             return False
-        page = self.pages.currentWidget()
+        page, aside = self.pages.currentWidget(), make()
         assert page is not None  # the stack always holds its pages
-        if page is not self.gates:
+        if page not in (self.made_gates, self.made_flags):
             self.gates_from = page
         self.rating.stop()
         self._set_rating_actions(False)
-        self.gates.load(self.ledger, name)
-        self.pages.setCurrentWidget(self.gates)
+        aside.load(self.ledger, name)
+        self.pages.setCurrentWidget(aside)
         self.round_actions.update()
-        self.gates.setFocus()
+        aside.setFocus()
         self._update_status()
         return True
 
@@ -270,14 +296,14 @@ class MainWindow(QMainWindow):
             self.overlay.hide()
             return
         page, name = self.pages.currentWidget(), self.current_family()
-        on_gates = page is not None and page is self.made_gates
+        on_gates = page is not None and page in (self.made_gates, self.made_flags)
         if on_gates and name and self.gates_from is self.rating:
             # Back to rating: a new session on a family its corrections may have changed.
             if self.open_family(name):
                 return
         if on_gates and name and self.gates_from is self.made_board:
             self.show_board(name)
-        elif page in (self.rating, self.made_board, self.made_gates):
+        elif page in (self.rating, self.made_board, self.made_gates, self.made_flags):
             self.show_families()
             if name:
                 self.families.select(name)
@@ -297,8 +323,7 @@ class MainWindow(QMainWindow):
             self.import_path(path)
 
     def import_path(self, path: Path) -> bool:
-        names = [row["name"] for row in self.families.model.rows]
-        return import_flow.import_outputs(self, self.ops, self.ledger, path, names)
+        return import_flow.import_outputs(self, self.ops, self.ledger, path)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
         if any(url.isLocalFile() for url in event.mimeData().urls()):
@@ -310,54 +335,31 @@ class MainWindow(QMainWindow):
         for path in files:
             self.import_path(path)
 
-    # -- view -----------------------------------------------------------------
+    # -- view (window_view.py) ------------------------------------------------
 
-    def _apply_theme(self) -> None:
-        apply_theme(_app(), self.theme)
-        self.setStyleSheet(button_css(self.theme))
+    def made_pages(self) -> list[BoardPage | GatesPage | FlagsPage]:
+        return [p for p in (self.made_board, self.made_gates, self.made_flags) if p is not None]
 
     def toggle_theme(self) -> None:
-        self.theme = THEMES["light" if self.theme.name == "dark" else "dark"]
-        self.settings.theme = self.theme.name
-        self.dark_action.setChecked(self.theme.name == "dark")
-        self._apply_theme()
-        self.cache.set_theme(self.theme)
-        self.rating.pair_view.set_theme(self.theme, self.settings.font_size)
-        for made in (self.made_board, self.made_gates):
-            if made is not None:
-                made.set_theme(self.theme)
+        self.view.toggle_theme()
 
     def change_font(self, step: int) -> None:
-        self.settings.font_size = self.settings.font_size + step
-        self.rating.pair_view.set_point_size(self.settings.font_size)
+        self.view.change_font(step)
 
     def toggle_sync(self) -> None:
-        self.settings.scroll_sync = not self.settings.scroll_sync
-        self.key_actions["sync"].setChecked(self.settings.scroll_sync)
-        self.rating.pair_view.set_sync(self.settings.scroll_sync)
-        self.statusBar().showMessage(
-            f"Scroll sync {'on' if self.settings.scroll_sync else 'off'}", 3000
-        )
+        self.view.toggle_sync()
 
     def toggle_diff_layout(self) -> None:
-        self.settings.diff_split = not self.settings.diff_split
-        self.key_actions["diff_layout"].setChecked(self.settings.diff_split)
-        self.rating.pair_view.set_split(self.settings.diff_split)
+        self.view.toggle_diff_layout()
 
     def edit_settings(self) -> None:
-        dialog = SettingsDialog(self.settings.key_map, self.settings.break_minutes, self)
-        if dialog.exec():
-            self.settings.key_map = dialog.key_map()
-            self.settings.break_minutes = dialog.break_minutes.value()
-            self.rating.break_minutes = self.settings.break_minutes
-            self.apply_key_map(self.settings.key_map)
+        self.view.edit_settings()
 
     def _update_status(self) -> None:
         page = self.pages.currentWidget()
         texts: dict[QWidget, Callable[[], str]] = {self.rating: self.rating.status_text}
-        for made in (self.made_board, self.made_gates):
-            if made is not None:
-                texts[made] = made.status_text
+        for made in self.made_pages():
+            texts[made] = made.status_text
         self.status.setText(texts[page]() if page in texts else "")
 
     # -- lifetime -------------------------------------------------------------

@@ -11,17 +11,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
-from arena.errors import ArenaError, HeadFileNotUpdated
-from arena.ledger import StorageError
+from arena.errors import ArenaError, HeadFileNotUpdated, LedgerLocked
+from arena.ledger import Ledger, StorageError
 
 # A write can fail for Arena's own reasons, or because SQLite or the disk refused it
 # (full disk, a removed drive); the rater needs to see all of these the same way.
 WRITE_ERRORS = (ArenaError, StorageError, OSError)
+# What a window may run on a ledger it only reads (``LedgerOps.run`` kinds).
+READS = frozenset({"open"})
 
 
 def show_error(parent: QWidget | None, message: str, *, title: str = "Arena") -> QMessageBox:
@@ -48,11 +51,32 @@ class LedgerOps(QObject):
         super().__init__(parent)
         self._window = parent
         self.last_error = ""
+        # Why this window only reads its ledger ("" when it may write it).
+        self.read_only = ""
+
+    def open_ledger(self, path: Path) -> Ledger:
+        """The ledger at ``path`` for writing, or only for reading while another Arena
+        process writes it (``read_only`` then says so, and every write is refused)."""
+        self.read_only = ""
+        try:
+            return Ledger.open(path)
+        except LedgerLocked as locked:
+            ledger = Ledger.open(path, readonly=True)
+            self.read_only = (
+                f"{locked}. This window only reads it: boards, gates and flags can be "
+                "looked at; voting, importing and closing a round wait until the other "
+                "window is closed."
+            )
+            return ledger
 
     def run(
         self, kind: str, op: Callable[[], Any], done: Callable[[Any], object] | None = None
     ) -> bool:
         """Run ``op``; on success call ``done`` with its result and announce ``kind``."""
+        if self.read_only and kind not in READS:
+            self.last_error = self.read_only
+            show_error(self._window, f"Nothing was recorded: {self.read_only}")
+            return False
         try:
             result = op()
         except HeadFileNotUpdated as exc:

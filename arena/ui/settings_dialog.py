@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -18,6 +19,20 @@ from PySide6.QtWidgets import (
 from arena.ui.keys import ACTIONS, PORTABLE, KeyMap, default_key_map, problems
 
 KEYS_PER_ACTION = 2
+# Keys a key editor leaves to the dialog: Esc closes it, Return and Enter press OK.
+DIALOG_KEYS = (Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+class KeyEdit(QKeySequenceEdit):
+    """One binding. Esc, Return and Enter alone are never recorded (none may be a rater's
+    key): they go to the dialog, as in any other dialog."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        plain = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if event.key() in DIALOG_KEYS and plain == Qt.KeyboardModifier.NoModifier:
+            event.ignore()  # on to the dialog
+            return
+        super().keyPressEvent(event)
 
 
 class SettingsDialog(QDialog):
@@ -28,12 +43,12 @@ class SettingsDialog(QDialog):
         grid.addWidget(QLabel("<b>Action</b>"), 0, 0)
         grid.addWidget(QLabel("<b>Key</b>"), 0, 1)
         grid.addWidget(QLabel("<b>Other key</b>"), 0, 2)
-        self.editors: dict[str, list[QKeySequenceEdit]] = {}
+        self.editors: dict[str, list[KeyEdit]] = {}
         for row, action in enumerate(ACTIONS, start=1):
             grid.addWidget(QLabel(action.label), row, 0)
             edits = []
             for column in range(KEYS_PER_ACTION):
-                edit = QKeySequenceEdit()
+                edit = KeyEdit()
                 edit.setMaximumSequenceLength(1)
                 edit.setClearButtonEnabled(True)
                 grid.addWidget(edit, row, column + 1)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate Arena's bundled demo data.
 
-Running ``python packaging/demo/make_demo.py`` (re)writes three JSON Lines files in
+Running ``python packaging/demo/make_demo.py`` (re)writes four JSON Lines files in
 ``resources/demo/`` (or in the folder given with ``--out``), in Arena's native import
 format (``resources/schema/native-output.schema.json``):
 
@@ -13,6 +13,10 @@ format (``resources/schema/native-output.schema.json``):
 * ``coding.jsonl``    -- family ``coding`` (kind ``tests_then_votes``): four systems
   answer 12 issues about small made-up Python projects with ``git diff`` patches and a
   test result.
+* ``fixes.jsonl``     -- family ``fixes`` (kind ``tests_then_votes``): three systems'
+  patches for six issues of ``resources/demo/fixes/pocketbook``, a small repository
+  written by hand for the demo, with the result its hidden tests give; ``arena demo``
+  runs those tests for real.
 
 Each file plants outputs that must fail a gate (Empty, Truncated, Length, Language,
 Script), identical outputs that settle as ties, and identity leaks;
@@ -21,7 +25,10 @@ Script), identical outputs that settle as ties, and identity leaks;
 The words are data and the composing is code: ``data/<family>/*.toml`` beside this
 script hold the prompts, passages, answer material, code, planted outputs and system
 tables; ``demogen/`` composes every system's answer from them. The generator lives here,
-outside ``resources/``, so it is not installed with Arena; only its three outputs are.
+outside ``resources/``, so it is not installed with Arena; only its outputs are. The
+``fixes`` family is the exception: its repository, task file and hidden tests are
+hand-written files in ``resources/demo/fixes/`` that ship with Arena (``arena demo`` runs
+the tests); the generator reads them and composes only the patches and records.
 
 All prompts, answers, passages, code and system names are original writing made for
 this project (nothing is copied from a benchmark, data set or other publication) and
@@ -38,7 +45,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from demogen import coding, prose, zh
+from demogen import coding, fixes, prose, zh
 from demogen.common import write_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +55,7 @@ FILES = (
     ("prose-en.jsonl", prose.build),
     ("zh-hans.jsonl", zh.build),
     ("coding.jsonl", coding.build),
+    ("fixes.jsonl", fixes.build),
 )
 
 

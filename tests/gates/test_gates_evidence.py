@@ -51,7 +51,7 @@ def test_short_and_symbolic_answers_in_the_familys_language_pass(wrong_language_
 
 def test_demo_fails_language_exactly_where_its_readme_plants_it():
     failing = set()
-    for name in ("prose-en", "zh-hans", "coding"):
+    for name in ("prose-en", "zh-hans", "coding", "fixes"):
         for line in (DEMO / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
             result = _judge(

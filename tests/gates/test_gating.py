@@ -50,7 +50,7 @@ def test_rerunning_unchanged_gates_stores_nothing_new(ledger, tmp_path):
 
 def test_gate_json_matches_the_documented_shape(capsys, tmp_path, small_family_file):
     ledger = str(tmp_path / "l.sqlite")
-    main(["--ledger", ledger, "import", str(small_family_file), "--family", "small"])
+    main(["--ledger", ledger, "import", str(small_family_file), "--family", "small", "--create"])
     capsys.readouterr()
     assert main(["--ledger", ledger, "gate", "--family", "small", "--json"]) == 0
     (family,) = json.loads(capsys.readouterr().out)["families"]

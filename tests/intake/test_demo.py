@@ -33,6 +33,7 @@ def test_the_demo_has_the_promised_sizes(demo):
     assert len({c.category for c in catalog.cases(demo, "prose-en")}) >= 3
     assert (status["zh-hans"]["systems"], status["zh-hans"]["cases"]) == (4, 12)
     assert (status["coding"]["systems"], status["coding"]["cases"]) == (4, 12)
+    assert (status["fixes"]["systems"], status["fixes"]["cases"]) == (3, 6)
     samples = {(o.system_id, o.sample) for o in catalog.outputs(demo, "prose-en")}
     assert len(samples) == 6, "one system answers every case twice"
 
@@ -62,3 +63,21 @@ def test_only_two_passing_different_diffs_reach_the_rater(demo):
         ("code-05", "dune-mini", 0, "empty"),
         ("code-09", "basalt-13b", 0, "truncated"),
     }
+
+
+def test_the_fixes_family_leaves_two_passing_different_diffs_to_the_rater(demo):
+    # Before its tests run here, on the results shipped with its outputs (tests/trials/
+    # test_demo_trials.py runs them); its patches pass every gate.
+    (fixes,) = family_status(demo, "fixes")
+    assert fixes["pending_pairs"] == 7
+    assert _failures(demo, "fixes") == set()
+
+
+def test_the_demo_can_be_rebuilt_where_it_was(tmp_path):
+    # As `arena demo` does at its default path: the old ledger's head file and file store
+    # go with it, or the fresh ledger would refuse to be written behind the old head.
+    path = tmp_path / "demo.sqlite"
+    build_demo(path, replace=True)
+    (tmp_path / "demo.sqlite.files").mkdir()
+    assert build_demo(path, replace=True) == "4 families, 354 outputs"
+    assert not (tmp_path / "demo.sqlite.files").exists()

@@ -1,5 +1,6 @@
 """The demo generator (packaging/demo) rewrites the committed demo files byte for byte,
-and stays out of the wheel: only its three outputs ship, in resources/demo."""
+and stays out of the wheel: only its outputs ship, in resources/demo, with the fixes
+family's hand-written repository, hidden tests and task file (resources/demo/fixes)."""
 
 import subprocess
 import sys
@@ -13,7 +14,8 @@ from tests.conftest import REPO
 ROOT = REPO
 GENERATOR = ROOT / "packaging" / "demo"
 DEMO = ROOT / "resources" / "demo"
-OUTPUTS = ("coding.jsonl", "prose-en.jsonl", "zh-hans.jsonl")
+FIXES = DEMO / "fixes"
+OUTPUTS = ("coding.jsonl", "fixes.jsonl", "prose-en.jsonl", "zh-hans.jsonl")
 
 
 def _package_folder(package: str, package_dir: dict[str, str]) -> Path:
@@ -43,15 +45,23 @@ def _wheel_files() -> set[Path]:
 def test_the_wheel_ships_the_demo_but_not_its_generator():
     shipped = _wheel_files()
     assert {(DEMO / name).resolve() for name in OUTPUTS} <= shipped
+    fixes = {p.resolve() for p in FIXES.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert (FIXES / "tasks.toml").resolve() in fixes
+    assert (FIXES / "pocketbook" / "pocketbook" / "book.py").resolve() in fixes
+    assert fixes <= shipped, sorted(str(p) for p in fixes - shipped)
     generator = {path.resolve() for path in GENERATOR.rglob("*") if path.is_file()}
     assert (GENERATOR / "make_demo.py").resolve() in generator
     assert not shipped & generator, sorted(str(p) for p in shipped & generator)
     assert not [path for path in shipped if path.name == "make_demo.py"]
 
 
-def test_the_demo_folder_holds_no_code():
+def test_the_demo_folder_holds_no_code_but_the_fixes_repository_and_its_hidden_tests():
     # resources/ installs whole (package data "**/*"), so a script put there ships too.
-    assert not list(DEMO.rglob("*.py"))
+    # The fixes family's code is its data: the repository its systems patched and the
+    # hidden tests Arena runs on their patches, never imported by Arena.
+    data = (FIXES / "pocketbook", FIXES / "hidden")
+    code = [p for p in DEMO.rglob("*.py") if not any(folder in p.parents for folder in data)]
+    assert code == []
 
 
 def test_the_generator_modules_stay_small():

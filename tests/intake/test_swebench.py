@@ -289,7 +289,9 @@ def test_the_file_names_of_runs_guess_the_format():
 def test_the_cli_imports_a_run_and_prints_its_report(capsys, tmp_path):
     path = _acr(tmp_path)
     ledger = str(tmp_path / "l.sqlite")
-    code = main(["--ledger", ledger, "import", str(path), "--family", "swe", "--harness", "acr"])
+    code = main(
+        ["--ledger", ledger, "import", str(path), "--family", "swe", "--create", "--harness", "acr"]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "5 new outputs" in out and "5 imported trials" in out

@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 from sqlite_utils import Database
 
-from arena.ledger import Ledger
+from arena.ledger import Ledger, seals
 from arena.ledger.schema import SCHEMA_VERSION, migrate, migration_names
 
 
@@ -25,6 +25,8 @@ def _old_ledger(path, stop_before: str) -> Database:
             "created_at": "2026-01-01T00:00:00.000+00:00",
         }
     )
+    if db[seals.TABLE].exists():  # a ledger with seals seals what Arena wrote
+        seals.seal(db, seals.marks(db))
     return db
 
 
@@ -139,3 +141,75 @@ def test_a_round_stored_as_round_items_rows_keeps_its_comparisons(tmp_path):
         assert list(stored_rounds.items(ledger, "r1", "comparison")) == rows
         assert stored_rounds.find_round(ledger, "r1")["round"] == "r1"
         assert not stored_rounds.gated_on(ledger, "f", "anything")
+
+
+def _v13_with_outputs(path, texts: dict[str, str], *, sealed: bool = True) -> None:
+    """A ledger just before 0014 whose outputs (case -> text) Arena wrote and sealed."""
+    from arena.canonical import sha256_hex
+    from arena.records import SystemDescriptor, output_id
+
+    db = _old_ledger(path, "0014_output_keys")
+    system = SystemDescriptor(model="m").system_id
+    db["systems"].insert(
+        {"system_id": system, "label": "m", "descriptor": "{}", "created_at": "2026"}
+    )
+    db["imports"].insert(
+        {
+            "import_id": "i",
+            "family": "f",
+            "path": "x",
+            "format": "native",
+            "file_sha256": "0",
+            "records": 1,
+            "added": 1,
+            "imported_at": "2026",
+        }
+    )
+    if sealed:
+        seals.seal(db, seals.marks(db))
+    for case, text in texts.items():
+        db["cases"].insert(
+            {"family": "f", "case_id": case, "category": "c", "prompt": "p",
+             "language_evidence": ""}
+        )  # fmt: skip
+        db["outputs"].insert(
+            {
+                "output_id": output_id("f", case, system, 0),
+                "family": "f",
+                "case_id": case,
+                "system_id": system,
+                "sample": 0,
+                "text": text,
+                "content_hash": sha256_hex(text),
+                "is_diff": 0,
+                "import_id": "i",
+            }
+        )
+    if sealed:
+        seals.seal(db, seals.marks(db))
+    db.conn.commit()
+    db.close()
+
+
+def test_the_outputs_before_0014_get_their_text_keys_in_a_sealed_migration(tmp_path):
+    from arena.texts import text_key
+
+    path = tmp_path / "v13.sqlite"
+    texts = {"c1": "An answer.\r\n", "c2": "An answer.", "c3": "Another  \nanswer"}
+    _v13_with_outputs(path, texts)
+    with Ledger.open(path) as ledger:
+        keys = dict(ledger.db.execute("SELECT case_id, text_key FROM output_keys"))
+        commits = [r[0] for r in ledger.db.execute("SELECT kind FROM commits ORDER BY seq")]
+        assert seals.verify(ledger.db) == []
+    assert keys == {case: text_key(text) for case, text in texts.items()}
+    assert keys["c1"] == keys["c2"] != keys["c3"]
+    assert commits[-1] == "migration"
+
+
+def test_a_ledger_with_rows_slipped_in_is_not_upgraded_over_them(tmp_path):
+    from arena.errors import UnsealedRows
+
+    path = tmp_path / "v13.sqlite"
+    _v13_with_outputs(path, {"c1": "An answer."}, sealed=False)
+    with pytest.raises(UnsealedRows, match="cannot be upgraded"):
+        Ledger.open(path)

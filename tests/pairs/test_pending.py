@@ -16,6 +16,7 @@ from arena.pairs.pending import PendingPairs, votes_pending
 from arena.pairs.scheduling import Candidate, Shown
 from arena.pairs.settling import settle
 from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, SystemId
+from arena.texts import text_key
 
 PASS = tuple(GateResult(gate, True, "") for gate in GATES)
 FAIL = tuple(GateResult(gate, gate != "empty", "") for gate in GATES)
@@ -71,7 +72,7 @@ def test_counted_pairs_are_the_pairs_settle_lists(family, data):
     voted = [(a, b) for a, b in voted if a != b] + [("gone", ids[0])]
     voted_keys = {frozenset(v) for v in voted}
     counts = count_votes_family(
-        [(o.output_id, o.case_id, o.system_id, o.text) for o in outputs], failing, voted
+        [(o.output_id, o.case_id, o.system_id, text_key(o.text)) for o in outputs], failing, voted
     )
     assert counts.settled == len(settlement.settled)
     assert counts.unvoted == sum(

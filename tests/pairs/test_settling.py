@@ -15,10 +15,10 @@ from arena.pairs.settling import (
     PendingPair,
     SettledComparison,
     normalise_diff,
-    normalise_text,
     settle,
 )
 from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, SystemId
+from arena.texts import normalise_text
 
 PASS = tuple(GateResult(gate, True, "") for gate in GATES)
 

@@ -381,6 +381,7 @@ def test_a_record_over_the_size_limit_is_refused_with_its_line(tmp_path, capsys,
             str(path),
             "--family",
             "f",
+            "--create",
             "--format",
             fmt,
             "--max-record-mb",
@@ -389,4 +390,7 @@ def test_a_record_over_the_size_limit_is_refused_with_its_line(tmp_path, capsys,
     )
     err = capsys.readouterr().err
     assert code == 2 and f"{path}:" in err, err
-    assert main(["--ledger", ledger, "import", str(path), "--family", "f", "--format", fmt]) == 0
+    code = main(
+        ["--ledger", ledger, "import", str(path), "--family", "f", "--create", "--format", fmt]
+    )
+    assert code == 0

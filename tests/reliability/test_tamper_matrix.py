@@ -19,7 +19,7 @@ from arena.bundle.export import export_round
 from arena.errors import LedgerBehindHeadFile, UnsealedRows
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
-from arena.ledger import Ledger, chain, events, heads, seals, trial_store
+from arena.ledger import Ledger, chain, events, family_changes, heads, seals, trial_store
 from arena.ledger.guards import APPEND_ONLY
 from arena.ledger.integrity import check
 from arena.rating.session import RatingSession
@@ -44,6 +44,7 @@ def everything(tmp_path_factory, template_ledger) -> Path:
         session.undo()
         session.flag("looks odd")
         events.add_event(ledger, "rel", "retire_case", case_id="c39", note="typo")
+        family_changes.add_change(ledger, "rel", "label", "Reliability", reason="readable")
         close_round(ledger, "rel", RoundSettings(seed=1))
         script = {t.input: [Reply(t.reference)] for t in starter.tasks}
         with FakeEndpoint(script) as server:
@@ -71,6 +72,7 @@ TABLES = [
     "families", "systems", "cases", "outputs", "gate_results", "imports", "sessions",
     "presentations", "votes", "retractions", "events", "rounds", "round_items",
     "round_comparisons", "suites", "runs", "attempts", "grades", "tasks", "trials",
+    "output_keys", "family_changes",
 ]  # fmt: skip
 
 

@@ -3,11 +3,12 @@ hidden tests, and nothing written through a link the diff planted."""
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from pathlib import Path
 
 from arena.ledger import Ledger, trial_store
-from arena.trials import checkout, run_trials
+from arena.trials import checkout, run_trials, workspace
 from arena.trials.sandbox import NONE
 from tests.trials.conftest import BASE, FIXED, TEST_ADD, diff, git
 
@@ -37,6 +38,31 @@ def test_a_folder_archive_depends_only_on_its_files(project):
     assert checkout.folder_archive(project.repo) == first
     (project.repo / "calc.py").chmod(0o755)
     assert checkout.folder_archive(project.repo) != first
+
+
+def test_a_folder_archive_leaves_out_byte_code_caches(project):
+    first = checkout.folder_archive(project.repo)
+    (project.repo / "__pycache__").mkdir()
+    (project.repo / "__pycache__" / "calc.cpython-311.pyc").write_bytes(b"\x00cached")
+    assert checkout.folder_archive(project.repo) == first
+
+
+def test_python_in_a_test_command_is_the_interpreter_running_arena(monkeypatch):
+    argv = ("{python}", "-m", "unittest", "x{python}")
+    assert workspace.resolved_command(argv) == (sys.executable, "-m", "unittest", "x{python}")
+    assert workspace.resolved_command(("pytest", "-q")) == ("pytest", "-q")
+    # A frozen build has no interpreter to lend: python3 on PATH, else the name (not found).
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(workspace.shutil, "which", lambda name: None)
+    assert workspace.python_program() is None
+    assert workspace.resolved_command(argv)[0] == "python3"
+
+
+def test_a_python_placeholder_runs_with_arenas_interpreter(project):
+    task = project.task("add", TEST_ADD, test_command=["{python}", "tests/test_add.py"])
+    project.load([("add", "good", diff("calc.py", BASE, FIXED))], [task])
+    trial = only_trial(project)
+    assert (trial.result, trial.exit_code) == ("passed", 0), trial.log_tail
 
 
 def test_an_empty_diff_is_a_failed_trial(project):

@@ -202,10 +202,20 @@ def open_window(qtbot, make_settings, clock) -> Iterator[Callable]:
 
 @pytest.fixture
 def answers(monkeypatch):
-    """Scripted answers to the window's questions (skip comment, flag note, family name)."""
-    from arena.ui import dialogs
+    """Scripted answers to the window's questions (skip comment, flag note, and the family
+    an import goes to: a new one is made with the default settings)."""
+    from arena.intake.family_settings import FamilySettings
+    from arena.intake.readers import guess_format
+    from arena.ui import dialogs, import_dialog
 
     queue: list[str | None] = []
+
+    def ask_import(parent, path, ledger):
+        name = queue.pop(0)
+        if name is None:
+            return None
+        return import_dialog.ImportChoice(name, guess_format(path), True, FamilySettings())
+
     monkeypatch.setattr(dialogs, "ask_text", lambda *a, **k: queue.pop(0))
-    monkeypatch.setattr(dialogs, "ask_family", lambda *a, **k: queue.pop(0))
+    monkeypatch.setattr(import_dialog, "ask_import", ask_import)
     return queue

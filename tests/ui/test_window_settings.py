@@ -133,12 +133,16 @@ def test_a_bad_import_is_reported_and_changes_nothing(
     assert "broken" not in [r["name"] for r in window.families.model.rows]
 
 
-def test_a_ledger_open_in_another_process_is_reported(qtbot, open_window, ui_ledger, big_ledger):
+def test_a_ledger_open_in_another_process_is_reported_and_only_read(
+    qtbot, open_window, ui_ledger, big_ledger
+):
     window = open_window(ui_ledger)
     with Ledger.open(big_ledger):
-        assert not window.open_ledger(big_ledger)
-    assert "another Arena process" in window.ops.last_error
-    assert window.ledger is None
+        assert window.open_ledger(big_ledger)
+        assert "another Arena process" in window.ops.read_only
+        assert window.ledger is not None and window.ledger.readonly
+        assert not window.ops.run("import", lambda: None)  # no write is even tried
+    assert "only reads it" in window.ops.last_error
 
 
 @pytest.mark.parametrize("family", ["nope"])

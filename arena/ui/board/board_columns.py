@@ -62,6 +62,18 @@ BOTH_BAD = Column(
     _percent,
     family_wide=True,
 )
+# A category view's own vote columns, shown before the family-wide Votes.
+CATEGORY_VOTES = Column(
+    "category_votes",
+    "Votes",
+    "Human votes of this category in its refit: the evidence its points and marks rest on.",
+)
+CATEGORY_BOTH_BAD = Column(
+    "category_both_bad_share",
+    "Both bad",
+    "Share of its votes in this category that were “both bad”.",
+    _percent,
+)
 GATE_FAILURES = Column(
     "gate_failure_share",
     "Gate failures",
@@ -200,5 +212,17 @@ KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
 }
 
 
-def columns_for(kind: str) -> tuple[Column, ...]:
-    return KIND_COLUMNS.get(kind, KIND_COLUMNS["votes"])
+def columns_for(kind: str, *, category: bool = False) -> tuple[Column, ...]:
+    """The columns of a board of ``kind``; in a category view (``category``) the
+    category's own votes and both-bad share come before the family-wide votes."""
+    columns = KIND_COLUMNS.get(kind, KIND_COLUMNS["votes"])
+    if not category or VOTES not in columns:
+        return columns
+    at = columns.index(VOTES)
+    return (
+        *columns[:at],
+        CATEGORY_VOTES,
+        VOTES,
+        CATEGORY_BOTH_BAD,
+        *(c for c in columns[at + 1 :] if c is not BOTH_BAD),
+    )

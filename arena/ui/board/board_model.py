@@ -111,7 +111,7 @@ class BoardModel(QAbstractTableModel):
         self.kind, self.category = kind, category
         board = None if found is None else (found.categories[category] if category else found.board)
         systems = board.systems if board is not None else ()
-        self.columns = columns_for(kind)
+        self.columns = columns_for(kind, category=category is not None)
         if kind == "graded":
             names = dict.fromkeys(c for r in systems for c in r.categories or {})
             costs = any(r.cost_per_output is not None for r in systems)
@@ -147,13 +147,16 @@ class BoardModel(QAbstractTableModel):
             raw = getattr(row, column.key)
         return None if raw is None else column.fmt(raw)
 
+    def _wide(self, column: Column) -> bool:
+        return self.category is not None and column.family_wide
+
     def header(self, column: Column, wide: str = " " + WIDE_MARK) -> str:
         """The column's title; in a category view, family-wide columns end with ``wide``."""
         if column is POINTS and self.axis is not None:
             text = f"Points (axis from {self.axis.start:.0f})"
         else:
             text = column.header
-        return text + wide if self.category is not None and column.family_wide else text
+        return text + wide if self._wide(column) else text
 
     def table(self, missing: str = "", wide: str = " " + FAMILY_WIDE) -> list[list[str]]:
         """Header and rows as displayed, with ``missing`` for missing values (CSV, images)."""
@@ -193,8 +196,12 @@ class BoardModel(QAbstractTableModel):
             anchor = (self.anchor.label if self.anchor else None) or "the anchor"
             tip = f"{row.points:.1f} points, relative to {anchor}."
             return tip + ("\n" + FAR_BEHIND_TIP if row.far_behind else "")
-        if column is SYSTEM and self.anchor is not None and row.system == self.anchor.system:
-            return "The anchor: every other system's points are relative to it."
+        if column is SYSTEM:
+            # The full label: a long one is elided in the cell.
+            is_anchor = self.anchor is not None and row.system == self.anchor.system
+            return row.label + (
+                "\nThe anchor: every other system's points are relative to it." if is_anchor else ""
+            )
         if column is FAILURES:
             text = failure_text(row.to_json())
             return None if text is None else f"Failures by status: {text}."
@@ -233,7 +240,11 @@ class BoardModel(QAbstractTableModel):
             if column.wrap:
                 # One word a line (a category's name, say): the columns fit the window.
                 return self.header(column, " " + WIDE_MARK).replace(" ", "\n")
-            # On two lines: the marked columns stay as narrow as their values.
+            if column not in (SYSTEM, POINTS) and " " in column.header:
+                # Two lines ("Gate / failures"), the mark on a third: the columns stay as
+                # narrow as their values, so a tests-then-votes board fits at 1280 pixels.
+                head, _, tail = column.header.rpartition(" ")
+                return head + "\n" + tail + (f"\n{WIDE_MARK}" if self._wide(column) else "")
             return self.header(column, "\n" + WIDE_MARK)
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = column.tooltip

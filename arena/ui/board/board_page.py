@@ -30,11 +30,13 @@ from arena.rounds.closing import AXIS_SPAN, find_round
 from arena.rounds.model import Round
 from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
-from arena.ui.board.board_model import POINTS, WIDE_MARK, BoardModel, why_unranked
+from arena.ui.board.board_model import POINTS, SYSTEM, WIDE_MARK, BoardModel, why_unranked
 from arena.ui.board.summary_panel import SummaryPanel
 from arena.ui.theme import Theme
 
 ALL = "All categories"
+# The System column's widest, in average characters: longer labels are elided.
+SYSTEM_CHARS = 26
 ANCHOR_REASON = {
     "requested": "the family's reference system",
     "requested_has_no_comparisons": "standing in for the reference system, which has no "
@@ -50,7 +52,9 @@ PAGE_BUTTONS = (
 
 class BoardTable(QTableView):
     """A table whose Points column takes the room the others leave, so the bars
-    grow with the window, but never less than the delegate asks for."""
+    grow with the window, but never less than the delegate asks for. The System
+    column is as wide as its longest label when there is room, else as wide as
+    there is room for (at least ``SYSTEM_CHARS`` characters), its labels elided."""
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
@@ -62,8 +66,16 @@ class BoardTable(QTableView):
             return
         points = model.columns.index(POINTS)
         header = self.horizontalHeader()
-        others = sum(header.sectionSize(c) for c in range(model.columnCount()) if c != points)
         wanted = self.sizeHintForColumn(points)
+        if SYSTEM in model.columns:
+            system = model.columns.index(SYSTEM)
+            sizes = [header.sectionSize(c) for c in range(model.columnCount())]
+            rest = sum(size for c, size in enumerate(sizes) if c not in (points, system))
+            full = max(self.sizeHintForColumn(system), header.sectionSizeHint(system))
+            floor = SYSTEM_CHARS * self.fontMetrics().averageCharWidth()
+            room = self.viewport().width() - rest - wanted
+            header.resizeSection(system, min(full, max(floor, room)))
+        others = sum(header.sectionSize(c) for c in range(model.columnCount()) if c != points)
         header.resizeSection(points, max(wanted, self.viewport().width() - others))
 
 
@@ -110,6 +122,9 @@ class BoardPage(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
+        # A long label (``20241029_OpenHands-CodeAct-2.1-sonnet-20241022``) is elided in
+        # the middle, where such labels differ least; its tooltip gives it whole.
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(30)
         header = self.table.horizontalHeader()
@@ -230,6 +245,11 @@ class BoardPage(QWidget):
                 if is_points
                 else QHeaderView.ResizeMode.ResizeToContents,
             )
+        if SYSTEM in self.model.columns:
+            # Sized by fit_points: a long label gives way to the other columns.
+            header.setSectionResizeMode(
+                self.model.columns.index(SYSTEM), QHeaderView.ResizeMode.Interactive
+            )
         self.table.resizeColumnsToContents()
         self.table.fit_points()
         # The table is as tall as its rows (up to the room there is), so the systems
@@ -284,6 +304,12 @@ class BoardPage(QWidget):
             notes.append(
                 f"{WIDE_MARK}: a family-wide value, the same in every category view (not refitted)."
             )
+            if self.model.kind != "tests":
+                notes.append(
+                    "Votes and Both bad without the mark: this category's own votes, which "
+                    "its points and preliminary marks rest on (a dash: not recorded in "
+                    "rounds closed before they were)."
+                )
         if self.model.kind == "graded" and any(r.ci_method for r in rows):
             notes.append(RANK_RULE[0].upper() + RANK_RULE[1:] + ".")
             notes += shared_rank_lines([r.to_json() for r in rows])

@@ -34,6 +34,7 @@ from arena.ui.gates.gates_data import GatesData, ReadingCache, Suspect
 from arena.ui.gates.gates_detail import VerdictDetail
 from arena.ui.gates.gates_tree import GROUPINGS, FailureTree, Key, key_of
 from arena.ui.operations import LedgerOps
+from arena.ui.scroll_keep import areas_in, keep_scroll
 from arena.ui.theme import Theme
 
 # More than this many likely cases would push the verdicts off the page; the rest
@@ -281,7 +282,9 @@ class GatesPage(QWidget):
         self.message.setText(text)
 
     def set_theme(self, theme: Theme) -> None:
+        restore = keep_scroll(areas_in(self))  # the page is drawn again: stay where you were
         self.model.muted = QColor(theme.muted)
         self.detail.set_theme(theme)
         if self.data is not None:
             self.reload()
+        restore()

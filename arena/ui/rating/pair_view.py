@@ -8,6 +8,8 @@ prompt). With scroll sync on, the other side follows proportionally.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 from arena.rating.session import PairView as Pair
 from arena.ui.rating.output_pane import OutputPane, make_browser, style_browser
 from arena.ui.rating.render_cache import RenderCache
+from arena.ui.scroll_keep import keep_scroll
 from arena.ui.theme import Theme
 
 Action = QAbstractSlider.SliderAction
@@ -137,17 +140,29 @@ class PairView(QWidget):
     # -- view settings --------------------------------------------------------
 
     def set_theme(self, theme: Theme, point_size: float) -> None:
+        restore = self._keep_scroll()
         style_browser(self.prompt, theme, point_size)
         for pane in (self.left, self.right):
             pane.set_theme(theme)
         self.redraw()
+        restore()
 
     def set_point_size(self, size: float) -> None:
+        restore = self._keep_scroll()
         style_browser(self.prompt, self.cache.theme, size)
         for pane in (self.left, self.right):
             pane.set_point_size(size)
         if self.pair is not None:
             self.prompt.setHtml(self.cache.prompt(self.pair.case.prompt).html or "")
+        restore()
+
+    def _keep_scroll(self) -> Callable[[], None]:
+        """Where the panes are scrolled to, kept across a redraw (each side goes back to
+        its own place: scroll sync waits meanwhile)."""
+        return keep_scroll(
+            (self.left.scroll_area(), self.right.scroll_area(), self.prompt),
+            around=lambda restoring: setattr(self, "_syncing", restoring),
+        )
 
     def set_split(self, split: bool) -> None:
         self.split = split

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from arena.ledger import Ledger
 from arena.rating.session import PairView as Pair
 from arena.rating.session import RatingSession
-from arena.records import Choice, Vote
+from arena.records import Choice, PresentationId, Vote
 from arena.ui import dialogs
-from arena.ui.keys import display
+from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, display
 from arena.ui.operations import LedgerOps
 from arena.ui.rating.pair_view import PairView
 from arena.ui.rating.render_cache import RenderCache
@@ -38,6 +38,14 @@ VOTE_BUTTONS = (
     ("skip", "Skip…"),
     ("flag", "Flag…"),
     ("undo", "Undo"),
+)
+# What the rater read on the buttons, for "Undid your vote on …".
+CHOICE_TEXT = {name: label.rstrip("…") for name, label in VOTE_BUTTONS}
+# The end of a family: what to do next, each a button (and its key).
+NEXT_STEPS = (
+    ("close_round", f"Close the round…   [{display([CLOSE_ROUND_KEY])}]"),
+    ("board", f"Open the board   [{BOARD_KEY}]"),
+    ("families", "Another family   [Esc]"),
 )
 
 
@@ -87,6 +95,10 @@ class RatingPage(QWidget):
         self.notice_close.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.notice_close.clicked.connect(self.hide_notice)
         self.notice_close.hide()
+        # The pair a notice is about ("Pair flagged", "Undid your vote…"): it goes with it.
+        self.notice_pair: PresentationId | None = None
+        # This session's flags, by pair: the note comes back if the pair does (after an undo).
+        self.flagged: dict[PresentationId, str] = {}
         notice_row = QHBoxLayout()
         notice_row.addWidget(self.notice, 1)
         notice_row.addWidget(self.notice_close)
@@ -94,8 +106,20 @@ class RatingPage(QWidget):
         self.button_row = QHBoxLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        self.next_steps: dict[str, QPushButton] = {}
+        self.end_row = QHBoxLayout()
+        self.end_row.addStretch(1)
+        for name, label in NEXT_STEPS:
+            button = QPushButton(label)
+            button.setObjectName("vote")
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.hide()
+            self.next_steps[name] = button
+            self.end_row.addWidget(button)
+        self.end_row.addStretch(1)
         layout.addLayout(notice_row)
         layout.addWidget(self.pair_view, 1)
+        layout.addLayout(self.end_row)
         layout.addLayout(self.button_row)
         self.setFocusProxy(self.pair_view)
 
@@ -117,6 +141,18 @@ class RatingPage(QWidget):
             if name == "both_bad":
                 self.button_row.addStretch(1)
         self.label_buttons(actions)
+
+    def offer_next(
+        self,
+        close_round: Callable[[], object],
+        board: Callable[[], object],
+        families: Callable[[], object],
+    ) -> None:
+        """What the end-of-family buttons do: the window's own actions."""
+        for name, slot in (("close_round", close_round), ("board", board), ("families", families)):
+            self.next_steps[name].clicked.connect(lambda _checked=False, s=slot: s())
+        # B acts only while the button shows: elsewhere on this page it is no key.
+        self.next_steps["board"].setShortcut(BOARD_KEY)
 
     def label_buttons(self, actions: dict[str, QAction]) -> None:
         for name, label in VOTE_BUTTONS:
@@ -162,6 +198,8 @@ class RatingPage(QWidget):
         self.session = None
         self.timer.stop()
         self.pair_view.show_pair(None)
+        self._show_end(False)
+        self.flagged = {}
 
     def _ledger_changed(self, kind: str) -> None:
         # The session keeps its own writes in memory; anything else (an import, a
@@ -221,6 +259,7 @@ class RatingPage(QWidget):
             # The next pair could not be recorded as shown: show none rather than the
             # pair already voted, so no key can vote on something unseen.
             self.pair_view.show_pair(None)
+            self._show_end(False)
             self.pair_view.done.setText(
                 "The next pair could not be shown. Press any vote key to try again."
             )
@@ -228,10 +267,17 @@ class RatingPage(QWidget):
 
     def _display(self, pair: Pair | None) -> None:
         self.pair_view.done.setText(
-            "Nothing left to rate in this family.\nPress Ctrl+Z to "
-            "undo the last vote, or Esc for the family list."
+            f"Every pair of {self.family} is voted: nothing is left to rate.\n\n"
+            "Close a round to fit the board on these votes, read the board, or choose "
+            "another family.\nUndo (Ctrl+Z) takes back the last vote."
         )
         self.pair_view.show_pair(pair)
+        self._show_end(pair is None)
+        shown_id = pair.presentation.presentation_id if pair is not None else None
+        if self.notice_pair is not None and self.notice_pair != shown_id:
+            self.hide_notice()  # it was about another pair
+        if shown_id in self.flagged and self.notice_pair is None:
+            self.show_notice(f"This pair is flagged: “{self.flagged[shown_id]}”.", pair=pair)
         self.status_changed.emit()
         # After the pair is painted: the progress count and the guess at the next pair.
         QTimer.singleShot(0, self._after_paint)
@@ -248,6 +294,13 @@ class RatingPage(QWidget):
 
     def current_pair(self) -> Pair | None:
         return self.pair_view.pair
+
+    def _show_end(self, ended: bool) -> None:
+        """The end of the family: what to do next instead of vote buttons (Undo stays)."""
+        for button in self.next_steps.values():
+            button.setVisible(ended)
+        for name, button in self.buttons.items():
+            button.setEnabled(name == "undo" or not ended)
 
     # -- what the keys do -----------------------------------------------------
 
@@ -292,6 +345,15 @@ class RatingPage(QWidget):
             if vote.session_id == session.session.session_id and vote.choice != "skip":
                 self.session_votes -= 1
             self.show_current()
+            what = "skip" if vote.choice == "skip" else f"vote “{CHOICE_TEXT[vote.choice]}”"
+            again = self.current_pair()
+            note = self.flagged.get(again.presentation.presentation_id) if again else None
+            self.show_notice(
+                f"Undid your {what} on case {vote.case_id}"
+                + ("; the pair is shown again." if again is not None else ".")
+                + (f" It is flagged: “{note}”." if note else ""),
+                pair=again,
+            )
 
         self.ops.run("undo", session.undo, undone)
 
@@ -306,17 +368,25 @@ class RatingPage(QWidget):
             required=True,
         )
         if note is not None:
-            self.ops.run(
-                "flag",
-                lambda: session.flag(note),
-                lambda _id: self.show_notice("Pair flagged. Vote on it, or skip it."),
-            )
+            pair = self.current_pair()
 
-    def show_notice(self, text: str) -> None:
+            def flagged(_id: str) -> None:
+                if pair is not None:
+                    self.flagged[pair.presentation.presentation_id] = note
+                self.show_notice(
+                    "Pair flagged (Shift+F lists the flags). Vote on it, or skip it.", pair=pair
+                )
+
+            self.ops.run("flag", lambda: session.flag(note), flagged)
+
+    def show_notice(self, text: str, *, pair: Pair | None = None) -> None:
+        """A banner above the pair; with ``pair``, it goes when another pair is shown."""
         self.notice.setText(text)
+        self.notice_pair = pair.presentation.presentation_id if pair is not None else None
         self.notice.show()
         self.notice_close.show()
 
     def hide_notice(self) -> None:
+        self.notice_pair = None
         self.notice.hide()
         self.notice_close.hide()

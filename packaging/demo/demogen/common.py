@@ -1,4 +1,4 @@
-"""What the three families share: the data files, seeded random streams, Markdown
+"""What the families share: the data files, seeded random streams, Markdown
 helpers and the native record each output becomes."""
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def load_family(family: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]
             "ms_per_token": spec["ms_per_token"],
             "samples": spec.get("samples", 1),
         }
+        if "turn_budget" in spec:  # an agent's turns per task (tests families)
+            systems[label]["descriptor"]["turn_budget"] = spec["turn_budget"]
     return data["family"], systems
 
 

@@ -16,16 +16,16 @@ def _git_blob_id(text: str) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def file_diff(path: str, old: str | None, new: str) -> str:
+def file_diff(path: str, old: str | None, new: str, abbrev: int = 7) -> str:
     """One file's section of a `git diff`, hunk headers with git's default
-    function context."""
+    function context; blob ids cut to ``abbrev`` hex digits (40: ``--full-index``)."""
     a = [] if old is None else old.splitlines(keepends=True)
     b = new.splitlines(keepends=True)
     head = [f"diff --git a/{path} b/{path}\n"]
     if old is None:
-        head += ["new file mode 100644\n", f"index 0000000..{_git_blob_id(new)[:7]}\n"]
+        head += ["new file mode 100644\n", f"index {'0' * abbrev}..{_git_blob_id(new)[:abbrev]}\n"]
     else:
-        head += [f"index {_git_blob_id(old)[:7]}..{_git_blob_id(new)[:7]} 100644\n"]
+        head += [f"index {_git_blob_id(old)[:abbrev]}..{_git_blob_id(new)[:abbrev]} 100644\n"]
     body = []
     for line in difflib.unified_diff(
         a, b, "/dev/null" if old is None else f"a/{path}", f"b/{path}", n=3
@@ -62,12 +62,12 @@ def apply_edits(files: dict[str, str], edits: list[dict]) -> tuple[dict[str, str
     return new_files, created
 
 
-def make_diff(files: dict[str, str], edits: list[dict]) -> str:
+def make_diff(files: dict[str, str], edits: list[dict], abbrev: int = 7) -> str:
     new_files, created = apply_edits(files, edits)
     parts = []
     for path in sorted(new_files):
         if path in created:
-            parts.append(file_diff(path, None, new_files[path]))
+            parts.append(file_diff(path, None, new_files[path], abbrev))
         elif new_files[path] != files[path]:
-            parts.append(file_diff(path, files[path], new_files[path]))
+            parts.append(file_diff(path, files[path], new_files[path], abbrev))
     return "".join(parts)

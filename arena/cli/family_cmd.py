@@ -1,0 +1,249 @@
+"""`arena family`: create a family, change its settings, rename, archive, show, list."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from arena.cli import output
+from arena.cli.commands import open_ledger
+
+KINDS = ("votes", "tests", "tests_then_votes")
+
+
+def _settings_options(p: argparse.ArgumentParser, *, new: bool) -> None:
+    default = " (default votes)" if new else ""
+    p.add_argument("--kind", choices=KINDS, help=f"the family's kind{default}")
+    p.add_argument(
+        "--language",
+        help="BCP 47 language answers are expected in, e.g. en, ja, zh-Hans"
+        + (" (default en)" if new else ""),
+    )
+    p.add_argument(
+        "--min-chars",
+        type=int,
+        help="Length gate: fewest characters allowed" + (" (default 1)" if new else ""),
+    )
+    p.add_argument(
+        "--max-chars",
+        type=int,
+        help="Length gate: most characters allowed" + (" (default 20000)" if new else ""),
+    )
+    p.add_argument("--aspect", help="the skill this family measures (groups families in lists)")
+    p.add_argument("--reference", metavar="SYSTEM", help="the anchor system (label or id)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    family = sub.add_parser(
+        "family", help="create a family, change its settings, rename, archive, show, list"
+    )
+    fsub = family.add_subparsers(dest="family_command", metavar="ACTION", required=True)
+    p = fsub.add_parser("create", help="create an empty family to import outputs into")
+    p.add_argument("name", metavar="NAME", help="the family's name (its id in every command)")
+    _settings_options(p, new=True)
+    _json(p, _create)
+
+    p = fsub.add_parser(
+        "set", help="change settings (recorded; in force from the next gate run and round)"
+    )
+    p.add_argument("name", metavar="FAMILY")
+    _settings_options(p, new=False)
+    p.add_argument("--reason", default="", help="why (kept with the change)")
+    p.add_argument(
+        "--no-gate",
+        action="store_true",
+        help="do not run the gates again now (they run at the next `arena gate` or round close)",
+    )
+    _json(p, _set)
+
+    p = fsub.add_parser("rename", help="change the label lists show (the name stays)")
+    p.add_argument("name", metavar="FAMILY")
+    p.add_argument("label", metavar="LABEL")
+    p.add_argument("--reason", default="", help="why")
+    _json(p, _rename)
+
+    for action, text in (
+        ("archive", "hide the family from `arena status` and the window's list"),
+        ("unarchive", "list an archived family again"),
+    ):
+        p = fsub.add_parser(action, help=text)
+        p.add_argument("name", metavar="FAMILY")
+        p.add_argument("--reason", default="", help="why")
+        _json(p, _archive)
+
+    p = fsub.add_parser("show", help="a family's settings in force and every change to them")
+    p.add_argument("name", metavar="FAMILY")
+    _json(p, _show)
+
+    p = fsub.add_parser("list", help="the families, grouped by aspect, with their settings")
+    p.add_argument("--all", action="store_true", help="archived families too")
+    _json(p, _list)
+
+
+def _json(parser: argparse.ArgumentParser, handler) -> None:
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(handler=handler)
+
+
+def _given(args: argparse.Namespace) -> Any:
+    from arena.intake.family_settings import FamilySettings
+
+    return FamilySettings(
+        kind=args.kind,
+        language=args.language,
+        min_chars=args.min_chars,
+        max_chars=args.max_chars,
+        aspect=args.aspect,
+        reference=args.reference,
+    )
+
+
+def _settings_text(row: dict[str, Any]) -> str:
+    text = f"{row['kind']}, {row['language']}, {row['min_chars']}–{row['max_chars']} characters"
+    return text + (f", aspect {row['aspect']}" if row["aspect"] else "")
+
+
+def _create(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from arena.intake.families import create_family
+
+    with open_ledger(args) as ledger:
+        family = create_family(ledger, args.name, _given(args))
+    row = asdict(family)
+    if args.json:
+        output.emit_json({**row, "reference": args.reference})
+    else:
+        print(
+            f"family {family.name} created ({_settings_text(row)}); import into it with "
+            f"`arena import FILE --family {family.name}`"
+        )
+    return 0
+
+
+def _set(args: argparse.Namespace) -> int:
+    from arena.intake.families import set_family
+    from arena.ledger import catalog
+
+    with open_ledger(args) as ledger:
+        with output.gates_bar(catalog.count_outputs(ledger, args.name), args.name) as advance:
+            result = set_family(
+                ledger,
+                args.name,
+                _given(args),
+                reason=args.reason,
+                regate=not args.no_gate,
+                progress=advance,
+            )
+    summary = result.regated
+    if args.json:
+        output.emit_json(
+            {
+                "family": args.name,
+                "changes": result.changes,
+                "gates": summary.as_json() if summary is not None else None,
+            }
+        )
+        return 0
+    if not result.changes:
+        print(f"{args.name}: nothing changed (the settings given are those in force)")
+        return 0
+    done = ", ".join(f"{k} {getattr(result.family, k)}" for k in result.changes)
+    print(f"{args.name}: {done} (in force from now; the next round records it)")
+    if summary is not None:
+        print(
+            f"gates run again: {summary.failed} of {summary.outputs} outputs fail a gate "
+            f"({summary.changed} results changed)"
+        )
+    elif args.no_gate:
+        print("the gates read it at the next `arena gate` or `arena round close`")
+    return 0
+
+
+def _rename(args: argparse.Namespace) -> int:
+    from arena.intake.families import rename_family
+
+    with open_ledger(args) as ledger:
+        change = rename_family(ledger, args.name, args.label, reason=args.reason)
+    if args.json:
+        output.emit_json({"family": args.name, "label": args.label.strip(), "change": change})
+    else:
+        print(f"{args.name} is listed as {args.label.strip()!r} (its name stays {args.name})")
+    return 0
+
+
+def _archive(args: argparse.Namespace) -> int:
+    from arena.intake.families import archive_family
+
+    archived = args.family_command == "archive"
+    with open_ledger(args) as ledger:
+        change = archive_family(ledger, args.name, archived, reason=args.reason)
+    if args.json:
+        output.emit_json({"family": args.name, "archived": archived, "change": change})
+    elif archived:
+        print(
+            f"{args.name} archived: hidden from `arena status` and the window's list "
+            f"(`arena family unarchive {args.name}` lists it again)"
+        )
+    else:
+        print(f"{args.name} is listed again")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from arena.intake.families import describe
+
+    with open_ledger(args, readonly=True) as ledger:
+        shown = describe(ledger, args.name)
+    if args.json:
+        output.emit_json(shown)
+        return 0
+    created = shown["created"]
+    print(
+        f"{shown['name']}"
+        + (f" (listed as {shown['label']!r})" if shown["label"] != shown["name"] else "")
+    )
+    print(f"  settings: {_settings_text(shown)}" + (" — archived" if shown["archived"] else ""))
+    reference = shown["reference_label"] or "—"
+    if shown["reference_label"] and not shown["reference"]:
+        reference += " (once an import brings it)"
+    print(f"  reference: {reference}; outputs: {shown['outputs']}")
+    print(f"  created {created['at']}: {_settings_text(created)}")
+    for change in shown["changes"]:
+        why = f" ({change['reason']})" if change["reason"] else ""
+        value = change["value"]
+        shown_value = ("yes" if value else "no") if isinstance(value, bool) else repr(value)
+        print(f"  {change['at']}: {change['setting']} → {shown_value} by {change['actor']}{why}")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from arena.intake.families import listed
+
+    with open_ledger(args, readonly=True) as ledger:
+        rows = listed(ledger, archived=args.all)
+    if args.json:
+        output.emit_json({"families": rows})
+        return 0
+    if not rows:
+        print("no families: create one with `arena family create NAME --language L`")
+        return 0
+    headers = ["aspect", "name", "label", "kind", "language", "chars", "reference", "archived"]
+    table, previous = [], None
+    for r in rows:
+        aspect = r["aspect"] or "(no aspect)"
+        table.append(
+            [
+                aspect if aspect != previous else "",
+                r["name"],
+                r["label"] if r["label"] != r["name"] else "",
+                r["kind"],
+                r["language"],
+                f"{r['min_chars']}–{r['max_chars']}",
+                (r["reference"] or "")[:12] or None,
+                "yes" if r["archived"] else "",
+            ]
+        )
+        previous = aspect
+    print(output.table(headers, table))
+    return 0

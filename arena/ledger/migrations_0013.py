@@ -1,0 +1,47 @@
+"""Migration 0013: changes to a family's settings, label and archived state, as rows."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from arena.ledger.guards import IMMUTABLE_FAMILY_CHANGES, guard_sql
+from arena.ledger.steps import migrations, run_script, set_version
+
+# What a change may set (arena.ledger.family_changes): the settings the gates and rounds
+# read, the reference system, and the family's display label and archived state.
+CHANGEABLE: tuple[str, ...] = (
+    "kind",
+    "language",
+    "min_chars",
+    "max_chars",
+    "aspect",
+    "reference",
+    "label",
+    "archived",
+)
+
+
+@migrations(name="0013_family_changes")
+def _family_changes(db: Database) -> None:
+    """A family's row keeps the settings it was created with; each later change is a row
+    here (the newest per setting is in force), so no family row is ever rewritten."""
+    among = ", ".join(f"'{s}'" for s in CHANGEABLE)
+    run_script(
+        db,
+        f"""
+        CREATE TABLE family_changes (
+            seq INTEGER PRIMARY KEY,
+            change_id TEXT NOT NULL UNIQUE,
+            family TEXT NOT NULL REFERENCES families(name),
+            setting TEXT NOT NULL CHECK (setting IN ({among})),
+            value TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT '',
+            at TEXT NOT NULL
+        );
+        CREATE INDEX family_changes_by_family ON family_changes(family, seq);
+        """,
+    )
+    for table, key in IMMUTABLE_FAMILY_CHANGES.items():
+        run_script(db, guard_sql(table, key, chained=False))
+    set_version(db, 13)
