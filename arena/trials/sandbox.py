@@ -99,6 +99,7 @@ class Sandbox:
                 self.program,
                 *("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"),
                 *("--size", str(memory_mb * 1024 * 1024), "--tmpfs", "/tmp"),
+                *_interpreter_under_tmp(),
                 *_hidden_secrets(),
                 *("--bind", str(root), str(TRIAL_FOLDER)),
                 *("--chdir", str(TRIAL_FOLDER / workdir)),
@@ -130,10 +131,11 @@ class Sandbox:
 
     def hides(self, program: str) -> str:
         """Why ``program`` cannot be seen inside ('' when it can): bubblewrap gives the
-        command a private /tmp, so nothing under the real /tmp is there."""
+        command a private /tmp, so nothing under the real /tmp is there but the Python
+        running Arena (``_interpreter_under_tmp``)."""
         if self.kind != "bwrap" or not program.startswith("/"):
             return ""
-        if Path("/tmp") in Path(program).parents:
+        if Path("/tmp") in Path(program).parents and not _seen(Path(program)):
             return (
                 f"command_not_found: {program} is under /tmp, which the sandbox replaces "
                 "with a private /tmp; put the interpreter elsewhere"
@@ -142,6 +144,26 @@ class Sandbox:
 
 
 NONE = Sandbox("none", "none")
+
+
+def _shown_prefixes() -> list[Path]:
+    """The installations of the Python running Arena that lie under /tmp (a checkout or a
+    virtual environment there): shown read-only over the private /tmp, so `{python}`
+    still runs inside."""
+    tmp = Path("/tmp")
+    found = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return sorted(p for p in found if tmp in p.parents)
+
+
+def _seen(program: Path) -> bool:
+    return any(prefix in program.parents for prefix in _shown_prefixes())
+
+
+def _interpreter_under_tmp() -> list[str]:
+    args: list[str] = []
+    for prefix in _shown_prefixes():
+        args += ["--ro-bind", str(prefix), str(prefix)]
+    return args
 
 
 def _hidden_secrets() -> list[str]:

@@ -147,3 +147,37 @@ def test_bubblewrap_drops_capabilities_even_as_root(tmp_path):
     )
     done = subprocess.run(argv, capture_output=True, env={"PATH": os.defpath})
     assert done.returncode != 0 and not Path("/arena-escaped").exists()
+
+
+@pytest.fixture
+def request_cleanup(request):
+    """Remove each folder given when the test ends."""
+    import shutil
+
+    def remove_later(folder: Path) -> None:
+        request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
+
+    return remove_later
+
+
+@needs_bwrap
+def test_a_python_installed_under_tmp_still_runs_inside(tmp_path, monkeypatch, request_cleanup):
+    # A checkout (and its virtual environment) under /tmp, as CI clones may be: the
+    # private /tmp would hide the interpreter that `{python}` names.
+    prefix = Path(tempfile.mkdtemp(prefix="arena-venv-", dir="/tmp"))
+    request_cleanup(prefix)
+    (prefix / "bin").mkdir()
+    program = prefix / "bin" / "hello"
+    program.write_text("#!/bin/sh\necho seen from inside\n")
+    program.chmod(0o755)
+    found = sandbox.bubblewrap()
+    assert found.hides(str(program))  # not the running Python's: hidden, and said so
+    monkeypatch.setattr("sys.prefix", str(prefix))
+    assert found.hides(str(program)) == ""
+    argv = found.wrap((str(program),), root=tmp_path, memory_mb=256)
+    done = subprocess.run(argv, capture_output=True, text=True, env={"PATH": os.defpath})
+    assert done.returncode == 0 and done.stdout == "seen from inside\n", done.stderr
+    # Read-only: the installation cannot be changed from inside.
+    argv = found.wrap(("/bin/sh", "-c", f"touch {prefix}/x"), root=tmp_path, memory_mb=256)
+    assert subprocess.run(argv, capture_output=True).returncode != 0
+    assert not (prefix / "x").exists()

@@ -136,3 +136,32 @@ def test_a_category_board_shows_its_own_votes_beside_the_familys(qtbot, open_win
     assert "this category's own votes" in page.notes.text()
     page.choose_category(None)
     assert [page.model.header(c) for c in page.model.columns][4:6] == ["Votes", "Both bad"]
+
+
+def test_a_tests_board_shows_each_run_with_its_trials_and_unanswered_tasks(
+    qtbot, open_window, tmp_path
+):
+    from tests.tested_helpers import make_tests_family
+
+    path = tmp_path / "tested.sqlite"
+    with Ledger.open(path) as ledger:
+        make_tests_family(
+            ledger,
+            tmp_path,
+            {("t1", "a"): "passed", ("t2", "a"): "failed", ("t1", "b"): "passed"},
+            descriptors={"a": {"harness": "swe-agent", "turn_budget": 30}},
+        )
+    window = open_window(path)
+    page = _board(qtbot, window, "t")
+    model = page.model
+    headers = [model.header(c) for c in model.columns]
+    assert "Votes" not in headers and "Both bad" not in headers
+    shown = {
+        model.data(model.index(r, headers.index("System"))): {
+            h: model.data(model.index(r, i)) for i, h in enumerate(headers)
+        }
+        for r in range(model.rowCount())
+    }
+    assert shown["a"]["Run"] == "swe-agent, 30 turns" and shown["a"]["Passed"] == "1/2"
+    assert (shown["b"]["Passed"], shown["b"]["No output"]) == ("1/2", "1")
+    assert shown["a"]["Marks"] == "" and shown["b"]["Pass rate"] == "50%"

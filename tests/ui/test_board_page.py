@@ -109,7 +109,7 @@ def test_the_round_selector_lists_rounds_newest_first(board):
 def test_a_tests_then_votes_board_shows_its_columns_and_diff_length_bias(board):
     page = board("patches").board
     headers = [page.model.header(c) for c in page.model.columns]
-    for name in ("Pass rate", "Failed tests", "Cost / trial", "p50 latency", "Votes"):
+    for name in ("Run", "Pass rate", "Failed tests", "Cost / trial", "p50 trial", "Votes"):
         assert name in headers
     assert "Cost / output" not in headers
     alpha = cells(page.model)[0]
@@ -173,15 +173,19 @@ def test_a_family_without_rounds_says_how_to_close_one(qtbot, open_window, board
     assert not window.round_actions.actions["export_csv"].isEnabled()
 
 
-def test_a_tests_family_shows_pass_rate_cost_per_trial_and_latency():
+def test_a_tests_family_shows_its_run_pass_rate_trials_and_no_vote_columns():
     assert [c.header for c in columns_for("tests")] == [
         "Rank",
         "System",
+        "Run",
         "Points",
         "Marks",
         "Pass rate",
+        "Passed",
+        "No output",
         "Cost / trial",
-        "p50 latency",
+        "p50 trial",
+        "Gate failures",
     ]
 
 

@@ -73,6 +73,7 @@ CATEGORY_BOTH_BAD = Column(
     "Both bad",
     "Share of its votes in this category that were “both bad”.",
     _percent,
+    wrap=True,
 )
 GATE_FAILURES = Column(
     "gate_failure_share",
@@ -84,16 +85,46 @@ GATE_FAILURES = Column(
 PASS_RATE = Column(
     "pass_rate",
     "Pass rate",
-    "Share of its outputs whose tests passed (errored counts as failed).",
+    "Passed trials over tasks × samples: a task not answered, an output without a result, "
+    "an errored or timed-out trial count as failed.",
     _percent,
     family_wide=True,
 )
 FAILED_TESTS = Column(
     "failed_tests_share",
     "Failed tests",
-    "Share of its outputs whose tests failed or errored.",
+    "Share of its trials (tasks × samples) that did not pass.",
     _percent,
     family_wide=True,
+)
+RUN = Column(
+    "run",
+    "Run",
+    "The agent or harness that produced its patches, and its turn budget.",
+    numeric=False,
+    family_wide=True,
+    wrap=True,
+)
+TRIALS = Column(
+    "trials",
+    "Passed",
+    "Passed trials of the trials expected (tasks × samples).",
+    family_wide=True,
+)
+NO_OUTPUT = Column(
+    "no_output",
+    "No output",
+    "Tasks it did not answer: each counts as a failed trial.",
+    family_wide=True,
+    wrap=True,
+)
+TRIAL_TIME = Column(
+    "p50_trial_ms",
+    "p50 trial",
+    "Median duration of its trials in force that report one.",
+    _latency,
+    family_wide=True,
+    wrap=True,
 )
 COST = Column(
     "cost_per_output",
@@ -159,6 +190,13 @@ TIER = Column("tier", "Tier", "reference or community.", numeric=False)
 
 
 GRADED_COST = dataclasses.replace(COST, wrap=True)
+# A tested board has more columns: their headers take a line a word.
+TESTED_COST = dataclasses.replace(COST_TRIAL, wrap=True)
+TESTED_GATE_FAILURES = dataclasses.replace(GATE_FAILURES, wrap=True)
+TESTED_PASS_RATE = dataclasses.replace(PASS_RATE, wrap=True)
+TESTED_FAILED = dataclasses.replace(FAILED_TESTS, wrap=True)
+TESTED_BOTH_BAD = dataclasses.replace(BOTH_BAD, wrap=True)
+TESTED_VOTES = dataclasses.replace(VOTES, wrap=True)
 GRADED_LATENCY = dataclasses.replace(LATENCY, wrap=True)
 
 
@@ -194,19 +232,32 @@ def graded_columns(categories: list[str], *, costs: bool = True) -> tuple[Column
 
 KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
     "votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, COST, LATENCY),
-    "tests": (RANK, SYSTEM, POINTS, MARKS, PASS_RATE, COST_TRIAL, LATENCY),
+    "tests": (
+        RANK,
+        SYSTEM,
+        RUN,
+        POINTS,
+        MARKS,
+        TESTED_PASS_RATE,
+        TRIALS,
+        NO_OUTPUT,
+        TESTED_COST,
+        TRIAL_TIME,
+        TESTED_GATE_FAILURES,
+    ),
     "tests_then_votes": (
         RANK,
         SYSTEM,
+        RUN,
         POINTS,
         MARKS,
-        VOTES,
-        BOTH_BAD,
-        GATE_FAILURES,
-        PASS_RATE,
-        FAILED_TESTS,
-        COST_TRIAL,
-        LATENCY,
+        TESTED_PASS_RATE,
+        TESTED_FAILED,
+        TESTED_VOTES,
+        TESTED_BOTH_BAD,
+        TESTED_GATE_FAILURES,
+        TESTED_COST,
+        TRIAL_TIME,
     ),
     "graded": graded_columns([]),
 }
@@ -214,15 +265,19 @@ KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
 
 def columns_for(kind: str, *, category: bool = False) -> tuple[Column, ...]:
     """The columns of a board of ``kind``; in a category view (``category``) the
-    category's own votes and both-bad share come before the family-wide votes."""
+    category's own votes and both-bad share come before the family-wide votes, and a
+    tested board leaves out the Run column."""
     columns = KIND_COLUMNS.get(kind, KIND_COLUMNS["votes"])
-    if not category or VOTES not in columns:
+    if category:  # the run is the same in every category: room for the category's votes
+        columns = tuple(c for c in columns if c is not RUN)
+    keys = [c.key for c in columns]
+    if not category or VOTES.key not in keys:
         return columns
-    at = columns.index(VOTES)
+    at = keys.index(VOTES.key)
     return (
         *columns[:at],
         CATEGORY_VOTES,
-        VOTES,
+        columns[at],
         CATEGORY_BOTH_BAD,
-        *(c for c in columns[at + 1 :] if c is not BOTH_BAD),
+        *(c for c in columns[at + 1 :] if c.key != BOTH_BAD.key),
     )

@@ -23,7 +23,9 @@ from arena.ui.board.board_columns import (
     MARKS,
     PASSED,
     POINTS,
+    RUN,
     SYSTEM,
+    TRIALS,
     Column,
     columns_for,
     graded_columns,
@@ -141,6 +143,8 @@ class BoardModel(QAbstractTableModel):
             return None if count is None else str(count)
         if column is PASSED:
             return None if row.passed is None else f"{row.passed}/{row.tasks}"
+        if column is TRIALS:
+            return None if row.trials is None else f"{row.trials_passed}/{row.trials}"
         if column.category is not None:
             raw = (row.categories or {}).get(column.category)
         else:
@@ -202,6 +206,8 @@ class BoardModel(QAbstractTableModel):
             return row.label + (
                 "\nThe anchor: every other system's points are relative to it." if is_anchor else ""
             )
+        if column is RUN:
+            return row.run  # the whole of it: a long one is elided in the cell
         if column is FAILURES:
             text = failure_text(row.to_json())
             return None if text is None else f"Failures by status: {text}."

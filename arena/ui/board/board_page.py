@@ -28,6 +28,7 @@ from arena.ledger import Ledger, catalog
 from arena.ledger import round_store as stored_rounds
 from arena.rounds.closing import AXIS_SPAN, find_round
 from arena.rounds.model import Round
+from arena.ui.board.board_columns import RUN
 from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
 from arena.ui.board.board_model import POINTS, SYSTEM, WIDE_MARK, BoardModel, why_unranked
@@ -37,6 +38,8 @@ from arena.ui.theme import Theme
 ALL = "All categories"
 # The System column's widest, in average characters: longer labels are elided.
 SYSTEM_CHARS = 26
+# The Run column's widest (a tests family's agent and turn budget), likewise.
+RUN_CHARS = 12
 ANCHOR_REASON = {
     "requested": "the family's reference system",
     "requested_has_no_comparisons": "standing in for the reference system, which has no "
@@ -67,6 +70,10 @@ class BoardTable(QTableView):
         points = model.columns.index(POINTS)
         header = self.horizontalHeader()
         wanted = self.sizeHintForColumn(points)
+        if RUN in model.columns:
+            run = model.columns.index(RUN)
+            full = max(self.sizeHintForColumn(run), header.sectionSizeHint(run))
+            header.resizeSection(run, min(full, RUN_CHARS * self.fontMetrics().averageCharWidth()))
         if SYSTEM in model.columns:
             system = model.columns.index(SYSTEM)
             sizes = [header.sectionSize(c) for c in range(model.columnCount())]
@@ -245,11 +252,12 @@ class BoardPage(QWidget):
                 if is_points
                 else QHeaderView.ResizeMode.ResizeToContents,
             )
-        if SYSTEM in self.model.columns:
-            # Sized by fit_points: a long label gives way to the other columns.
-            header.setSectionResizeMode(
-                self.model.columns.index(SYSTEM), QHeaderView.ResizeMode.Interactive
-            )
+        for elided in (SYSTEM, RUN):
+            if elided in self.model.columns:
+                # Sized by fit_points: a long label gives way to the other columns.
+                header.setSectionResizeMode(
+                    self.model.columns.index(elided), QHeaderView.ResizeMode.Interactive
+                )
         self.table.resizeColumnsToContents()
         self.table.fit_points()
         # The table is as tall as its rows (up to the room there is), so the systems
