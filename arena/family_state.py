@@ -43,6 +43,8 @@ class FamilyState:
     gate_fingerprints: dict[OutputId, str] = dataclasses.field(default_factory=dict)
     # A tested family's trial in force per output (whose result the output carries).
     trials: dict[OutputId, Trial] = dataclasses.field(default_factory=dict)
+    # Each output's stored text key (arena.texts), so settling need not normalise texts.
+    text_keys: dict[OutputId, str] = dataclasses.field(default_factory=dict)
 
     @cached_property
     def in_force(self) -> tuple[Output, ...]:
@@ -77,6 +79,7 @@ class FamilyState:
             overruled=self.decisions.overruled,
             pending=pending,
             unanswered=self.stand_ins,
+            text_keys=self.text_keys,
         )
 
     @cached_property
@@ -216,4 +219,5 @@ def load(ledger: Ledger, name: str) -> FamilyState:
         decisions=decided,
         gate_fingerprints=fingerprints,
         trials=trials,
+        text_keys=catalog.text_keys(ledger, name),
     )

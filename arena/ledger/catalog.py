@@ -292,6 +292,15 @@ def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
     return True
 
 
+def text_keys(ledger: Ledger, family: str) -> dict[OutputId, str]:
+    """The stored text key of every output of ``family`` (migration 0014)."""
+    return dict(
+        ledger.db.execute(
+            "SELECT output_id, text_key FROM output_keys WHERE family = ?", [family]
+        ).fetchall()
+    )
+
+
 def key_row(output: Output) -> tuple[str, str, str, str, str]:
     """The ``output_keys`` row of ``output``: where it sits and its text key."""
     return (

@@ -52,7 +52,7 @@ from itertools import combinations
 
 from arena.records import CaseId, Family, GateResult, Output, OutputId, SystemId
 from arena.records import output_id as output_id_of
-from arena.texts import normalise_text
+from arena.texts import normalise_text, text_key
 
 RULES: tuple[str, ...] = (
     "tests_separate",
@@ -145,16 +145,18 @@ def _passed_tests(output: Output) -> bool:
 
 
 class _Texts:
-    """Each output's text normalised once, however many pairs it is in."""
+    """Each output's text key (``arena.texts.text_key``: equal keys, identical outputs),
+    read from ``keys`` or worked out once however many pairs it is in; and its diff
+    normalised once."""
 
-    def __init__(self) -> None:
-        self._texts: dict[OutputId, str] = {}
+    def __init__(self, keys: Mapping[OutputId, str]) -> None:
+        self._texts: dict[OutputId, str] = dict(keys)
         self._diffs: dict[OutputId, str] = {}
 
     def text(self, output: Output) -> str:
         found = self._texts.get(output.output_id)
         if found is None:
-            found = self._texts[output.output_id] = normalise_text(output.text)
+            found = self._texts[output.output_id] = text_key(output.text)
         return found
 
     def diff(self, output: Output) -> str:
@@ -241,6 +243,7 @@ def settle(
     overruled: Collection[tuple[OutputId, str]] = frozenset(),
     pending: bool = True,
     unanswered: Sequence[Output] = (),
+    text_keys: Mapping[OutputId, str] | None = None,
 ) -> Settlement:
     """Settled comparisons and pending pairs of one family.
 
@@ -250,6 +253,8 @@ def settle(
     result does not depend on the order of ``outputs``. With ``pending`` False
     the pending pairs are not listed (a round needs only the settled ones). In a tested
     family, ``unanswered`` are the ``stand_ins`` for tasks systems did not answer.
+    ``text_keys``: the outputs' stored text keys, if the caller has them (the rest are
+    worked out).
     """
     by_case: dict[CaseId, dict[SystemId, list[Output]]] = defaultdict(lambda: defaultdict(list))
     for output in outputs:
@@ -285,7 +290,7 @@ def settle(
                 if aside and any(not r.passed and r.gate in aside for r in results):
                     relieved.add(output.output_id)
 
-    texts = _Texts()
+    texts = _Texts(text_keys or {})
     # In a votes family only a pair with a gated output or the same text can settle.
     untested = family.kind not in TESTED_KINDS
     settled: list[SettledComparison] = []
