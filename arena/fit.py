@@ -10,23 +10,41 @@ window's board) does not load numpy and SciPy.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from fitting import DEFAULT_PENALTY, DEFAULT_THRESHOLD
+from fitting import DEFAULT_PENALTY, DEFAULT_THRESHOLD, MIN_LENGTH_COMPARISONS
 
 if TYPE_CHECKING:
-    from fitting import fit_points, length_bias, rater_agreement, split_half_tau
+    from fitting import (
+        bootstrap_points,
+        fit_points,
+        length_bias,
+        rater_agreement,
+        simulate,
+        split_half_tau,
+    )
 
-_LOADED_ON_USE = ("fit_points", "length_bias", "rater_agreement", "split_half_tau")
+_LOADED_ON_USE = (
+    "bootstrap_points",
+    "fit_points",
+    "length_bias",
+    "rater_agreement",
+    "simulate",
+    "split_half_tau",
+)
 
 __all__ = [
     "DEFAULT_PENALTY",
     "DEFAULT_THRESHOLD",
+    "MIN_LENGTH_COMPARISONS",
+    "bootstrap_points",
     "fit_points",
     "length_bias",
     "macro_interval",
     "rater_agreement",
+    "simulate",
     "split_half_tau",
 ]
 
@@ -36,7 +54,12 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import fitting
 
-    value = getattr(fitting, name)
+    # The simulator is a module of its own (a family, a rater, their votes).
+    value = (
+        importlib.import_module("fitting.simulate")
+        if name == "simulate"
+        else getattr(fitting, name)
+    )
     globals()[name] = value
     return value
 

@@ -58,7 +58,13 @@ DESCRIPTOR_FIELDS: tuple[str, ...] = (
 )
 # Fields added later: a descriptor hashes them only when they are set, so the id of every
 # system stored before they existed stays what it was.
-ADDED_FIELDS: tuple[str, ...] = ("suite_hash", "harness_manifest", "runner", "turn_budget")
+ADDED_FIELDS: tuple[str, ...] = (
+    "suite_hash",
+    "harness_manifest",
+    "runner",
+    "turn_budget",
+    "aliases",
+)
 
 
 @dataclass(frozen=True)
@@ -133,12 +139,15 @@ class SystemDescriptor:
     runner: dict[str, Any] = field(default_factory=dict)
     # An agent's turns (steps) allowed per task, for tests families' Run column.
     turn_budget: int | None = None
+    # Other names the system goes by (a product name, its maker), beyond its label, model
+    # id and its model family's names: an output naming one is an identity leak.
+    aliases: list[str] = field(default_factory=list)
 
     def canonical(self) -> dict[str, Any]:
         fields = {name: _hashable(getattr(self, name)) for name in DESCRIPTOR_FIELDS}
         for name in ADDED_FIELDS:
             value = getattr(self, name)
-            if value not in (None, {}):
+            if value not in (None, {}, []):
                 fields[name] = _hashable(value)
         return fields
 

@@ -4,8 +4,8 @@ The past votes are written as the rater's would be (a presentation, then its
 vote, through ``arena.ledger.voting``, hash chains included) but in one
 transaction, without the scheduler: system pairs take turns, sides alternate
 within each system pair, about 2% are skips, and the votes the repeat rule picks
-come back 3–10 presentations later with sides swapped. The history looks like
-one the scheduler would have made, at a thousandth of the time.
+come back 31–41 presentations later (the default gap) with sides swapped. The history
+looks like one the scheduler would have made, at a thousandth of the time.
 """
 
 from __future__ import annotations

@@ -12,13 +12,19 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .defaults import DEFAULT_PENALTY, DEFAULT_THRESHOLD, POINTS_PER_LOGIT
+from .defaults import (
+    DEFAULT_PENALTY,
+    DEFAULT_THRESHOLD,
+    MIN_LENGTH_COMPARISONS,
+    POINTS_PER_LOGIT,
+)
 
 if TYPE_CHECKING:
     from .agreement import AgreementResult, rater_agreement
     from .bootstrap import ConfidenceInterval, MacroScoreResult, bootstrap_macro_score
     from .length_bias import LengthBiasResult, length_bias
     from .points import PointsResult, fit_points
+    from .points_interval import PointsInterval, bootstrap_points
     from .split_half import SplitHalfResult, split_half_tau
 
 # Where each name that needs numpy is defined.
@@ -32,6 +38,8 @@ _MODULES = {
     "length_bias": "length_bias",
     "PointsResult": "points",
     "fit_points": "points",
+    "PointsInterval": "points_interval",
+    "bootstrap_points": "points_interval",
     "SplitHalfResult": "split_half",
     "split_half_tau": "split_half",
 }
@@ -39,14 +47,17 @@ _MODULES = {
 __all__ = [
     "DEFAULT_PENALTY",
     "DEFAULT_THRESHOLD",
+    "MIN_LENGTH_COMPARISONS",
     "POINTS_PER_LOGIT",
     "AgreementResult",
     "ConfidenceInterval",
     "LengthBiasResult",
     "MacroScoreResult",
+    "PointsInterval",
     "PointsResult",
     "SplitHalfResult",
     "bootstrap_macro_score",
+    "bootstrap_points",
     "fit_points",
     "length_bias",
     "rater_agreement",

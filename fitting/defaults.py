@@ -15,3 +15,7 @@ DEFAULT_PENALTY = 0.01
 
 #: Default decisive-vote threshold below which a system is preliminary.
 DEFAULT_THRESHOLD = 10
+
+#: Fewest comparisons with lengths that differ for a length bias to be reported: below
+#: it the coefficient is too loose to tell (docs/fitting.md, "When a figure cannot be told").
+MIN_LENGTH_COMPARISONS = 50

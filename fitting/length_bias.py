@@ -7,12 +7,21 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import linprog
 
 from . import _graph
 from ._comparisons import Comparisons, aggregate, comparisons_iv, solver_settings_iv
 from .bradley_terry import newton
+from .defaults import MIN_LENGTH_COMPARISONS
 from .points import DEFAULT_PENALTY, POINTS_PER_LOGIT
+
+# Why a coefficient cannot be told (``LengthBiasResult.reason``).
+NO_SPREAD = "no_length_spread"
+TOO_FEW = "too_few_comparisons"
+SEPARABLE = "separable"
+NOT_CONVERGED = "not_converged"
 
 
 class CovariateObjective:
@@ -103,6 +112,19 @@ class LengthBiasResult:
         favours the longer output. NaN when the lengths never differ.
     coefficient : float
         The same in log-odds per standard deviation.
+    standard_error : float
+        Standard error of ``points_per_sd`` from the observed information (the
+        inverse Hessian of the penalized likelihood at the optimum); NaN when
+        the coefficient is not finite.
+    identified : bool
+        Whether the data can tell the coefficient: lengths that differ, at least
+        ``min_comparisons`` comparisons, a likelihood with a finite maximum along
+        the coefficient (no separation), and a converged fit.
+    reason : str or None
+        Why not, when not identified: ``"no_length_spread"``,
+        ``"too_few_comparisons"``, ``"separable"`` (the votes follow the length
+        difference so well that the likelihood grows without end along the
+        coefficient) or ``"not_converged"``.
     sd : float
         Standard deviation of ``(len_a - len_b) / (len_a + len_b)`` over the
         comparisons with positive weight.
@@ -120,6 +142,9 @@ class LengthBiasResult:
 
     points_per_sd: float
     coefficient: float
+    standard_error: float
+    identified: bool
+    reason: str | None
     sd: float
     n_comparisons: int
     strengths: NDArray[np.float64]
@@ -140,6 +165,7 @@ def length_bias(
     penalty: float = DEFAULT_PENALTY,
     tol: float = 1e-10,
     max_iter: int = 100,
+    min_comparisons: int = MIN_LENGTH_COMPARISONS,
 ) -> LengthBiasResult:
     """Estimate how far votes lean toward the longer output.
 
@@ -161,6 +187,9 @@ def length_bias(
         as they are in :func:`~fitting.fit_points`.
     tol, max_iter
         Newton stopping rule, as for :func:`~fitting.fit_points`.
+    min_comparisons : int, optional
+        Fewest comparisons with positive weight and differing lengths for the
+        coefficient to count as identified.
 
     Returns
     -------
@@ -171,14 +200,24 @@ def length_bias(
     ValueError
         If an argument is malformed; the message names it.
     """
-    comparisons, d = _length_bias_iv(a, b, y, len_a, len_b, w, n_systems, penalty, tol, max_iter)
+    comparisons, d = _length_bias_iv(
+        a, b, y, len_a, len_b, w, n_systems, penalty, tol, max_iter, min_comparisons
+    )
     n = comparisons.n_systems
     live = comparisons.w > 0
     sd = float(np.std(d[live])) if np.any(live) else 0.0
+    reason = None
     if not sd > 0:
+        reason = NO_SPREAD
+    elif _separable(comparisons, d, penalty):
+        reason = SEPARABLE
+    if reason is not None:
         return LengthBiasResult(
             points_per_sd=math.nan,
             coefficient=math.nan,
+            standard_error=math.nan,
+            identified=False,
+            reason=reason,
             sd=sd,
             n_comparisons=int(live.sum()),
             strengths=np.zeros(n),
@@ -192,13 +231,21 @@ def length_bias(
         inside = group[comparisons.a] == group[comparisons.b]
         comparisons = dataclasses.replace(comparisons, w=np.where(inside, comparisons.w, 0.0))
         gauge = np.append(group, -1)
-    fit = newton(
-        CovariateObjective(comparisons, d / sd, penalty), gauge=gauge, tol=tol, max_iter=max_iter
-    )
+    objective = CovariateObjective(comparisons, d / sd, penalty)
+    fit = newton(objective, gauge=gauge, tol=tol, max_iter=max_iter)
     beta = float(fit.params[n])
+    error = POINTS_PER_LOGIT * _standard_error(objective.hessian(fit.params), penalty)
+    spread = int(np.count_nonzero(live & (d != 0)))
+    if not fit.converged:
+        reason = NOT_CONVERGED
+    elif spread < min_comparisons:
+        reason = TOO_FEW
     return LengthBiasResult(
         points_per_sd=POINTS_PER_LOGIT * beta,
         coefficient=beta,
+        standard_error=error,
+        identified=reason is None,
+        reason=reason,
         sd=sd,
         n_comparisons=int(live.sum()),
         strengths=fit.params[:n],
@@ -206,6 +253,62 @@ def length_bias(
         iterations=fit.iterations,
         converged=fit.converged,
     )
+
+
+def _standard_error(hess: NDArray[np.float64], penalty: float) -> float:
+    """Standard error of the covariate's coefficient (the last parameter): the square
+    root of its entry of the inverse Hessian, by the Schur complement (a pseudo-inverse
+    of the strengths' block without a penalty, where it is singular along each group)."""
+    n = hess.shape[0] - 1
+    block, cross = hess[:n, :n], hess[:n, n]
+    if penalty > 0:
+        solved = scipy.linalg.cho_solve(scipy.linalg.cho_factor(block), cross)
+    else:
+        solved = np.linalg.pinv(block, hermitian=True) @ cross
+    information = float(hess[n, n] - cross @ solved)
+    return 1.0 / math.sqrt(information) if information > 0 else math.nan
+
+
+def _separable(comparisons: Comparisons, d: NDArray[np.float64], penalty: float) -> bool:
+    """Whether the likelihood grows without end along the coefficient.
+
+    With a penalty the strengths stay finite, so that happens exactly when no tie has
+    a length difference and every decisive comparison with one went the same way
+    relative to it (all to the longer side, or all to the shorter). Without a
+    penalty the strengths may move along too: a small linear program asks whether
+    some strengths ``u`` and a sign ``t`` make every decisive comparison agree with
+    ``u_a - u_b + t*d`` and every tie sit on ``u_a - u_b + t*d = 0``.
+    """
+    live = comparisons.w > 0
+    a, b, y, z = comparisons.a[live], comparisons.b[live], comparisons.y[live], d[live]
+    if not np.any(z != 0):
+        return False
+    tie = y == 0.5
+    if penalty > 0:
+        if np.any(tie & (z != 0)):
+            return False
+        sign = (2.0 * y[~tie] - 1.0) * np.sign(z[~tie])
+        return bool(np.all(sign >= 0) or np.all(sign <= 0))
+    n = comparisons.n_systems
+    rows = np.zeros((a.size, n))
+    rows[np.arange(a.size), a] += 1.0
+    rows[np.arange(a.size), b] -= 1.0
+    for t in (1.0, -1.0):
+        signed = (2.0 * y - 1.0)[:, None]
+        upper = -(signed * rows)[~tie]
+        bound = (signed[:, 0] * t * z)[~tie]
+        found = linprog(
+            np.zeros(n),
+            A_ub=upper if upper.size else None,
+            b_ub=bound if upper.size else None,
+            A_eq=rows[tie] if np.any(tie) else None,
+            b_eq=(-t * z)[tie] if np.any(tie) else None,
+            bounds=[(None, None)] * n,
+            method="highs",
+        )
+        if found.status == 0:
+            return True
+    return False
 
 
 def _length_bias_iv(
@@ -219,6 +322,7 @@ def _length_bias_iv(
     penalty: float,
     tol: float,
     max_iter: int,
+    min_comparisons: int,
 ) -> tuple[Comparisons, NDArray[np.float64]]:
     comparisons = comparisons_iv(a, b, y, w, n_systems)
     size = comparisons.a.shape[0]
@@ -234,4 +338,8 @@ def _length_bias_iv(
     if np.any(both <= 0):
         raise ValueError("`len_a` and `len_b` must not both be zero in a comparison.")
     solver_settings_iv(penalty, tol, max_iter)
+    if isinstance(min_comparisons, bool) or not isinstance(min_comparisons, (int, np.integer)):
+        raise ValueError("`min_comparisons` must be an integer >= 0.")
+    if min_comparisons < 0:
+        raise ValueError("`min_comparisons` must be an integer >= 0.")
     return comparisons, (lengths[0] - lengths[1]) / both

@@ -95,3 +95,30 @@ def test_round_show_prints_the_settings_the_round_was_closed_with(arena, bench):
     assert "family settings: language ja, characters 1–20000" in out
     code, out, _ = arena("round", "show", "--family", "j", "--json")
     assert json.loads(out)["settings"]["family"]["language"] == "ja"
+
+
+def test_repeat_settings_are_set_shown_and_read_by_the_next_session(arena, bench, tmp_path):
+    from arena.ledger import Ledger
+    from arena.pairs.scheduling import RepeatPolicy
+    from arena.rating.session import RatingSession
+
+    code, out, _ = arena("family", "create", "j", "--language", "ja", "--repeat-gap", "40")
+    assert code == 0
+    code, out, _ = arena("family", "set", "j", "--repeat-minutes", "45", "--repeat-share", "0.2")
+    assert code == 0 and "repeats follow it from the next rating session" in out
+    code, out, _ = arena("family", "show", "j")
+    assert "20% of votes shown again, at least 40 pairs later" in out and "45 minutes" in out
+    shown = json.loads(arena("family", "show", "j", "--json")[1])
+    assert (shown["repeat_share"], shown["repeat_gap"], shown["repeat_minutes"]) == (0.2, 40, 45)
+    assert sorted(c["setting"] for c in shown["changes"]) == [
+        "repeat_gap",
+        "repeat_minutes",
+        "repeat_share",
+    ]
+    code, _, err = arena("family", "set", "j", "--repeat-share", "1.5")
+    assert code == 2 and "--repeat-share" in err
+    assert arena("import", bench, "--family", "j")[0] == 0
+    with Ledger.open(tmp_path / "l.sqlite") as ledger:
+        session = RatingSession(ledger, "j", seed=1)
+        assert session.repeats == RepeatPolicy(share=0.2, gap=40, minutes=45)
+        assert session.scheduler.policy == session.repeats

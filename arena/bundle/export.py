@@ -121,7 +121,16 @@ def bundle_files(
         "board.json": _json(
             {
                 k: shown[k]
-                for k in ("anchor", "systems", "summary", "categories", "fit", "chain_heads")
+                for k in (
+                    "anchor",
+                    "systems",
+                    "summary",
+                    "categories",
+                    "fit",
+                    "chain_heads",
+                    "uncertainty",
+                )
+                if k in shown  # a board's uncertainty: rounds closed before lack it
             }
         ),
         "comparisons.jsonl": _jsonl(comparisons),

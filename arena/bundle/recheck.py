@@ -19,6 +19,7 @@ from arena.records import (
     GateResult,
     Output,
 )
+from arena.rounds import uncertainty
 from arena.rounds.comparison_table import Y_OF_CHOICE, Comparison, Comparisons
 from arena.rounds.comparisons import (
     settled_comparisons,
@@ -275,6 +276,39 @@ def _compare_board(name: str, published: list[dict], refit: BoardFit, report: Ve
             )
 
 
+def _compare_intervals(
+    name: str, published: dict, again: uncertainty.Found | None, report: VerifyReport
+) -> None:
+    """A board's recorded check of its regime and its intervals, worked out again (rounds
+    closed before intervals were recorded have neither: nothing to recheck)."""
+    recorded = published.get("uncertainty")
+    if recorded is None:
+        return
+    if again is None:
+        report.problems.append(f"{name}: records an uncertainty its family kind never has")
+        return
+    record, found = again
+    for key in ("available", "reason", "method", "resamples", "seed", "stream"):
+        if recorded.get(key) != record[key]:
+            report.problems.append(
+                f"{name}: uncertainty {key}: published {recorded.get(key)}, again {record[key]}"
+            )
+    for row in published["systems"]:
+        shown, redone = row.get("ci95"), found.get(row["system"])
+        if shown is None and redone is None:
+            continue
+        if (
+            shown is None
+            or redone is None
+            or not all(_same(x, y, POINTS_TOLERANCE) for x, y in zip(shown, redone, strict=True))
+        ):
+            report.problems.append(
+                f"{name}: {row['label']} 95% interval: published {shown}, bootstrap again {redone}"
+            )
+        else:
+            report.intervals += 1
+
+
 def refit(
     comparisons: Comparisons,
     weights: np.ndarray,
@@ -288,16 +322,17 @@ def refit(
     reference = manifest["family"]["reference"]
     fit = fit_board(comparisons, weights, systems, reference=reference, settings=settings)
     _compare_board("board.json", board["systems"], fit, report)
+    redo = uncertainty.for_family(
+        comparisons, systems, settings, reference, manifest["family"]["kind"]
+    )
+    _compare_intervals("board.json", board, redo(fit, weights, None), report)
     for category, view in board["categories"].items():
-        inside = comparisons.mask("category", category)
-        part = fit_board(
-            comparisons,
-            np.where(inside, weights, 0.0),
-            systems,
-            reference=reference,
-            settings=settings,
-        )
+        inside = np.where(comparisons.mask("category", category), weights, 0.0)
+        part = fit_board(comparisons, inside, systems, reference=reference, settings=settings)
         _compare_board(f"board.json category {category}", view["systems"], part, report)
+        _compare_intervals(
+            f"board.json category {category}", view, redo(part, inside, category), report
+        )
     diff_family = bool(np.any(comparisons["is_diff"]))
     again = summary(
         comparisons,

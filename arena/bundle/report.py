@@ -13,6 +13,8 @@ class VerifyReport:
     round: str | None = None
     systems: int = 0
     largest_difference: float = 0.0
+    # Intervals of points bootstrapped again from the bundle and found equal.
+    intervals: int = 0
     # The signing key's fingerprint (None: unsigned or unreadable signature).
     signer: str | None = None
     # The ledger's head digest when the bundle was exported (None: made before seals).

@@ -110,3 +110,39 @@ def board_table(kind: str, rows: list[Row], *, category: bool) -> tuple[list[str
         name if mine else name + " (all)" for (name, _), mine in zip(columns, own, strict=True)
     ]
     return headers, [[cell(r) for _, cell in columns] for r in rows]
+
+
+NOT_TOLD = "not enough votes to tell"
+
+
+def told(summary: Row, key: str, text: str) -> str:
+    """A summary figure as printed, or why the votes cannot tell it (``unavailable``)."""
+    reason = (summary.get("unavailable") or {}).get(key)
+    return f"{NOT_TOLD} ({reason})" if reason else text
+
+
+def interval(ci: list[float] | None) -> str | None:
+    return None if ci is None else f"{ci[0]:.0f}–{ci[1]:.0f}"
+
+
+def with_intervals(headers: list[str], cells: list[list[Any]], rows: list[Row]) -> None:
+    """Add a voted board's 95% intervals of points after its points column, where it has
+    them (in place)."""
+    if "points" not in headers or not any(r.get("ci95") for r in rows):
+        return
+    at = headers.index("points") + 1
+    headers.insert(at, "95% interval")
+    for line, row in zip(cells, rows, strict=True):
+        line.insert(at, interval(row.get("ci95")))
+
+
+def uncertainty_line(record: Row | None) -> str | None:
+    """One line on a voted board's intervals: how they were made, or why there are none."""
+    if record is None:
+        return None
+    if not record["available"]:
+        return f"uncertainty unavailable: {record['reason']}"
+    return (
+        f"95% intervals: {record['method']} of the cases, {record['resamples']} resamples, "
+        f"seed {record['seed']}; the board's regime lies where coverage was checked"
+    )

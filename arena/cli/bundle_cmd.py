@@ -95,6 +95,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 "signer": report.signer,
                 "systems": report.systems,
                 "largest_difference": report.largest_difference,
+                "intervals": report.intervals,
                 "problems": report.problems,
             }
         )
@@ -104,6 +105,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
             f"{args.bundle}: ok ({signed}): every hash matches and the refit reproduces the "
             f"points of {report.systems} systems (largest difference "
             f"{report.largest_difference:.2g})"
+            + (
+                f"; {report.intervals} intervals of points bootstrapped again agree"
+                if report.intervals
+                else ""
+            )
         )
     else:
         for line in report.problems:

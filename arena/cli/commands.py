@@ -42,6 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--questions", type=Path, help="FastChat question.jsonl (default: ../question.jsonl)"
     )
     p.add_argument(
+        "--turns",
+        choices=("all", "first"),
+        help="--format fastchat: judge every turn of a multi-turn question, joined (all, the "
+        "default), or the first turn only (first: answers that answer only turn 1 import too)",
+    )
+    p.add_argument(
         "--report",
         type=Path,
         help="--format swebench: the harness's report (a file, or a folder of per-instance "
@@ -135,6 +141,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     for name in ("report", "tasks"):
         if getattr(args, name) is not None and not swebench:
             raise BadInput("only with --format swebench", field=f"--{name}")
+    if args.turns is not None and fmt != "fastchat":
+        raise BadInput("only with --format fastchat", field="--turns")
 
     settings = FamilySettings(
         kind=args.kind,
@@ -155,6 +163,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             tasks=args.tasks,
             harness=args.harness,
             label=args.label,
+            turns=args.turns or "all",
         )
         report = import_file(
             ledger,

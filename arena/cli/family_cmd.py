@@ -31,6 +31,27 @@ def _settings_options(p: argparse.ArgumentParser, *, new: bool) -> None:
     )
     p.add_argument("--aspect", help="the skill this family measures (groups families in lists)")
     p.add_argument("--reference", metavar="SYSTEM", help="the anchor system (label or id)")
+    p.add_argument(
+        "--repeat-share",
+        type=float,
+        metavar="SHARE",
+        help="share of votes shown again later, sides swapped, to measure consistency"
+        + (" (default 0.1)" if new else ""),
+    )
+    p.add_argument(
+        "--repeat-gap",
+        type=int,
+        metavar="PAIRS",
+        help="other pairs shown, at least, before a repeat within a session"
+        + (" (default 30)" if new else ""),
+    )
+    p.add_argument(
+        "--repeat-minutes",
+        type=float,
+        metavar="MINUTES",
+        help="minutes, at least, from a vote to its repeat, in any session"
+        + (" (default 20)" if new else ""),
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -95,6 +116,17 @@ def _given(args: argparse.Namespace) -> Any:
         max_chars=args.max_chars,
         aspect=args.aspect,
         reference=args.reference,
+        repeat_share=args.repeat_share,
+        repeat_gap=args.repeat_gap,
+        repeat_minutes=args.repeat_minutes,
+    )
+
+
+def _repeats_text(row: dict[str, Any]) -> str:
+    return (
+        f"{100 * row['repeat_share']:g}% of votes shown again, at least {row['repeat_gap']} "
+        f"pairs later in the session (or in a later one) and {row['repeat_minutes']:g} "
+        "minutes later"
     )
 
 
@@ -106,13 +138,14 @@ def _settings_text(row: dict[str, Any]) -> str:
 def _create(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from arena.intake.families import create_family
+    from arena.intake.families import create_family, repeat_settings
 
     with open_ledger(args) as ledger:
         family = create_family(ledger, args.name, _given(args))
+        repeats = repeat_settings(ledger, family.name)
     row = asdict(family)
     if args.json:
-        output.emit_json({**row, "reference": args.reference})
+        output.emit_json({**row, "reference": args.reference, **repeats})
     else:
         print(
             f"family {family.name} created ({_settings_text(row)}); import into it with "
@@ -148,8 +181,19 @@ def _set(args: argparse.Namespace) -> int:
     if not result.changes:
         print(f"{args.name}: nothing changed (the settings given are those in force)")
         return 0
-    done = ", ".join(f"{k} {getattr(result.family, k)}" for k in result.changes)
-    print(f"{args.name}: {done} (in force from now; the next round records it)")
+    repeats = result.repeats or {}
+    done = ", ".join(
+        f"{k} {repeats[k] if k in repeats else getattr(result.family, k)}" for k in result.changes
+    )
+    when = [
+        "in force from now; the next round records it"
+        if any(k not in repeats for k in result.changes)
+        else "",
+        "repeats follow it from the next rating session"
+        if any(k in repeats for k in result.changes)
+        else "",
+    ]
+    print(f"{args.name}: {done} ({'; '.join(w for w in when if w)})")
     if summary is not None:
         print(
             f"gates run again: {summary.failed} of {summary.outputs} outputs fail a gate "
@@ -208,6 +252,7 @@ def _show(args: argparse.Namespace) -> int:
     if shown["reference_label"] and not shown["reference"]:
         reference += " (once an import brings it)"
     print(f"  reference: {reference}; outputs: {shown['outputs']}")
+    print(f"  repeats: {_repeats_text(shown)}")
     print(f"  created {created['at']}: {_settings_text(created)}")
     for change in shown["changes"]:
         why = f" ({change['reason']})" if change["reason"] else ""

@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.cli import output
-from arena.cli.board_text import board_table, fmt
+from arena.cli.board_text import (
+    board_table,
+    fmt,
+    told,
+    uncertainty_line,
+    with_intervals,
+)
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
 
@@ -73,7 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--seed",
         type=int,
         default=0,
-        help="graded families: the bootstrap seed of the 95%% intervals (0)",
+        help="the bootstrap seed of the 95%% intervals: graded runs' and voted boards' (0)",
     )
     c.add_argument(
         "--allow-missing",
@@ -184,6 +190,8 @@ def public(found: Round, category: str | None = None) -> dict[str, Any]:
         "systems": [_system(r, category=bool(category)) for r in board.systems],
         "summary": found.summary.to_json(),
     }
+    if board.uncertainty is not None:  # voted boards of rounds closed since it is recorded
+        shown["uncertainty"] = board.uncertainty
     if category:
         shown["category"] = category
     return shown
@@ -196,7 +204,7 @@ def _system(row: BoardRow, *, category: bool = False) -> dict[str, Any]:
         SYSTEM_KEYS
         + ("status",)
         + (CATEGORY_FIELDS if category else ())
-        + (GRADED_KEYS if row.graded else ())
+        + (GRADED_KEYS if row.graded else ("ci95",))
         + (TESTED_FIELDS if row.trials is not None else ())
     )
     return {k: getattr(row, k) for k in keys}
@@ -241,7 +249,10 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
         )
     ranked = [r for r in shown["systems"] if not r["unranked"]]
     headers, rows = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
+    with_intervals(headers, rows, ranked)
     print(output.table(headers, rows))
+    if (line := uncertainty_line(shown.get("uncertainty"))) is not None:
+        print(line)
     others = [r for r in shown["systems"] if r["unranked"]]
     if others:
         print("unranked: " + ", ".join(f"{r['label']} ({_why_unranked(r)})" for r in others))
@@ -259,17 +270,32 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
         print("* preliminary: fewer decisive votes than the threshold")
     summary = shown["summary"]
     print()
+    agreement = fmt(summary["rater_agreement"], percent=True) or "—"
     print(
-        f"rater agreement: {fmt(summary['rater_agreement'], percent=True) or '—'} over "
-        f"{summary['repeats']} repeats"
+        "rater agreement: "
+        + told(summary, "rater_agreement", f"{agreement} over {summary['repeats']} repeats")
     )
-    print(f"split-half τ: {fmt(summary['split_half_tau'], 2) or '—'}")
+    print(
+        f"split-half τ: {told(summary, 'split_half_tau', fmt(summary['split_half_tau'], 2) or '—')}"
+    )
+    within = fmt(summary.get("within_session_tau"), 2) or "—"
+    print(
+        "split-half τ within sessions (odd/even votes by time, same sittings: reads higher): "
+        + told(summary, "within_session_tau", within)
+    )
     for key, name in (
         ("length_bias_points_per_sd", "length bias"),
         ("diff_length_bias_points_per_sd", "diff length bias"),
     ):
+        error = summary.get("length_bias_standard_error")
         if summary[key] is not None:
-            print(f"{name}: {summary[key]:+.0f} points per SD (positive favours longer)")
+            print(
+                f"{name}: {summary[key]:+.0f}"
+                + (f" ± {error:.0f} (standard error)" if error is not None else "")
+                + " points per SD (positive favours longer)"
+            )
+        elif key in (summary.get("unavailable") or {}):
+            print(f"{name}: {told(summary, key, '')}")
     left = summary["left_out"]
     print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
     if "settled" in summary:  # rounds closed before settled shares were recorded lack it

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from arena.errors import BadInput
 from arena.intake.family_settings import FamilySettings, check_settings
 from arena.ledger import Ledger, catalog, family_changes
+from arena.pairs.scheduling import RepeatPolicy
 from arena.records import Family
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ def create_family(ledger: Ledger, name: str, settings: FamilySettings) -> Family
             field="--kind",
         )
     check_settings(given)
+    repeats = settings.repeats_given()
     reference = given.pop("reference", None)
     family = Family(name=name, **given)
     with ledger.atomic():
@@ -77,7 +79,19 @@ def create_family(ledger: Ledger, name: str, settings: FamilySettings) -> Family
             family_changes.add_change(
                 ledger, name, "reference", reference, reason="given at creation"
             )
+        for key, value in repeats.items():
+            family_changes.add_change(ledger, name, key, value, reason="given at creation")
     return family
+
+
+def repeat_settings(ledger: Ledger, name: str) -> dict[str, Any]:
+    """The family's repeat settings in force: how often and how far apart repeats come."""
+    policy = RepeatPolicy.of(family_changes.repeat_settings(ledger, name))
+    return {
+        "repeat_share": policy.share,
+        "repeat_gap": policy.gap,
+        "repeat_minutes": policy.minutes,
+    }
 
 
 @dataclass(frozen=True)
@@ -87,6 +101,8 @@ class SetResult:
     family: Family
     changes: dict[str, str]
     regated: GateSummary | None = None
+    # The repeat settings in force after the change (``repeat_settings``).
+    repeats: dict[str, Any] | None = None
 
 
 def set_family(
@@ -107,10 +123,11 @@ def set_family(
     """
     family = require(ledger, name)
     given = settings.given()
-    if not given:
+    repeats = settings.repeats_given()
+    if not given and not repeats:
         raise BadInput(
             "nothing to change: give --language, --min-chars, --max-chars, --aspect, "
-            "--reference or --kind",
+            "--reference, --kind, --repeat-share, --repeat-gap or --repeat-minutes",
             field="FAMILY",
         )
     check_settings({**asdict(family), **given})
@@ -134,6 +151,8 @@ def set_family(
             )
         given["reference"] = system.system_id
     changed = {k: v for k, v in given.items() if getattr(family, k) != v}
+    in_force = repeat_settings(ledger, name)
+    changed.update({k: v for k, v in repeats.items() if in_force[k] != v})
     ids: dict[str, str] = {}
     with ledger.atomic():
         for key, value in changed.items():
@@ -145,7 +164,7 @@ def set_family(
         from arena.gates.screening import rerun
 
         regated = rerun(ledger, family_state.load(ledger, name), progress)
-    return SetResult(after, ids, regated)
+    return SetResult(after, ids, regated, repeat_settings(ledger, name))
 
 
 def rename_family(ledger: Ledger, name: str, label: str, *, reason: str = "") -> str:
@@ -190,6 +209,7 @@ def describe(ledger: Ledger, name: str) -> dict[str, Any]:
         **family_row(family, listing),
         # The reference's label; one given at creation and not imported yet, as given.
         "reference_label": system.label if system else (given[-1] if given else None),
+        **repeat_settings(ledger, name),
         "outputs": catalog.count_outputs(ledger, name),
         "created": {**asdict(created[0]), "at": created[1]},
         "changes": [c.as_json() for c in history],

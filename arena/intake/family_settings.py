@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,10 @@ from arena.errors import BadInput
 from arena.intake.readers import ParsedOutput
 from arena.ledger import Ledger, catalog
 from arena.records import KINDS, LANGUAGE_TAG, Family
+
+# How often and how far apart repeats come back (arena.pairs.scheduling.RepeatPolicy): set
+# by `arena family create/set` only, read by the rating session, never by gates or rounds.
+REPEAT_FIELDS = ("repeat_share", "repeat_gap", "repeat_minutes")
 
 
 @dataclass(frozen=True)
@@ -22,11 +27,43 @@ class FamilySettings:
     max_chars: int | None = None
     aspect: str | None = None
     reference: str | None = None
+    repeat_share: float | None = None
+    repeat_gap: int | None = None
+    repeat_minutes: float | None = None
 
     def given(self) -> dict[str, Any]:
+        """The settings given that a ``Family`` record carries."""
         return {
-            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) is not None and f.name not in REPEAT_FIELDS
         }
+
+    def repeats_given(self) -> dict[str, Any]:
+        """The repeat settings given (``REPEAT_FIELDS``), checked."""
+        given = {k: getattr(self, k) for k in REPEAT_FIELDS if getattr(self, k) is not None}
+        check_repeats(given)
+        return given
+
+
+def check_repeats(values: dict[str, Any]) -> None:
+    """Refuse a repeat share outside [0, 1], a negative spacing, or minutes that are no number."""
+    share = values.get("repeat_share")
+    if share is not None and not (math.isfinite(share) and 0 <= share <= 1):
+        raise BadInput(
+            "the share of votes shown again must be within 0 and 1", field="--repeat-share"
+        )
+    gap = values.get("repeat_gap")
+    if gap is not None and gap < 0:
+        raise BadInput(
+            "the pairs between a vote and its repeat cannot be negative", field="--repeat-gap"
+        )
+    minutes = values.get("repeat_minutes")
+    if minutes is not None and not (math.isfinite(minutes) and minutes >= 0):
+        raise BadInput(
+            "the minutes between a vote and its repeat must be a number ≥ 0",
+            field="--repeat-minutes",
+        )
 
 
 def merged_settings(cli: FamilySettings, parsed: ParsedOutput, path: Path) -> dict[str, Any]:

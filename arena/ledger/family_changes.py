@@ -4,6 +4,8 @@ A family's row keeps what it was created with and is never rewritten; each chang
 row of ``family_changes`` (append-only, sealed like every table). What is in force is
 the row overlaid with the newest change of each setting (``in_force``); ``catalog``
 returns families that way, so the gates, rounds and status read the settings in force.
+The repeat settings (how often and how far apart repeats come back) are read apart by
+the rating session (``repeat_settings``): the gates and rounds never read them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from arena.clock import now_iso
 from arena.ledger.connection import Ledger
-from arena.ledger.migrations_0013 import CHANGEABLE
+from arena.ledger.migrations_0015 import CHANGEABLE, REPEAT_SETTINGS
 from arena.ledger.voting import new_id
 from arena.records import Family, SystemId
 
@@ -119,6 +121,13 @@ def _newest(found: Iterable[FamilyChange]) -> dict[str, Any]:
     for change in found:
         newest[change.setting] = change.value
     return newest
+
+
+def repeat_settings(ledger: Ledger, family: str) -> dict[str, Any]:
+    """The repeat settings changed for ``family`` (``REPEAT_SETTINGS``), newest value each;
+    a setting never changed is absent (the scheduler's default holds)."""
+    newest = _newest(changes(ledger, family))
+    return {k: v for k, v in newest.items() if k in REPEAT_SETTINGS}
 
 
 def in_force(

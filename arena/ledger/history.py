@@ -5,15 +5,23 @@ by the index instead of grouping every vote of the ledger)."""
 from __future__ import annotations
 
 from arena.ledger.connection import Ledger
-from arena.records import CaseId, OutputId, PresentationId, VoteId
+from arena.records import CaseId, OutputId, PresentationId, SessionId, VoteId
 
 Row = tuple[
-    PresentationId, CaseId, OutputId, OutputId, PresentationId | None, VoteId | None, str | None
+    PresentationId,
+    CaseId,
+    OutputId,
+    OutputId,
+    PresentationId | None,
+    VoteId | None,
+    str | None,
+    SessionId | None,
+    str | None,
 ]
 
 _HISTORY = """
 SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
-       v.vote_id, v.choice
+       v.vote_id, v.choice, v.session_id, v.voted_at
 FROM presentations p
 LEFT JOIN votes v ON v.seq = (
     SELECT MAX(w.seq) FROM votes w
@@ -31,10 +39,13 @@ COLUMNS = (
     "repeat_of",
     "vote_id",
     "choice",
+    "session_id",
+    "voted_at",
 )
 
 
 def family_history(ledger: Ledger, family: str) -> list[Row]:
     """Rows of (presentation_id, case_id, left_output, right_output, repeat_of, vote_id,
-    choice) as ``voting.history`` gives them (as dicts) for ``family``."""
+    choice, session_id, voted_at: the vote's) as ``voting.history`` gives them (as dicts)
+    for ``family``."""
     return ledger.db.execute(_HISTORY, [family]).fetchall()

@@ -17,10 +17,11 @@ from arena.ledger import (  # noqa: F401
     migrations_0012,
     migrations_0013,
     migrations_0014,
+    migrations_0015,
 )
 from arena.ledger.steps import migrations
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -219,10 +219,10 @@ def history(ledger: Ledger, family: str) -> list[dict]:
         ledger.db.query(
             """
         SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
-               v.vote_id, v.choice
+               v.vote_id, v.choice, v.session_id, v.voted_at
         FROM presentations p
         LEFT JOIN (
-            SELECT presentation_id, vote_id, choice, MAX(seq) FROM votes
+            SELECT presentation_id, vote_id, choice, session_id, voted_at, MAX(seq) FROM votes
             WHERE vote_id NOT IN (SELECT vote_id FROM retractions)
             GROUP BY presentation_id
         ) v ON v.presentation_id = p.presentation_id

@@ -9,32 +9,53 @@ to the from-scratch reference in the tests on random histories).
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
+from arena.clock import now_iso
 from arena.pairs.pair_index import PairIndex, PairKey, SystemPair, pair_key
 from arena.pairs.pending import PendingPairs
 from arena.pairs.scheduling import (
-    DEFAULT_REPEAT_SHARE,
     Candidate,
     NextPair,
+    RepeatPolicy,
     Shown,
-    check_repeat_share,
     is_repeat_chosen,
+    repeat_due,
     repeat_gap,
     resumed,
+    seconds,
     system_pair,
 )
-from arena.records import CaseId, OutputId, PresentationId, SystemId, VoteId
+from arena.records import CaseId, OutputId, PresentationId, SessionId, SystemId, VoteId
 
 # ``Shown``'s fields in order, as a row.
 ShownRow = tuple[
-    PresentationId, CaseId, OutputId, OutputId, PresentationId | None, VoteId | None, str | None
+    PresentationId,
+    CaseId,
+    OutputId,
+    OutputId,
+    PresentationId | None,
+    VoteId | None,
+    str | None,
+    SessionId | None,
+    str | None,
 ]
+
+
+class Standing(NamedTuple):
+    """A vote in force on a presentation: its id, choice, session and time."""
+
+    vote_id: VoteId
+    choice: str
+    session_id: SessionId | None = None
+    voted_at: str | None = None
 
 
 @dataclass(slots=True)
@@ -48,8 +69,12 @@ class Entry:
     repeat_of: PresentationId | None
     vote_id: VoteId | None = None
     choice: str | None = None
+    session_id: SessionId | None = None
+    voted_at: str | None = None
     # Presentations from here on until it is due again, when this vote is chosen for a repeat.
     gap: int | None = None
+    # ``voted_at`` in seconds, read when first needed (NaN: not read yet).
+    cast: float | None = math.nan
 
 
 class LiveScheduler:
@@ -62,14 +87,19 @@ class LiveScheduler:
         history: Iterable[Shown | ShownRow],
         *,
         seed: int,
-        repeat_share: float = DEFAULT_REPEAT_SHARE,
+        repeats: RepeatPolicy | None = None,
+        session: SessionId | None = None,
+        clock: Callable[[], str] = now_iso,
     ) -> None:
         """``history``: the family's presentations in order, as records or as rows of
-        their fields (what the ledger reads, without a record made per row first)."""
-        check_repeat_share(repeat_share)
+        their fields (what the ledger reads, without a record made per row first).
+        ``session``: the session showing the pairs now; ``clock``: the time now, as
+        ISO 8601 (how long ago a vote waiting for its repeat was cast)."""
         self.systems = systems
         self.seed = seed
-        self.repeat_share = repeat_share
+        self.policy = repeats or RepeatPolicy()
+        self.session = session
+        self.clock = clock
         self.history = [
             Entry(*s)
             if isinstance(s, tuple)
@@ -81,6 +111,8 @@ class LiveScheduler:
                 s.repeat_of,
                 s.vote_id,
                 s.choice,
+                s.session_id,
+                s.voted_at,
             )
             for s in history
         ]
@@ -126,15 +158,22 @@ class LiveScheduler:
         self.position[presentation_id] = len(self.history)
         self.history.append(Entry(presentation_id, case_id, left, right, repeat_of))
 
-    def voted(self, presentation_id: PresentationId, vote_id: VoteId, choice: str) -> None:
-        self._set(self.entry(presentation_id), vote_id, choice)
+    def voted(
+        self,
+        presentation_id: PresentationId,
+        vote_id: VoteId,
+        choice: str,
+        *,
+        session_id: SessionId | None = None,
+        voted_at: str | None = None,
+    ) -> None:
+        self._set(self.entry(presentation_id), Standing(vote_id, choice, session_id, voted_at))
 
     def retracted(
-        self, presentation_id: PresentationId, in_force: tuple[VoteId, str] | None = None
+        self, presentation_id: PresentationId, in_force: Standing | tuple | None = None
     ) -> None:
         """The vote on ``presentation_id`` was retracted; ``in_force`` is what stands now."""
-        vote_id, choice = in_force or (None, None)
-        self._set(self.entry(presentation_id), vote_id, choice)
+        self._set(self.entry(presentation_id), Standing(*in_force) if in_force else None)
 
     def entry(self, presentation_id: PresentationId) -> Entry:
         return self.history[self.position[presentation_id]]
@@ -150,16 +189,19 @@ class LiveScheduler:
         vote_id = entry.vote_id
         if vote_id is None or entry.choice == "skip" or entry.repeat_of is not None:
             return None
-        return repeat_gap(vote_id) if is_repeat_chosen(vote_id, self.repeat_share) else None
+        policy = self.policy
+        return repeat_gap(vote_id, policy.gap) if is_repeat_chosen(vote_id, policy.share) else None
 
-    def _set(
-        self, entry: Entry, vote_id: VoteId | None, choice: str | None, *, may_repeat: bool = True
-    ) -> None:
+    def _set(self, entry: Entry, vote: Standing | None, *, may_repeat: bool = True) -> None:
         if entry.vote_id is not None:
             self._count(entry, -1)
-        entry.vote_id, entry.choice = vote_id, choice
+        if vote is None:
+            entry.vote_id = entry.choice = entry.session_id = entry.voted_at = None
+        else:
+            entry.vote_id, entry.choice, entry.session_id, entry.voted_at = vote
+        entry.cast = math.nan
         entry.gap = self._gap(entry) if may_repeat else None
-        if vote_id is not None:
+        if entry.vote_id is not None:
             self._count(entry, +1)
         original = entry.presentation_id if entry.repeat_of is None else entry.repeat_of
         if original in self.position:
@@ -225,11 +267,11 @@ class LiveScheduler:
         entry = self.entry(presentation_id)
         if entry.vote_id is not None:
             return self.next()
-        self._set(entry, VoteId(""), "left", may_repeat=False)
+        self._set(entry, Standing(VoteId(""), "left", self.session), may_repeat=False)
         try:
             return self.next()
         finally:
-            self._set(entry, None, None)
+            self._set(entry, None)
 
     def _sides(
         self, a: OutputId, b: OutputId, rng: np.random.Generator
@@ -244,13 +286,25 @@ class LiveScheduler:
         return (a, b) if rng.random() < 0.5 else (b, a)
 
     def _due_repeat(self, last_case: CaseId | None, *, finished: bool) -> NextPair | None:
-        # The oldest due repeat of another case; only a few recent ones are not due yet.
+        # The oldest due repeat of another case; only the recent ones are not due yet.
         now = len(self.history)
         first_due: Entry | None = None
+        time_now = seconds(self.clock()) if self.repeats else None
         for position in self.repeats:
             entry = self.history[position]
             assert entry.gap is not None  # filed only with a gap
-            if not finished and now - position < entry.gap:
+            if entry.cast is not None and math.isnan(entry.cast):
+                entry.cast = seconds(entry.voted_at)
+            if not repeat_due(
+                self.policy,
+                since=now - position,
+                gap=entry.gap,
+                minutes=None
+                if entry.cast is None or time_now is None
+                else (time_now - entry.cast) / 60,
+                earlier_session=entry.session_id != self.session,
+                finished=finished,
+            ):
                 continue
             if entry.case_id != last_case:
                 return _swapped(entry)

@@ -14,8 +14,13 @@ recorded seed, so a restart (or a crash) resumes exactly where it stopped:
   (difference at most 1); on a tie, the system placed left less often overall
   goes left; on a tie again, the generator decides.
 - Repeats: a voted pair is chosen for a repeat when a hash of its vote id falls
-  under the repeat share; it comes back 3–10 presentations later (or at the
-  end), sides swapped, indistinguishable from a first showing.
+  under the repeat share; it comes back sides swapped, indistinguishable from a
+  first showing, once both hold (``RepeatPolicy``): at least ``minutes`` have
+  passed since its vote, and at least ``gap`` other pairs were shown since (a
+  hash of the vote id adds up to a third more), or the vote was cast in an
+  earlier session, or no unvoted pair is left. A rater remembers a pair seen a
+  few minutes ago: a repeat that soon measures memory, not consistency
+  (``tests/pairs/test_repeat_memory.py`` simulates one).
 
 The rating session keeps this rule up to date vote by vote
 (``arena.pairs.live_scheduler``); the tests state it again from scratch over the whole
@@ -25,14 +30,46 @@ history (``tests/pairs/reference_scheduler.py``) and hold the two to the same ch
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
-from arena.records import CaseId, OutputId, PresentationId, SystemId, VoteId
+from arena.records import CaseId, OutputId, PresentationId, SessionId, SystemId, VoteId
 
 DEFAULT_REPEAT_SHARE = 0.10
-REPEAT_GAP = (3, 10)
+# Other pairs shown between a vote and its repeat within a session, at least.
+DEFAULT_REPEAT_GAP = 30
+# Minutes between a vote and its repeat, at least, whatever the session.
+DEFAULT_REPEAT_MINUTES = 20.0
+
+
+@dataclass(frozen=True)
+class RepeatPolicy:
+    """How often repeats come and how far from their vote (a family's settings, or these
+    defaults); a value out of range is a ``ValueError`` naming the setting."""
+
+    share: float = DEFAULT_REPEAT_SHARE
+    gap: int = DEFAULT_REPEAT_GAP
+    minutes: float = DEFAULT_REPEAT_MINUTES
+
+    def __post_init__(self) -> None:
+        check_repeat_share(self.share)
+        if isinstance(self.gap, bool) or not isinstance(self.gap, int) or self.gap < 0:
+            raise ValueError(f"repeat_gap must be a whole number of pairs ≥ 0, not {self.gap}")
+        if not (math.isfinite(self.minutes) and self.minutes >= 0):
+            raise ValueError(f"repeat_minutes must be a number ≥ 0, not {self.minutes}")
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any]) -> RepeatPolicy:
+        """The policy of a family's repeat settings (``repeat_share``, ``repeat_gap``,
+        ``repeat_minutes``; one not given keeps its default)."""
+        return cls(
+            share=float(settings.get("repeat_share", DEFAULT_REPEAT_SHARE)),
+            gap=settings.get("repeat_gap", DEFAULT_REPEAT_GAP),
+            minutes=float(settings.get("repeat_minutes", DEFAULT_REPEAT_MINUTES)),
+        )
 
 
 @dataclass(frozen=True)
@@ -46,6 +83,9 @@ class Shown:
     repeat_of: PresentationId | None
     vote_id: VoteId | None
     choice: str | None
+    # The session the vote was cast in and when (ISO 8601): how far back a repeat's vote is.
+    session_id: SessionId | None = None
+    voted_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,9 +116,45 @@ def is_repeat_chosen(vote_id: str, share: float) -> bool:
     return _unit("repeat:" + vote_id) < share
 
 
-def repeat_gap(vote_id: str) -> int:
-    low, high = REPEAT_GAP
-    return low + int(_unit("gap:" + vote_id) * (high - low + 1))
+def repeat_gap(vote_id: str, least: int = DEFAULT_REPEAT_GAP) -> int:
+    """Presentations from a vote to its repeat within a session: ``least`` other pairs in
+    between, and up to a third more (fixed by the vote id), so the spacing is no rhythm."""
+    return least + 1 + int(_unit("gap:" + vote_id) * (least // 3 + 1))
+
+
+def seconds(time: str | None) -> float | None:
+    """The ISO 8601 ``time`` in seconds since the epoch (None: no time, or none that reads
+    as one); a time without a zone is UTC, as the ledger writes them."""
+    if time is None:
+        return None
+    try:
+        read = datetime.fromisoformat(time)
+    except ValueError:
+        return None
+    return (read if read.tzinfo else read.replace(tzinfo=UTC)).timestamp()
+
+
+def minutes_between(earlier: str | None, later: str) -> float | None:
+    """Minutes from the ISO 8601 time ``earlier`` to ``later`` (None: either has no time)."""
+    start, end = seconds(earlier), seconds(later)
+    return None if start is None or end is None else (end - start) / 60
+
+
+def repeat_due(
+    policy: RepeatPolicy,
+    *,
+    since: int,
+    gap: int,
+    minutes: float | None,
+    earlier_session: bool,
+    finished: bool,
+) -> bool:
+    """Whether a repeat may come back now: ``since`` presentations after its vote's (``gap``
+    needed within a session), ``minutes`` after its vote (None: unknown, long ago), its
+    vote cast in an ``earlier_session``, or the family ``finished`` (no unvoted pair left)."""
+    if minutes is not None and minutes < policy.minutes:
+        return False
+    return finished or earlier_session or since >= gap
 
 
 class Presented(Protocol):

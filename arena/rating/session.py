@@ -10,7 +10,7 @@ elsewhere (an import, a correction).
 
 from __future__ import annotations
 
-import re
+import dataclasses
 import secrets
 import time
 from collections.abc import Callable
@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from arena import family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, events, voting
+from arena.ledger import Ledger, catalog, events, family_changes, voting
 from arena.ledger.history import family_history
-from arena.pairs.live_scheduler import LiveScheduler
-from arena.pairs.scheduling import DEFAULT_REPEAT_SHARE, NextPair
+from arena.pairs.live_scheduler import LiveScheduler, Standing
+from arena.pairs.scheduling import NextPair, RepeatPolicy
+from arena.rating.leaks import LeakFinder
 from arena.records import (
     IDLE_CAP_MS,
     VOTE_CHOICES,
@@ -46,7 +47,7 @@ class PairView:
     case: Case
     left: Output
     right: Output
-    # Readable warning when an output names a system of the family, else "".
+    # Readable warning when an output names a system of the family (``LeakFinder``), else "".
     identity_leak: str
 
 
@@ -59,37 +60,6 @@ class Upcoming:
     right: Output
 
 
-class LeakFinder:
-    """Finds an output naming a system of the family (by label or model id).
-
-    One compiled alternation per session: a single pass over each text, which
-    matters for long diffs between a vote and the next pair.
-    """
-
-    def __init__(self, names: dict[str, str]) -> None:
-        # Names shorter than 3 characters would match ordinary words.
-        usable = sorted((n for n in names if len(n) >= 3), key=len, reverse=True)
-        self.labels = {n.casefold(): names[n] for n in usable}
-        self.pattern = (
-            re.compile(
-                "(?<![\\w-])(?:" + "|".join(map(re.escape, usable)) + ")(?![\\w-])", re.IGNORECASE
-            )
-            if usable
-            else None
-        )
-
-    def __call__(self, outputs: tuple[Output, ...]) -> str:
-        """A readable warning naming the system, or "" when no output names one."""
-        if self.pattern is None:
-            return ""
-        for side, output in zip(("left", "right"), outputs, strict=True):
-            found = self.pattern.search(output.text)
-            if found:
-                label = self.labels.get(found.group(0).casefold(), found.group(0))
-                return f"The {side} output names a system of this family ({label})."
-        return ""
-
-
 class RatingSession:
     """One sitting of the rater on one family."""
 
@@ -99,10 +69,16 @@ class RatingSession:
         family: str,
         *,
         seed: int | None = None,
-        repeat_share: float = DEFAULT_REPEAT_SHARE,
+        repeat_share: float | None = None,
+        repeats: RepeatPolicy | None = None,
         actor: str = "rater",
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], str] = now_iso,
     ) -> None:
+        """``repeats``: how often and how far apart repeats come (default: the family's
+        settings, `arena family set --repeat-…`); ``repeat_share`` overrides its share.
+        ``clock`` times each vote; ``wall_clock`` stamps presentations and votes (ISO
+        8601) and tells the scheduler how long ago a vote was cast."""
         found = catalog.get_family(ledger, family)
         if found is None:
             raise BadInput(f"no family named {family!r}", field="--family")
@@ -112,9 +88,13 @@ class RatingSession:
             )
         self.ledger = ledger
         self.family: Family = found
-        self.repeat_share = repeat_share
+        policy = repeats or RepeatPolicy.of(family_changes.repeat_settings(ledger, family))
+        if repeat_share is not None:
+            policy = dataclasses.replace(policy, share=repeat_share)
+        self.repeats = policy
         self.actor = actor
         self.clock = clock
+        self.wall_clock = wall_clock
         state = family_state.for_rating(ledger, family)
         self.session: Session = voting.start_session(
             ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor
@@ -137,12 +117,11 @@ class RatingSession:
             {k: o.system_id for k, o in self.outputs.items()},
             family_history(self.ledger, name),
             seed=self.session.seed,
-            repeat_share=self.repeat_share,
+            repeats=self.repeats,
+            session=self.session.session_id,
+            clock=self.wall_clock,
         )
-        systems = catalog.systems(self.ledger, name)
-        names = {s.label: s.label for s in systems}
-        names.update({s.descriptor.model: s.label for s in systems})
-        self.find_leak = LeakFinder(names)
+        self.find_leak = LeakFinder.for_systems(catalog.systems(self.ledger, name))
 
     def progress(self) -> tuple[int, int]:
         """(pairs voted, pairs for the rater) of the whole family."""
@@ -185,7 +164,7 @@ class RatingSession:
                 planned.case_id,
                 planned.left_output,
                 planned.right_output,
-                now_iso(),
+                self.wall_clock(),
                 planned.repeat_of,
             )
             voting.record_presentation(self.ledger, presentation)
@@ -197,9 +176,8 @@ class RatingSession:
                 presentation.repeat_of,
             )
         left, right = self.outputs[planned.left_output], self.outputs[planned.right_output]
-        return PairView(
-            presentation, self.cases[planned.case_id], left, right, self.find_leak((left, right))
-        )
+        case = self.cases[planned.case_id]
+        return PairView(presentation, case, left, right, self.find_leak((left, right), case.prompt))
 
     def _record(self, choice: Choice, comment: str) -> Vote:
         view = self.current()
@@ -220,7 +198,7 @@ class RatingSession:
             p.right_output,
             choice,
             p.shown_at,
-            now_iso(),
+            self.wall_clock(),
             min(max(elapsed, 0), IDLE_CAP_MS),
             self.actor,
             repeat_of,
@@ -232,7 +210,13 @@ class RatingSession:
         except voting.AlreadyVoted as done:
             # A press again after a failure that came after the commit: the first vote stands.
             vote = done.standing
-        self.scheduler.voted(p.presentation_id, vote.vote_id, vote.choice)
+        self.scheduler.voted(
+            p.presentation_id,
+            vote.vote_id,
+            vote.choice,
+            session_id=vote.session_id,
+            voted_at=vote.voted_at,
+        )
         self._current = None
         return vote
 
@@ -255,7 +239,10 @@ class RatingSession:
         if self.scheduler.knows(undone.presentation_id):
             standing = voting.vote_on(self.ledger, undone.presentation_id)
             self.scheduler.retracted(
-                undone.presentation_id, (standing.vote_id, standing.choice) if standing else None
+                undone.presentation_id,
+                Standing(standing.vote_id, standing.choice, standing.session_id, standing.voted_at)
+                if standing
+                else None,
             )
         else:  # a vote this session never read: written by someone else since
             self.refresh()

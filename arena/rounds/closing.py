@@ -24,6 +24,7 @@ from arena.ledger import Ledger, catalog, chain
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.voting import new_id
 from arena.records import Family, Output, OutputId, System, SystemId
+from arena.rounds import uncertainty
 from arena.rounds.comparison_table import Column, Comparisons
 from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
@@ -112,8 +113,11 @@ def _board(
     *,
     tests_only: bool = False,
     own: dict[SystemId, dict[str, Any]] | None = None,
+    ci: uncertainty.Found | None = None,
 ) -> Board:
-    """A board of ``fit``; ``own`` gives a category's own vote columns."""
+    """A board of ``fit``; ``own`` gives a category's own vote columns, ``ci`` the board's
+    check of its regime and its intervals (``uncertainty.intervals``)."""
+    record, interval = ci or (None, {})
     points = [s.points for s in fit.scores.values() if s.points is not None]
     top = max(points) if points else None
     rows = []
@@ -133,6 +137,7 @@ def _board(
                     score.points is not None and top is not None and score.points < top - AXIS_SPAN
                 ),
                 decisive_votes=score.decisive_votes,
+                ci95=interval.get(system.system_id),
                 **extra[system.system_id],
                 **(
                     {
@@ -146,7 +151,7 @@ def _board(
         )
     rows.sort(key=lambda r: (r.rank is None, r.rank or 0, r.label))
     anchor = Anchor(fit.anchor, labels.get(fit.anchor) if fit.anchor else None, fit.anchor_reason)
-    return Board(anchor, tuple(rows))
+    return Board(anchor, tuple(rows), record)
 
 
 @dataclass(frozen=True)
@@ -353,6 +358,7 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
     }
     fit = fit_board(comparisons, weights, ids, reference=family.reference, settings=settings)
     tests_only = family.kind == "tests"
+    uncertain = uncertainty.for_family(comparisons, ids, settings, family.reference, family.kind)
     categories = {}
     category = comparisons["category"]
     for name in sorted(category.values[code] for code in np.unique(category.codes).tolist()):
@@ -360,10 +366,15 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
         part = fit_board(comparisons, inside, ids, reference=family.reference, settings=settings)
         # Beside the family-wide columns, the votes this category's board rests on.
         own = _vote_columns(systems, comparisons, inside)
-        categories[name] = _board(part, systems, extra, labels, tests_only=tests_only, own=own)
+        found = uncertain(part, inside, name)
+        categories[name] = _board(
+            part, systems, extra, labels, tests_only=tests_only, own=own, ci=found
+        )
     diff_family = any(o.is_diff for o in outputs)
     return _Result(
-        board=_board(fit, systems, extra, labels, tests_only=tests_only),
+        board=_board(
+            fit, systems, extra, labels, tests_only=tests_only, ci=uncertain(fit, weights, None)
+        ),
         categories=categories,
         summary=summary(
             comparisons,

@@ -110,7 +110,8 @@ class BoardRow:
     no_output: int | None = None
     untried: int | None = None
     p50_trial_ms: float | None = None
-    # Graded runs only (None elsewhere).
+    # Graded runs only (None elsewhere), but ``ci95``: on a voted board, the 95% interval
+    # of points where the board's regime was calibrated (arena.rounds.uncertainty).
     headline: float | None = None
     ci95: list[float] | None = None
     passed: int | None = None
@@ -133,7 +134,9 @@ class BoardRow:
         row = dataclasses.asdict(self)
         if not self.graded:
             for name in GRADED_FIELDS:
-                del row[name]
+                # A voted row keeps its interval of points, where the board has them.
+                if name != "ci95" or self.ci95 is None:
+                    del row[name]
         if self.trials is None:
             for name in TESTED_FIELDS:
                 del row[name]
@@ -174,12 +177,18 @@ class Board:
 
     anchor: Anchor | None
     systems: tuple[BoardRow, ...]
+    # A voted board's check of its regime against the calibrated region, and how its
+    # intervals were made (arena.rounds.uncertainty); None in rounds closed before.
+    uncertainty: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        shown = {
             "anchor": self.anchor.to_json() if self.anchor else None,
             "systems": [r.to_json() for r in self.systems],
         }
+        if self.uncertainty is not None:
+            shown["uncertainty"] = self.uncertainty
+        return shown
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Board:
@@ -187,6 +196,7 @@ class Board:
         return cls(
             Anchor(**anchor) if anchor else None,
             tuple(BoardRow.from_json(r) for r in data["systems"]),
+            data.get("uncertainty"),
         )
 
 
@@ -198,16 +208,27 @@ class RoundSummary:
     split_half_points: dict[str, dict[str, float | None]] = field(
         default_factory=lambda: {"odd": {}, "even": {}}
     )
+    # Split-half τ of odd- against even-numbered votes by time within each session (None
+    # in rounds closed before it was recorded, or where it cannot be told).
+    within_session_tau: float | None = None
     left_out: dict[str, int] = field(default_factory=dict)
     length_bias_points_per_sd: float | None = None
     diff_length_bias_points_per_sd: float | None = None
+    # The standard error of whichever length bias is reported (points per SD).
+    length_bias_standard_error: float | None = None
+    # {figure: why the votes cannot tell it}: each such figure is None. None (absent) in
+    # rounds closed before figures were withheld; their figures were printed regardless.
+    unavailable: dict[str, str] | None = None
     # None in rounds closed before settled shares were recorded.
     settled: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
-        if self.settled is None:
-            del data["settled"]
+        for name in ("settled", "unavailable"):
+            if data[name] is None:
+                del data[name]
+        if self.unavailable is None:  # closed before standard errors were recorded
+            del data["length_bias_standard_error"]
         return data
 
     @classmethod

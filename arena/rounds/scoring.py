@@ -21,6 +21,7 @@ from arena.pairs.settling import RULE_GROUPS
 from arena.records import SystemId
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.model import RoundSettings, RoundSummary
+from arena.rounds.within_session import within_session_tau
 
 
 def fitted_weights(comparisons: Comparisons, settings: RoundSettings) -> np.ndarray:
@@ -110,8 +111,9 @@ def _number(value: float) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
 
 
-def _agreement(comparisons: Comparisons) -> tuple[float | None, int]:
-    """Rater agreement over the repeats whose first vote is in force, and their number."""
+def _agreement(comparisons: Comparisons) -> tuple[float | None, int, int]:
+    """Rater agreement over the repeats whose first vote is in force, their number, and
+    how many agreed."""
     repeats = np.flatnonzero(comparisons.mask("status", "repeat"))
     targets = comparisons.values("repeat_of", repeats)
     wanted, votes = set(targets), comparisons.votes
@@ -127,14 +129,14 @@ def _agreement(comparisons: Comparisons) -> tuple[float | None, int]:
         if target in by_vote
     ]
     if not pairs:
-        return None, 0
+        return None, 0, 0
     first, again = (np.array(rows) for rows in zip(*pairs, strict=True))
     result = fit.rater_agreement(
         [str(c) for c in comparisons.values("choice", first)],
         [str(c) for c in comparisons.values("choice", again)],
         swapped=True,
     )
-    return _number(result.share), len(pairs)
+    return _number(result.share), len(pairs), result.agreed
 
 
 def _left_out(comparisons: Comparisons) -> dict[str, int]:
@@ -150,6 +152,20 @@ def _left_out(comparisons: Comparisons) -> dict[str, int]:
     }
 
 
+# Fewest repeats for rater agreement, and fewest human votes in each half (with three
+# systems ranked in both) for split-half τ: below them the figure is not reported
+# (docs/fitting.md, "When a figure cannot be told").
+MIN_REPEATS = 10
+MIN_HALF_VOTES = 20
+LENGTH_REASONS = {
+    "no_length_spread": "the outputs voted on never differ in length",
+    "too_few_comparisons": "{n} votes on outputs of different lengths; it needs {m}",
+    "separable": "every vote went to the longer output, or every one to the shorter: "
+    "the lean has no finite estimate",
+    "not_converged": "the fit did not converge",
+}
+
+
 def summary(
     comparisons: Comparisons,
     weights: np.ndarray,
@@ -159,22 +175,32 @@ def summary(
     settings: RoundSettings,
     diff_family: bool,
 ) -> RoundSummary:
-    """The round summary: agreement, split-half τ and length bias (None where n/a)."""
+    """The round summary: agreement, split-half τ and length bias (None where n/a, or where
+    the votes cannot tell: ``unavailable`` then says why)."""
     index = {s: i for i, s in enumerate(systems)}
-    agreement, repeats = _agreement(comparisons)
+    agreement, repeats, agreed = _agreement(comparisons)
+    unavailable: dict[str, str] = {}
+    if repeats < MIN_REPEATS:
+        unavailable["rater_agreement"] = (
+            f"{repeats} repeat{'' if repeats == 1 else 's'} ({agreed} agreed); "
+            f"it needs {MIN_REPEATS}"
+        )
+        agreement = None
     human = np.flatnonzero(comparisons.votes & (weights > 0))
     a, b = (side[human] for side in sides(comparisons, index))
     y, w = comparisons["y"][human], weights[human]
-    tau = None
+    tau = within_tau = None
     halves: dict[str, dict[str, float | None]] = {"odd": {}, "even": {}}
-    bias = None
+    bias = error = None
+    bias_key = "diff_length_bias_points_per_sd" if diff_family else "length_bias_points_per_sd"
     if len(human):
+        session = comparisons["session"].map(lambda s: s or 1, np.int64)[human]
         split = fit.split_half_tau(
             a,
             b,
             y,
             w,
-            session=comparisons["session"].map(lambda s: s or 1, np.int64)[human],
+            session=session,
             n_systems=len(systems),
             penalty=settings.penalty,
             anchor=index.get(reference) if reference is not None else None,
@@ -182,6 +208,27 @@ def summary(
         tau = _number(split.tau)
         for name, half in (("odd", split.odd), ("even", split.even)):
             halves[name] = {s: _number(half.points[i]) for s, i in index.items()}
+        within_tau, why = within_session_tau(
+            a,
+            b,
+            y,
+            w,
+            session=session,
+            index=index,
+            reference=reference,
+            penalty=settings.penalty,
+            least=MIN_HALF_VOTES,
+        )
+        if why:
+            unavailable["within_session_tau"] = why
+        odd = int(np.count_nonzero(session % 2 == 1))
+        if split.n_systems < 3 or min(odd, len(human) - odd) < MIN_HALF_VOTES:
+            unavailable["split_half_tau"] = (
+                f"{odd} votes in odd and {len(human) - odd} in even sessions, "
+                f"{split.n_systems} systems ranked in both; it needs {MIN_HALF_VOTES} votes "
+                "in each half and 3 systems"
+            )
+            tau = None
         length = fit.length_bias(
             a,
             b,
@@ -192,15 +239,29 @@ def summary(
             n_systems=len(systems),
             penalty=settings.penalty,
         )
-        bias = _number(length.points_per_sd)
+        if length.identified:
+            bias, error = _number(length.points_per_sd), _number(length.standard_error)
+        else:
+            spread = int(
+                np.count_nonzero(comparisons["len_a"][human] != comparisons["len_b"][human])
+            )
+            unavailable[bias_key] = LENGTH_REASONS[str(length.reason)].format(
+                n=spread, m=fit.MIN_LENGTH_COMPARISONS
+            )
+    else:
+        unavailable["split_half_tau"] = unavailable[bias_key] = "no human votes in the fit"
+        unavailable["within_session_tau"] = "no human votes in the fit"
     return RoundSummary(
         rater_agreement=agreement,
         repeats=repeats,
         split_half_tau=tau,
         split_half_points=halves,
+        within_session_tau=within_tau,
         left_out=_left_out(comparisons),
         length_bias_points_per_sd=None if diff_family else bias,
         diff_length_bias_points_per_sd=bias if diff_family else None,
+        length_bias_standard_error=error,
+        unavailable=unavailable,
         settled=settled_summary(comparisons, weights),
     )
 

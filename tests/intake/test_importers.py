@@ -364,6 +364,49 @@ def test_bad_fastchat_answers_are_refused(ledger, tmp_path, answer, match):
     _refused(ledger, _fastchat(tmp_path, [answer]), "fastchat", match)
 
 
+def test_fastchat_turns_first_judges_turn_one_of_every_file(ledger, tmp_path):
+    full = _fastchat(
+        tmp_path,
+        [
+            {"question_id": 1, "model_id": "full", "choices": [{"turns": ["a", "b"]}]},
+            {"question_id": 2, "model_id": "full", "choices": [{"turns": ["4"]}]},
+        ],
+    )
+    short = full.parent / "short.jsonl"  # answers the first turn only, ids as strings
+    short.write_text(
+        "\n".join(
+            json.dumps({"question_id": q, "model_id": "short", "choices": [{"turns": [t]}]})
+            for q, t in (("1", "only one"), ("2", "four"))
+        ),
+        encoding="utf-8",
+    )
+    said = _refused(ledger, short, "fastchat", "1 answer turn")
+    assert "import with --turns first to judge the first turn only" in said
+    for path in (full, short):
+        import_file(ledger, path, family="fam", fmt="fastchat", options=ReadOptions(turns="first"))
+    prompts = {c.case_id: c.prompt for c in catalog.cases(ledger, "fam")}
+    assert prompts == {"1": "Write a haiku.", "2": "What is 2+2?"}
+    labels = {s.system_id: s.label for s in catalog.systems(ledger, "fam")}
+    texts = {(labels[o.system_id], o.case_id): o.text for o in catalog.outputs(ledger, "fam")}
+    assert texts == {
+        ("full", "1"): "a",
+        ("full", "2"): "4",
+        ("short", "1"): "only one",
+        ("short", "2"): "four",
+    }
+    # All turns against cases of the first turn only: another prompt, refused.
+    _refused(ledger, full, "fastchat", "different prompt")
+
+
+def test_turns_is_a_fastchat_option(tmp_path, capsys):
+    from arena.cli.main import main
+
+    path = _write(tmp_path, "outputs.json", "[]")
+    ledger = str(tmp_path / "l.sqlite")
+    code = main(["--ledger", ledger, "import", str(path), "--family", "f", "--turns", "first"])
+    assert code == 2 and "--turns: only with --format fastchat" in capsys.readouterr().err
+
+
 def test_fastchat_without_its_questions_says_what_to_pass(ledger, tmp_path):
     path = _write(tmp_path, "m.jsonl", "{}")
     _refused(ledger, path, "fastchat", "--questions")
@@ -418,6 +461,12 @@ def test_real_fastchat_and_alpacaeval_files_import(ledger):
         import_file(
             ledger, jp / "japanese-stablelm-instruct-alpha-7b.jsonl", family="ja", fmt="fastchat"
         )
+    first = ReadOptions(turns="first")  # every file, turn 1 only: stablelm's too
+    for name in ("gpt-4", "ELYZA-japanese-Llama-2-7b-fast-instruct"):
+        import_file(ledger, jp / f"{name}.jsonl", family="ja1", fmt="fastchat", options=first)
+    stablelm = jp / "japanese-stablelm-instruct-alpha-7b.jsonl"
+    import_file(ledger, stablelm, family="ja1", fmt="fastchat", options=first)
+    assert ledger.db["outputs"].count_where("family = 'ja1'") == 3 * 80
     for name in ("gpt4", "claude"):
         import_file(
             ledger,
@@ -425,4 +474,4 @@ def test_real_fastchat_and_alpacaeval_files_import(ledger):
             family="alpaca",
             fmt="alpacaeval",
         )
-    assert ledger.db["outputs"].count == 80 + 805 + 805
+    assert ledger.db["outputs"].count == 80 + 3 * 80 + 805 + 805

@@ -78,3 +78,11 @@ def test_an_unknown_name_is_refused_with_the_names_it_may_be_a_slip_of(fam):
     assert "did you mean 'jmt-bench'?" in str(catalog.no_such_family(fam, "jmt-bnech"))
     assert "did you mean 'jmt-bench'?" in str(catalog.no_such_family(fam, "jmt"))
     assert "did you mean" not in str(catalog.no_such_family(fam, "zzz"))
+
+
+def test_repeat_settings_are_changes_read_apart_from_the_family(fam):
+    family_changes.add_change(fam, "f", "repeat_minutes", 45)
+    family_changes.add_change(fam, "f", "repeat_share", 0.2)
+    family_changes.add_change(fam, "f", "repeat_minutes", 30.5)
+    assert family_changes.repeat_settings(fam, "f") == {"repeat_minutes": 30.5, "repeat_share": 0.2}
+    assert catalog.get_family(fam, "f") == Family("f", max_chars=500)

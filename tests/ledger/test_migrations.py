@@ -213,3 +213,34 @@ def test_a_ledger_with_rows_slipped_in_is_not_upgraded_over_them(tmp_path):
     _v13_with_outputs(path, {"c1": "An answer."}, sealed=False)
     with pytest.raises(UnsealedRows, match="cannot be upgraded"):
         Ledger.open(path)
+
+
+def test_family_changes_before_0015_keep_their_rows_and_seals(tmp_path):
+    from arena.ledger import family_changes
+
+    path = tmp_path / "v14.sqlite"
+    db = _old_ledger(path, "0015_repeat_settings")
+    db["family_changes"].insert(
+        {"change_id": "c1", "family": "f", "setting": "language", "value": '"ja"',
+         "actor": "rater", "reason": "", "at": "2026-01-02T00:00:00.000+00:00"}
+    )  # fmt: skip
+    seals.seal(db, seals.marks(db))
+    with pytest.raises(sqlite3.IntegrityError):  # the old CHECK knew no repeat setting
+        db["family_changes"].insert(
+            {"change_id": "c2", "family": "f", "setting": "repeat_gap", "value": "40",
+             "actor": "rater", "reason": "", "at": "2026"}
+        )  # fmt: skip
+    db.conn.commit()
+    db.close()
+    with Ledger.open(path) as ledger:
+        assert [(c.change_id, c.value) for c in family_changes.changes(ledger, "f")] == [
+            ("c1", "ja")
+        ]
+        assert seals.verify(ledger.db) == []
+        ledger.db.execute(  # the CHECK takes the repeat settings now
+            "INSERT INTO family_changes (change_id, family, setting, value, actor, at) "
+            "VALUES ('c2', 'f', 'repeat_gap', '40', 'rater', '2026')"
+        )
+        assert family_changes.repeat_settings(ledger, "f") == {"repeat_gap": 40}
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            ledger.db.execute("DELETE FROM family_changes")

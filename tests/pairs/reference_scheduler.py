@@ -12,17 +12,17 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from arena.pairs.scheduling import (
-    DEFAULT_REPEAT_SHARE,
     Candidate,
     NextPair,
+    RepeatPolicy,
     Shown,
-    check_repeat_share,
     is_repeat_chosen,
+    minutes_between,
     pair_order,
     repeat_gap,
     resumed,
 )
-from arena.records import CaseId, OutputId, SystemId
+from arena.records import CaseId, OutputId, SessionId, SystemId
 
 
 def _key(a: str, b: str) -> frozenset[str]:
@@ -39,14 +39,18 @@ class Scheduler:
         history: Sequence[Shown],
         *,
         seed: int,
-        repeat_share: float = DEFAULT_REPEAT_SHARE,
+        repeats: RepeatPolicy | None = None,
+        session: SessionId | None = None,
+        now: str = "",
     ) -> None:
-        check_repeat_share(repeat_share)
+        """``session``: the session showing pairs now; ``now``: the time (ISO 8601)."""
         self.candidates = list(candidates)
         self.systems = systems
         self.history = list(history)
         self.seed = seed
-        self.repeat_share = repeat_share
+        self.policy = repeats or RepeatPolicy()
+        self.session = session
+        self.now = now
 
     # -- progress --------------------------------------------------------------
 
@@ -139,6 +143,7 @@ class Scheduler:
             s.repeat_of for s in self.history if s.repeat_of is not None and s.vote_id is not None
         }
         position = len(self.history)
+        policy = self.policy
         due: list[NextPair] = []
         for index, s in enumerate(self.history):
             if (
@@ -146,10 +151,19 @@ class Scheduler:
                 or s.choice == "skip"
                 or s.repeat_of is not None
                 or s.presentation_id in repeated
-                or not is_repeat_chosen(s.vote_id, self.repeat_share)
+                or not is_repeat_chosen(s.vote_id, policy.share)
             ):
                 continue
-            if finished or position - index >= repeat_gap(s.vote_id):
+            # Long enough ago (a vote of unknown time is), and far enough back in the
+            # session, or in an earlier session, or nothing else is left to show.
+            minutes = minutes_between(s.voted_at, self.now)
+            if minutes is not None and minutes < policy.minutes:
+                continue
+            if (
+                finished
+                or s.session_id != self.session
+                or position - index >= repeat_gap(s.vote_id, policy.gap)
+            ):
                 due.append(
                     NextPair(s.case_id, s.right_output, s.left_output, repeat_of=s.presentation_id)
                 )

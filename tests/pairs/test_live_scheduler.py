@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from arena.pairs.live_scheduler import LiveScheduler
 from arena.pairs.pair_index import nth_left
-from arena.pairs.scheduling import Candidate, Shown
+from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown
+from tests.pairs.fake_clock import FakeClock
 from tests.pairs.reference_scheduler import Scheduler
 
 CHOICES = ("left", "right", "tie", "both_bad", "skip")
@@ -36,28 +37,42 @@ def families(draw):
     return candidates, systems
 
 
-# Mostly votes, as a rater's history is, with undos, crashes and imported votes among them.
+# Mostly votes, as a rater's history is, with undos, crashes, imported votes and new
+# sessions among them.
 steps = st.lists(
     st.tuples(
-        st.sampled_from(["vote"] * 6 + ["undo", "abandon", "foreign"]),
+        st.sampled_from(["vote"] * 6 + ["undo", "abandon", "foreign", "session"]),
         st.sampled_from(CHOICES),
         st.integers(0, 10_000),
     ),
     max_size=60,
 )
+# No repeats; close ones; the default spacing (30 pairs, 20 minutes); time only.
+policies = st.sampled_from(
+    [
+        RepeatPolicy(share=0.0),
+        RepeatPolicy(share=0.3, gap=2, minutes=0),
+        RepeatPolicy(share=0.7, gap=0, minutes=0),
+        RepeatPolicy(share=0.3),
+        RepeatPolicy(share=0.7, gap=3, minutes=10),
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    family=families(),
-    ops=steps,
-    seed=st.integers(0, 2**31 - 1),
-    share=st.sampled_from([0.0, 0.3, 0.7]),
-)
-def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, share):
+@given(family=families(), ops=steps, seed=st.integers(0, 2**31 - 1), policy=policies)
+def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, policy):
     candidates, systems = family
     history: list[Shown] = []
-    live = LiveScheduler(candidates, systems, [], seed=seed, repeat_share=share)
+    clock = FakeClock()
+    session = "s1"
+
+    def scheduler(past) -> LiveScheduler:
+        return LiveScheduler(
+            candidates, systems, past, seed=seed, repeats=policy, session=session, clock=clock
+        )
+
+    live = scheduler([])
     in_force: list[str] = []  # presentation ids, in the order of their votes
 
     def show(case_id, left, right, repeat_of) -> str:
@@ -66,16 +81,25 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, 
         live.shown(pid, case_id, left, right, repeat_of)
         return pid
 
-    def vote(pid: str, choice: str) -> None:
+    def vote(pid: str, choice: str, *, foreign: bool = False) -> None:
         at = int(pid[1:])
+        # An imported vote has a session of its own and may have no time.
+        cast = ("import", None) if foreign else (session, clock())
         history[at] = dataclasses.replace(
-            history[at], vote_id=f"v{len(in_force)}-{pid}", choice=choice
+            history[at],
+            vote_id=f"v{len(in_force)}-{pid}",
+            choice=choice,
+            session_id=cast[0],
+            voted_at=cast[1],
         )
-        live.voted(pid, history[at].vote_id, choice)
+        live.voted(pid, history[at].vote_id, choice, session_id=cast[0], voted_at=cast[1])
         in_force.append(pid)
 
     for step, (kind, choice, number) in enumerate(ops):
-        scratch = Scheduler(candidates, systems, history, seed=seed, repeat_share=share)
+        clock.advance(60 * (number % 7))
+        scratch = Scheduler(
+            candidates, systems, history, seed=seed, repeats=policy, session=session, now=clock()
+        )
         planned = live.next()
         assert planned == scratch.next(), f"step {step}"
         assert live.progress() == scratch.progress()
@@ -84,13 +108,16 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, 
             at = int(pid[1:])
             history[at] = dataclasses.replace(history[at], vote_id=None, choice=None)
             live.retracted(pid)
+        elif kind == "session":  # the window closed and opened again: a later session
+            session = f"s{step + 2}"
+            live = scheduler(history)
         elif kind == "foreign":  # a vote from elsewhere (an import) on any pair of a case
             outputs = sorted(systems)
             left = outputs[number % len(outputs)]
             others = [o for o in outputs if o.split("-")[0] == left.split("-")[0] and o != left]
             if others:
                 right = others[number % len(others)]
-                vote(show(left.split("-")[0][1:], left, right, None), "tie")
+                vote(show(left.split("-")[0][1:], left, right, None), "tie", foreign=True)
         elif kind in ("vote", "abandon") and planned is not None:
             pid = planned.resume or show(
                 planned.case_id, planned.left_output, planned.right_output, planned.repeat_of
@@ -100,7 +127,7 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(family, ops, seed, 
                 vote(pid, choice)
                 if choice != "skip" and live.entry(pid).gap is None:
                     assert live.next() == guess, f"step {step}: peek"
-    restarted = LiveScheduler(candidates, systems, history, seed=seed, repeat_share=share)
+    restarted = scheduler(history)
     assert restarted.next() == live.next()
     assert restarted.progress() == live.progress()
     assert restarted.repeats == live.repeats

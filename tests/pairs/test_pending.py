@@ -13,7 +13,7 @@ from arena.pairs.counting import count_votes_family
 from arena.pairs.live_scheduler import LiveScheduler
 from arena.pairs.pair_index import PairIndex
 from arena.pairs.pending import PendingPairs, votes_pending
-from arena.pairs.scheduling import Candidate, Shown
+from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown
 from arena.pairs.settling import settle
 from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, SystemId
 from arena.texts import text_key
@@ -118,7 +118,8 @@ def test_a_scheduler_read_from_its_history_counts_as_one_told_vote_by_vote(famil
     """Skips and votes on repeats among them: a restart reads the same tallies."""
     outputs, failing = family
     systems = {o.output_id: o.system_id for o in outputs}
-    live = LiveScheduler(votes_pending(outputs, failing), systems, [], seed=seed, repeat_share=0.6)
+    close = RepeatPolicy(share=0.6, gap=3, minutes=0)
+    live = LiveScheduler(votes_pending(outputs, failing), systems, [], seed=seed, repeats=close)
     history: list[Shown] = []
     for n, choice in enumerate(choices):
         planned = live.next()
@@ -135,7 +136,7 @@ def test_a_scheduler_read_from_its_history_counts_as_one_told_vote_by_vote(famil
             history[at] = dataclasses.replace(history[at], vote_id=f"v{n}", choice=choice)
             live.voted(pid, f"v{n}", choice)
     restarted = LiveScheduler(
-        votes_pending(outputs, failing), systems, history, seed=seed, repeat_share=0.6
+        votes_pending(outputs, failing), systems, history, seed=seed, repeats=close
     )
     for name in ("in_pair", "overall", "repeated", "repeats"):
         assert getattr(restarted, name) == getattr(live, name), name

@@ -2,6 +2,7 @@
 
 import random
 from collections import Counter
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,11 @@ import pytest
 from arena import family_state
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger, voting
-from arena.pairs.scheduling import Candidate, Shown, is_repeat_chosen
+from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown, is_repeat_chosen
 from arena.rating import corrections
 from arena.rating.session import RatingSession
 from tests.conftest import native_line
+from tests.pairs.fake_clock import FakeClock
 from tests.pairs.reference_scheduler import Scheduler
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
@@ -74,8 +76,15 @@ def test_coverage_comes_first_and_no_case_repeats_back_to_back(family):
 
 
 def test_repeats_come_back_later_with_sides_swapped(family):
-    rater = RatingSession(family, "f", seed=5, repeat_share=0.25)
+    # A vote every 15 seconds: 30 pairs are 7.5 minutes, under the default 20.
+    clock = FakeClock(tick=7.5)
+    rater = RatingSession(family, "f", seed=5, repeat_share=0.25, wall_clock=clock)
     seen = _vote_all(rater)
+    clock.advance(3600)
+    later = RatingSession(family, "f", seed=6, repeat_share=0.25, wall_clock=clock)
+    seen_later = _vote_all(later)
+    assert seen_later and all(v.presentation.repeat_of is not None for v in seen_later)
+    seen += seen_later
     originals = {
         v.presentation.presentation_id: (i, v)
         for i, v in enumerate(seen)
@@ -83,6 +92,7 @@ def test_repeats_come_back_later_with_sides_swapped(family):
     }
     repeats = [(i, v) for i, v in enumerate(seen) if v.presentation.repeat_of is not None]
     assert 8 <= len(repeats) <= 35
+    shown_at = {v.presentation.presentation_id: v.presentation.shown_at for v in seen}
     for index, view in repeats:
         first_index, first = originals[view.presentation.repeat_of]
         assert index > first_index
@@ -90,8 +100,32 @@ def test_repeats_come_back_later_with_sides_swapped(family):
             first.right.output_id,
             first.left.output_id,
         )
+        # At least 30 other pairs and 20 minutes later, or in the later session.
+        if view in seen_later:
+            continue
+        assert index - first_index > 30
+        waited = datetime.fromisoformat(shown_at[view.presentation.presentation_id])
+        assert waited - datetime.fromisoformat(first.presentation.shown_at) >= timedelta(minutes=20)
     votes = voting.votes_in_force(family, "f")
     assert sum(v.repeat_of is not None for v in votes) == len(repeats)
+    # Every vote chosen for a repeat got one.
+    chosen = [v for v in votes if v.repeat_of is None and is_repeat_chosen(v.vote_id, 0.25)]
+    assert len(chosen) == len(repeats)
+
+
+def test_a_family_may_space_its_repeats_otherwise(family):
+    clock = FakeClock(tick=1)
+    close = RepeatPolicy(share=0.5, gap=2, minutes=0)
+    seen = _vote_all(RatingSession(family, "f", seed=5, repeats=close, wall_clock=clock))
+    position = {v.presentation.presentation_id: i for i, v in enumerate(seen)}
+    # Until the last unvoted pair: once none is left, the waiting ones come at once.
+    last = max(i for i, v in enumerate(seen) if v.presentation.repeat_of is None)
+    gaps = [
+        i - position[v.presentation.repeat_of]
+        for i, v in enumerate(seen[:last])
+        if v.presentation.repeat_of is not None
+    ]
+    assert gaps and min(gaps) >= 3 and max(gaps) <= 10
 
 
 def test_the_repeat_choice_follows_the_share():
@@ -174,7 +208,7 @@ def test_an_output_naming_a_system_is_marked_as_a_leak(ledger, tmp_path):
     assert rater.vote("left").identity_leak
 
 
-def _rule(rater: RatingSession) -> Scheduler:
+def _rule(rater: RatingSession, now: str) -> Scheduler:
     """The rule from scratch over what the ledger holds now."""
     state = family_state.load(rater.ledger, rater.family.name)
     return Scheduler(
@@ -182,15 +216,20 @@ def _rule(rater: RatingSession) -> Scheduler:
         {k: o.system_id for k, o in state.outputs.items()},
         [Shown(**row) for row in voting.history(rater.ledger, rater.family.name)],
         seed=rater.session.seed,
-        repeat_share=rater.repeat_share,
+        repeats=rater.repeats,
+        session=rater.session.session_id,
+        now=now,
     )
 
 
 def test_the_state_kept_in_memory_chooses_as_the_rule_reading_the_ledger(family):
-    rater = RatingSession(family, "f", seed=6, repeat_share=0.3)
+    clock = FakeClock()
+    spaced = RepeatPolicy(share=0.3, gap=5, minutes=3)
+    rater = RatingSession(family, "f", seed=6, repeats=spaced, wall_clock=clock)
     moves = random.Random(6)
     for _ in range(70):
-        rule = _rule(rater)
+        clock.advance(40)
+        rule = _rule(rater, clock())
         assert rater.scheduler.next() == rule.next()
         assert rater.progress() == rule.progress()
         roll = moves.random()

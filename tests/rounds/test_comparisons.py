@@ -271,8 +271,22 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
     )
     human = [i for i, c in enumerate(comparisons) if c.source == "vote" and weights[i] > 0]
     votes = [comparisons[i] for i in human]
-    tau = bias = None
+    tau = bias = error = within_tau = None
     halves: dict = {"odd": {}, "even": {}}
+    unavailable = {}
+    if len(pairs) < 10:  # the rule: agreement needs 10 repeats
+        agreed = sum(
+            {"left": "right", "right": "left"}.get(str(r.choice), r.choice) == o.choice
+            for o, r in pairs
+        )
+        unavailable["rater_agreement"] = (
+            f"{len(pairs)} repeat{'' if len(pairs) == 1 else 's'} ({agreed} agreed); it needs 10"
+        )
+        agreement = None
+    if not votes:
+        unavailable["split_half_tau"] = "no human votes in the fit"
+        unavailable["length_bias_points_per_sd"] = "no human votes in the fit"
+        unavailable["within_session_tau"] = "no human votes in the fit"
     if votes:
         a, b = [index[c.system_a] for c in votes], [index[c.system_b] for c in votes]
         split = fitting.split_half_tau(
@@ -288,18 +302,61 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
         tau = _number(split.tau)
         for name, half in (("odd", split.odd), ("even", split.even)):
             halves[name] = {s: _number(half.points[i]) for s, i in index.items()}
-        bias = _number(
-            fitting.length_bias(
-                a,
-                b,
-                [c.y for c in votes],
-                [c.len_a for c in votes],
-                [c.len_b for c in votes],
-                weights[human],
-                n_systems=len(systems),
-                penalty=settings.penalty,
-            ).points_per_sd
+        odd = sum((c.session or 1) % 2 == 1 for c in votes)
+        if split.n_systems < 3 or min(odd, len(votes) - odd) < 20:
+            unavailable["split_half_tau"] = (
+                f"{odd} votes in odd and {len(votes) - odd} in even sessions, "
+                f"{split.n_systems} systems ranked in both; it needs 20 votes "
+                "in each half and 3 systems"
+            )
+            tau = None
+        # Within each session, the 1st, 3rd, 5th… vote against the 2nd, 4th…
+        cast: dict = {}
+        by_vote_order = []
+        for c in votes:
+            cast[c.session or 1] = cast.get(c.session or 1, 0) + 1
+            by_vote_order.append(2 - cast[c.session or 1] % 2)
+        within = fitting.split_half_tau(
+            a,
+            b,
+            [c.y for c in votes],
+            weights[human],
+            session=by_vote_order,
+            n_systems=len(systems),
+            penalty=settings.penalty,
+            anchor=index.get(reference),
         )
+        first = by_vote_order.count(1)
+        if within.n_systems < 3 or min(first, len(votes) - first) < 20:
+            unavailable["within_session_tau"] = (
+                f"{first} odd- and {len(votes) - first} even-numbered votes, "
+                f"{within.n_systems} systems ranked in both; it needs 20 votes in each half "
+                "and 3 systems"
+            )
+        else:
+            within_tau = _number(within.tau)
+        length = fitting.length_bias(
+            a,
+            b,
+            [c.y for c in votes],
+            [c.len_a for c in votes],
+            [c.len_b for c in votes],
+            weights[human],
+            n_systems=len(systems),
+            penalty=settings.penalty,
+        )
+        if length.identified:
+            bias, error = _number(length.points_per_sd), _number(length.standard_error)
+        else:
+            spread = sum(c.len_a != c.len_b for c in votes)
+            unavailable["length_bias_points_per_sd"] = {
+                "no_length_spread": "the outputs voted on never differ in length",
+                "too_few_comparisons": f"{spread} votes on outputs of different lengths; "
+                "it needs 50",
+                "separable": "every vote went to the longer output, or every one to the "
+                "shorter: the lean has no finite estimate",
+                "not_converged": "the fit did not converge",
+            }[length.reason]
     left_out: dict[str, int] = {}
     for c in comparisons:
         if c.status == "left_out" and c.reason:
@@ -316,8 +373,11 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
         "repeats": len(pairs),
         "split_half_tau": tau,
         "split_half_points": halves,
+        "within_session_tau": within_tau,
         "left_out": left_out,
         "bias": bias,
+        "length_bias_standard_error": error,
+        "unavailable": unavailable,
         "settled": {
             "by_rule": by_rule,
             "weight_share": settled_weight / total if total > 0 else None,

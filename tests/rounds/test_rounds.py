@@ -162,7 +162,9 @@ def test_votes_are_left_out_by_reason_and_repeats_are_kept_for_agreement(ledger,
         "removed_output": 2,
     }
     # Only c1's repeat is still in force: mapped back, "right" on the swapped pair = "left".
-    assert (board["summary"]["rater_agreement"], board["summary"]["repeats"]) == (1.0, 1)
+    assert (board["summary"]["rater_agreement"], board["summary"]["repeats"]) == (None, 1)
+    # One repeat cannot tell how consistent the rater is: the summary says so instead.
+    assert board["summary"]["unavailable"]["rater_agreement"] == "1 repeat (1 agreed); it needs 10"
     fitted = [
         c
         for c in stored_rounds.items(ledger, board["round"], "comparison")
@@ -249,13 +251,13 @@ def test_split_half_tau_compares_odd_and_even_sessions(ledger, tmp_path):
     _outputs(
         ledger,
         tmp_path,
-        [(f"c{i}", s, f"{s} {TEXT} {i}", {}) for i in range(6) for s in ("a", "b", "c")],
+        [(f"c{i}", s, f"{s} {TEXT} {i}", {}) for i in range(21) for s in ("a", "b", "c")],
     )
-    # Both halves order a > b > c: tau = 1.
+    # Both halves order a > b > c: tau = 1 (20 votes in each half, as tau needs).
     votes = [
         _v(f"c{i}", win, lose, "left", session=s)
         for s in (1, 2)
-        for i, (win, lose) in enumerate([("a", "b"), ("b", "c"), ("a", "c")] * 2)
+        for i, (win, lose) in enumerate([("a", "b"), ("b", "c"), ("a", "c")] * 7)
     ]
     _votes(ledger, tmp_path, votes)
     summary = close_round(ledger, "f", RoundSettings()).to_json()["summary"]
@@ -329,7 +331,12 @@ def test_round_show_prints_the_board_and_the_documented_json(two_systems, tmp_pa
         "anchor",
         "systems",
         "summary",
+        "uncertainty",
     }
+    # Two systems and one vote: no interval, and the board says why.
+    assert not shown["uncertainty"]["available"]
+    assert shown["uncertainty"]["reason"] == "2 ranked systems; intervals were checked for 3–50"
+    assert all(r["ci95"] is None for r in shown["systems"])
     assert shown["kind"] == "votes" and shown["settings"]["events"] == []
     assert shown["summary"]["settled"] == {
         "by_rule": {"gate": 0, "identical": 0, "tests": 0, "overruled": 0},

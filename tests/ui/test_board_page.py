@@ -122,18 +122,45 @@ def test_the_summary_says_what_each_figure_means(board):
     page = board().board
     summary = page.found.to_json()["summary"]
     items = {item.title: item for item in summary_items(page.found, page.kind)}
+    # Three repeats cannot tell how consistent the rater is: said so, with the count.
     agreement = items["Rater agreement"]
-    assert agreement.figure == "67%"
-    assert "On 3 pairs shown twice with sides swapped" in agreement.sentence
-    assert "the same output 2 times" in agreement.sentence
-    assert items["Split-half τ"].figure == f"{summary['split_half_tau']:.2f}"
+    assert agreement.figure == "—"
+    assert "Not enough votes to tell: 3 repeats (2 agreed); it needs 10" in agreement.sentence
+    # So few votes tell neither split-half τ nor a length bias; each says why.
+    for title, key in (
+        ("Split-half τ", "split_half_tau"),
+        ("Length bias", "length_bias_points_per_sd"),
+    ):
+        assert summary[key] is None
+        assert items[title].figure == "—"
+        assert summary["unavailable"][key] in items[title].sentence
+    assert "Positive = favours longer" in items["Length bias"].sentence
     assert items["Left out of the fit"].figure == "5"
     assert "5 on retired cases" in items["Left out of the fit"].sentence
-    bias = items["Length bias"]
-    assert f"{abs(summary['length_bias_points_per_sd']):.0f} points per SD" in bias.figure
-    assert "Positive = favours longer" in bias.sentence
     shown = " ".join(label.text() for label in page.summary.labels)
-    assert "67%" in shown and "Split-half τ" in shown
+    assert "Not enough votes to tell" in shown and "Split-half τ" in shown
+
+
+def test_a_told_summary_gives_its_figures_and_the_length_bias_standard_error():
+    from arena.rounds.model import RoundSummary
+
+    class Found:
+        summary = RoundSummary(
+            rater_agreement=2 / 3,
+            repeats=12,
+            split_half_tau=0.8,
+            split_half_points={"odd": {"a": 1.0, "b": 2.0}, "even": {"a": 1.0, "b": 2.0}},
+            length_bias_points_per_sd=-120.4,
+            length_bias_standard_error=30.2,
+            unavailable={},
+        )
+
+    items = {item.title: item for item in summary_items(Found(), "votes")}
+    assert items["Rater agreement"].figure == "67%"
+    assert "On 12 pairs shown twice with sides swapped" in items["Rater agreement"].sentence
+    assert items["Split-half τ"].figure == "0.80"
+    assert items["Length bias"].figure == "−120 ± 30 points per SD"
+    assert "(± 30: one standard error)" in items["Length bias"].sentence
 
 
 def test_the_split_plot_shows_systems_of_both_halves_or_says_why_not(board):

@@ -132,6 +132,14 @@ def test_flag_records_a_note_and_keeps_the_pair(qtbot, open_window, ui_ledger, a
 def test_a_whole_family_by_keys_balances_sides_and_repeats_swap_them(
     qtbot, open_window, big_ledger
 ):
+    from arena.intake.families import set_family
+    from arena.intake.family_settings import FamilySettings
+
+    # Repeats among the first showings of one quick sitting, 3 or 4 pairs later (by default
+    # 30 pairs and 20 minutes: most would come after the last first showing, whose sides
+    # can no longer even them out).
+    with Ledger.open(big_ledger) as ledger:
+        set_family(ledger, "big", FamilySettings(repeat_gap=3, repeat_minutes=0))
     window = open_window(big_ledger, "big")
     keys = (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4)
     seen = []

@@ -58,6 +58,8 @@ class ReadOptions:
     label: str | None = None
     # Told what a reader found worth saying (the report it read, results missing).
     note: Callable[[str], None] | None = None
+    # FastChat: judge every turn ("all") or the first turn only ("first").
+    turns: str = "all"
 
 
 Reader = Callable[[Path, ReadOptions], Iterator[ParsedOutput]]

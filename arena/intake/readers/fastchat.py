@@ -2,7 +2,10 @@
 
 A case is one question; its prompt and each answer join the turns with a
 blank line and a turn marker, so multi-turn answers are judged whole. An
-answer with a different number of turns than its question is refused.
+answer with a different number of turns than its question is refused, unless
+the import judges the first turn only (``ReadOptions.turns == "first"``, `arena
+import --turns first`): then every case is the question's first turn and every
+answer its first turn, whatever the number of turns the file holds.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
             path=str(path),
         )
     questions = _questions(questions_path, options)
+    first_only = options.turns == "first"
     for line, record in iter_json_lines(path, options.progress, limit=options.max_record_bytes):
         record = options.redactor.value(record)
         if not isinstance(record, dict):
@@ -89,20 +93,29 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
             if not isinstance(choice, dict):
                 raise bad(path, line, name, "expected an object with turns")
             turns = _turns(choice.get("turns"), path, line, f"{name}.turns")
-            if len(turns) != len(prompt_turns):
+            if first_only:
+                prompt, text = prompt_turns[0], turns[0]
+            elif len(turns) != len(prompt_turns):
                 raise bad(
                     path,
                     line,
                     f"{name}.turns",
-                    f"{len(turns)} answer turn(s) for a question of {len(prompt_turns)}",
+                    f"{len(turns)} answer turn(s) for a question of {len(prompt_turns)}"
+                    + (
+                        " (import with --turns first to judge the first turn only)"
+                        if len(turns) < len(prompt_turns)
+                        else ""
+                    ),
                 )
+            else:
+                prompt, text = join_turns(prompt_turns), join_turns(turns)
             yield ParsedOutput(
                 line=line,
                 case_id=qid,
                 category=category,
-                prompt=join_turns(prompt_turns),
+                prompt=prompt,
                 label=label,
                 descriptor=plain_descriptor(label),
-                text=join_turns(turns),
+                text=text,
                 sample=index,
             )

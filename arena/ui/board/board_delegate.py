@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
@@ -58,11 +58,14 @@ def paint_points(
     *,
     preliminary: bool,
     text: QColor | None = None,
+    interval: list[float] | None = None,
 ) -> None:
     """The number right-aligned in a fixed box, then the bar from the axis start.
 
     A preliminary score gets a pale bar with an outline: still readable, visibly
-    less settled. A score below the axis gets no bar but a "far behind" note.
+    less settled. A score below the axis gets no bar but a "far behind" note. A
+    95% ``interval`` (a voted board inside its calibrated region) is drawn as a
+    whisker across the bar's end, clipped to the axis.
     """
     painter.save()
     number_box, area = layout(rect, painter.fontMetrics())
@@ -98,7 +101,25 @@ def paint_points(
     painter.setPen(QPen(colours.bar, 1) if preliminary else Qt.PenStyle.NoPen)
     painter.setBrush(fill)
     painter.drawRoundedRect(bar, 2, 2)
+    if interval is not None and interval[1] > interval[0]:
+        _whisker(painter, area, axis, interval, bar, colours.text)
     painter.restore()
+
+
+def _whisker(
+    painter: QPainter, area: QRectF, axis: Axis, interval: list[float], bar: QRectF, colour: QColor
+) -> None:
+    """A line from the interval's low to its high end, with a cap at each end on the axis."""
+    low, high = (
+        area.left() + area.width() * max(0.0, axis.fraction(v) or 0.0) for v in interval[:2]
+    )
+    high = min(high, area.right())
+    y, cap = bar.center().y(), bar.height() * 0.45
+    painter.setPen(QPen(colour, 1.2))
+    painter.drawLine(QPointF(low, y), QPointF(high, y))
+    for x, inside in ((low, interval[0] >= axis.start), (high, high < area.right())):
+        if inside:
+            painter.drawLine(QPointF(x, y - cap), QPointF(x, y + cap))
 
 
 class PointsDelegate(QStyledItemDelegate):
@@ -133,6 +154,7 @@ class PointsDelegate(QStyledItemDelegate):
             self.colours,
             preliminary=self.model.preliminary(self.model.rows[index.row()]),
             text=option.palette.highlightedText().color() if selected else None,
+            interval=self.model.rows[index.row()].ci95,
         )
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:  # noqa: N802

@@ -134,6 +134,7 @@ def paint_board(painter: QPainter, model: BoardModel, text: BoardText, size: QSi
                     model.axis,
                     colours,
                     preliminary=model.preliminary(row),
+                    interval=row.ci95,
                 )
             else:
                 align = right if column.numeric else left

@@ -102,6 +102,8 @@ class BoardModel(QAbstractTableModel):
         self.category: str | None = None
         self.threshold = 0.0
         self.anchor: Anchor | None = None
+        # A voted board's check of its regime and its intervals (None: not recorded).
+        self.uncertainty: dict[str, Any] | None = None
         self.columns: tuple[Column, ...] = columns_for("votes")
         self.rows: list[BoardRow] = []
         self.unranked: list[BoardRow] = []
@@ -121,6 +123,7 @@ class BoardModel(QAbstractTableModel):
         self.round_id = found.round_id if found is not None else ""
         self.threshold = found.settings.threshold if found is not None else 0.0
         self.anchor = board.anchor if board is not None else None
+        self.uncertainty = board.uncertainty if board is not None else None
         self.rows = [r for r in systems if not r.unranked]
         self.unranked = [r for r in systems if r.unranked]
         self.axis = axis_for([r.points for r in self.rows if r.points is not None])
@@ -199,6 +202,8 @@ class BoardModel(QAbstractTableModel):
         if column is POINTS:
             anchor = (self.anchor.label if self.anchor else None) or "the anchor"
             tip = f"{row.points:.1f} points, relative to {anchor}."
+            if row.ci95 is not None:
+                tip += f"\n95% interval {row.ci95[0]:.0f}–{row.ci95[1]:.0f} (the whisker)."
             return tip + ("\n" + FAR_BEHIND_TIP if row.far_behind else "")
         if column is SYSTEM:
             # The full label: a long one is elided in the cell.

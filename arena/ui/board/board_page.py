@@ -303,6 +303,13 @@ class BoardPage(QWidget):
             notes.append(
                 f"Preliminary: fewer than {self.model.threshold:g} decisive votes (left or right)."
             )
+        if (sure := self.model.uncertainty) is not None and self.model.kind != "graded":
+            notes.append(
+                "Whiskers: 95% intervals (a bootstrap of the cases, checked in simulation "
+                "for boards like this one)."
+                if sure["available"]
+                else f"Uncertainty unavailable: {sure['reason']}."
+            )
         if any(r.far_behind for r in rows):
             notes.append(
                 f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "

@@ -34,8 +34,27 @@ def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
 
 
+NOT_TOLD = "Not enough votes to tell"
+
+
+def _not_told(summary: dict[str, Any], key: str, title: str, what: str) -> SummaryItem | None:
+    """A figure the votes cannot tell: said so, with why, instead of a number."""
+    reason = (summary.get("unavailable") or {}).get(key)
+    if reason is None:
+        return None
+    return SummaryItem(title, "—", f"{NOT_TOLD}: {reason}. {what}")
+
+
 def _agreement(summary: dict[str, Any]) -> SummaryItem:
     share, repeats = summary["rater_agreement"], summary["repeats"]
+    told = _not_told(
+        summary,
+        "rater_agreement",
+        "Rater agreement",
+        "It is the share of pairs shown again, sides swapped, that get the same answer.",
+    )
+    if told is not None and repeats:
+        return told
     if share is None:
         return SummaryItem(
             "Rater agreement",
@@ -55,6 +74,14 @@ def _agreement(summary: dict[str, Any]) -> SummaryItem:
 
 def _split_half(summary: dict[str, Any]) -> SummaryItem:
     tau = summary["split_half_tau"]
+    told = _not_told(
+        summary,
+        "split_half_tau",
+        "Split-half τ",
+        "It compares the orders fitted to odd- and to even-numbered sessions.",
+    )
+    if told is not None:
+        return told
     halves = summary.get("split_half_points") or {"odd": {}, "even": {}}
     both = sum(
         v is not None and halves["even"].get(s) is not None for s, v in halves["odd"].items()
@@ -73,6 +100,22 @@ def _split_half(summary: dict[str, Any]) -> SummaryItem:
         f"sessions, over the {both} systems ranked in both: 1 = the same order, "
         "0 = unrelated, −1 = reversed.",
     )
+
+
+def _within_sessions(summary: dict[str, Any]) -> SummaryItem:
+    title = "Split-half τ within sessions"
+    what = (
+        "The same τ between the odd- and the even-numbered votes of each session, by "
+        "time: it exists after a single long sitting, but both halves share every "
+        "sitting, so it reads higher than the split between sessions."
+    )
+    told = _not_told(summary, "within_session_tau", title, what)
+    if told is not None:
+        return told
+    tau = summary.get("within_session_tau")
+    if tau is None:  # a round closed before it was recorded
+        return SummaryItem(title, "—", "Not recorded in this round. " + what)
+    return SummaryItem(title, f"{tau:.2f}", what)
 
 
 def _left_out(summary: dict[str, Any]) -> SummaryItem:
@@ -94,6 +137,10 @@ def _length_bias(summary: dict[str, Any], kind: str) -> SummaryItem:
     title = "Diff length bias" if diff else "Length bias"
     value = summary["diff_length_bias_points_per_sd" if diff else "length_bias_points_per_sd"]
     what = "A diff" if diff else "An output"
+    key = "diff_length_bias_points_per_sd" if diff else "length_bias_points_per_sd"
+    told = _not_told(summary, key, title, "Positive = favours longer.")
+    if told is not None:
+        return told
     if value is None:
         return SummaryItem(
             title,
@@ -102,12 +149,16 @@ def _length_bias(summary: dict[str, Any], kind: str) -> SummaryItem:
         )
     moves = "gains" if value >= 0 else "loses"
     figure = f"{value:+.0f}".replace("-", "−")  # a true minus sign
+    error = summary.get("length_bias_standard_error")
+    if error is not None:
+        figure += f" ± {error:.0f}"
     return SummaryItem(
         title,
         f"{figure} points per SD",
         f"Positive = favours longer. {what} one standard deviation longer than "
         f"its rival (relative to the pair's total length) {moves} about "
-        f"{abs(value):.0f} points in the rater's votes.",
+        f"{abs(value):.0f} points in the rater's votes"
+        + (f" (± {error:.0f}: one standard error)." if error is not None else "."),
     )
 
 
@@ -163,6 +214,7 @@ def summary_items(found: Round, kind: str) -> list[SummaryItem]:
         *_settled(summary, kind),
         _agreement(summary),
         _split_half(summary),
+        _within_sessions(summary),
         _left_out(summary),
         _length_bias(summary, kind),
     ]

@@ -1,0 +1,47 @@
+"""Migration 0015: a family's repeat settings (share, spacing in pairs and in minutes) change
+by ``family_changes`` rows like its other settings."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from arena.ledger.guards import IMMUTABLE_FAMILY_CHANGES, guard_sql
+from arena.ledger.migrations_0013 import CHANGEABLE as CHANGEABLE_0013
+from arena.ledger.steps import migrations, run_script, set_version
+
+# How often and how far apart repeats come back (arena.pairs.scheduling.RepeatPolicy).
+REPEAT_SETTINGS: tuple[str, ...] = ("repeat_share", "repeat_gap", "repeat_minutes")
+CHANGEABLE: tuple[str, ...] = CHANGEABLE_0013 + REPEAT_SETTINGS
+
+
+@migrations(name="0015_repeat_settings")
+def _repeat_settings(db: Database) -> None:
+    """SQLite cannot change a CHECK constraint, so ``family_changes`` is rebuilt with its
+    rows copied unchanged (same seq, same values: their seals still match) and its
+    guards re-created."""
+    among = ", ".join(f"'{s}'" for s in CHANGEABLE)
+    run_script(
+        db,
+        f"""
+        CREATE TABLE family_changes_0015 (
+            seq INTEGER PRIMARY KEY,
+            change_id TEXT NOT NULL UNIQUE,
+            family TEXT NOT NULL REFERENCES families(name),
+            setting TEXT NOT NULL CHECK (setting IN ({among})),
+            value TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT '',
+            at TEXT NOT NULL
+        );
+        INSERT INTO family_changes_0015 (seq, change_id, family, setting, value, actor,
+                                         reason, at)
+            SELECT seq, change_id, family, setting, value, actor, reason, at
+            FROM family_changes ORDER BY seq;
+        DROP TABLE family_changes;
+        ALTER TABLE family_changes_0015 RENAME TO family_changes;
+        CREATE INDEX family_changes_by_family ON family_changes(family, seq);
+        """,
+    )
+    for table, key in IMMUTABLE_FAMILY_CHANGES.items():
+        run_script(db, guard_sql(table, key, chained=False))
+    set_version(db, 15)

@@ -1,0 +1,209 @@
+"""How sure a voted board is: a case bootstrap of its points, shown only where it was calibrated.
+
+A board's interval is worked out only when the board's own regime (ranked systems, human
+votes, votes on the least-voted system, cases, settled share, penalty, weights) lies inside
+the region where the interval's coverage was checked in simulation
+(``benchmarks/interval_calibration.py``; the table is in docs/fitting.md). Elsewhere the
+board says "uncertainty unavailable" and why. Either way the board records the check.
+
+The bootstrap resamples what the rater judged: the cases, each bringing its votes and the
+comparisons the settling rules gave it, with the round's seed.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from arena import fit
+from arena.records import SystemId
+from arena.rounds.comparison_table import Comparisons
+from arena.rounds.model import RoundSettings
+from arena.rounds.scoring import BoardFit, sides
+
+# A board's uncertainty record and each ranked system's interval (none outside the region).
+Found = tuple[dict[str, Any], dict[SystemId, list[float]]]
+METHOD = "case bootstrap, student_t"
+RESAMPLES = 200
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Region:
+    """The regimes whose coverage was checked: 93–97% at nominal 95% in each
+    (docs/fitting.md, "Intervals of voted boards")."""
+
+    min_systems: int = 3
+    max_systems: int = 50
+    max_votes: int = 10_000
+    min_votes_per_system: int = 60
+    min_cases: int = 40
+    max_settled_share: float = 0.7
+    penalty: float = fit.DEFAULT_PENALTY
+
+
+CALIBRATED = Region()
+
+
+@dataclass(frozen=True)
+class Regime:
+    """What the calibration depends on, as one board has it."""
+
+    systems: int  # ranked
+    votes: int  # human votes in the fit
+    votes_per_system: int  # on the ranked system with the fewest
+    cases: int  # with a comparison in the fit
+    settled_share: float  # of the fit's weight
+    penalty: float
+    unit_weights: bool  # every comparison fitted at its own weight
+
+
+def outside(regime: Regime, region: Region = CALIBRATED) -> str | None:
+    """Why ``regime`` lies outside ``region`` (a sentence), or None when it lies inside."""
+    if not region.min_systems <= regime.systems <= region.max_systems:
+        return (
+            f"{regime.systems} ranked systems; intervals were checked for "
+            f"{region.min_systems}–{region.max_systems}"
+        )
+    if regime.votes > region.max_votes:
+        return f"{regime.votes:,} votes; intervals were checked up to {region.max_votes:,}"
+    if regime.votes_per_system < region.min_votes_per_system:
+        return (
+            f"not enough votes to tell: a system has {regime.votes_per_system} votes, "
+            f"intervals need {region.min_votes_per_system} on every system"
+        )
+    if regime.cases < region.min_cases:
+        return (
+            f"not enough votes to tell: the fit rests on {regime.cases} cases, "
+            f"intervals need {region.min_cases}"
+        )
+    if regime.settled_share > region.max_settled_share:
+        return (
+            f"{100 * regime.settled_share:.0f}% of the fit's weight is settled without a vote; "
+            f"intervals were checked up to {100 * region.max_settled_share:.0f}%"
+        )
+    if not math.isclose(regime.penalty, region.penalty, rel_tol=1e-9):
+        return f"penalty {regime.penalty:g}; intervals were checked at {region.penalty:g}"
+    if not regime.unit_weights:
+        return "the ledger weighting scales some comparisons; intervals were checked without"
+    return None
+
+
+def regime_of(
+    comparisons: Comparisons, weights: np.ndarray, systems: Sequence[SystemId], board: BoardFit
+) -> Regime:
+    """The regime of a board fitted with ``weights`` (0: not in this board's fit)."""
+    index = {s: i for i, s in enumerate(systems)}
+    live = weights > 0
+    human = live & comparisons.votes
+    a, b = sides(comparisons, index)
+    counts = np.bincount(a[human] + 1, minlength=len(systems) + 1)[1:]
+    counts = counts + np.bincount(b[human] + 1, minlength=len(systems) + 1)[1:]
+    ranked = [index[s] for s, score in board.scores.items() if score.points is not None]
+    total = float(np.sum(weights[live]))
+    settled = float(np.sum(weights[live & ~comparisons.votes]))
+    return Regime(
+        systems=len(ranked),
+        votes=int(np.count_nonzero(human)),
+        votes_per_system=int(counts[ranked].min()) if ranked else 0,
+        cases=int(np.unique(comparisons["case_id"].codes[live]).size),
+        settled_share=settled / total if total > 0 else 0.0,
+        penalty=0.0,  # set by the caller from the round's settings
+        unit_weights=bool(np.allclose(weights[live], comparisons["weight"][live], rtol=0, atol=0)),
+    )
+
+
+def stream(category: str | None) -> int:
+    """The random stream of a board under the round's seed: 0 for the family's board, a
+    fixed number per category (so a category's interval does not depend on the others)."""
+    return 0 if category is None else 1 + zlib.crc32(category.encode("utf-8"))
+
+
+def intervals(
+    comparisons: Comparisons,
+    weights: np.ndarray,
+    systems: Sequence[SystemId],
+    board: BoardFit,
+    *,
+    settings: RoundSettings,
+    reference: SystemId | None,
+    category: str | None = None,
+) -> Found:
+    """The board's uncertainty record and, inside the calibrated region, each ranked
+    system's 95% interval of points (``[low, high]``; the anchor's is ``[base, base]``)."""
+    regime = regime_of(comparisons, weights, systems, board)
+    regime = Regime(**{**asdict(regime), "penalty": settings.penalty})
+    reason = outside(regime)
+    record: dict[str, Any] = {
+        "available": reason is None,
+        "reason": reason,
+        "method": METHOD,
+        "confidence_level": CONFIDENCE,
+        "resamples": RESAMPLES,
+        "seed": settings.seed,
+        "stream": stream(category),
+        "regime": asdict(regime),
+        "region": asdict(CALIBRATED),
+    }
+    if reason is not None:
+        return record, {}
+    index = {s: i for i, s in enumerate(systems)}
+    live = weights > 0
+    a, b = (side[live] for side in sides(comparisons, index))
+    cases = comparisons["case_id"]
+    # Clusters numbered by case id, not by import order: a bundle refits the same draws.
+    rank = np.empty(len(cases.values), dtype=np.int64)
+    rank[np.argsort(np.array([str(v) for v in cases.values], dtype=object))] = np.arange(
+        len(cases.values)
+    )
+    result = fit.bootstrap_points(
+        a,
+        b,
+        comparisons["y"][live],
+        weights[live],
+        cluster=rank[cases.codes[live]],
+        n_systems=len(systems),
+        rng=np.random.default_rng([settings.seed, stream(category)]),
+        penalty=settings.penalty,
+        anchor=index.get(reference) if reference is not None else None,
+        base=settings.base,
+        confidence_level=CONFIDENCE,
+        n_resamples=RESAMPLES,
+    )
+    found = {
+        s: [float(result.low[i]), float(result.high[i])]
+        for s, i in index.items()
+        if math.isfinite(result.low[i])
+    }
+    return record, found
+
+
+def for_family(
+    comparisons: Comparisons,
+    systems: Sequence[SystemId],
+    settings: RoundSettings,
+    reference: SystemId | None,
+    kind: str | None,
+) -> Callable[[BoardFit, np.ndarray, str | None], Found | None]:
+    """``intervals`` of each board of a family's round (the family's, or a category's with
+    its name); None in a tests family, which asks for no votes."""
+
+    def board(fitted: BoardFit, weights: np.ndarray, category: str | None = None) -> Found | None:
+        if kind == "tests":
+            return None
+        return intervals(
+            comparisons,
+            weights,
+            systems,
+            fitted,
+            settings=settings,
+            reference=reference,
+            category=category,
+        )
+
+    return board
