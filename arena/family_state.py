@@ -88,8 +88,12 @@ class FamilyState:
         system did not answer (``settling.stand_ins``); none in other families."""
         if self.family.kind not in TESTED_KINDS:
             return ()
-        tasks = (c for c in self.cases if c not in self.decisions.retired_cases)
-        return stand_ins(self.family.name, self.in_force, tasks)
+        return stand_ins(self.family.name, self.in_force, self.cases_in_force)
+
+    @cached_property
+    def cases_in_force(self) -> tuple[CaseId, ...]:
+        """The cases not retired (in a tested family, its tasks), in import order."""
+        return tuple(c for c in self.cases if c not in self.decisions.retired_cases)
 
     @cached_property
     def settlement(self) -> Settlement:

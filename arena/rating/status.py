@@ -99,7 +99,7 @@ def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
         "kind": family.kind,
         "language": family.language,
         "systems": len({o.system_id for o in outputs}),
-        "cases": len(set(state.cases) - state.decisions.retired_cases),
+        "cases": len(state.cases_in_force),
         "outputs": len(outputs),
         "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
         "votes": len(votes),

@@ -58,7 +58,7 @@ def _tested_columns(
     """A tested family's columns: every system is judged on every task (case in force) and
     each sample it was asked for; an unanswered task or an output without any result
     counts as a failed trial."""
-    tasks = len(state.cases) - len(state.decisions.retired_cases & state.cases.keys())
+    tasks = len(state.cases_in_force)
     samples = max(Counter(o.case_id for o in outputs).values(), default=1)
     expected = tasks * samples
     passed = sum(o.test_result == "passed" for o in outputs)
