@@ -45,6 +45,9 @@ class FamilyState:
     trials: dict[OutputId, Trial] = dataclasses.field(default_factory=dict)
     # Each output's stored text key (arena.texts), so settling need not normalise texts.
     text_keys: dict[OutputId, str] = dataclasses.field(default_factory=dict)
+    # Each output's stored content hash (``Output.content_hash``), so the gates' fingerprints
+    # need not hash every text again.
+    content_hashes: dict[OutputId, str] = dataclasses.field(default_factory=dict)
 
     @cached_property
     def in_force(self) -> tuple[Output, ...]:
@@ -165,13 +168,18 @@ def _read(
     ledger: Ledger, name: str
 ) -> tuple[Family, Decisions, dict[CaseId, Case], dict[OutputId, Output]]:
     """The family, its corrections, its cases (languages decided) and every output."""
+    family, decided, cases = _family_and_cases(ledger, name)
+    return family, decided, cases, {o.output_id: o for o in catalog.outputs(ledger, name)}
+
+
+def _family_and_cases(ledger: Ledger, name: str) -> tuple[Family, Decisions, dict[CaseId, Case]]:
+    """The family, its corrections and its cases (languages decided)."""
     family = catalog.get_family(ledger, name)
     if family is None:
         raise catalog.no_such_family(ledger, name)
     decided = decisions(events.family_events(ledger, name))
     cases = {c.case_id: c for c in catalog.cases(ledger, name)}
-    outputs = {o.output_id: o for o in catalog.outputs(ledger, name)}
-    return family, decided, with_decided_languages(cases, decided), outputs
+    return family, decided, with_decided_languages(cases, decided)
 
 
 def trials_in_force(
@@ -212,7 +220,9 @@ def _in_force(outputs: dict[OutputId, Output], decided: Decisions) -> tuple[Outp
 
 
 def load(ledger: Ledger, name: str) -> FamilyState:
-    family, decided, cases, outputs = _read(ledger, name)
+    family, decided, cases = _family_and_cases(ledger, name)
+    listed, content_hashes = catalog.outputs_and_hashes(ledger, name)
+    outputs = {o.output_id: o for o in listed}
     results, fingerprints = verdicts.gate_verdicts(ledger, name, outputs=outputs.keys())
     trials = trials_in_force(ledger, family, outputs)
     return FamilyState(
@@ -224,4 +234,5 @@ def load(ledger: Ledger, name: str) -> FamilyState:
         gate_fingerprints=fingerprints,
         trials=trials,
         text_keys=catalog.text_keys(ledger, name),
+        content_hashes=content_hashes,
     )

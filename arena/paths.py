@@ -6,8 +6,6 @@ import importlib.util
 import os
 from pathlib import Path
 
-import platformdirs
-
 APP_NAME = "Arena"
 LEDGER_ENV = "ARENA_LEDGER"
 
@@ -35,4 +33,6 @@ def default_ledger_path() -> Path:
     override = os.environ.get(LEDGER_ENV)
     if override:
         return Path(override).expanduser()
+    import platformdirs  # here: every command imports this module, few need the folder
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "arena.sqlite"

@@ -299,6 +299,9 @@ def close(path: Path) -> float:
     # time is the close's work, not SciPy's import (about 1.3 s here).
     for name in ("fit_points", "rater_agreement", "split_half_tau", "length_bias"):
         getattr(fit, name)
+    # So is sqlite-utils, which the ledger loads at its first write (`arena status` never does).
+    import arena.ledger.database  # noqa: F401
+
     start = time.perf_counter()
     with Ledger.open(path) as ledger:
         close_round(ledger, FAMILY, RoundSettings())

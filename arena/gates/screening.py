@@ -63,13 +63,15 @@ class Fingerprints:
             )
         return found
 
-    def __call__(self, output: Output, case: Case) -> str:
+    def __call__(self, output: Output, case: Case, content_hash: str | None = None) -> str:
+        """``content_hash``: the output's, when the caller has it stored (else worked out
+        from the text)."""
         # repr() of strings, numbers, None and tuples of them is unambiguous and stable.
         return sha256_hex(
             repr(
                 (
                     gates.GATES_VERSION,
-                    output.content_hash,
+                    content_hash or output.content_hash,
                     output.finish_reason,
                     output.is_diff,
                     self._case(case),
@@ -99,7 +101,7 @@ def refresh(
         if cases is not None and output.case_id not in cases:
             continue
         case = state.cases[output.case_id]
-        mark = fingerprint(output, case)
+        mark = fingerprint(output, case, state.content_hashes.get(output.output_id))
         results = stored = state.gate_results.get(output.output_id)
         if results is None or mark != state.gate_fingerprints.get(output.output_id):
             results = gates.evaluate(output, case, state.family)

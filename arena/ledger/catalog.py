@@ -37,7 +37,7 @@ def _family(row: dict) -> Family:
 
 def get_family(ledger: Ledger, name: str) -> Family | None:
     """The family with its settings in force (``family_changes``), or None."""
-    rows = list(ledger.db["families"].rows_where("name = ?", [name]))
+    rows = ledger.rows("SELECT * FROM families WHERE name = ?", [name])
     if not rows:
         return None
     return family_changes.in_force(ledger, _family(rows[0]), family_changes.changes(ledger, name))[
@@ -61,13 +61,13 @@ def family_listings(ledger: Ledger) -> list[tuple[Family, family_changes.Listing
     changed = family_changes.by_family(ledger)
     return [
         family_changes.in_force(ledger, _family(r), changed.get(r["name"], ()))
-        for r in ledger.db["families"].rows_where(order_by="name")
+        for r in ledger.rows("SELECT * FROM families ORDER BY name")
     ]
 
 
 def no_such_family(ledger: Ledger, name: str, *, field: str = "--family") -> BadInput:
     """The refusal of an unknown family name, with the names it may be a typo of."""
-    names = [r[0] for r in ledger.db.execute("SELECT name FROM families ORDER BY name")]
+    names = [r[0] for r in ledger.conn.execute("SELECT name FROM families ORDER BY name")]
     folded = name.casefold()
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     # A prefix or a part of a longer name is a likely slip too ("jmt" for "jmt-bench").
@@ -317,6 +317,18 @@ def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Ou
     where, params = "family = ? AND rowid <= ?", [family, up_to if up_to is not None else 2**62]
     rows = ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE {where} ORDER BY rowid", params)
     return [_output(r) for r in rows]
+
+
+def outputs_and_hashes(ledger: Ledger, family: str) -> tuple[list[Output], dict[OutputId, str]]:
+    """The outputs of ``family`` in import order, and the content hash stored with each
+    (``Output.content_hash`` of its text, which `arena check` holds it to): read with the
+    text at no cost, where working it out again hashes every text."""
+    rows = ledger.db.execute(
+        f"SELECT {', '.join(_OUTPUT_COLUMNS)}, content_hash FROM outputs WHERE family = ? "
+        "ORDER BY rowid",
+        [family],
+    ).fetchall()
+    return [_output(r[:-1]) for r in rows], {r[0]: r[-1] for r in rows}
 
 
 def count_outputs(ledger: Ledger, family: str) -> int:

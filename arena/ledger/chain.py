@@ -10,14 +10,15 @@ edits made with the triggers dropped or with a hex editor.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from arena.canonical import canonical_json, sha256_hex
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
 from arena.ledger.migrations_0006_0011 import EVENT_COLUMNS_0006
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 _NOT_HASHED = ("seq", "hash", "prev_hash")
 

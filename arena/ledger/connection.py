@@ -5,17 +5,15 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-
-import filelock
+from typing import TYPE_CHECKING, Any
 
 try:  # POSIX only
     import fcntl
 except ImportError:  # pragma: no cover (Windows)
     fcntl = None  # type: ignore[assignment]
-from sqlite_utils import Database
 
 from arena.canonical import canonical_json
 from arena.errors import (
@@ -28,6 +26,10 @@ from arena.errors import (
 )
 from arena.ledger import heads, seals
 from arena.ledger.schema import SCHEMA_VERSION, migrate
+
+if TYPE_CHECKING:
+    import filelock
+    from sqlite_utils import Database
 
 MEMORY = ":memory:"
 
@@ -92,14 +94,28 @@ def _refuse_foreign_database(db: Database, file: Path) -> None:
         )
 
 
+def _database(conn: sqlite3.Connection) -> Database:
+    from arena.ledger.database import Database
+
+    return Database(conn)
+
+
 class Ledger:
     """One open ledger file. Writers hold an exclusive lock for their lifetime."""
 
     def __init__(
-        self, path: Path | str, db: Database, *, readonly: bool, lock: filelock.BaseFileLock | None
+        self,
+        path: Path | str,
+        db: Database | sqlite3.Connection,
+        *,
+        readonly: bool,
+        lock: filelock.BaseFileLock | None,
     ) -> None:
         self.path = str(path)
-        self.db = db
+        # A reader starts with the bare connection (``conn``): what only reads a few
+        # columns (``arena status``) never loads sqlite-utils, made at the first ``db``.
+        self._db = None if isinstance(db, sqlite3.Connection) else db
+        self.conn: sqlite3.Connection = db if isinstance(db, sqlite3.Connection) else db.conn
         self.readonly = readonly
         self._lock = lock
         self._depth = 0
@@ -114,17 +130,26 @@ class Ledger:
         # The descriptor holding the lock on the ledger file's inode (POSIX writers).
         self._inode_lock: int | None = None
 
+    @property
+    def db(self) -> Database:
+        """The connection as sqlite-utils' Database (its table API, ``atomic``)."""
+        if self._db is None:
+            self._db = _database(self.conn)
+        return self._db
+
     @classmethod
     def open(cls, path: Path | str, *, readonly: bool = False) -> Ledger:
         """Open (creating and migrating when writing) the ledger at ``path``."""
         if str(path) == MEMORY:
-            db = Database(sqlite3.connect(MEMORY))
+            db = _database(sqlite3.connect(MEMORY))
             _apply_pragmas(db.conn, readonly=False)
             migrate(db)
             return cls(MEMORY, db, readonly=False, lock=None)
         file = Path(path).expanduser()
         if readonly:
             return cls._open_readonly(file)
+        import filelock  # only writers lock
+
         lock = filelock.FileLock(str(file) + ".lock", timeout=0)
         try:
             file.parent.mkdir(parents=True, exist_ok=True)
@@ -143,7 +168,7 @@ class Ledger:
                 "folder?); commands that only read, such as `arena check`, still work"
             ) from None
         try:
-            db = Database(sqlite3.connect(str(file)))
+            db = _database(sqlite3.connect(str(file)))
         except sqlite3.DatabaseError as exc:
             _unlock(inode, lock)
             raise LedgerError(f"{file}: cannot be opened ({exc})") from None
@@ -191,7 +216,6 @@ class Ledger:
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise LedgerError(f"{file}: not a usable Arena ledger ({exc})") from None
-        db = Database(conn)
         if found > SCHEMA_VERSION:
             conn.close()
             raise LedgerTooNew(
@@ -202,7 +226,7 @@ class Ledger:
             raise LedgerError(
                 f"{file} has schema version {found} and must be upgraded: open it once for writing"
             )
-        return cls(file, db, readonly=True, lock=None)
+        return cls(file, conn, readonly=True, lock=None)
 
     @staticmethod
     def _open_immutable(file: Path) -> tuple[sqlite3.Connection, int]:
@@ -313,11 +337,18 @@ class Ledger:
         self._record_heads(sealed)
         return sealed
 
+    def rows(self, sql: str, params: Sequence[object] = ()) -> list[dict[str, Any]]:
+        """The rows of a query as dicts (as sqlite-utils' ``rows_where`` gives them), read
+        on the bare connection."""
+        cursor = self.conn.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
+
     def pragma(self, name: str) -> object:
         return self.db.execute(f"PRAGMA {name}").fetchone()[0]
 
     def close(self) -> None:
-        self.db.close()
+        self.conn.close()
         if self._lock is not None:
             _unlock(self._inode_lock, self._lock)
             self._lock, self._inode_lock = None, None

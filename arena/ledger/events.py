@@ -55,7 +55,7 @@ def family_events(ledger: Ledger, family: str) -> list[Event]:
     """Every event of ``family`` in the order it was written."""
     return [
         Event.from_row(r)
-        for r in ledger.db["events"].rows_where("family = ?", [family], order_by="seq")
+        for r in ledger.rows("SELECT * FROM events WHERE family = ? ORDER BY seq", [family])
     ]
 
 

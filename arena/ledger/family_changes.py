@@ -98,7 +98,7 @@ def add_change(
 def changes(ledger: Ledger, family: str | None = None) -> list[FamilyChange]:
     """The changes of ``family`` (of every family when None), oldest first."""
     where, params = ("WHERE family = ?", [family]) if family is not None else ("", [])
-    rows = ledger.db.execute(
+    rows = ledger.conn.execute(
         "SELECT seq, change_id, family, setting, value, actor, reason, at "
         f"FROM family_changes {where} ORDER BY seq",
         params,
@@ -151,7 +151,7 @@ def resolve_reference(ledger: Ledger, family: str, value: str | None) -> SystemI
     """The system of ``family`` that ``value`` (an id, or a label) names, or None."""
     if value is None:
         return None
-    row = ledger.db.execute(
+    row = ledger.conn.execute(
         "SELECT s.system_id FROM systems s WHERE (s.system_id = ? OR s.label = ?) AND "
         "EXISTS (SELECT 1 FROM outputs o WHERE o.family = ? AND o.system_id = s.system_id)",
         [value, value, family],

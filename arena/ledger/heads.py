@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from arena.ledger import seals
 from arena.ledger.guards import APPEND_ONLY
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 SUFFIX = ".heads.json"
 Heads = dict[str, dict[str, dict[str, Any]]]  # table -> family -> {"seq", "hash"}

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from arena.ledger.guards import APPEND_ONLY, IMMUTABLE, IMMUTABLE_GRADED, guard_sql
 from arena.ledger.steps import migrations, run_script, set_version
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 @migrations(name="0001_catalog")

@@ -3,11 +3,14 @@ one vote in force per presentation, seals."""
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from arena.ledger import seals
 from arena.ledger.guards import guard_sql
 from arena.ledger.steps import migrations, run_script, set_version
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 # Event kinds: the rater's corrections of automatic decisions (and flags), each undone
 # by a later ``retract`` event naming it.

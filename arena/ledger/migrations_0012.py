@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from arena.ledger.guards import IMMUTABLE_TRIALS, guard_sql
 from arena.ledger.steps import migrations, run_script, set_version
 from arena.records import TRIAL_RESULTS, TRIAL_SOURCES
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 def _among(values: tuple[str, ...]) -> str:

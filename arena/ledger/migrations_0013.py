@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from arena.ledger.guards import IMMUTABLE_FAMILY_CHANGES, guard_sql
 from arena.ledger.steps import migrations, run_script, set_version
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 # What a change may set (arena.ledger.family_changes): the settings the gates and rounds
 # read, the reference system, and the family's display label and archived state.

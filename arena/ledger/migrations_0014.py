@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from arena.errors import UnsealedRows
 from arena.ledger import seals
 from arena.ledger.guards import guard_sql
 from arena.ledger.steps import migrations, run_script, set_version
 from arena.texts import text_key
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 # Rows keyed per batch while filling the keys of the outputs already stored.
 _BATCH = 5_000

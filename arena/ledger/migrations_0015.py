@@ -3,11 +3,14 @@ by ``family_changes`` rows like its other settings."""
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from arena.ledger.guards import IMMUTABLE_FAMILY_CHANGES, guard_sql
 from arena.ledger.migrations_0013 import CHANGEABLE as CHANGEABLE_0013
 from arena.ledger.steps import migrations, run_script, set_version
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 # How often and how far apart repeats come back (arena.pairs.scheduling.RepeatPolicy).
 REPEAT_SETTINGS: tuple[str, ...] = ("repeat_share", "repeat_gap", "repeat_minutes")

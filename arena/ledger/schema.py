@@ -6,7 +6,7 @@ a released migration: add a new one.
 
 from __future__ import annotations
 
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from arena.errors import LedgerTooNew
 
@@ -21,6 +21,9 @@ from arena.ledger import (  # noqa: F401
 )
 from arena.ledger.steps import migrations
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
 SCHEMA_VERSION = 15
 
 
@@ -32,9 +35,9 @@ def migrate(db: Database, *, stop_before: str | None = None) -> None:
             f"this ledger has schema version {found}; this Arena knows up to "
             f"{SCHEMA_VERSION}. Open it with a newer Arena."
         )
-    migrations.apply(db, stop_before=stop_before)
+    migrations.as_set().apply(db, stop_before=stop_before)
 
 
 def migration_names() -> list[str]:
     """Every migration's name, in the order they apply."""
-    return [m.name for m in migrations.pending(Database(memory=True))]
+    return migrations.names()

@@ -20,13 +20,14 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from arena.canonical import canonical_json, sha256_hex
 from arena.clock import now_iso
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 TABLE = "commits"
 # A table without rowids is sealed with the parent rows added in the same commit:

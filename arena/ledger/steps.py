@@ -9,11 +9,44 @@ migrations applied.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+    from sqlite_utils.migrations import Migrations
 
-migrations = Migrations("arena")
+Step = Callable[["Database"], None]
+
+
+class Steps:
+    """The migrations in the order they register (the order ``schema`` imports them),
+    handed to sqlite-utils only when applied: opening a ledger to read it does not load
+    sqlite-utils."""
+
+    def __init__(self) -> None:
+        self._steps: list[tuple[str, Step]] = []
+
+    def __call__(self, *, name: str) -> Callable[[Step], Step]:
+        def register(step: Step) -> Step:
+            self._steps.append((name, step))
+            return step
+
+        return register
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self._steps]
+
+    def as_set(self) -> Migrations:
+        from arena.ledger.database import Migrations
+
+        found = Migrations("arena")
+        for name, step in self._steps:
+            found(name=name)(step)
+        return found
+
+
+migrations = Steps()
 
 
 def set_version(db: Database, version: int) -> None:

@@ -77,13 +77,19 @@ def gate_verdicts(
 
 
 def _stretch(ledger: Ledger, family: str, up_to: int | None) -> tuple[int, int]:
-    """The first and last gate result of ``family`` (up to mark ``up_to``): (0, -1) if none."""
-    first, last = ledger.db.execute(
-        "SELECT MIN(seq), MAX(seq) FROM gate_results WHERE seq <= ? AND output_id IN "
-        "(SELECT output_id FROM outputs WHERE family = ?)",
-        [up_to if up_to is not None else 2**62, family],
-    ).fetchone()
-    return (first, last) if first is not None else (0, -1)
+    """The first and last gate result of ``family`` (up to mark ``up_to``): (0, -1) if none.
+
+    Each end is found by walking the table from that end and stopping at the family's
+    first row: a few steps, where MIN and MAX over the family's outputs read all of them."""
+    ends = [
+        ledger.db.execute(
+            "SELECT seq FROM gate_results g WHERE seq <= ? AND EXISTS (SELECT 1 FROM outputs o "
+            f"WHERE o.output_id = g.output_id AND o.family = ?) ORDER BY seq {order} LIMIT 1",
+            [up_to if up_to is not None else 2**62, family],
+        ).fetchone()
+        for order in ("ASC", "DESC")
+    ]
+    return (ends[0][0], ends[1][0]) if ends[0] is not None and ends[1] is not None else (0, -1)
 
 
 def ever_failed(

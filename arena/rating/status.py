@@ -8,14 +8,18 @@ family as it stands (``full_status_row``, which a test holds the quick count to)
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Set as AbstractSet
+from itertools import chain
+from typing import TYPE_CHECKING, Any
 
-from arena import family_state
 from arena.decisions import decisions
 from arena.ledger import Ledger, catalog, events, tallies, voting
-from arena.pairs.counting import PairCounts, count_votes_family
+from arena.pairs.counting import CaseOutputs, PairCounts, count_by_case
 from arena.pairs.settling import TESTED_KINDS, overrules_by_output
 from arena.records import Family, OutputId
+
+if TYPE_CHECKING:
+    from arena import family_state
 
 
 def _pair(a: str, b: str) -> frozenset[str]:
@@ -51,13 +55,14 @@ def family_status(
 def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> dict[str, Any]:
     decided = decisions(events.family_events(ledger, family.name))
     retired, removed = decided.retired_cases, decided.removed_outputs
-    outputs = [
-        row
-        for row in tallies.output_keys(ledger, family.name)
-        if row[1] not in retired and row[0] not in removed
+    cases = [
+        _without(found, removed)
+        for found in tallies.outputs_by_case(ledger, family.name)
+        if found[0] not in retired
     ]
+    outputs = [outputs for _, outputs, _, _ in cases]
     # Only an output that ever failed a gate can be failing now.
-    verdicts = tallies.newest_verdicts(ledger, {o[0] for o in outputs if o[0] in ever_failed})
+    verdicts = tallies.newest_verdicts(ledger, ever_failed.intersection(chain(*outputs)))
     overruled = overrules_by_output(decided.overruled)
     failing = {
         output_id
@@ -69,7 +74,7 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
     }
     votes = tallies.voted_pairs(ledger, family.name)
     counts = (
-        count_votes_family(outputs, failing, votes)
+        count_by_case(cases, failing, votes)
         if family.kind == "votes"
         else PairCounts(0, 0)  # graded: scored by graders, no pairs
     )
@@ -77,9 +82,9 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
         "name": family.name,
         "kind": family.kind,
         "language": family.language,
-        "systems": len({o[2] for o in outputs}),
+        "systems": len(set(chain(*(systems for _, _, systems, _ in cases)))),
         "cases": len(set(tallies.case_ids(ledger, family.name)) - retired),
-        "outputs": len(outputs),
+        "outputs": sum(map(len, outputs)),
         "gate_failures": len(failing),
         "votes": len(votes),
         "settled_pairs": counts.settled,
@@ -87,8 +92,24 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
     }
 
 
+def _without(found: CaseOutputs, removed: AbstractSet[OutputId]) -> CaseOutputs:
+    """A case's outputs (as columns) without those removed."""
+    case_id, outputs, systems, keys = found
+    if removed.isdisjoint(outputs):
+        return found
+    kept = [i for i, o in enumerate(outputs) if o not in removed]
+    return (
+        case_id,
+        [outputs[i] for i in kept],
+        [systems[i] for i in kept],
+        [keys[i] for i in kept],
+    )
+
+
 def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
     """A family's status row worked out from the whole family: every pair listed."""
+    from arena import family_state  # a tested family's (and a test's) only
+
     state = family_state.load(ledger, name)
     family, outputs = state.family, state.in_force
     settlement = state.settlement

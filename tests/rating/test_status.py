@@ -7,11 +7,21 @@ import pytest
 from arena import family_state
 from arena.errors import BadInput
 from arena.intake.outputs import FamilySettings, import_file
-from arena.ledger import catalog, verdicts, voting
+from arena.ledger import catalog, tallies, verdicts, voting
 from arena.ledger.history import COLUMNS, family_history
 from arena.rating.corrections import overrule, remove_output, retire_case
 from arena.rating.session import RatingSession
 from arena.rating.status import family_status, full_status_row
+from arena.records import (
+    GATES,
+    GateResult,
+    Output,
+    OutputId,
+    Presentation,
+    PresentationId,
+    Vote,
+    VoteId,
+)
 from tests.conftest import native_line
 
 ENGLISH = (
@@ -22,6 +32,7 @@ FRENCH = (
     "La réponse reprend la question pas à pas, en nommant chaque partie simplement "
     "afin qu'un lecteur novice puisse la suivre sans aucune difficulté."
 )
+PASS = tuple(GateResult(gate, True, "") for gate in GATES)
 DIFF = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = {old}\n+a = {new}\n"
 
 
@@ -169,3 +180,50 @@ def test_the_verdicts_of_outputs_that_ever_failed_are_those_in_force(busy):
     found = verdicts.ever_failed(busy, "v", outputs)
     assert len(found) == 2
     assert all(found[o] == everything[o] for o in found)
+
+
+def test_status_reads_ids_that_hold_a_space_row_by_row(busy):
+    """Status joins the ids of a case (and of the votes) in SQL and splits them again; an
+    id with a space in it (none that Arena makes) is read row by row instead."""
+    beside = _output(busy, "v", "c3", "beta")
+    (import_id,) = busy.db.execute(
+        "SELECT import_id FROM outputs WHERE output_id = ?", [beside.output_id]
+    ).fetchone()
+    odd = Output(OutputId("odd id"), "v", beside.case_id, beside.system_id, 7, f"Odd: {ENGLISH}")
+    with busy.atomic():
+        catalog.add_output(busy, odd, import_id)
+        verdicts.record_gate_results(busy, [(odd.output_id, PASS, None)])
+    session = voting.start_session(busy, "v", seed=1)
+    for left, right in ((odd, _output(busy, "v", "c3", "gamma")), (beside, odd)):
+        shown = Presentation(
+            PresentationId(voting.new_id()),
+            session.session_id,
+            "v",
+            left.case_id,
+            left.output_id,
+            right.output_id,
+            "2026-11-30T10:00:00.000+00:00",
+        )
+        voting.record_presentation(busy, shown)
+        voting.record_vote(
+            busy,
+            Vote(
+                VoteId(voting.new_id()),
+                shown.presentation_id,
+                session.session_id,
+                "v",
+                left.case_id,
+                left.output_id,
+                right.output_id,
+                "left",
+                shown.shown_at,
+                "2026-11-30T10:00:09.500+00:00",
+                9500,
+            ),
+        )
+    assert {o for _, outputs, _, _ in tallies.outputs_by_case(busy, "v") for o in outputs} >= {
+        "odd id"
+    }
+    assert ("odd id", beside.output_id) not in tallies.voted_pairs(busy, "v")
+    assert (beside.output_id, "odd id") in tallies.voted_pairs(busy, "v")
+    _agree(busy)
