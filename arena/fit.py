@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from fitting import (
         bootstrap_points,
         fit_points,
+        information,
         length_bias,
         rater_agreement,
         simulate,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 _LOADED_ON_USE = (
     "bootstrap_points",
     "fit_points",
+    "information",
     "length_bias",
     "rater_agreement",
     "simulate",
@@ -41,6 +43,7 @@ __all__ = [
     "MIN_LENGTH_COMPARISONS",
     "bootstrap_points",
     "fit_points",
+    "information",
     "length_bias",
     "macro_interval",
     "rater_agreement",
@@ -54,10 +57,10 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import fitting
 
-    # The simulator is a module of its own (a family, a rater, their votes).
+    # The simulator and the scheduler's model are modules of their own.
     value = (
-        importlib.import_module("fitting.simulate")
-        if name == "simulate"
+        importlib.import_module(f"fitting.{name}")
+        if name in ("simulate", "information")
         else getattr(fitting, name)
     )
     globals()[name] = value

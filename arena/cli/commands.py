@@ -119,6 +119,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("vote", help="open the rater window on a family")
     p.add_argument("--family", required=True, help="the family to vote on")
+    p.add_argument(
+        "--pairs",
+        choices=("adaptive", "coverage"),
+        help="once every system pair has a vote, ask next about the one of most use to the "
+        "order (adaptive) or the least voted (coverage); remembered for later sessions",
+    )
     p.set_defaults(handler=cmd_vote)
 
 
@@ -276,7 +282,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return _window(path, None)
 
 
-def _window(ledger_path: Path, family: str | None) -> int:
+def _window(ledger_path: Path, family: str | None, pair_choice: str | None = None) -> int:
     if not _has_display():
         raise NotAvailable(
             "no display to open the window on: run it under `xvfb-run -a`, or use the "
@@ -284,7 +290,7 @@ def _window(ledger_path: Path, family: str | None) -> int:
         )
     from arena.ui.app import run  # the UI is imported only when a window is wanted
 
-    return run(["arena"], ledger_path=ledger_path, family=family)
+    return run(["arena"], ledger_path=ledger_path, family=family, pair_choice=pair_choice)
 
 
 def cmd_vote(args: argparse.Namespace) -> int:
@@ -294,7 +300,7 @@ def cmd_vote(args: argparse.Namespace) -> int:
     with Ledger.open(path, readonly=True) as ledger:
         if catalog.get_family(ledger, args.family) is None:
             raise BadInput(f"no family named {args.family!r} in {path}", field="--family")
-    return _window(path, args.family)
+    return _window(path, args.family, args.pairs)
 
 
 def cmd_gate(args: argparse.Namespace) -> int:

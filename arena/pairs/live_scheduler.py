@@ -19,6 +19,13 @@ from typing import NamedTuple
 import numpy as np
 
 from arena.clock import now_iso
+from arena.pairs.adaptive import (
+    ADAPTIVE,
+    DEFAULT_PAIR_CHOICE,
+    PAIR_CHOICES,
+    STOP_DISCORDANCE,
+    OrderModel,
+)
 from arena.pairs.pair_index import PairIndex, PairKey, SystemPair, pair_key
 from arena.pairs.pending import PendingPairs
 from arena.pairs.scheduling import (
@@ -90,11 +97,18 @@ class LiveScheduler:
         repeats: RepeatPolicy | None = None,
         session: SessionId | None = None,
         clock: Callable[[], str] = now_iso,
+        pair_choice: str = DEFAULT_PAIR_CHOICE,
+        once_per_case: bool = False,
     ) -> None:
         """``history``: the family's presentations in order, as records or as rows of
         their fields (what the ledger reads, without a record made per row first).
         ``session``: the session showing the pairs now; ``clock``: the time now, as
-        ISO 8601 (how long ago a vote waiting for its repeat was cast)."""
+        ISO 8601 (how long ago a vote waiting for its repeat was cast); ``pair_choice``:
+        after the coverage phase, the system pair of most use to the board's order
+        (``adaptive``) or the least voted (``coverage``); ``once_per_case``: one vote per
+        case and system pair (``tests_then_votes``)."""
+        if pair_choice not in PAIR_CHOICES:
+            raise ValueError(f"pair_choice must be one of {PAIR_CHOICES}, not {pair_choice!r}")
         self.systems = systems
         self.seed = seed
         self.policy = repeats or RepeatPolicy()
@@ -122,6 +136,9 @@ class LiveScheduler:
         self.overall: Counter[SystemId] = Counter()
         # Votes in force on repeats of each presentation.
         self.repeated: Counter[PresentationId] = Counter()
+        # Kept in both modes: it also tells when the order has settled (``order_settled``).
+        self.model = OrderModel(systems.values())
+        self.adaptive = pair_choice == ADAPTIVE
         # The history's votes (skips and repeats apart) and skips, for the index: one
         # pass over the history, however long (what ``_count`` does vote by vote).
         votes: list[tuple[PairKey, SystemPair, CaseId]] = []
@@ -141,7 +158,10 @@ class LiveScheduler:
             elif e.repeat_of is None:
                 votes.append((_key(e), pair, e.case_id))
                 e.gap = self._gap(e)
-        self.index = PairIndex(candidates, systems, votes=votes, skips=skips)
+                self.model.count(left, right, e.choice, +1)
+        self.index = PairIndex(
+            candidates, systems, votes=votes, skips=skips, once_per_case=once_per_case
+        )
         # Positions of voted pairs chosen for a repeat and not repeated yet, in order.
         self.repeats = [at for at, e in enumerate(self.history) if self._waiting(e)]
 
@@ -185,6 +205,14 @@ class LiveScheduler:
         """(pairs with a vote in force, pairs for the rater) of this family."""
         return self.index.progress()
 
+    def order_settled(self) -> bool:
+        """Whether more votes are unlikely to change the order: every system pair with
+        pairs for the rater has a vote, and the model expects at most
+        ``STOP_DISCORDANCE`` of the system pairs the wrong way round. A suggestion to
+        stop, not a claim about any system."""
+        covered = all(self.index.pair_votes[p] for p in self.index.system_pairs())
+        return covered and self.model.expected_discordance() <= STOP_DISCORDANCE
+
     def _gap(self, entry: Entry) -> int | None:
         vote_id = entry.vote_id
         if vote_id is None or entry.choice == "skip" or entry.repeat_of is not None:
@@ -224,6 +252,8 @@ class LiveScheduler:
             self.index.skip(_key(entry), sign)
         elif entry.repeat_of is None:
             self.index.vote(_key(entry), self._pair(entry), entry.case_id, sign)
+            left, right = self.systems[entry.left_output], self.systems[entry.right_output]
+            self.model.count(left, right, entry.choice, sign)
 
     def _waiting(self, entry: Entry) -> bool:
         """Whether ``entry``'s vote waits for its repeat."""
@@ -255,23 +285,31 @@ class LiveScheduler:
         repeat = self._due_repeat(last_case, finished=not self.index.open_count)
         if repeat is not None:
             return repeat
-        chosen = self.index.pick(last_case, rng)
+        chosen = self.index.pick(last_case, rng, self.model.best if self.adaptive else None)
         if chosen is None:
             return None
         left, right = self._sides(chosen.output_a, chosen.output_b, rng)
         return NextPair(chosen.case_id, left, right)
 
-    def peek_after(self, presentation_id: PresentationId) -> NextPair | None:
-        """The next pair once ``presentation_id`` has an ordinary vote (not picked for a
-        repeat: the real vote's id, which decides that, does not exist yet)."""
+    def peek_after(self, presentation_id: PresentationId) -> list[NextPair]:
+        """The pairs that may come once ``presentation_id`` has an ordinary vote (not
+        picked for a repeat: the real vote's id, which decides that, does not exist yet):
+        one, or with adaptive choice one per outcome that leads elsewhere."""
         entry = self.entry(presentation_id)
         if entry.vote_id is not None:
-            return self.next()
-        self._set(entry, Standing(VoteId(""), "left", self.session), may_repeat=False)
-        try:
-            return self.next()
-        finally:
-            self._set(entry, None)
+            planned = self.next()
+            return [] if planned is None else [planned]
+        found: list[NextPair] = []
+        # "Both bad" counts as a tie; coverage-first does not look at the outcome.
+        for choice in ("left", "right", "tie") if self.adaptive else ("left",):
+            self._set(entry, Standing(VoteId(""), choice, self.session), may_repeat=False)
+            try:
+                planned = self.next()
+            finally:
+                self._set(entry, None)
+            if planned is not None and planned not in found:
+                found.append(planned)
+        return found
 
     def _sides(
         self, a: OutputId, b: OutputId, rng: np.random.Generator
@@ -284,6 +322,14 @@ class LiveScheduler:
         if self.overall[sa] != self.overall[sb]:
             return (a, b) if self.overall[sa] < self.overall[sb] else (b, a)
         return (a, b) if rng.random() < 0.5 else (b, a)
+
+    def _tips_sides(self, entry: Entry) -> bool:
+        """Whether showing ``entry`` again, sides swapped, would put one system of its
+        pair on the left twice more than the other: it waits for a first showing to even
+        them (adaptive choice may bring one system pair back many times)."""
+        left, right = self.systems[entry.right_output], self.systems[entry.left_output]
+        pair = system_pair(left, right)
+        return self.in_pair[(pair, left)] > self.in_pair[(pair, right)]
 
     def _due_repeat(self, last_case: CaseId | None, *, finished: bool) -> NextPair | None:
         # The oldest due repeat of another case; only the recent ones are not due yet.
@@ -304,7 +350,7 @@ class LiveScheduler:
                 else (time_now - entry.cast) / 60,
                 earlier_session=entry.session_id != self.session,
                 finished=finished,
-            ):
+            ) or (self.adaptive and not finished and self._tips_sides(entry)):
                 continue
             if entry.case_id != last_case:
                 return _swapped(entry)

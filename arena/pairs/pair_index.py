@@ -1,23 +1,20 @@
-"""The open pending pairs of a family, indexed for the scheduler's coverage-first choice.
+"""The open pending pairs of a family, indexed for the scheduler's choice.
 
-The rule (``arena.pairs.scheduling``) ranks every open pair by (its skips,
-the votes on its system pair, the votes on its case) and draws one of the
-lowest in ``pair_order``. Ranking ~200k pairs at every key is what made a key
-slow, so open pairs sit in groups by (skips, system pair), and within a group
-in cells by the votes on their case, each cell sorted in ``pair_order``:
+The rule (``arena.pairs.scheduling``) takes the open pairs at the fewest skips, then
+the system pairs with the fewest votes, draws one of them, and within it draws one of
+the pairs whose case has the fewest votes. Open pairs sit in groups by (skips, system
+pair), and within a group by case, so that:
 
-- a vote moves the open pairs of its case to the next cell of their groups
-  (one pair per system pair, or a few with several samples) and counts one
-  more vote on its system pair;
-- a choice looks at the lowest cell of each group, never at each pair.
+- a vote closes the pairs it is on (one, or with ``once_per_case`` those of its case
+  and system pair) and counts one more vote on its system pair and its case: a few
+  pairs move, however many pairs its case holds;
+- a choice looks at each group's size and at the cases of one group, never at each pair.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import accumulate
 
 import numpy as np
 
@@ -31,38 +28,30 @@ SystemPair = tuple[SystemId, SystemId]
 
 
 class Group:
-    """The open pairs of one system pair at one skip level, by the votes on their case."""
+    """The open pairs of one system pair at one skip level, by case."""
 
-    __slots__ = ("cells", "size", "votes")
+    __slots__ = ("by_case", "size")
 
     def __init__(self) -> None:
-        self.cells: dict[int, list[int]] = {}  # votes on the case -> numbers, sorted
-        self.votes: list[int] = []  # the keys of ``cells``, sorted
+        self.by_case: dict[int, list[int]] = {}  # case number -> pair numbers, sorted
         self.size = 0
 
-    def add(self, case_votes: int, number: int) -> None:
-        cell = self.cells.get(case_votes)
-        if cell is None:
-            cell = self.cells[case_votes] = []
-            insort(self.votes, case_votes)
-        insort(cell, number)
+    def add(self, case: int, number: int) -> None:
+        numbers = self.by_case.setdefault(case, [])
+        numbers.append(number)
+        numbers.sort()
         self.size += 1
 
-    def remove(self, case_votes: int, number: int) -> None:
-        cell = self.cells[case_votes]
-        del cell[bisect_left(cell, number)]
-        if not cell:
-            del self.cells[case_votes], self.votes[bisect_left(self.votes, case_votes)]
+    def remove(self, case: int, number: int) -> None:
+        numbers = self.by_case[case]
+        numbers.remove(number)
+        if not numbers:
+            del self.by_case[case]
         self.size -= 1
 
-    def lowest(self, aside_votes: int | None, aside: int) -> tuple[int, int]:
-        """(votes on the case, pairs) of the lowest cell with pairs left when ``aside``
-        pairs of the cell at ``aside_votes`` are set aside."""
-        for case_votes in self.votes:
-            left = len(self.cells[case_votes]) - (aside if case_votes == aside_votes else 0)
-            if left:
-                return case_votes, left
-        raise ValueError("no pair left in this group")
+    def left(self, aside: int | None) -> int:
+        """Its pairs, those of the case ``aside`` set aside."""
+        return self.size - len(self.by_case.get(aside, ())) if aside is not None else self.size
 
 
 class PairIndex:
@@ -78,9 +67,13 @@ class PairIndex:
         systems: Mapping[OutputId, SystemId],
         votes: Iterable[tuple[PairKey, SystemPair, CaseId]] = (),
         skips: Iterable[PairKey] = (),
+        *,
+        once_per_case: bool = False,
     ) -> None:
         """``votes`` and ``skips``: the history's votes in force (skips and repeats
-        apart) and its skips, counted in one pass however long the history."""
+        apart) and its skips, counted in one pass however long the history.
+        ``once_per_case``: a vote on one pair of a case and system pair closes the
+        others (a ``tests_then_votes`` family: one vote per task and system pair)."""
         pending = (
             candidates if isinstance(candidates, PendingPairs) else PendingPairs.of(candidates)
         )
@@ -119,69 +112,76 @@ class PairIndex:
         self._case_starts = np.searchsorted(case[self._case_order], np.arange(len(self._cases) + 1))
         self._case_number = {c: n for n, c in enumerate(self._cases)}
         self.single_case = bool(np.count_nonzero(np.diff(self._case_starts)) <= 1)
-        # Tallies of the votes in force (skips apart), over the whole history; pair keys
-        # of no pending pair are not kept (nothing reads them).
+        # What one vote closes, per number: its pair key, or its case and system pair.
+        self._once_per_case = once_per_case
+        self._unit = case * (width * width) + pair if once_per_case else key
+        # Tallies of the votes in force (skips apart), over the whole history, by unit;
+        # pair keys of no pending pair are not kept (nothing reads them).
         self.voted: Counter[int] = Counter()
         self.skips: Counter[int] = Counter()
         self.pair_votes: Counter[SystemPair] = Counter()
         self.case_votes: Counter[CaseId] = Counter()
         rank, width = self._rank.get, self._width
+        voted_keys: Counter[int] = Counter()
         for (a, b), system_pair, case_id in votes:  # ``_number_key``, for a long history
             ra, rb = rank(a), rank(b)
             if ra is not None and rb is not None:
-                self.voted[min(ra, rb) * width + max(ra, rb)] += 1
+                voted_keys[min(ra, rb) * width + max(ra, rb)] += 1
             self.pair_votes[system_pair] += 1
             self.case_votes[case_id] += 1
         for pair_key_ in skips:
             number_key = self._number_key(pair_key_)
             if number_key is not None:
                 self.skips[number_key] += 1
-        sorted_keys = self._sorted_keys
-        fresh = np.ones(len(sorted_keys), dtype=bool)
-        fresh[1:] = sorted_keys[1:] != sorted_keys[:-1]
-        self.pairs_total = int(fresh.sum())
-        voted = np.array([k for k, n in self.voted.items() if n], dtype=np.int64)
-        self.voted_pairs = int(_member(voted, sorted_keys).sum())
+        keys = np.array(list(voted_keys), dtype=np.int64)
+        for unit, n in zip(self._units_of(keys).tolist(), voted_keys.values(), strict=True):
+            if unit >= 0:
+                self.voted[unit] += n
+        units = np.unique(self._unit)
+        self.pairs_total = len(units)
+        voted = np.array([u for u, n in self.voted.items() if n], dtype=np.int64)
+        self.voted_pairs = int(_member(voted, units).sum())
         self.groups: dict[int, dict[SystemPair, Group]] = {}  # by skips, then system pair
         self.open_count = 0
         self._file_open(voted)
 
     def _file_open(self, voted: np.ndarray) -> None:
-        """Put every open pair in its group and cell, in one sort."""
+        """Put every open pair in its group, in one sort."""
         key, case, pair = self._key, self._case, self._pair
-        numbers = np.flatnonzero(~_member(key, np.unique(voted)))
+        numbers = np.flatnonzero(~_member(self._unit, np.unique(voted)))
         level = np.zeros(len(numbers), dtype=np.int64)
         if self.skips:
             skipped = np.array([k for k, n in self.skips.items() if n], dtype=np.int64)
             at = np.flatnonzero(_member(key[numbers], np.unique(skipped)))
             level[at] = [self.skips[k] for k in key[numbers[at]].tolist()]
-        votes_of_case = np.array([self.case_votes[c] for c in self._cases], dtype=np.int64)
-        case_votes = votes_of_case[case[numbers]] if len(numbers) else level
-        codes = pair[numbers]
-        # Stable: within a cell the numbers stay in increasing order.
-        order = np.lexsort((case_votes, codes, level))
-        numbers, level, codes, case_votes = (
-            numbers[order],
-            level[order],
-            codes[order],
-            case_votes[order],
-        )
-        changes = (np.diff(level) != 0) | (np.diff(codes) != 0) | (np.diff(case_votes) != 0)
+        codes, cases = pair[numbers], case[numbers]
+        # Stable: within a case the numbers stay in increasing order.
+        order = np.lexsort((cases, codes, level))
+        numbers, level, codes, cases = numbers[order], level[order], codes[order], cases[order]
+        changes = (np.diff(level) != 0) | (np.diff(codes) != 0) | (np.diff(cases) != 0)
         starts = np.concatenate(([0], np.flatnonzero(changes) + 1)).tolist()
         ends = [*starts[1:], len(numbers)]
         for start, end in zip(starts, ends, strict=True):
             if start == end:
                 continue
-            skips, code, votes = int(level[start]), int(codes[start]), int(case_votes[start])
+            skips, code = int(level[start]), int(codes[start])
             group = self.groups.setdefault(skips, {}).get(self._pair_names[code])
             if group is None:
                 group = self.groups[skips][self._pair_names[code]] = Group()
-            group.cells[votes] = numbers[start:end].tolist()
-            insort(group.votes, votes)
+            group.by_case[int(cases[start])] = numbers[start:end].tolist()
             group.size += end - start
         self.open_count = len(numbers)
 
     # -- keeping up with the votes -------------------------------------------
+
+    def _units_of(self, keys: np.ndarray) -> np.ndarray:
+        """The unit of each pair key (-1: no pending pair has it)."""
+        sorted_keys = self._sorted_keys
+        if not len(sorted_keys):
+            return np.full(len(keys), -1, dtype=np.int64)
+        at = np.searchsorted(sorted_keys, keys).clip(0, len(sorted_keys) - 1)
+        found = sorted_keys[at] == keys
+        return np.where(found, self._unit[self._key_order[at]], -1)
 
     def _number_key(self, key: PairKey) -> int | None:
         """The key of a pair as a number (None: no pending pair has these outputs)."""
@@ -208,15 +208,18 @@ class PairIndex:
 
     def vote(self, key: PairKey, pair: SystemPair, case_id: CaseId, sign: int) -> None:
         """Count (+1) or take back (-1) a vote in force that is neither a skip nor a repeat."""
-        number_key = self._number_key(key)
-        of_key = self._numbers(number_key)
-        touched = set(self.of_case(case_id)) | set(of_key)
+        of_key = self._numbers(self._number_key(key))
+        unit = int(self._unit[of_key[0]]) if of_key else None
+        touched = of_key
+        if unit is not None and self._once_per_case:  # the pairs of its case and system pair
+            of_case = np.array(self.of_case(case_id), dtype=np.int64)
+            touched = of_case[self._unit[of_case] == unit].tolist()
 
         def count() -> None:
-            if number_key is not None:
-                was_open = not self.voted[number_key]
-                self.voted[number_key] += sign
-                if of_key and was_open != (not self.voted[number_key]):
+            if unit is not None:
+                was_open = not self.voted[unit]
+                self.voted[unit] += sign
+                if was_open != (not self.voted[unit]):
                     self.voted_pairs += 1 if was_open else -1
             self.pair_votes[pair] += sign
             self.case_votes[case_id] += sign
@@ -232,12 +235,16 @@ class PairIndex:
 
         self._moving(self._numbers(number_key), count)
 
+    def system_pairs(self) -> list[SystemPair]:
+        """The system pairs of the pending pairs."""
+        return list(self._pair_names.values())
+
     def progress(self) -> tuple[int, int]:
         """(pairs with a vote in force, pairs for the rater)."""
         return self.voted_pairs, self.pairs_total
 
     def _is_open(self, number: int) -> bool:
-        return self.voted[int(self._key[number])] == 0
+        return self.voted[int(self._unit[number])] == 0
 
     def _moving(self, numbers: Iterable[int], count: Callable[[], None]) -> None:
         numbers = list(numbers)
@@ -254,22 +261,19 @@ class PairIndex:
     def _system_pair(self, number: int) -> SystemPair:
         return self._pair_names[int(self._pair[number])]
 
-    def _case_votes(self, number: int) -> int:
-        return self.case_votes[self._cases[int(self._case[number])]]
-
     def _place(self, number: int) -> None:
         level = self.groups.setdefault(self._level(number), {})
         pair = self._system_pair(number)
         group = level.get(pair)
         if group is None:
             group = level[pair] = Group()
-        group.add(self._case_votes(number), number)
+        group.add(int(self._case[number]), number)
         self.open_count += 1
 
     def _lift(self, number: int) -> None:
         skips, pair = self._level(number), self._system_pair(number)
         level = self.groups[skips]
-        level[pair].remove(self._case_votes(number), number)
+        level[pair].remove(int(self._case[number]), number)
         # Empty groups go, so a choice only looks at system pairs with pairs left.
         if not level[pair].size:
             del level[pair]
@@ -279,45 +283,41 @@ class PairIndex:
 
     # -- choosing -------------------------------------------------------------
 
-    def pick(self, last_case: CaseId | None, rng: np.random.Generator) -> Candidate | None:
-        """The rule's choice among the open pairs, another case than ``last_case`` if any."""
+    def pick(
+        self,
+        last_case: CaseId | None,
+        rng: np.random.Generator,
+        prefer: Callable[[list[SystemPair]], SystemPair] | None = None,
+    ) -> Candidate | None:
+        """The rule's choice among the open pairs, another case than ``last_case`` if any.
+
+        ``prefer``: once every system pair with pairs left has a vote, it names the
+        system pair to draw from (``arena.pairs.adaptive``) instead of a draw among the
+        least voted."""
         if not self.open_count:
             return None
-        # The open pairs of the last case, set aside unless nothing else is left; they
-        # all sit in the cells of the last case's votes.
-        aside: dict[tuple[int, SystemPair], list[int]] = defaultdict(list)
-        aside_votes = None
-        if last_case is not None:
-            for number in self.of_case(last_case):
-                if self._is_open(number):
-                    aside[(self._level(number), self._system_pair(number))].append(number)
-            if sum(map(len, aside.values())) == self.open_count:
-                aside.clear()
-            aside_votes = self.case_votes[last_case] if aside else None
-
-        def left(level: int, pair: SystemPair, group: Group) -> int:
-            return group.size - len(aside.get((level, pair), ()))
-
+        # The open pairs of the last case are set aside unless nothing else is left.
+        aside = self._case_number.get(last_case) if last_case is not None else None
+        if aside is not None and all(
+            g.left(aside) == 0 for level in self.groups.values() for g in level.values()
+        ):
+            aside = None
         skips = min(
-            s for s, level in self.groups.items() if any(left(s, p, g) for p, g in level.items())
+            s for s, level in self.groups.items() if any(g.left(aside) for g in level.values())
         )
         level = self.groups[skips]
-        pairs = [p for p, g in level.items() if left(skips, p, g)]
+        pairs = sorted(p for p, g in level.items() if g.left(aside))
         fewest = min(self.pair_votes[p] for p in pairs)
-        lowest = {
-            p: level[p].lowest(aside_votes, len(aside.get((skips, p), ())))
-            for p in sorted(p for p in pairs if self.pair_votes[p] == fewest)
-        }
-        case_votes = min(v for v, _ in lowest.values())
-        sizes = [(p, n) for p, (v, n) in lowest.items() if v == case_votes]
-        ends = list(accumulate(n for _, n in sizes))
-        nth = int(rng.integers(ends[-1]))
-        at = bisect_right(ends, nth)
-        pair, nth = sizes[at][0], nth - (ends[at] - sizes[at][1])
-        cell = level[pair].cells[case_votes]
-        if case_votes == aside_votes:
-            nth = nth_left(nth, sorted(bisect_left(cell, n) for n in aside.get((skips, pair), ())))
-        number = cell[nth]
+        if prefer is not None and fewest:
+            drawn = [prefer(pairs)]
+        else:
+            drawn = [p for p in pairs if self.pair_votes[p] == fewest]
+        group = level[drawn[int(rng.integers(len(drawn)))]]
+        votes = {c: self.case_votes[self._cases[c]] for c in group.by_case if c != aside}
+        lowest = min(votes.values())
+        cases = [c for c, n in votes.items() if n == lowest]
+        tied = sorted(n for c in cases for n in group.by_case[c])
+        number = tied[int(rng.integers(len(tied)))]
         return Candidate(
             self._cases[int(self._case[number])],
             self._outputs[int(self._a[number])],
@@ -342,12 +342,3 @@ def _ranks(names: Sequence[str]) -> np.ndarray:
 
 def pair_key(a: OutputId, b: OutputId) -> PairKey:
     return (a, b) if a <= b else (b, a)
-
-
-def nth_left(nth: int, taken: Sequence[int]) -> int:
-    """The place of the ``nth`` element left when the places ``taken`` (sorted) are left out."""
-    for place in taken:
-        if place > nth:
-            break
-        nth += 1
-    return nth

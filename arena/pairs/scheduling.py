@@ -4,15 +4,20 @@ Pure: the family's pending pairs and its presentation history in, one
 choice out. Everything is derived from the ledger's rows and the session's
 recorded seed, so a restart (or a crash) resumes exactly where it stopped:
 
-- Coverage first: among the pairs with no vote in force, those whose system
-  pair and case have the fewest votes (skipped pairs last). Among the equally
-  low, in a fixed order (``pair_order``), one draw of a generator seeded from
-  the session seed and the presentation count picks: a single draw, so the
-  rating session's index (``arena.pairs.pair_index``) picks without visiting them all.
+- Coverage first: among the pairs with no vote in force (skipped pairs last), a
+  generator seeded from the session seed and the presentation count draws one of
+  the system pairs with the fewest votes, then one of its pairs on the cases with
+  the fewest votes, in a fixed order (``pair_order``); so the rating session's index
+  (``arena.pairs.pair_index``) picks without visiting every pair. With adaptive
+  choice (``arena.pairs.adaptive``), once every system pair has a vote, the system
+  pair is the one whose next vote tells most about the board's order instead.
+- One vote per task and system pair in ``tests_then_votes`` families: a vote on one
+  of their pairs closes the others.
 - Never the same case twice in a row when another case is available.
 - Sides: within a system pair each system sits left as often as right
   (difference at most 1); on a tie, the system placed left less often overall
-  goes left; on a tie again, the generator decides.
+  goes left; on a tie again, the generator decides. With adaptive choice a repeat
+  that would tip its pair's sides beyond 1 waits for a first showing to even them.
 - Repeats: a voted pair is chosen for a repeat when a hash of its vote id falls
   under the repeat share; it comes back sides swapped, indistinguishable from a
   first showing, once both hold (``RepeatPolicy``): at least ``minutes`` have

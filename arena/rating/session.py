@@ -21,6 +21,7 @@ from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, family_changes, voting
 from arena.ledger.history import family_history
+from arena.pairs.adaptive import DEFAULT_PAIR_CHOICE
 from arena.pairs.live_scheduler import LiveScheduler, Standing
 from arena.pairs.scheduling import NextPair, RepeatPolicy
 from arena.rating.leaks import LeakFinder
@@ -71,6 +72,7 @@ class RatingSession:
         seed: int | None = None,
         repeat_share: float | None = None,
         repeats: RepeatPolicy | None = None,
+        pair_choice: str = DEFAULT_PAIR_CHOICE,
         actor: str = "rater",
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], str] = now_iso,
@@ -78,7 +80,8 @@ class RatingSession:
         """``repeats``: how often and how far apart repeats come (default: the family's
         settings, `arena family set --repeat-…`); ``repeat_share`` overrides its share.
         ``clock`` times each vote; ``wall_clock`` stamps presentations and votes (ISO
-        8601) and tells the scheduler how long ago a vote was cast."""
+        8601) and tells the scheduler how long ago a vote was cast. ``pair_choice``: how
+        the next system pair is chosen once each has a vote (``arena.pairs.adaptive``)."""
         found = catalog.get_family(ledger, family)
         if found is None:
             raise BadInput(f"no family named {family!r}", field="--family")
@@ -92,6 +95,7 @@ class RatingSession:
         if repeat_share is not None:
             policy = dataclasses.replace(policy, share=repeat_share)
         self.repeats = policy
+        self.pair_choice = pair_choice
         self.actor = actor
         self.clock = clock
         self.wall_clock = wall_clock
@@ -120,12 +124,19 @@ class RatingSession:
             repeats=self.repeats,
             session=self.session.session_id,
             clock=self.wall_clock,
+            pair_choice=self.pair_choice,
+            once_per_case=self.family.kind == "tests_then_votes",
         )
         self.find_leak = LeakFinder.for_systems(catalog.systems(self.ledger, name))
 
     def progress(self) -> tuple[int, int]:
         """(pairs voted, pairs for the rater) of the whole family."""
         return self.scheduler.progress()
+
+    def order_settled(self) -> bool:
+        """Whether more votes are unlikely to change the board's order (a suggestion that
+        the rater may stop; ``LiveScheduler.order_settled``)."""
+        return self.scheduler.order_settled()
 
     def current(self) -> PairView | None:
         """The pair on screen, recording its presentation when it is first shown."""
@@ -137,20 +148,21 @@ class RatingSession:
             self._shown_clock = self.clock()
         return self._current
 
-    def peek_next(self) -> Upcoming | None:
-        """The pair most likely shown after a vote on the one on screen (a guess: whether
-        that vote brings a repeat depends on its id, which does not exist yet)."""
+    def peek_next(self) -> list[Upcoming]:
+        """The pairs that may be shown after a vote on the one on screen (a guess: whether
+        that vote brings a repeat depends on its id, which does not exist yet; with
+        adaptive choice the next pair depends on the vote, so one per outcome)."""
         view = self._current
         if view is None:
-            return None
-        planned = self.scheduler.peek_after(view.presentation.presentation_id)
-        if planned is None:
-            return None
-        return Upcoming(
-            self.cases[planned.case_id],
-            self.outputs[planned.left_output],
-            self.outputs[planned.right_output],
-        )
+            return []
+        return [
+            Upcoming(
+                self.cases[planned.case_id],
+                self.outputs[planned.left_output],
+                self.outputs[planned.right_output],
+            )
+            for planned in self.scheduler.peek_after(view.presentation.presentation_id)
+        ]
 
     def _present(self, planned: NextPair) -> PairView:
         if planned.resume is not None:

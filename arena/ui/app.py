@@ -56,10 +56,20 @@ def _report_unexpected(window: MainWindow):
     return hook
 
 
-def run(argv: list[str], *, ledger_path: Path, family: str | None = None) -> int:
-    """Open the window on ``ledger_path`` (and ``family``, if given) until it closes."""
+def run(
+    argv: list[str],
+    *,
+    ledger_path: Path,
+    family: str | None = None,
+    pair_choice: str | None = None,
+) -> int:
+    """Open the window on ``ledger_path`` (and ``family``, if given) until it closes;
+    ``pair_choice`` is remembered for the sessions to come."""
     app = application(argv)
-    window = open_window(ledger_path, family)
+    settings = Settings()
+    if pair_choice is not None:
+        settings.pair_choice = pair_choice
+    window = open_window(ledger_path, family, settings)
     # A bug in a slot must not pass silently while the rater keeps voting.
     sys.excepthook = _report_unexpected(window)
     window.show()

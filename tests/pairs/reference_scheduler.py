@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from arena.pairs.adaptive import ADAPTIVE, DEFAULT_PAIR_CHOICE
 from arena.pairs.scheduling import (
     Candidate,
     NextPair,
@@ -23,6 +24,7 @@ from arena.pairs.scheduling import (
     resumed,
 )
 from arena.records import CaseId, OutputId, SessionId, SystemId
+from fitting import information
 
 
 def _key(a: str, b: str) -> frozenset[str]:
@@ -42,8 +44,12 @@ class Scheduler:
         repeats: RepeatPolicy | None = None,
         session: SessionId | None = None,
         now: str = "",
+        pair_choice: str = DEFAULT_PAIR_CHOICE,
+        once_per_case: bool = False,
     ) -> None:
         """``session``: the session showing pairs now; ``now``: the time (ISO 8601)."""
+        self.pair_choice = pair_choice
+        self.once_per_case = once_per_case
         self.candidates = list(candidates)
         self.systems = systems
         self.history = list(history)
@@ -61,11 +67,19 @@ class Scheduler:
             if s.vote_id is not None and s.choice != "skip" and s.repeat_of is None
         }
 
+    def _unit(self, c: Candidate) -> tuple:
+        """What one vote closes: the pair, or (tests_then_votes) its case and system pair."""
+        if self.once_per_case:
+            return (c.case_id, self._system_pair(c.output_a, c.output_b))
+        return (_key(c.output_a, c.output_b),)
+
+    def _voted_units(self) -> set[tuple]:
+        voted = self._voted_pairs()
+        return {self._unit(c) for c in self.candidates if _key(c.output_a, c.output_b) in voted}
+
     def progress(self) -> tuple[int, int]:
         """(pairs with a vote in force, pairs for the rater) of this family."""
-        voted = self._voted_pairs()
-        keys = {_key(c.output_a, c.output_b) for c in self.candidates}
-        return len(keys & voted), len(keys)
+        return len(self._voted_units()), len({self._unit(c) for c in self.candidates})
 
     # -- choosing ----------------------------------------------------------------
 
@@ -83,8 +97,8 @@ class Scheduler:
         return fresh
 
     def _fresh(self, rng: np.random.Generator, last_case: CaseId | None) -> NextPair | None:
-        voted = self._voted_pairs()
-        open_ = [c for c in self.candidates if _key(c.output_a, c.output_b) not in voted]
+        voted = self._voted_units()
+        open_ = [c for c in self.candidates if self._unit(c) not in voted]
         if not open_:
             return None
         skips = Counter(
@@ -98,17 +112,22 @@ class Scheduler:
                 case_votes[s.case_id] += 1
         other_case = [c for c in open_ if c.case_id != last_case]
         pool = other_case or open_
-        ranks = [
-            (
-                skips[_key(c.output_a, c.output_b)],
-                pair_votes[self._system_pair(c.output_a, c.output_b)],
-                case_votes[c.case_id],
-            )
-            for c in pool
-        ]
-        lowest = min(ranks)
+        # The fewest skips; then a system pair drawn among the least voted (or, with
+        # adaptive choice after the coverage phase, the one of most use to the order).
+        fewest_skips = min(skips[_key(*_outputs(c))] for c in pool)
+        level = [c for c in pool if skips[_key(*_outputs(c))] == fewest_skips]
+        pairs = sorted({self._system_pair(*_outputs(c)) for c in level}, key=sorted)
+        fewest = min(pair_votes[p] for p in pairs)
+        if self.pair_choice == ADAPTIVE and fewest:
+            drawn = [self._most_useful(pairs)]
+        else:
+            drawn = [p for p in pairs if pair_votes[p] == fewest]
+        pair = drawn[int(rng.integers(len(drawn)))]
+        # Within it, the pairs on the cases with the fewest votes, in ``pair_order``.
+        in_pair = [c for c in level if self._system_pair(*_outputs(c)) == pair]
+        lowest = min(case_votes[c.case_id] for c in in_pair)
         tied = sorted(
-            (c for c, rank in zip(pool, ranks, strict=True) if rank == lowest),
+            (c for c in in_pair if case_votes[c.case_id] == lowest),
             key=lambda c: pair_order(c, self.systems),
         )
         chosen = tied[int(rng.integers(len(tied)))]
@@ -117,6 +136,31 @@ class Scheduler:
 
     def _system_pair(self, a: OutputId, b: OutputId) -> frozenset[str]:
         return _key(self.systems[a], self.systems[b])
+
+    def _most_useful(self, pairs: list[frozenset[str]]) -> frozenset[str]:
+        """The pair whose next vote the scheduler's model values most (the first in
+        sorted order on a tie), from a win matrix counted here from the history."""
+        names = sorted(set(self.systems.values()))
+        at = {name: i for i, name in enumerate(names)}
+        wins = np.zeros((len(names), len(names)))
+        for s in self.history:
+            if s.vote_id is None or s.choice == "skip" or s.repeat_of is not None:
+                continue
+            i, j = at[self.systems[s.left_output]], at[self.systems[s.right_output]]
+            if s.choice == "left":
+                wins[i, j] += 1
+            elif s.choice == "right":
+                wins[j, i] += 1
+            else:
+                wins[i, j] += 0.5
+                wins[j, i] += 0.5
+        ordered = [tuple(sorted(p)) for p in pairs]
+        gains = information.order_gain(
+            information.posterior(wins),
+            np.array([at[a] for a, _ in ordered]),
+            np.array([at[b] for _, b in ordered]),
+        )
+        return pairs[int(np.argmax(gains))]
 
     def _sides(
         self, a: OutputId, b: OutputId, rng: np.random.Generator
@@ -137,6 +181,17 @@ class Scheduler:
         if overall[sa] != overall[sb]:
             return (a, b) if overall[sa] < overall[sb] else (b, a)
         return (a, b) if rng.random() < 0.5 else (b, a)
+
+    def _tips_sides(self, left: OutputId, right: OutputId) -> bool:
+        """Whether ``left`` on the left puts its system there twice more than the other's."""
+        sl, sr = self.systems[left], self.systems[right]
+        shown_left: Counter[str] = Counter()
+        for s in self.history:
+            if s.vote_id is not None:
+                a, b = self.systems[s.left_output], self.systems[s.right_output]
+                if _key(a, b) == _key(sl, sr):
+                    shown_left[a] += 1
+        return shown_left[sl] > shown_left[sr]
 
     def _due_repeat(self, last_case: CaseId | None, *, finished: bool) -> NextPair | None:
         repeated = {
@@ -159,6 +214,9 @@ class Scheduler:
             minutes = minutes_between(s.voted_at, self.now)
             if minutes is not None and minutes < policy.minutes:
                 continue
+            adaptive = self.pair_choice == ADAPTIVE
+            if adaptive and not finished and self._tips_sides(s.right_output, s.left_output):
+                continue  # it waits for a first showing to even the sides
             if (
                 finished
                 or s.session_id != self.session
@@ -173,3 +231,7 @@ class Scheduler:
         if other_case:
             return other_case[0]
         return due[0] if finished or len({c.case_id for c in self.candidates}) <= 1 else None
+
+
+def _outputs(c: Candidate) -> tuple[OutputId, OutputId]:
+    return c.output_a, c.output_b

@@ -10,6 +10,7 @@ import pytest
 from arena import family_state
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger, voting
+from arena.pairs.adaptive import PAIR_CHOICES
 from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown, is_repeat_chosen
 from arena.rating import corrections
 from arena.rating.session import RatingSession
@@ -219,13 +220,18 @@ def _rule(rater: RatingSession, now: str) -> Scheduler:
         repeats=rater.repeats,
         session=rater.session.session_id,
         now=now,
+        pair_choice=rater.pair_choice,
+        once_per_case=rater.family.kind == "tests_then_votes",
     )
 
 
-def test_the_state_kept_in_memory_chooses_as_the_rule_reading_the_ledger(family):
+@pytest.mark.parametrize("pair_choice", PAIR_CHOICES)
+def test_the_state_kept_in_memory_chooses_as_the_rule_reading_the_ledger(family, pair_choice):
     clock = FakeClock()
     spaced = RepeatPolicy(share=0.3, gap=5, minutes=3)
-    rater = RatingSession(family, "f", seed=6, repeats=spaced, wall_clock=clock)
+    rater = RatingSession(
+        family, "f", seed=6, repeats=spaced, wall_clock=clock, pair_choice=pair_choice
+    )
     moves = random.Random(6)
     for _ in range(70):
         clock.advance(40)
@@ -265,10 +271,10 @@ def test_a_key_reads_no_history_and_no_family(family, monkeypatch):
 def test_peek_next_is_the_pair_shown_after_an_ordinary_vote(family):
     rater = RatingSession(family, "f", seed=8, repeat_share=0.0)
     for _ in range(25):
-        upcoming = rater.peek_next() if rater.current() else None
-        rater.vote("tie")
+        upcoming = rater.peek_next() if rater.current() else []
+        rater.vote(("left", "right", "tie", "both_bad")[_ % 4])
         view = rater.current()
-        assert (upcoming.case, upcoming.left, upcoming.right) == (view.case, view.left, view.right)
+        assert (view.case, view.left, view.right) in [(u.case, u.left, u.right) for u in upcoming]
 
 
 def test_refresh_reads_a_correction_made_elsewhere(family):

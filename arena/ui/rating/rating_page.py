@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from arena.ledger import Ledger
+from arena.pairs.adaptive import DEFAULT_PAIR_CHOICE
 from arena.rating.session import PairView as Pair
 from arena.rating.session import RatingSession
 from arena.records import Choice, PresentationId, Vote
@@ -80,7 +81,9 @@ class RatingPage(QWidget):
         self.family = ""
         self.session: RatingSession | None = None
         self.session_votes = 0
+        self.pair_choice = DEFAULT_PAIR_CHOICE  # the window's setting (Settings.pair_choice)
         self.progress: tuple[int, int] = (0, 0)
+        self.order_settled = False  # a suggestion to stop, no claim about a system
         self.ended_note = ""
         self._started = 0.0
         self._next_break = 0.0
@@ -189,7 +192,11 @@ class RatingPage(QWidget):
                 )
 
         return (
-            self.ops.run("session", lambda: RatingSession(ledger, family), opened)
+            self.ops.run(
+                "session",
+                lambda: RatingSession(ledger, family, pair_choice=self.pair_choice),
+                opened,
+            )
             and self.show_current()
         )
 
@@ -243,10 +250,11 @@ class RatingPage(QWidget):
         if self.session is None:
             return self.ended_note or ""
         voted, total = self.progress
+        settled = "  ·  more votes are unlikely to change the order" if self.order_settled else ""
         return (
             f"{self.family}: {voted}/{total} pairs voted  ·  session "
             f"{self.session.session.number}: {self.session_votes} votes  ·  "
-            f"{_clock_text(self.elapsed())}"
+            f"{_clock_text(self.elapsed())}{settled}"
         )
 
     # -- the pair -------------------------------------------------------------
@@ -287,10 +295,14 @@ class RatingPage(QWidget):
         if session is None:
             return
         self.progress = session.progress()
+        self.order_settled = session.order_settled()
         self.status_changed.emit()
+        # With adaptive choice the next pair depends on the vote: one per outcome.
         upcoming = session.peek_next()
-        if upcoming is not None:
-            self.cache.prefetch([upcoming.left, upcoming.right], [upcoming.case.prompt])
+        self.cache.prefetch(
+            [output for u in upcoming for output in (u.left, u.right)],
+            [u.case.prompt for u in upcoming],
+        )
 
     def current_pair(self) -> Pair | None:
         return self.pair_view.pair
@@ -361,12 +373,8 @@ class RatingPage(QWidget):
         session = self._ready()
         if session is None:
             return
-        note = dialogs.ask_text(
-            self,
-            "Flag this pair",
-            "What is wrong with it? (a broken prompt, a leak…)",
-            required=True,
-        )
+        ask = "What is wrong with it? (a broken prompt, a leak…)"
+        note = dialogs.ask_text(self, "Flag this pair", ask, required=True)
         if note is not None:
             pair = self.current_pair()
 

@@ -1,0 +1,82 @@
+"""Adaptive pair choice: the system pair whose next vote tells most about the board's order.
+
+Once every system pair with pairs left has a vote (the coverage phase), the scheduler
+asks ``OrderModel.best`` which of them to show next instead of the least voted one;
+the case, the sides, the repeats and the rule against the same case twice in a row
+stay the coverage-first rule's (``arena.pairs.scheduling``). The model counts the
+votes in force (skips and repeats apart, a tie or "both bad" half to each side), as
+the rating session tells the scheduler, and fits them again from scratch when asked:
+the same votes give the same choice, so a restart resumes exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from arena import fit
+from arena.records import SystemId
+
+#: How the scheduler picks the next system pair once each has a vote.
+ADAPTIVE, COVERAGE = "adaptive", "coverage"
+PAIR_CHOICES = (ADAPTIVE, COVERAGE)
+# Coverage-first stays the default: adaptive has not yet shown the savings it must
+# (benchmarks/scheduler_sim.py), and the board's intervals were calibrated on it.
+DEFAULT_PAIR_CHOICE = COVERAGE
+
+#: Below this expected share of system pairs the wrong way round, the window suggests
+#: the rater may stop (the order is unlikely to change with more votes).
+STOP_DISCORDANCE = 0.025
+
+SystemPair = tuple[SystemId, SystemId]
+
+
+class OrderModel:
+    """The votes in force as a win matrix, and what the fit of it says to ask next."""
+
+    def __init__(self, systems: Iterable[SystemId]) -> None:
+        self.names = sorted(set(systems))
+        self.at = {name: i for i, name in enumerate(self.names)}
+        self.wins = np.zeros((len(self.names), len(self.names)))
+        self.votes = 0
+        # Fits by win matrix: a peek at each outcome of the vote on screen, then the real
+        # one, ask again for the same few.
+        self._fitted: dict[bytes, Any] = {}
+
+    def count(self, left: SystemId, right: SystemId, choice: str | None, sign: int) -> None:
+        """Count (+1) or take back (-1) an ordinary vote of ``left`` against ``right``."""
+        i, j = self.at[left], self.at[right]
+        if choice == "left":
+            self.wins[i, j] += sign
+        elif choice == "right":
+            self.wins[j, i] += sign
+        elif choice in ("tie", "both_bad"):
+            self.wins[i, j] += 0.5 * sign
+            self.wins[j, i] += 0.5 * sign
+        else:
+            return
+        self.votes += sign
+
+    def _posterior(self) -> Any:  # a fitting.information.Posterior, loaded on use
+        key = self.wins.tobytes()
+        found = self._fitted.pop(key, None)
+        if found is None:
+            found = fit.information.posterior(self.wins)
+        self._fitted[key] = found
+        while len(self._fitted) > 8:
+            del self._fitted[next(iter(self._fitted))]
+        return found
+
+    def best(self, pairs: Sequence[SystemPair]) -> SystemPair:
+        """The pair of ``pairs`` (sorted) whose next vote tells most about the order; the
+        first of them on a tie."""
+        post = self._posterior()
+        first = np.array([self.at[a] for a, _ in pairs], dtype=np.intp)
+        second = np.array([self.at[b] for _, b in pairs], dtype=np.intp)
+        return pairs[int(np.argmax(fit.information.order_gain(post, first, second)))]
+
+    def expected_discordance(self) -> float:
+        """The expected share of system pairs the fitted order has the wrong way round."""
+        return fit.information.expected_discordance(self._posterior())

@@ -1,0 +1,279 @@
+"""How many votes each way of choosing pairs needs before the board's order is right.
+
+    python benchmarks/scheduler_sim.py                       # 8, 20 and 50 systems, 200 runs
+    python benchmarks/scheduler_sim.py --systems 20 --runs 50
+    python benchmarks/scheduler_sim.py --workers 2           # runs spread over processes
+
+Each run draws a family with ``fitting.simulate`` (true strengths N(0, 1) logits, each
+output's quality its system's plus N(0, 0.5), case difficulty, 5% ties and 3% "both
+bad"; one output per system on each of ``--cases`` cases, no gates) and a simulated
+rater, then votes one pair at a time, chosen by:
+
+- ``coverage``: the real scheduler (``arena.pairs.live_scheduler``), coverage-first;
+- ``adaptive``: the real scheduler, adaptive (``arena.pairs.adaptive``): coverage
+  until every system pair has a vote, then the system pair whose vote tells most
+  about the order, with every promise of the coverage rule kept;
+- ``uniform``: an open pair drawn uniformly at random, sides at random;
+- ``reference``: our implementation of the published method, active sampling by
+  expected information gain (Mikhailiuk et al., ICPR 2020): a Thurstone model with a
+  Gaussian posterior over strengths kept by assumed-density filtering (full
+  covariance), each vote on the system pair of largest expected KL divergence
+  between posterior and prior, on a random open case, sides at random; no coverage
+  phase and none of the scheduler's promises.
+
+Every ``check`` votes the board is fitted as a round fits it (penalized Bradley–Terry,
+ties and "both bad" half to each side, the default penalty) and compared with the
+true order. Printed per method: the votes until Kendall tau >= 0.9 (mean, median, and
+the ratio of the mean to coverage-first's), and the votes after which the fitted top
+system is the true one in 95% of runs (the 95th percentile over runs of the votes from
+which it stays right). A run that has not got there by the cap counts the cap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.special
+import scipy.stats
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arena.pairs.live_scheduler import LiveScheduler  # noqa: E402
+from arena.pairs.pending import PendingPairs  # noqa: E402
+from arena.pairs.scheduling import Candidate, RepeatPolicy  # noqa: E402
+from fitting import DEFAULT_PENALTY  # noqa: E402
+from fitting import simulate as sim  # noqa: E402
+from fitting.bradley_terry import PairwiseObjective, newton  # noqa: E402
+
+METHODS = ("coverage", "adaptive", "uniform", "reference")
+TARGET_TAU = 0.9
+# The top system must have stayed right over this many checks before a run ends.
+TOP_CHECKS = 5
+
+
+@dataclass(frozen=True)
+class Outcome:
+    tau_votes: int  # votes until Kendall tau >= 0.9 first
+    top_votes: int  # votes from which the fitted top system stayed the true one
+    seconds: float
+
+
+def board(wins: np.ndarray) -> np.ndarray:
+    """The round's fit of these wins: penalized Bradley–Terry, the default penalty."""
+    return newton(
+        PairwiseObjective(wins, DEFAULT_PENALTY), gauge=None, tol=1e-9, max_iter=50
+    ).params
+
+
+class Scheduled:
+    """The real scheduler, fed each vote as the rating session feeds it."""
+
+    def __init__(self, n: int, cases: int, seed: int, pair_choice: str) -> None:
+        systems = {f"{c}:{s:03d}": f"s{s:03d}" for c in range(cases) for s in range(n)}
+        candidates = [
+            Candidate(str(c), f"{c}:{a:03d}", f"{c}:{b:03d}")
+            for c in range(cases)
+            for a in range(n)
+            for b in range(a + 1, n)
+        ]
+        self.scheduler = LiveScheduler(
+            PendingPairs.of(candidates),
+            systems,
+            [],
+            seed=seed,
+            repeats=RepeatPolicy(share=0.0),
+            pair_choice=pair_choice,
+        )
+        self.shown = 0
+
+    def next(self) -> tuple[int, int, int]:
+        planned = self.scheduler.next()
+        assert planned is not None, "the family ran out of pairs: raise --cases"
+        pid = f"p{self.shown}"
+        self.shown += 1
+        self.scheduler.shown(pid, planned.case_id, planned.left_output, planned.right_output, None)
+        self._pid = pid
+        left, right = (int(o.split(":")[1]) for o in (planned.left_output, planned.right_output))
+        return int(planned.case_id), left, right
+
+    def voted(self, choice: str) -> None:
+        self.scheduler.voted(self._pid, f"v{self._pid}", choice)
+
+
+class Uniform:
+    """An open (case, system pair) drawn uniformly, sides at random."""
+
+    def __init__(self, n: int, cases: int, seed: int) -> None:
+        self.rng = np.random.default_rng([seed, 1])
+        first, second = np.triu_indices(n, k=1)
+        self.open = [
+            (c, int(a), int(b)) for c in range(cases) for a, b in zip(first, second, strict=True)
+        ]
+
+    def next(self) -> tuple[int, int, int]:
+        at = int(self.rng.integers(len(self.open)))
+        self.open[at], self.open[-1] = self.open[-1], self.open[at]
+        case, a, b = self.open.pop()
+        return (case, a, b) if self.rng.random() < 0.5 else (case, b, a)
+
+    def voted(self, choice: str) -> None:
+        pass
+
+
+class InformationGainReference:
+    """Active sampling by expected information gain (Mikhailiuk et al., ICPR 2020), as we
+    read it: Thurstone Case V (``P(i beats j) = Phi((s_i - s_j) / beta)``), a Gaussian
+    posterior with full covariance updated by assumed-density filtering after each
+    decisive vote, and the next system pair the one whose outcome has the largest
+    expected KL divergence from the posterior before it."""
+
+    BETA = 1.7  # logistic sigma(x) ~ Phi(x / 1.7): the same scale as the board's logits
+    PRIOR_SD = 1.5  # as the adaptive scheduler's model
+
+    def __init__(self, n: int, cases: int, seed: int) -> None:
+        self.rng = np.random.default_rng([seed, 2])
+        self.mean = np.zeros(n)
+        self.cov = np.eye(n) * self.PRIOR_SD**2
+        self.first, self.second = np.triu_indices(n, k=1)
+        self.cases_left = {
+            (int(a), int(b)): list(range(cases))
+            for a, b in zip(*np.triu_indices(n, 1), strict=True)
+        }
+
+    def _terms(self, sign: np.ndarray | float, first: np.ndarray, second: np.ndarray):
+        cov = self.cov
+        t = cov[first, first] + cov[second, second] - 2 * cov[first, second]
+        s2 = t + self.BETA**2
+        z = sign * (self.mean[first] - self.mean[second]) / np.sqrt(s2)
+        v = np.exp(scipy.stats.norm.logpdf(z) - scipy.special.log_ndtr(z))
+        return t, s2, z, v, v * (v + z)
+
+    def next(self) -> tuple[int, int, int]:
+        f, s = self.first, self.second
+        gain = np.zeros(len(f))
+        for sign in (1.0, -1.0):  # first wins, second wins
+            t, s2, z, v, w = self._terms(sign, f, s)
+            shrink, shift = w / s2, v / np.sqrt(s2)
+            kl = 0.5 * (-shrink * t + shift**2 * t - np.log1p(-shrink * t))
+            gain += scipy.special.ndtr(z) * kl
+        order = np.argsort(-gain, kind="stable")
+        for k in order:  # the best pair with a case left
+            pair = (int(f[k]), int(s[k]))
+            if self.cases_left[pair]:
+                cases = self.cases_left[pair]
+                case = cases.pop(int(self.rng.integers(len(cases))))
+                a, b = pair if self.rng.random() < 0.5 else pair[::-1]
+                self._shown = (a, b)
+                return case, a, b
+        raise AssertionError("the family ran out of pairs: raise --cases")
+
+    def voted(self, choice: str) -> None:
+        if choice not in ("left", "right"):
+            return  # a tie or "both bad": no decisive outcome for the Thurstone model
+        winner, loser = self._shown if choice == "left" else self._shown[::-1]
+        d = np.zeros(len(self.mean))
+        d[winner], d[loser] = 1.0, -1.0
+        _, s2, _, v, w = self._terms(1.0, np.array([winner]), np.array([loser]))
+        along = self.cov @ d
+        self.mean = self.mean + along * (v[0] / math.sqrt(s2[0]))
+        self.cov = self.cov - np.outer(along, along) * (w[0] / s2[0])
+
+
+def one_run(n: int, method: str, run: int, cases: int, cap: int, tau_only: bool) -> Outcome:
+    started = time.perf_counter()
+    rng = np.random.default_rng([run, n])
+    systems = sim.draw_systems(n, rng=rng)
+    family = sim.draw_family(systems, cases, rng=rng)
+    rater = sim.SimulatedRater(family, sim.RaterTraits(), rng=np.random.default_rng([run, n, 7]))
+    chooser: Scheduled | Uniform | InformationGainReference
+    if method in ("coverage", "adaptive"):
+        chooser = Scheduled(n, cases, run, method)
+    elif method == "uniform":
+        chooser = Uniform(n, cases, run)
+    else:
+        chooser = InformationGainReference(n, cases, run)
+    truth = systems.strengths
+    true_top = int(np.argmax(truth))
+    check = max(5, n // 2)
+    wins = np.zeros((n, n))
+    tau_votes = top_from = None
+    top_run = 0
+    for votes in range(1, cap + 1):
+        case, left, right = chooser.next()
+        choice = rater.choose(case, left, right)
+        chooser.voted(choice)
+        if choice == "left":
+            wins[left, right] += 1
+        elif choice == "right":
+            wins[right, left] += 1
+        else:
+            wins[left, right] += 0.5
+            wins[right, left] += 0.5
+        if votes % check:
+            continue
+        fitted = board(wins)
+        if tau_votes is None and scipy.stats.kendalltau(fitted, truth)[0] >= TARGET_TAU:
+            tau_votes = votes
+        if int(np.argmax(fitted)) == true_top:
+            top_from = top_from or votes
+            top_run += 1
+        else:
+            top_from, top_run = None, 0
+        if tau_votes is not None and (tau_only or top_run >= TOP_CHECKS):
+            break
+    return Outcome(tau_votes or cap, top_from or cap, time.perf_counter() - started)
+
+
+def _job(args: tuple[int, str, int, int, int, bool]) -> Outcome:
+    return one_run(*args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--systems", default="8,20,50", help="sizes, comma-separated")
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--methods", default=",".join(METHODS))
+    parser.add_argument("--cases", type=int, default=0, help="default: enough for the cap")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--tau-only", action="store_true", help="stop each run at tau >= 0.9 (no top figure)"
+    )
+    args = parser.parse_args(argv)
+    methods = args.methods.split(",")
+    for n in (int(x) for x in args.systems.split(",")):
+        pairs = n * (n - 1) // 2
+        cap = 40 * pairs if n <= 20 else 12 * pairs
+        cases = args.cases or max(60, 3 * cap // pairs)
+        print(f"\n{n} systems ({pairs} system pairs), {cases} cases, {args.runs} runs, cap {cap}")
+        print(
+            f"{'method':<10} {'tau>=0.9 mean':>14} {'median':>8} {'vs coverage':>12} "
+            f"{'top right 95%':>14} {'s/run':>7}"
+        )
+        baseline = None
+        for method in methods:
+            jobs = [(n, method, run, cases, cap, args.tau_only) for run in range(args.runs)]
+            with ProcessPoolExecutor(args.workers) as pool:
+                outcomes = list(pool.map(_job, jobs))
+            tau = np.array([o.tau_votes for o in outcomes])
+            top = np.array([o.top_votes for o in outcomes])
+            if method == "coverage" or baseline is None:
+                baseline = baseline or float(tau.mean())
+            print(
+                f"{method:<10} {tau.mean():>14.0f} {np.median(tau):>8.0f} "
+                f"{tau.mean() / baseline:>11.2f}x {np.percentile(top, 95):>14.0f} "
+                f"{np.mean([o.seconds for o in outcomes]):>7.2f}",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""The scheduler's model: the Laplace posterior, and the value of a comparison to the order,
+each held to a second, plain computation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.optimize
+from scipy.stats import norm
+
+from fitting.information import (
+    SCHEDULER_PENALTY,
+    Posterior,
+    expected_discordance,
+    order_gain,
+    posterior,
+)
+
+
+def _wins(rng: np.random.Generator, n: int) -> np.ndarray:
+    wins = rng.integers(0, 6, (n, n)).astype(float) + 0.5 * rng.integers(0, 2, (n, n))
+    np.fill_diagonal(wins, 0.0)
+    return wins
+
+
+def _objective(s: np.ndarray, wins: np.ndarray, penalty: float) -> float:
+    margin = np.subtract.outer(s, s)
+    return float(np.sum(wins * np.logaddexp(0.0, -margin)) + 0.5 * penalty * s @ s)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_posterior_is_the_penalized_fit_and_its_inverse_curvature(seed):
+    rng = np.random.default_rng(seed)
+    wins = _wins(rng, 5)
+    post = posterior(wins)
+    found = scipy.optimize.minimize(
+        _objective, np.zeros(5), args=(wins, SCHEDULER_PENALTY), method="BFGS", tol=1e-12
+    )
+    assert np.allclose(post.mean, found.x, atol=1e-5)
+    # The Hessian by finite differences of the objective, inverted.
+    step, n = 1e-4, 5
+    hessian = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            e_i, e_j = np.eye(n)[i] * step, np.eye(n)[j] * step
+            f = lambda d: _objective(post.mean + d, wins, SCHEDULER_PENALTY)  # noqa: E731
+            hessian[i, j] = (f(e_i + e_j) - f(e_i - e_j) - f(e_j - e_i) + f(-e_i - e_j)) / (
+                4 * step * step
+            )
+    assert np.allclose(post.cov, np.linalg.inv(hessian), rtol=1e-3, atol=1e-6)
+
+
+def test_the_same_wins_give_the_same_numbers():
+    wins = _wins(np.random.default_rng(9), 6)
+    one, two = posterior(wins), posterior(wins.copy())
+    assert np.array_equal(one.mean, two.mean) and np.array_equal(one.cov, two.cov)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_order_gain_is_the_weighted_variance_a_comparison_takes_off_every_difference(seed):
+    rng = np.random.default_rng(seed)
+    post = posterior(_wins(rng, 5))
+    first, second = np.triu_indices(5, k=1)
+    gains = order_gain(post, first, second)
+    for k, (i, j) in enumerate(zip(first.tolist(), second.tolist(), strict=True)):
+        d = np.zeros(5)
+        d[i], d[j] = 1.0, -1.0
+        t = d @ post.cov @ d
+        p = 1 / (1 + math.exp(-(post.mean[i] - post.mean[j]) / math.sqrt(1 + math.pi * t / 8)))
+        h = p * (1 - p)
+        after = post.cov - h / (1 + h * t) * np.outer(post.cov @ d, post.cov @ d)
+        total = 0.0
+        for a in range(5):
+            for b in range(a + 1, 5):
+                e = np.zeros(5)
+                e[a], e[b] = 1.0, -1.0
+                var, var_after = e @ post.cov @ e, e @ after @ e
+                q = norm.cdf(-abs(post.mean[a] - post.mean[b]) / math.sqrt(var))
+                total += q / var * (var - var_after)
+        assert gains[k] == pytest.approx(total, rel=1e-9)
+
+
+def test_a_comparison_of_two_close_uncertain_systems_is_worth_more_than_of_two_far_apart():
+    post = Posterior(np.array([-2.0, 0.0, 0.1]), np.eye(3) * 0.2)
+    near, far = order_gain(post, np.array([1, 0]), np.array([2, 1]))
+    assert near > 5 * far
+
+
+def test_expected_discordance_of_two_systems_is_their_chance_of_standing_the_other_way():
+    post = Posterior(np.array([0.3, -0.2]), np.array([[0.5, 0.1], [0.1, 0.4]]))
+    sd = math.sqrt(0.5 + 0.4 - 0.2)
+    assert expected_discordance(post) == pytest.approx(norm.cdf(-0.5 / sd), rel=1e-12)
+    assert expected_discordance(Posterior(np.zeros(1), np.eye(1))) == 0.0
+
+
+def test_the_posterior_needs_a_proper_prior():
+    with pytest.raises(ValueError, match="penalty"):
+        posterior(np.zeros((2, 2)), penalty=0.0)

@@ -1,0 +1,50 @@
+"""The window's pair choice (a remembered setting) and its suggestion to stop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from arena.intake.outputs import import_file
+from arena.ledger import Ledger
+from tests.ui.conftest import SYSTEMS, write_family
+
+SETTLED = "unlikely to change the order"
+
+
+def _ledger(tmp_path: Path) -> Path:
+    path = tmp_path / "choice.sqlite"
+    with Ledger.open(path) as ledger:
+        family = write_family(tmp_path / "f.jsonl", "f", systems=SYSTEMS[:3], cases=12)
+        import_file(ledger, family, family="f", fmt="native")
+    return path
+
+
+def test_the_session_uses_the_remembered_pair_choice(open_window, make_settings, tmp_path):
+    make_settings().pair_choice = "adaptive"
+    assert open_window(_ledger(tmp_path), "f").rating.session.pair_choice == "adaptive"
+    settings = make_settings()
+    settings.store.setValue("session/pair_choice", "greedy")  # not a choice: the default
+    assert settings.pair_choice == "coverage"
+
+
+def test_the_status_line_suggests_stopping_once_the_order_is_settled(qtbot, open_window, tmp_path):
+    window = open_window(_ledger(tmp_path), "f")
+    page = window.rating
+
+    def rank(output) -> int:  # the text names its system (``write_family``)
+        return next(i for i, s in enumerate(SYSTEMS[:3]) if f"{s}-{i}" in output.text)
+
+    settled_after = None
+    for vote in range(1, 34):
+        pair = page.current_pair()
+        left_wins = rank(pair.left) < rank(pair.right)
+        qtbot.keyClick(window, Qt.Key.Key_1 if left_wins else Qt.Key.Key_2)
+        qtbot.waitUntil(lambda n=vote: page.progress[0] == n)  # painted, then counted
+        if SETTLED in page.status_text():
+            settled_after = settled_after or vote
+        else:
+            assert settled_after is None  # the suggestion does not come and go
+    # Not before every system pair has a vote, and long before the family is done.
+    assert settled_after is not None and 3 < settled_after < 30
