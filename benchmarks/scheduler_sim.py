@@ -3,6 +3,7 @@
     python benchmarks/scheduler_sim.py                       # 8, 20 and 50 systems, 200 runs
     python benchmarks/scheduler_sim.py --systems 20 --runs 50
     python benchmarks/scheduler_sim.py --workers 2           # runs spread over processes
+    python benchmarks/scheduler_sim.py --key-cost            # ms per key, 50 systems
 
 Each run draws a family with ``fitting.simulate`` (true strengths N(0, 1) logits, each
 output's quality its system's plus N(0, 0.5), case difficulty, 5% ties and 3% "both
@@ -232,6 +233,29 @@ def one_run(n: int, method: str, run: int, cases: int, cap: int, tau_only: bool)
     return Outcome(tau_votes or cap, top_from or cap, time.perf_counter() - started)
 
 
+def key_cost(n: int = 50, cases: int = 2, keys: int = 1600) -> None:
+    """Milliseconds per key (choose, show, vote) of the real scheduler on ``n`` systems and
+    ``cases`` cases, during the coverage phase and after it, each way of choosing."""
+    pending = cases * n * (n - 1) // 2
+    phase = n * (n - 1) // 2
+    print(f"\nper key, {n} systems x {pending} pending pairs (coverage phase: {phase} votes)")
+    for method in ("coverage", "adaptive"):
+        chooser = Scheduled(n, cases, 0, method)
+        rng = np.random.default_rng(0)
+        times = []
+        for _ in range(min(keys, pending - 1)):
+            started = time.perf_counter()
+            chooser.next()
+            chooser.voted("left" if rng.random() < 0.5 else "right")
+            times.append(1000 * (time.perf_counter() - started))
+        before, after = np.array(times[:phase]), np.array(times[phase:])
+        print(
+            f"{method:<10} coverage phase p50 {np.median(before):.2f} ms, p95 "
+            f"{np.percentile(before, 95):.2f}; after it p50 {np.median(after):.2f} ms, "
+            f"p95 {np.percentile(after, 95):.2f} (target 5 ms)"
+        )
+
+
 def _job(args: tuple[int, str, int, int, int, bool]) -> Outcome:
     return one_run(*args)
 
@@ -246,7 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tau-only", action="store_true", help="stop each run at tau >= 0.9 (no top figure)"
     )
+    parser.add_argument(
+        "--key-cost", action="store_true", help="only the time per key at 50 systems"
+    )
     args = parser.parse_args(argv)
+    if args.key_cost:
+        key_cost()
+        return 0
     methods = args.methods.split(",")
     for n in (int(x) for x in args.systems.split(",")):
         pairs = n * (n - 1) // 2

@@ -125,11 +125,24 @@ def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
         "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
         "votes": len(votes),
         "settled_pairs": len(settlement.settled),
-        "pending_pairs": sum(
-            _pair(p.output_a, p.output_b) not in voted for p in settlement.pending
-        ),
+        "pending_pairs": _pending(state, voted),
         **(_tested_counts(state) if family.kind in TESTED_KINDS else {}),
     }
+
+
+def _pending(state: family_state.FamilyState, voted: set[frozenset[str]]) -> int:
+    """Pairs left for the rater; in a ``tests_then_votes`` family a vote on one pair of a
+    task and system pair closes the others (as the scheduler does)."""
+    system = {o.output_id: o.system_id for o in state.in_force}
+    once = state.family.kind == "tests_then_votes"
+
+    def unit(p: Any) -> object:
+        a, b = p.output_a, p.output_b
+        return (p.case_id, _pair(system[a], system[b])) if once else _pair(a, b)
+
+    pending = state.settlement.pending
+    closed = {unit(p) for p in pending if _pair(p.output_a, p.output_b) in voted}
+    return len({unit(p) for p in pending} - closed)
 
 
 def _tested_counts(state: family_state.FamilyState) -> dict[str, int]:

@@ -227,3 +227,36 @@ def test_status_reads_ids_that_hold_a_space_row_by_row(busy):
     assert ("odd id", beside.output_id) not in tallies.voted_pairs(busy, "v")
     assert (beside.output_id, "odd id") in tallies.voted_pairs(busy, "v")
     _agree(busy)
+
+
+def test_a_tests_then_votes_family_counts_one_pair_per_task_and_system_pair(ledger, tmp_path):
+    lines = [
+        native_line(
+            case,
+            label,
+            DIFF.format(old=0, new=2 * n + sample),
+            is_diff=True,
+            test_result="passed",
+            sample=sample,
+        )
+        for case in ("t1", "t2")
+        for n, label in enumerate(("alpha", "beta"))
+        for sample in (0, 1)
+    ]
+    import_file(
+        ledger,
+        _write(tmp_path, "two", lines),
+        family="two",
+        fmt="native",
+        settings=FamilySettings(kind="tests_then_votes"),
+    )
+    session = RatingSession(ledger, "two", seed=1)
+    # Four pairs of two passing solutions on each task; one vote is asked per task.
+    assert session.progress() == (0, 2)
+    assert family_status(ledger, "two")[0]["pending_pairs"] == 2
+    session.vote("left")
+    assert session.progress() == (1, 2)
+    assert family_status(ledger, "two")[0]["pending_pairs"] == 1
+    session.vote("right")
+    assert session.current() is None
+    assert family_status(ledger, "two")[0]["pending_pairs"] == 0
