@@ -296,9 +296,10 @@ def main(argv: list[str] | None = None) -> int:
             top = np.array([o.top_votes for o in outcomes])
             if method == "coverage" or baseline is None:
                 baseline = baseline or float(tau.mean())
+            top_text = "-" if args.tau_only else f"{np.percentile(top, 95):.0f}"
             print(
                 f"{method:<10} {tau.mean():>14.0f} {np.median(tau):>8.0f} "
-                f"{tau.mean() / baseline:>11.2f}x {np.percentile(top, 95):>14.0f} "
+                f"{tau.mean() / baseline:>11.2f}x {top_text:>14} "
                 f"{np.mean([o.seconds for o in outcomes]):>7.2f}",
                 flush=True,
             )
