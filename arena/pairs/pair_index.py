@@ -13,6 +13,7 @@ pair), and within a group by case, so that:
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -37,9 +38,7 @@ class Group:
         self.size = 0
 
     def add(self, case: int, number: int) -> None:
-        numbers = self.by_case.setdefault(case, [])
-        numbers.append(number)
-        numbers.sort()
+        insort(self.by_case.setdefault(case, []), number)
         self.size += 1
 
     def remove(self, case: int, number: int) -> None:
@@ -298,13 +297,12 @@ class PairIndex:
             return None
         # The open pairs of the last case are set aside unless nothing else is left.
         aside = self._case_number.get(last_case) if last_case is not None else None
-        if aside is not None and all(
-            g.left(aside) == 0 for level in self.groups.values() for g in level.values()
-        ):
-            aside = None
-        skips = min(
+        levels = [
             s for s, level in self.groups.items() if any(g.left(aside) for g in level.values())
-        )
+        ]
+        if not levels:  # only the last case has pairs left: it may come again
+            aside, levels = None, list(self.groups)
+        skips = min(levels)
         level = self.groups[skips]
         pairs = sorted(p for p, g in level.items() if g.left(aside))
         fewest = min(self.pair_votes[p] for p in pairs)
