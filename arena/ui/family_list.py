@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QHeaderView,
     QLabel,
@@ -25,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from arena.ledger import Ledger, catalog
 from arena.rating.status import family_status
+from arena.ui.tables import Index, RowsModel, pick_rows
 
 COLUMNS = (
     ("aspect", "Aspect"),
@@ -38,10 +31,9 @@ COLUMNS = (
     ("settled_pairs", "Settled"),
     ("gate_failures", "Gate failures"),
 )
-Index = QModelIndex | QPersistentModelIndex
 
 
-class FamilyModel(QAbstractTableModel):
+class FamilyModel(RowsModel):
     """Rows of ``family_status``, cached until the ledger changes."""
 
     def __init__(self) -> None:
@@ -85,11 +77,8 @@ class FamilyModel(QAbstractTableModel):
             return shown + (" — archived" if values.get("archived") else "")
         return str(values[key]) if key in values else "…"  # counted in a moment
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(COLUMNS)
+    def column_count(self) -> int:
+        return len(COLUMNS)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         row = self.rows[index.row()]
@@ -102,15 +91,8 @@ class FamilyModel(QAbstractTableModel):
             return "Graded families are scored by graders, not by votes."
         return None
 
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,  # noqa: N802
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section][1]
-        return None
+    def header_data(self, section: int, role: int) -> Any:
+        return COLUMNS[section][1] if role == Qt.ItemDataRole.DisplayRole else None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -137,9 +119,7 @@ class FamilyList(QWidget):
         self.model = FamilyModel()
         self.table = FamilyTable()
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        pick_rows(self.table)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.activated.connect(self._activated)

@@ -8,12 +8,13 @@ own Undo key (Cmd+Z on macOS); no action may take another platform shortcut
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
 Standard = QKeySequence.StandardKey
 PORTABLE = QKeySequence.SequenceFormat.PortableText
@@ -205,3 +206,40 @@ def make_action(
     action.setChecked(checked)
     action.triggered.connect(lambda _checked=False: slot())
     return action
+
+
+class ActionHost(Protocol):
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 (Qt's name)
+
+
+def page_actions(
+    page: ActionHost,
+    specs: Sequence[KeyAction],
+    slots: Mapping[str, Callable[[], object]],
+    labels: Mapping[str, str],
+    controls: QHBoxLayout,
+    buttons: dict[str, QPushButton],
+    *,
+    owner: QObject,
+) -> dict[str, QAction]:
+    """One action a spec of ``specs`` (a child of ``owner``), calling ``slots[spec.name]``
+    and added to ``page``; the specs named in ``labels`` also get a button, in
+    ``controls`` and in ``buttons``."""
+    actions = {}
+    for spec in specs:
+        action = QAction(spec.label, owner)
+        keys = default_keys(spec)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        # Only while this page has the focus: elsewhere these keys are the rater's.
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.triggered.connect(lambda _checked=False, slot=slots[spec.name]: slot())
+        page.addAction(action)
+        actions[spec.name] = action
+        if spec.name in labels:
+            button = QPushButton(f"{labels[spec.name]}  [{display(keys[:1])}]")
+            button.setToolTip(spec.label)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.clicked.connect(action.trigger)
+            buttons[spec.name] = button
+            controls.addWidget(button)
+    return actions

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from arena.graded.board_rows import failure_count, failure_text, interval_text
 from arena.rounds.closing import AXIS_SPAN
@@ -30,8 +30,8 @@ from arena.ui.board.board_columns import (
     columns_for,
     graded_columns,
 )
+from arena.ui.tables import Index, RowsModel
 
-Index = QModelIndex | QPersistentModelIndex
 DASH = "—"
 # The delegate and the exporters read the points of a row through this role.
 POINTS_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -92,7 +92,7 @@ def why_unranked(status: str) -> str:
     }.get(status, status)
 
 
-class BoardModel(QAbstractTableModel):
+class BoardModel(RowsModel):
     """The ranked rows of one round's board (the family's or one category's)."""
 
     def __init__(self) -> None:
@@ -173,11 +173,8 @@ class BoardModel(QAbstractTableModel):
 
     # -- Qt model ---------------------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.columns)
+    def column_count(self) -> int:
+        return len(self.columns)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         row, column = self.rows[index.row()], self.columns[index.column()]
@@ -238,14 +235,7 @@ class BoardModel(QAbstractTableModel):
             )
         return tip
 
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,  # noqa: N802
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
+    def header_data(self, section: int, role: int) -> Any:
         column = self.columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
             if column.wrap:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -33,6 +32,7 @@ from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
 from arena.ui.board.board_model import POINTS, SYSTEM, WIDE_MARK, BoardModel, why_unranked
 from arena.ui.board.summary_panel import SummaryPanel
+from arena.ui.tables import pick_rows
 from arena.ui.theme import Theme
 
 ALL = "All categories"
@@ -123,9 +123,7 @@ class BoardPage(QWidget):
 
         self.table = BoardTable()
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        pick_rows(self.table)
         self.table.setAlternatingRowColors(True)
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)

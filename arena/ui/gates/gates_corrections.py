@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QListWidget, QPushButton, QWidget
 
 from arena.gates.screening import GateFailure
@@ -21,7 +21,7 @@ from arena.rating import corrections
 from arena.records import Event
 from arena.ui import dialogs
 from arena.ui.gates.gates_data import GatesData, gate_title
-from arena.ui.keys import GATES_ACTIONS, default_keys, display
+from arena.ui.keys import GATES_ACTIONS, default_keys, display, page_actions
 from arena.ui.operations import LedgerOps
 
 
@@ -64,25 +64,15 @@ class CorrectionActions:
             "undo_selected": self.undo_selected,
             "undo_last": self.undo_last,
         }
-        labels = dict(BUTTONS)
-        actions = {}
-        for spec in GATES_ACTIONS:
-            action = QAction(spec.label, self.page.window())
-            keys = default_keys(spec)
-            action.setShortcuts([QKeySequence(k) for k in keys])
-            # Only while this page has the focus: elsewhere these keys are the rater's.
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            action.triggered.connect(lambda _checked=False, slot=slots[spec.name]: slot())
-            self.page.addAction(action)
-            actions[spec.name] = action
-            if spec.name in labels:
-                button = QPushButton(f"{labels[spec.name]}  [{display(keys[:1])}]")
-                button.setToolTip(spec.label)
-                button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-                button.clicked.connect(action.trigger)
-                self.page.buttons[spec.name] = button
-                controls.addWidget(button)
-        return actions
+        return page_actions(
+            self.page,
+            GATES_ACTIONS,
+            slots,
+            dict(BUTTONS),
+            controls,
+            self.page.buttons,
+            owner=self.page.window(),
+        )
 
     def _chosen(self) -> GateFailure | None:
         failure = self.page.selected()

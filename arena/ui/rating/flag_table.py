@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 
 from arena.rating.flags import Flag
+from arena.ui.tables import Index, RowsModel
 
-Index = QModelIndex | QPersistentModelIndex
 HEADERS = ("When", "Case", "Left", "Right", "Status", "Note")
 
 
@@ -27,7 +27,7 @@ def one_line(text: str, size: int = 120) -> str:
     return line if len(line) <= size else line[: size - 1] + "…"
 
 
-class FlagTable(QAbstractTableModel):
+class FlagTable(RowsModel):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[Flag] = []
@@ -50,11 +50,8 @@ class FlagTable(QAbstractTableModel):
         values = (when(flag.at), flag.case_id or "—", left, right, flag.status, one_line(flag.note))
         return values[column]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(HEADERS)
+    def column_count(self) -> int:
+        return len(HEADERS)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         flag = self.rows[index.row()]
@@ -70,12 +67,5 @@ class FlagTable(QAbstractTableModel):
             return bold
         return None
 
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,  # noqa: N802
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
-        return None
+    def header_data(self, section: int, role: int) -> Any:
+        return HEADERS[section] if role == Qt.ItemDataRole.DisplayRole else None

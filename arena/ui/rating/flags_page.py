@@ -12,9 +12,8 @@ import html
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QAction, QColor, QKeySequence
+from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -31,9 +30,10 @@ from arena.rating import flags
 from arena.rating.flags import Flag
 from arena.records import OutputId
 from arena.ui import dialogs
-from arena.ui.keys import FLAGS_ACTIONS, default_keys, display
+from arena.ui.keys import FLAGS_ACTIONS, page_actions
 from arena.ui.operations import LedgerOps
 from arena.ui.rating.flag_table import FlagTable, when
+from arena.ui.tables import pick_rows
 from arena.ui.theme import Theme
 
 BUTTONS = (
@@ -71,9 +71,7 @@ class FlagsPage(QWidget):
         self.model = FlagTable()
         self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        pick_rows(self.table)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
@@ -115,25 +113,9 @@ class FlagsPage(QWidget):
             "undo_selected": self.undo_selected,
             "undo_last": self.undo_last,
         }
-        labels = dict(BUTTONS)
-        actions = {}
-        for spec in FLAGS_ACTIONS:
-            action = QAction(spec.label, self)
-            keys = default_keys(spec)
-            action.setShortcuts([QKeySequence(k) for k in keys])
-            # Only while this page has the focus: elsewhere these keys are the rater's.
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            action.triggered.connect(lambda _checked=False, slot=slots[spec.name]: slot())
-            self.addAction(action)
-            actions[spec.name] = action
-            if spec.name in labels:
-                button = QPushButton(f"{labels[spec.name]}  [{display(keys[:1])}]")
-                button.setToolTip(spec.label)
-                button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-                button.clicked.connect(action.trigger)
-                self.buttons[spec.name] = button
-                controls.addWidget(button)
-        return actions
+        return page_actions(
+            self, FLAGS_ACTIONS, slots, dict(BUTTONS), controls, self.buttons, owner=self
+        )
 
     # -- what is shown ------------------------------------------------------------
 
