@@ -150,14 +150,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.turns is not None and fmt != "fastchat":
         raise BadInput("only with --format fastchat", field="--turns")
 
-    settings = FamilySettings(
-        kind=args.kind,
-        language=args.language,
-        min_chars=args.min_chars,
-        max_chars=args.max_chars,
-        aspect=args.aspect,
-        reference=args.reference,
-    )
+    settings = FamilySettings.from_options(args)
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
     with open_ledger(args) as ledger, output.progress_bar(args.file, "import") as advance:
         options = ReadOptions(

@@ -109,17 +109,7 @@ def _json(parser: argparse.ArgumentParser, handler) -> None:
 def _given(args: argparse.Namespace) -> Any:
     from arena.intake.family_settings import FamilySettings
 
-    return FamilySettings(
-        kind=args.kind,
-        language=args.language,
-        min_chars=args.min_chars,
-        max_chars=args.max_chars,
-        aspect=args.aspect,
-        reference=args.reference,
-        repeat_share=args.repeat_share,
-        repeat_gap=args.repeat_gap,
-        repeat_minutes=args.repeat_minutes,
-    )
+    return FamilySettings.from_options(args)
 
 
 def _repeats_text(row: dict[str, Any]) -> str:

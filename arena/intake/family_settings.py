@@ -31,6 +31,12 @@ class FamilySettings:
     repeat_gap: int | None = None
     repeat_minutes: float | None = None
 
+    @classmethod
+    def from_options(cls, options: object) -> FamilySettings:
+        """The settings among the attributes of ``options`` (a parsed command line); one
+        it does not have is not given."""
+        return cls(**{f.name: getattr(options, f.name, None) for f in fields(cls)})
+
     def given(self) -> dict[str, Any]:
         """The settings given that a ``Family`` record carries."""
         return {
