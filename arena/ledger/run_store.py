@@ -87,12 +87,7 @@ def record_attempt(ledger: Ledger, row: dict[str, Any]) -> None:
 
 def latest_attempts(ledger: Ledger, family: str) -> dict[tuple[str, str], dict[str, Any]]:
     """The newest attempt at every (system, case) of ``family``."""
-    rows = ledger.db.query(
-        "SELECT * FROM attempts WHERE seq IN (SELECT MAX(seq) FROM attempts WHERE family = ? "
-        "GROUP BY system_id, case_id)",
-        [family],
-    )
-    return {(r["system_id"], r["case_id"]): r for r in rows}
+    return _newest_by_system_case(ledger, "attempts", family)
 
 
 def record_grade(ledger: Ledger, row: dict[str, Any]) -> None:
@@ -117,8 +112,15 @@ def record_grade(ledger: Ledger, row: dict[str, Any]) -> None:
 
 def grades_in_force(ledger: Ledger, family: str) -> dict[tuple[str, str], dict[str, Any]]:
     """The newest grade of every (system, case) of ``family``."""
+    return _newest_by_system_case(ledger, "grades", family)
+
+
+def _newest_by_system_case(
+    ledger: Ledger, table: str, family: str
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """The newest row (highest ``seq``) of ``table`` at every (system, case) of ``family``."""
     rows = ledger.db.query(
-        "SELECT * FROM grades WHERE seq IN (SELECT MAX(seq) FROM grades WHERE family = ? "
+        f"SELECT * FROM {table} WHERE seq IN (SELECT MAX(seq) FROM {table} WHERE family = ? "
         "GROUP BY system_id, case_id)",
         [family],
     )
