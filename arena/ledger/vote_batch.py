@@ -13,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 import orjson
 
 from arena.errors import ArenaError, BadInput
 from arena.ledger import chain
+from arena.ledger.bulk import import_cache
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import GENESIS_HASH
 from arena.ledger.voting import AlreadyVoted, _same, vote_on
@@ -27,7 +28,7 @@ from arena.records import OutputId, Presentation, Vote
 
 # Page cache while a large batch is written (SQLite's default is 2 MB): the unique
 # indexes of ids take their entries in random order.
-_CACHE_KIB = 128 * 1024
+_CACHE_MB = 128
 _SAFE_INT = 2**53
 # A null in these columns is left out of a row's hash (chain.row_hash).
 _NULL_NOT_HASHED = frozenset(chain.EVENT_COLUMNS_0006)
@@ -43,15 +44,9 @@ class Refused(ArenaError):
         super().__init__(str(error))
 
 
-@contextmanager
-def large_writes(ledger: Ledger) -> Iterator[None]:
+def large_writes(ledger: Ledger) -> AbstractContextManager[None]:
     """A larger page cache for as long as the block lasts."""
-    (before,) = ledger.db.execute("PRAGMA cache_size").fetchone()
-    ledger.db.execute(f"PRAGMA cache_size = {-_CACHE_KIB}")
-    try:
-        yield
-    finally:
-        ledger.db.execute(f"PRAGMA cache_size = {int(before)}")
+    return import_cache(ledger, _CACHE_MB)
 
 
 def case_outputs(ledger: Ledger, family: str, case_id: str) -> dict[tuple[str, int], OutputId]:
