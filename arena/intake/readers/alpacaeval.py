@@ -11,7 +11,14 @@ from pathlib import Path
 
 from arena.canonical import sha256_hex
 from arena.intake.jsonstream import iter_json_array
-from arena.intake.readers.base import ParsedOutput, ReadOptions, as_text, bad, plain_descriptor
+from arena.intake.readers.base import (
+    ParsedOutput,
+    ReadOptions,
+    as_record,
+    as_text,
+    bad,
+    plain_descriptor,
+)
 
 
 def case_id_for(instruction: str) -> str:
@@ -21,13 +28,13 @@ def case_id_for(instruction: str) -> str:
 def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
     for line, record in iter_json_array(path, options.progress, limit=options.max_record_bytes):
         record = options.redactor.value(record)
-        if not isinstance(record, dict):
-            raise bad(
-                path, line, "(record)", "expected an object with instruction, output, generator"
-            )
-        for name in ("instruction", "generator"):
-            if name not in record:
-                raise bad(path, line, name, "missing")
+        record = as_record(
+            record,
+            path,
+            line,
+            ("instruction", "generator"),
+            expected="expected an object with instruction, output, generator",
+        )
         instruction = as_text(record["instruction"], path, line, "instruction")
         generator = as_text(record["generator"], path, line, "generator").strip()
         if not generator:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -67,6 +67,24 @@ Reader = Callable[[Path, ReadOptions], Iterator[ParsedOutput]]
 
 def bad(path: Path, line: int, field_name: str, message: str) -> BadInput:
     return BadInput(message, path=str(path), line=line, field=field_name)
+
+
+def as_record(
+    value: Any,
+    path: Path,
+    line: int,
+    required: Sequence[str],
+    *,
+    expected: str = "expected a JSON object",
+    missing: str = "missing",
+) -> dict[str, Any]:
+    """A record that must be an object with the fields ``required`` (any value, null too)."""
+    if not isinstance(value, dict):
+        raise bad(path, line, "(record)", expected)
+    for name in required:
+        if name not in value:
+            raise bad(path, line, name, missing)
+    return value
 
 
 def as_text(value: Any, path: Path, line: int, name: str, *, allow_none: bool = False) -> str:

@@ -20,6 +20,7 @@ from arena.intake.readers.base import (
     ParsedOutput,
     ReadOptions,
     as_case_id,
+    as_record,
     as_text,
     bad,
     plain_descriptor,
@@ -42,10 +43,7 @@ def _questions(path: Path, options: ReadOptions) -> dict[str, tuple[str, list[st
     found: dict[str, tuple[str, list[str]]] = {}
     for line, record in iter_json_lines(path):
         record = options.redactor.value(record)
-        if not isinstance(record, dict):
-            raise bad(path, line, "(record)", "expected a JSON object")
-        if "question_id" not in record:
-            raise bad(path, line, "question_id", "missing")
+        record = as_record(record, path, line, ("question_id",))
         qid = as_case_id(record["question_id"], path, line, "question_id")
         if qid in found:
             raise bad(path, line, "question_id", f"question {qid} appears twice")
@@ -73,11 +71,7 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
     first_only = options.turns == "first"
     for line, record in iter_json_lines(path, options.progress, limit=options.max_record_bytes):
         record = options.redactor.value(record)
-        if not isinstance(record, dict):
-            raise bad(path, line, "(record)", "expected a JSON object")
-        for name in ("question_id", "model_id", "choices"):
-            if name not in record:
-                raise bad(path, line, name, "missing")
+        record = as_record(record, path, line, ("question_id", "model_id", "choices"))
         qid = as_case_id(record["question_id"], path, line, "question_id")
         if qid not in questions:
             raise bad(path, line, "question_id", f"question {qid} is not in {questions_path}")

@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.errors import BadInput
 from arena.intake.jsonstream import iter_json_array, iter_json_lines
-from arena.intake.readers.base import ParsedOutput, ReadOptions, as_case_id, as_text, bad
+from arena.intake.readers.base import ParsedOutput, ReadOptions, as_case_id, as_record, as_text, bad
 from arena.intake.readers.swebench_reports import Report, find_reports, read_reports, reports_in
 from arena.records import SystemDescriptor, TestResult, TrialResult
 
@@ -143,16 +143,14 @@ def _note(options: ReadOptions, text: str) -> None:
 
 
 def _prediction(record: Any, path: Path, line: int) -> tuple[str, str, str]:
-    if not isinstance(record, dict):
-        raise bad(
-            path,
-            line,
-            "(record)",
-            "expected an object with instance_id, model_name_or_path, model_patch",
-        )
-    for name in ("instance_id", "model_name_or_path", "model_patch"):
-        if name not in record:
-            raise bad(path, line, name, "missing (a prediction without a patch has null)")
+    record = as_record(
+        record,
+        path,
+        line,
+        ("instance_id", "model_name_or_path", "model_patch"),
+        expected="expected an object with instance_id, model_name_or_path, model_patch",
+        missing="missing (a prediction without a patch has null)",
+    )
     instance_id = as_case_id(record["instance_id"], path, line, "instance_id")
     model = as_text(record["model_name_or_path"], path, line, "model_name_or_path").strip()
     if not model:
@@ -205,13 +203,13 @@ def read_tasks(path: Path) -> dict[str, tuple[str, str]]:
         raise BadInput("no such file", path=str(path), field="--tasks")
     tasks: dict[str, tuple[str, str]] = {}
     for line, record in _records(path, ReadOptions()):
-        if not isinstance(record, dict):
-            raise bad(
-                path, line, "(record)", "expected an object with instance_id, problem_statement"
-            )
-        for name in ("instance_id", "problem_statement"):
-            if name not in record:
-                raise bad(path, line, name, "missing")
+        record = as_record(
+            record,
+            path,
+            line,
+            ("instance_id", "problem_statement"),
+            expected="expected an object with instance_id, problem_statement",
+        )
         instance_id = as_case_id(record["instance_id"], path, line, "instance_id")
         statement = as_text(record["problem_statement"], path, line, "problem_statement")
         repo = record.get("repo")
