@@ -230,15 +230,12 @@ def graded_columns(categories: list[str], *, costs: bool = True) -> tuple[Column
     )
 
 
+# Both tested kinds lead with the run and its pass rate.
+_TESTED_LEAD = (RANK, SYSTEM, RUN, POINTS, MARKS, TESTED_PASS_RATE)
 KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
     "votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, COST, LATENCY),
     "tests": (
-        RANK,
-        SYSTEM,
-        RUN,
-        POINTS,
-        MARKS,
-        TESTED_PASS_RATE,
+        *_TESTED_LEAD,
         TRIALS,
         NO_OUTPUT,
         TESTED_COST,
@@ -246,12 +243,7 @@ KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
         TESTED_GATE_FAILURES,
     ),
     "tests_then_votes": (
-        RANK,
-        SYSTEM,
-        RUN,
-        POINTS,
-        MARKS,
-        TESTED_PASS_RATE,
+        *_TESTED_LEAD,
         TESTED_FAILED,
         TESTED_VOTES,
         TESTED_BOTH_BAD,
