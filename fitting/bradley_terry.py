@@ -46,7 +46,29 @@ def _one_blas_thread() -> Any:
 _MAX_HALVINGS = 40
 
 
-class PairwiseObjective:
+class SmoothObjective:
+    """The objective, its gradient and its Hessian one at a time (what
+    ``scipy.optimize.check_grad`` takes), from a subclass's one-pass ``evaluate``."""
+
+    def evaluate(
+        self, params: NDArray[np.float64]
+    ) -> tuple[float, NDArray[np.float64], NDArray[np.float64]]:
+        raise NotImplementedError
+
+    def objective(self, params: NDArray[np.float64]) -> float:
+        """Negative penalized log-likelihood at ``params``."""
+        return self.evaluate(params)[0]
+
+    def gradient(self, params: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Gradient of :meth:`objective`."""
+        return self.evaluate(params)[1]
+
+    def hessian(self, params: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Hessian of :meth:`objective` (dense, square)."""
+        return self.evaluate(params)[2]
+
+
+class PairwiseObjective(SmoothObjective):
     """Negative penalized log-likelihood, its gradient and its Hessian.
 
     Parameters
@@ -69,18 +91,6 @@ class PairwiseObjective:
     def total_weight(self) -> float:
         """Sum of the weights of all comparisons in the objective."""
         return 0.5 * float(self._total.sum())
-
-    def objective(self, strengths: NDArray[np.float64]) -> float:
-        """Negative penalized log-likelihood at ``strengths``."""
-        return self.evaluate(strengths)[0]
-
-    def gradient(self, strengths: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Gradient of :meth:`objective`."""
-        return self.evaluate(strengths)[1]
-
-    def hessian(self, strengths: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Hessian of :meth:`objective` (dense, square)."""
-        return self.evaluate(strengths)[2]
 
     def evaluate(
         self, strengths: NDArray[np.float64]

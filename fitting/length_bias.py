@@ -13,7 +13,7 @@ from scipy.optimize import linprog
 
 from . import _graph
 from ._comparisons import Comparisons, aggregate, comparisons_iv, solver_settings_iv
-from .bradley_terry import newton
+from .bradley_terry import SmoothObjective, newton
 from .defaults import MIN_LENGTH_COMPARISONS
 from .points import DEFAULT_PENALTY, POINTS_PER_LOGIT
 
@@ -24,7 +24,7 @@ SEPARABLE = "separable"
 NOT_CONVERGED = "not_converged"
 
 
-class CovariateObjective:
+class CovariateObjective(SmoothObjective):
     """Negative log-likelihood of ``logit P(a wins) = s_a - s_b + beta * z``.
 
     The strengths ``s`` carry the ridge penalty ``(lambda/2)*||s||^2``; the
@@ -52,18 +52,6 @@ class CovariateObjective:
     def total_weight(self) -> float:
         """Sum of the comparison weights."""
         return float(self._c.w.sum())
-
-    def objective(self, params: NDArray[np.float64]) -> float:
-        """Negative penalized log-likelihood."""
-        return self.evaluate(params)[0]
-
-    def gradient(self, params: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Gradient of :meth:`objective`."""
-        return self.evaluate(params)[1]
-
-    def hessian(self, params: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Hessian of :meth:`objective`."""
-        return self.evaluate(params)[2]
 
     def evaluate(
         self, params: NDArray[np.float64]
