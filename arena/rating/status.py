@@ -16,6 +16,7 @@ from arena.decisions import decisions
 from arena.ledger import Ledger, catalog, events, tallies, voting
 from arena.pairs.counting import CaseOutputs, PairCounts, count_by_case
 from arena.pairs.settling import TESTED_KINDS, overrules_by_output
+from arena.rating import status_cache
 from arena.records import Family, OutputId
 
 if TYPE_CHECKING:
@@ -39,17 +40,23 @@ def family_status(
     if name is not None and not listed:
         raise catalog.no_such_family(ledger, name)
     listed.sort(key=lambda fl: (fl[0].aspect == "", fl[0].aspect, fl[0].name))
-    chosen = [f for f, _ in listed]
-    ever_failed = tallies.ever_failed(ledger) if chosen else set()
-    rows = [
-        full_status_row(ledger, f.name)
-        if f.kind in TESTED_KINDS
-        else _counted_row(ledger, f, ever_failed)
-        for f in chosen
-    ]
+    by_name = {f.name: f for f, _ in listed}
+    rows = status_cache.rows(
+        ledger, list(by_name), lambda names: _counted_rows(ledger, [by_name[n] for n in names])
+    )
     for row, (family, listing) in zip(rows, listed, strict=True):
         row.update(aspect=family.aspect, label=listing.label, archived=listing.archived)
     return rows
+
+
+def _counted_rows(ledger: Ledger, families: list[Family]) -> list[dict[str, Any]]:
+    ever_failed = tallies.ever_failed(ledger) if families else set()
+    return [
+        full_status_row(ledger, f.name)
+        if f.kind in TESTED_KINDS
+        else _counted_row(ledger, f, ever_failed)
+        for f in families
+    ]
 
 
 def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> dict[str, Any]:
