@@ -14,7 +14,9 @@ removed outputs). Then, each in a fresh child process, ``--repeats`` times after
 warm-up, the median wall (and CPU) time from starting the child to its end:
 
 - ``python -c pass``: a bare Python start;
-- ``arena --ledger L status``: the table of every family (target ≤ 0.5 s);
+- ``arena --ledger L status``: the table of every family (target ≤ 0.5 s), with the
+  rows kept from the run before (``<ledger>.status.json``; the ledger unchanged);
+- the same with no rows kept (the file removed before each run): every family counted;
 - an empty ``QMainWindow`` shown and painted offscreen: a bare Qt window;
 - ``arena --ledger L vote --family F`` offscreen, until the first pair is painted
   (the window then exits): the window on the family with the most votes, on a
@@ -203,8 +205,9 @@ def profile(child: Child, env: dict[str, str], out: Path) -> None:
 
 def fresh_copy(built: Path, work: Path) -> None:
     """``work``: a copy of the built ledger (with its -wal and head files, if any), on disk:
-    else the window's first commit (synchronous=FULL) would wait for the whole copy."""
-    for suffix in ("", "-wal", "-shm", ".heads.json", ".lock"):
+    else the window's first commit (synchronous=FULL) would wait for the whole copy. The
+    status rows kept beside the old copy go: each copy counts them once itself."""
+    for suffix in ("", "-wal", "-shm", ".heads.json", ".lock", ".status.json"):
         Path(str(work) + suffix).unlink(missing_ok=True)
         if suffix in ("", "-wal", ".heads.json") and Path(str(built) + suffix).exists():
             shutil.copyfile(str(built) + suffix, str(work) + suffix)
@@ -219,14 +222,16 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="build the ledger again")
     parser.add_argument(
         "--profile",
-        choices=("status", "window", "list"),
+        choices=("status", "first", "window", "list"),
         help="cProfile one run of that child instead of measuring",
     )
     parser.add_argument(
-        "--only", help="measure only these children (comma-separated: status,window,list)"
+        "--only",
+        help="measure only these children (comma-separated: status,first,window,list)",
     )
     args = parser.parse_args()
     from arena.ledger import Ledger
+    from arena.rating import status_cache
 
     folder = args.keep or Path(tempfile.gettempdir()) / "arena-open-bench"
     folder.mkdir(parents=True, exist_ok=True)
@@ -252,6 +257,10 @@ def main() -> None:
     children = {
         "bare": Child([py, "-c", BARE_PYTHON]),
         "status": Child([arena, "--ledger", str(upgraded), "status"]),
+        "first": Child(
+            [arena, "--ledger", str(upgraded), "status"],
+            lambda: status_cache.path_for(str(upgraded)).unlink(missing_ok=True),
+        ),
         "empty": Child([py, "-c", EMPTY_WINDOW]),
         "window": Child(
             [py, "-c", WINDOW, "--ledger", str(work), "vote", "--family", family],
@@ -266,7 +275,7 @@ def main() -> None:
         if args.profile:
             profile(children[args.profile], env, Path(scratch) / "profile.out")
             return
-        wanted = {"bare", "empty", *(args.only or "status,window,list").split(",")}
+        wanted = {"bare", "empty", *(args.only or "status,first,window,list").split(",")}
         got = {
             name: medians(child, env, args.repeats)
             for name, child in children.items()
@@ -277,6 +286,7 @@ def main() -> None:
     rows = (
         ("python -c pass", "bare", None, None),
         ("arena status", "status", bare, 0.5),
+        ("arena status, nothing kept", "first", bare, None),
         ("empty QMainWindow", "empty", None, None),
         (f"window, first pair ({family})", "window", empty, 1.5),
         ("window, family list", "list", empty, None),
