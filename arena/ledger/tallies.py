@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import cast
 
-from arena.canonical import content_hash
 from arena.ledger.connection import Ledger
-from arena.ledger.seals import CHILDREN
 from arena.records import CaseId, OutputId, SystemId
 
 # Well under SQLite's limit on the parameters of one statement (999 before 3.32).
@@ -107,26 +105,3 @@ def voted_pairs(ledger: Ledger, family: str) -> list[tuple[OutputId, OutputId]]:
             f"SELECT left_output, right_output FROM votes WHERE {_IN_FORCE}", [family]
         ).fetchall()
     return cast(list[tuple[OutputId, OutputId]], list(zip(left, right, strict=True)))
-
-
-def ledger_state(ledger: Ledger) -> str:
-    """A digest of where the ledger stands, which any write changes: its schema, its newest
-    commit (seal) and the newest rowid of every table.
-
-    Every table is append-only: a new row raises its table's newest rowid, and changing or
-    removing a row means dropping a guard first, which changes the schema version. A few
-    index seeks, whatever the ledger holds (counting the rows would read them all)."""
-    conn = ledger.conn
-    tables = [
-        name
-        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        if name not in CHILDREN  # no rowids: their rows come with their parent's
-    ]
-    (schema,) = conn.execute("PRAGMA schema_version").fetchone()
-    (version,) = conn.execute("PRAGMA user_version").fetchone()
-    head = conn.execute("SELECT hash FROM commits ORDER BY seq DESC LIMIT 1").fetchone()
-    newest = {
-        name: conn.execute(f'SELECT MAX(rowid) FROM "{name}"').fetchone()[0]
-        for name in sorted(tables)
-    }
-    return content_hash([schema, version, head[0] if head else None, newest])

@@ -1,30 +1,16 @@
 """What `arena status` reports for each family.
 
-A ``votes`` or ``graded`` family is counted from a few columns of its rows
-(``ledger.tallies``, ``pairs.counting``) without listing its pairs; a tested
-family settles by its tests and diffs too, and is counted from the whole
-family as it stands (``full_status_row``, which a test holds the quick count to).
+The rows come from those kept beside the ledger (``status_cache``) for the families
+nothing was written to since; the others are counted (``status_count``, imported only
+then: an unchanged ledger answers without loading the counting).
 """
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
-from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from arena.decisions import decisions
-from arena.ledger import Ledger, catalog, events, tallies, voting
-from arena.pairs.counting import CaseOutputs, PairCounts, count_by_case
-from arena.pairs.settling import TESTED_KINDS, overrules_by_output
+from arena.ledger import Ledger, catalog
 from arena.rating import status_cache
-from arena.records import Family, OutputId
-
-if TYPE_CHECKING:
-    from arena import family_state
-
-
-def _pair(a: str, b: str) -> frozenset[str]:
-    return frozenset((a, b))
 
 
 def family_status(
@@ -41,121 +27,13 @@ def family_status(
         raise catalog.no_such_family(ledger, name)
     listed.sort(key=lambda fl: (fl[0].aspect == "", fl[0].aspect, fl[0].name))
     by_name = {f.name: f for f, _ in listed}
-    rows = status_cache.rows(
-        ledger, list(by_name), lambda names: _counted_rows(ledger, [by_name[n] for n in names])
-    )
+
+    def count(names: list[str]) -> list[dict[str, Any]]:
+        from arena.rating import status_count
+
+        return status_count.counted_rows(ledger, [by_name[n] for n in names])
+
+    rows = status_cache.rows(ledger, list(by_name), count)
     for row, (family, listing) in zip(rows, listed, strict=True):
         row.update(aspect=family.aspect, label=listing.label, archived=listing.archived)
     return rows
-
-
-def _counted_rows(ledger: Ledger, families: list[Family]) -> list[dict[str, Any]]:
-    ever_failed = tallies.ever_failed(ledger) if families else set()
-    return [
-        full_status_row(ledger, f.name)
-        if f.kind in TESTED_KINDS
-        else _counted_row(ledger, f, ever_failed)
-        for f in families
-    ]
-
-
-def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> dict[str, Any]:
-    decided = decisions(events.family_events(ledger, family.name))
-    retired, removed = decided.retired_cases, decided.removed_outputs
-    cases = [
-        _without(found, removed)
-        for found in tallies.outputs_by_case(ledger, family.name)
-        if found[0] not in retired
-    ]
-    outputs = [outputs for _, outputs, _, _ in cases]
-    # Only an output that ever failed a gate can be failing now.
-    verdicts = tallies.newest_verdicts(ledger, ever_failed.intersection(chain(*outputs)))
-    overruled = overrules_by_output(decided.overruled)
-    failing = {
-        output_id
-        for output_id, gates in verdicts.items()
-        if any(
-            not passed and gate not in overruled.get(output_id, ())
-            for gate, passed in gates.items()
-        )
-    }
-    votes = tallies.voted_pairs(ledger, family.name)
-    counts = (
-        count_by_case(cases, failing, votes)
-        if family.kind == "votes"
-        else PairCounts(0, 0)  # graded: scored by graders, no pairs
-    )
-    return {
-        "name": family.name,
-        "kind": family.kind,
-        "language": family.language,
-        "systems": len(set(chain(*(systems for _, _, systems, _ in cases)))),
-        "cases": len(set(tallies.case_ids(ledger, family.name)) - retired),
-        "outputs": sum(map(len, outputs)),
-        "gate_failures": len(failing),
-        "votes": len(votes),
-        "settled_pairs": counts.settled,
-        "pending_pairs": counts.unvoted,
-    }
-
-
-def _without(found: CaseOutputs, removed: AbstractSet[OutputId]) -> CaseOutputs:
-    """A case's outputs (as columns) without those removed."""
-    case_id, outputs, systems, keys = found
-    if removed.isdisjoint(outputs):
-        return found
-    kept = [i for i, o in enumerate(outputs) if o not in removed]
-    return (
-        case_id,
-        [outputs[i] for i in kept],
-        [systems[i] for i in kept],
-        [keys[i] for i in kept],
-    )
-
-
-def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
-    """A family's status row worked out from the whole family: every pair listed."""
-    from arena import family_state  # a tested family's (and a test's) only
-
-    state = family_state.load(ledger, name)
-    family, outputs = state.family, state.in_force
-    settlement = state.settlement
-    votes = voting.votes_in_force(ledger, family.name)
-    voted = {_pair(v.left_output, v.right_output) for v in votes}
-    return {
-        "name": family.name,
-        "kind": family.kind,
-        "language": family.language,
-        "systems": len({o.system_id for o in outputs}),
-        "cases": len(state.cases_in_force),
-        "outputs": len(outputs),
-        "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
-        "votes": len(votes),
-        "settled_pairs": len(settlement.settled),
-        "pending_pairs": _pending(state, voted),
-        **(_tested_counts(state) if family.kind in TESTED_KINDS else {}),
-    }
-
-
-def _pending(state: family_state.FamilyState, voted: set[frozenset[str]]) -> int:
-    """Pairs left for the rater; in a ``tests_then_votes`` family a vote on one pair of a
-    task and system pair closes the others (as the scheduler does)."""
-    system = {o.output_id: o.system_id for o in state.in_force}
-    once = state.family.kind == "tests_then_votes"
-
-    def unit(p: Any) -> object:
-        a, b = p.output_a, p.output_b
-        return (p.case_id, _pair(system[a], system[b])) if once else _pair(a, b)
-
-    pending = state.settlement.pending
-    closed = {unit(p) for p in pending if _pair(p.output_a, p.output_b) in voted}
-    return len({unit(p) for p in pending} - closed)
-
-
-def _tested_counts(state: family_state.FamilyState) -> dict[str, int]:
-    """Outputs a round would count as failed for want of a test result, and tasks a
-    system did not answer (each a failed trial)."""
-    return {
-        "untested_outputs": sum(o.test_result is None for o in state.in_force),
-        "unanswered_tasks": len(state.stand_ins),
-    }

@@ -11,7 +11,8 @@ from arena.ledger import catalog, tallies, verdicts, voting
 from arena.ledger.history import COLUMNS, family_history
 from arena.rating.corrections import overrule, remove_output, retire_case
 from arena.rating.session import RatingSession
-from arena.rating.status import family_status, full_status_row
+from arena.rating.status import family_status
+from arena.rating.status_count import full_status_row
 from arena.records import (
     GATES,
     GateResult,
