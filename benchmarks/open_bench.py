@@ -17,6 +17,9 @@ warm-up, the median wall (and CPU) time from starting the child to its end:
 - ``arena --ledger L status``: the table of every family (target ≤ 0.5 s), with the
   rows kept from the run before (``<ledger>.status.json``; the ledger unchanged);
 - the same with no rows kept (the file removed before each run): every family counted;
+- the same after one vote in one family (on a fresh copy with its rows kept, a vote
+  recorded through ``RatingSession`` before each run): that family counted, the others
+  kept;
 - an empty ``QMainWindow`` shown and painted offscreen: a bare Qt window;
 - ``arena --ledger L vote --family F`` offscreen, until the first pair is painted
   (the window then exits): the window on the family with the most votes, on a
@@ -215,6 +218,19 @@ def fresh_copy(built: Path, work: Path) -> None:
                 os.fsync(copied.fileno())
 
 
+def voted_copy(built: Path, work: Path, family: str) -> None:
+    """``work``: a fresh copy of ``built`` with its status rows kept, then one vote in
+    ``family`` recorded as the window records it (a pair shown, then the vote)."""
+    from arena.ledger import Ledger
+    from arena.rating.session import RatingSession
+    from arena.rating.status import family_status
+
+    fresh_copy(built, work)
+    with Ledger.open(work) as ledger:
+        family_status(ledger)  # the rows kept, as the copy stands
+        RatingSession(ledger, family, seed=0).vote("left")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", type=Path, help="the folder to keep the built ledger in")
@@ -222,12 +238,12 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="build the ledger again")
     parser.add_argument(
         "--profile",
-        choices=("status", "first", "window", "list"),
+        choices=("status", "first", "after-vote", "window", "list"),
         help="cProfile one run of that child instead of measuring",
     )
     parser.add_argument(
         "--only",
-        help="measure only these children (comma-separated: status,first,window,list)",
+        help="measure only these children (comma-separated: status,first,after-vote,window,list)",
     )
     args = parser.parse_args()
     from arena.ledger import Ledger
@@ -261,6 +277,9 @@ def main() -> None:
             [arena, "--ledger", str(upgraded), "status"],
             lambda: status_cache.path_for(str(upgraded)).unlink(missing_ok=True),
         ),
+        "after-vote": Child(
+            [arena, "--ledger", str(work), "status"], lambda: voted_copy(upgraded, work, family)
+        ),
         "empty": Child([py, "-c", EMPTY_WINDOW]),
         "window": Child(
             [py, "-c", WINDOW, "--ledger", str(work), "vote", "--family", family],
@@ -275,7 +294,7 @@ def main() -> None:
         if args.profile:
             profile(children[args.profile], env, Path(scratch) / "profile.out")
             return
-        wanted = {"bare", "empty", *(args.only or "status,first,window,list").split(",")}
+        wanted = {"bare", "empty", *(args.only or "status,first,after-vote,window,list").split(",")}
         got = {
             name: medians(child, env, args.repeats)
             for name, child in children.items()
@@ -287,6 +306,7 @@ def main() -> None:
         ("python -c pass", "bare", None, None),
         ("arena status", "status", bare, 0.5),
         ("arena status, nothing kept", "first", bare, None),
+        ("arena status after a vote", "after-vote", bare, 0.5),
         ("empty QMainWindow", "empty", None, None),
         (f"window, first pair ({family})", "window", empty, 1.5),
         ("window, family list", "list", empty, None),
