@@ -20,6 +20,20 @@ VoteId = NewType("VoteId", str)
 PresentationId = NewType("PresentationId", str)
 SessionId = NewType("SessionId", str)
 
+# A presentation and the vote in force on it, as the ledger reads a family's history:
+# id, case, left and right output, repeat of; vote id, choice, session, time of the vote.
+ShownRow = tuple[
+    PresentationId,
+    CaseId,
+    OutputId,
+    OutputId,
+    PresentationId | None,
+    VoteId | None,
+    str | None,
+    SessionId | None,
+    str | None,
+]
+
 Kind = Literal["votes", "tests", "tests_then_votes", "graded"]
 KINDS: tuple[str, ...] = ("votes", "tests", "tests_then_votes", "graded")
 Choice = Literal["left", "right", "tie", "both_bad", "skip"]

@@ -5,19 +5,7 @@ by the index instead of grouping every vote of the ledger)."""
 from __future__ import annotations
 
 from arena.ledger.connection import Ledger
-from arena.records import CaseId, OutputId, PresentationId, SessionId, VoteId
-
-Row = tuple[
-    PresentationId,
-    CaseId,
-    OutputId,
-    OutputId,
-    PresentationId | None,
-    VoteId | None,
-    str | None,
-    SessionId | None,
-    str | None,
-]
+from arena.records import ShownRow
 
 _HISTORY = """
 SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
@@ -44,7 +32,7 @@ COLUMNS = (
 )
 
 
-def family_history(ledger: Ledger, family: str) -> list[Row]:
+def family_history(ledger: Ledger, family: str) -> list[ShownRow]:
     """Rows of (presentation_id, case_id, left_output, right_output, repeat_of, vote_id,
     choice, session_id, voted_at: the vote's) as ``voting.history`` gives them (as dicts)
     for ``family``."""

@@ -40,20 +40,15 @@ from arena.pairs.scheduling import (
     seconds,
     system_pair,
 )
-from arena.records import CaseId, OutputId, PresentationId, SessionId, SystemId, VoteId
-
-# ``Shown``'s fields in order, as a row.
-ShownRow = tuple[
-    PresentationId,
+from arena.records import (
     CaseId,
     OutputId,
-    OutputId,
-    PresentationId | None,
-    VoteId | None,
-    str | None,
-    SessionId | None,
-    str | None,
-]
+    PresentationId,
+    SessionId,
+    ShownRow,
+    SystemId,
+    VoteId,
+)
 
 
 class Standing(NamedTuple):
