@@ -20,7 +20,11 @@ rater, then votes one pair at a time, chosen by:
   Gaussian posterior over strengths kept by assumed-density filtering (full
   covariance), each vote on the system pair of largest expected KL divergence
   between posterior and prior, on a random open case, sides at random; no coverage
-  phase and none of the scheduler's promises.
+  phase and none of the scheduler's promises;
+- ``oracle`` (only with ``--methods``): the adaptive rule with the model's covariance
+  but the true strengths as its means (rescaled to the model's means by least squares),
+  one vote on every system pair first, then a random open case: what the rule could
+  save if it knew the order, which no scheduler does.
 
 Every ``check`` votes the board is fitted as a round fits it (penalized Bradley–Terry,
 ties and "both bad" half to each side, the default penalty) and compared with the
@@ -50,11 +54,13 @@ sys.path.insert(0, str(ROOT))
 from arena.pairs.live_scheduler import LiveScheduler  # noqa: E402
 from arena.pairs.pending import PendingPairs  # noqa: E402
 from arena.pairs.scheduling import Candidate, RepeatPolicy  # noqa: E402
-from fitting import DEFAULT_PENALTY  # noqa: E402
+from fitting import DEFAULT_PENALTY, information  # noqa: E402
 from fitting import simulate as sim  # noqa: E402
 from fitting.bradley_terry import PairwiseObjective, newton  # noqa: E402
 
 METHODS = ("coverage", "adaptive", "uniform", "reference")
+# Not run by default: the adaptive rule told the true strengths, a bound on what it can gain.
+BOUNDS = ("oracle",)
 TARGET_TAU = 0.9
 # The top system must have stayed right over this many checks before a run ends.
 TOP_CHECKS = 5
@@ -188,15 +194,57 @@ class InformationGainReference:
         self.cov = self.cov - np.outer(along, along) * (w[0] / s2[0])
 
 
+class Oracle:
+    """The adaptive rule (``fitting.information.order_gain``) told the true strengths."""
+
+    def __init__(self, n: int, cases: int, seed: int, truth: np.ndarray) -> None:
+        self.rng = np.random.default_rng([seed, 3])
+        self.truth = truth - truth.mean()
+        self.wins = np.zeros((n, n))
+        self.first, self.second = np.triu_indices(n, k=1)
+        self.votes = np.zeros(len(self.first))
+        self.cases_left = {k: list(range(cases)) for k in range(len(self.first))}
+
+    def next(self) -> tuple[int, int, int]:
+        open_ = np.array([bool(self.cases_left[k]) for k in range(len(self.first))])
+        if self.votes.min() == 0:
+            fewest = np.flatnonzero(open_ & (self.votes == self.votes[open_].min()))
+            k = int(fewest[self.rng.integers(len(fewest))])
+        else:
+            post = information.posterior(self.wins)
+            scale = float(post.mean @ self.truth) / float(self.truth @ self.truth)
+            told = information.Posterior(scale * self.truth, post.cov)
+            gain = information.order_gain(told, self.first, self.second)
+            k = int(np.argmax(np.where(open_, gain, -np.inf)))
+        cases = self.cases_left[k]
+        case = cases.pop(int(self.rng.integers(len(cases))))
+        self.votes[k] += 1
+        a, b = int(self.first[k]), int(self.second[k])
+        self._shown = (a, b) if self.rng.random() < 0.5 else (b, a)
+        return case, *self._shown
+
+    def voted(self, choice: str) -> None:
+        left, right = self._shown
+        if choice == "left":
+            self.wins[left, right] += 1
+        elif choice == "right":
+            self.wins[right, left] += 1
+        else:
+            self.wins[left, right] += 0.5
+            self.wins[right, left] += 0.5
+
+
 def one_run(n: int, method: str, run: int, cases: int, cap: int, tau_only: bool) -> Outcome:
     started = time.perf_counter()
     rng = np.random.default_rng([run, n])
     systems = sim.draw_systems(n, rng=rng)
     family = sim.draw_family(systems, cases, rng=rng)
     rater = sim.SimulatedRater(family, sim.RaterTraits(), rng=np.random.default_rng([run, n, 7]))
-    chooser: Scheduled | Uniform | InformationGainReference
+    chooser: Scheduled | Uniform | InformationGainReference | Oracle
     if method in ("coverage", "adaptive"):
         chooser = Scheduled(n, cases, run, method)
+    elif method == "oracle":
+        chooser = Oracle(n, cases, run, systems.strengths)
     elif method == "uniform":
         chooser = Uniform(n, cases, run)
     else:
@@ -278,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         key_cost()
         return 0
     methods = args.methods.split(",")
+    unknown = set(methods) - set(METHODS + BOUNDS)
+    if unknown:
+        parser.error(f"--methods: unknown {', '.join(sorted(unknown))}")
     for n in (int(x) for x in args.systems.split(",")):
         pairs = n * (n - 1) // 2
         cap = 40 * pairs if n <= 20 else 12 * pairs

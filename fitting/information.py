@@ -8,18 +8,22 @@ One more comparison of systems ``i`` and ``j`` shrinks the covariance by a rank-
 term along ``d = e_i - e_j`` (the Laplace update of a logistic outcome, whichever way
 it goes), ``cov' = cov - c (cov d)(cov d)^T`` with ``c = h / (1 + h d^T cov d)`` and
 ``h = p (1 - p)`` the information of the outcome at its predicted ``p``. The board's
-order is uncertain where two systems ``k, l`` may stand the other way round, with
-probability ``q_kl = Phi(-|m_k - m_l| / sd_kl)``; the value of the comparison is the
-variance it takes off those differences, each relative to its own, weighed by ``q_kl``:
+order is in doubt where the difference of two systems ``k, l`` may lie near zero: its
+posterior has standard score ``z_kl = |m_k - m_l| / sd_kl`` there. The value of the
+comparison is the variance it takes off the differences, each relative to its own,
+weighed by the normal density at that score:
 
-    gain_ij = c_ij * sum_{k<l} q_kl / var_kl * ((cov d)_k - (cov d)_l)^2
+    gain_ij = c_ij * sum_{k<l} phi(z_kl) / var_kl * ((cov d)_k - (cov d)_l)^2
             = c_ij * d^T (cov L cov) d,
 
-``L`` the Laplacian of the weights ``q_kl / var_kl``: one ``n x n`` product for all
-pairs. This is the expected-information idea of active sampling for pairwise
+``L`` the Laplacian of the weights ``phi(z_kl) / var_kl``: one ``n x n`` product for
+all pairs. This is the expected-information idea of active sampling for pairwise
 comparisons (Mikhailiuk et al., ICPR 2020), aimed at the order rather than at every
 strength: a comparison of two systems already far apart teaches little about the order
-even when it teaches much about their strengths.
+even when it teaches much about their strengths. (The density falls off faster than
+the chance of a misorder, ``Phi(-z)``, which weighed the first version: over the same
+200 simulated runs of 20 systems it needed 2,546 votes on average instead of 2,611,
+``benchmarks/scheduler_sim.py``.)
 
 ``expected_discordance`` is ``sum q_kl`` over all pairs divided by their number: the
 expected share of pairs the current order has the wrong way round.
@@ -27,6 +31,7 @@ expected share of pairs the current order has the wrong way round.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,7 +89,9 @@ def order_gain(
     first, second = np.asarray(first, dtype=np.intp), np.asarray(second, dtype=np.intp)
     var = post.difference_variance()
     np.fill_diagonal(var, 1.0)
-    weight = post.misorder() / var
+    gap = np.abs(np.subtract.outer(post.mean, post.mean))
+    weight = np.exp(-0.5 * gap * gap / var) / (math.sqrt(2.0 * math.pi) * var)
+    np.fill_diagonal(weight, 0.0)
     laplacian = np.diag(weight.sum(axis=1)) - weight
     spread = post.cov @ laplacian @ post.cov
     along = spread[first, first] + spread[second, second] - 2.0 * spread[first, second]

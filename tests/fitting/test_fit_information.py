@@ -77,8 +77,8 @@ def test_order_gain_is_the_weighted_variance_a_comparison_takes_off_every_differ
                 e = np.zeros(5)
                 e[a], e[b] = 1.0, -1.0
                 var, var_after = e @ post.cov @ e, e @ after @ e
-                q = norm.cdf(-abs(post.mean[a] - post.mean[b]) / math.sqrt(var))
-                total += q / var * (var - var_after)
+                density = norm.pdf(abs(post.mean[a] - post.mean[b]) / math.sqrt(var))
+                total += density / var * (var - var_after)
         assert gains[k] == pytest.approx(total, rel=1e-9)
 
 
