@@ -18,13 +18,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0013,
     migrations_0014,
     migrations_0015,
+    migrations_0016,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -117,14 +117,25 @@ def head(db: Database) -> Head | None:
     return Head(int(row[0]), str(row[1])) if row else None
 
 
+def reach(table: str) -> str:
+    """The rowid up to which one commit seals ``table`` (NULL if it added none), as SQL
+    over ``commits``: the expression migration 0016 indexes for every table."""
+    return f"json_extract(tables, '$.{table}.to')"
+
+
 def marks(db: Database) -> dict[str, int]:
-    """How far each table's sealed rows reach (rowid), as the commits say."""
-    rows = db.execute(
-        f"SELECT t.key, MAX(json_extract(t.value, '$.to')) FROM {TABLE}, "
-        f"json_each({TABLE}.tables) t WHERE json_extract(t.value, '$.to') IS NOT NULL "
-        "GROUP BY t.key"
-    )
-    return dict(rows)
+    """How far each table's sealed rows reach (rowid), as the commits say: one index
+    seek a table (migration 0016), not a read of every commit."""
+    found = {}
+    for table in sealed_tables(db):
+        if table in CHILDREN:
+            continue
+        (to,) = db.execute(
+            f"SELECT MAX({reach(table)}) FROM {TABLE} WHERE {reach(table)} IS NOT NULL"
+        ).fetchone()
+        if to is not None:
+            found[table] = to
+    return found
 
 
 def unsealed(db: Database, sealed: dict[str, int]) -> list[str]:

@@ -38,3 +38,32 @@ def test_a_new_ledger_starts_with_an_empty_genesis(tmp_path):
     with Ledger.open(tmp_path / "new.sqlite") as ledger:
         (kind, tables) = ledger.db.execute("SELECT kind, tables FROM commits").fetchone()
     assert (kind, tables) == ("genesis", "{}")
+
+
+# The reading seals.marks replaced: every commit's JSON, grouped by table.
+_EVERY_COMMIT = (
+    "SELECT t.key, MAX(json_extract(t.value, '$.to')) FROM commits, json_each(commits.tables) "
+    "t WHERE json_extract(t.value, '$.to') IS NOT NULL GROUP BY t.key"
+)
+
+
+def test_marks_read_from_the_index_are_what_every_commit_says(small_family):
+    cast(small_family)
+    with small_family.atomic():
+        events.add_event(small_family, "small", "flag", case_id="c1", note="one")
+    found = seals.marks(small_family.db)
+    assert found == dict(small_family.db.execute(_EVERY_COMMIT).fetchall())
+    assert {"outputs", "gate_results", "presentations", "votes", "events"} <= set(found)
+
+
+def test_every_table_a_commit_seals_by_range_has_an_index_of_its_reach(ledger):
+    """A migration that adds a table must add its index (migration 0016): without one,
+    the first write of every process reads every commit."""
+    for table in seals.sealed_tables(ledger.db):
+        if table in seals.CHILDREN:
+            continue
+        reach = seals.reach(table)
+        plan = ledger.db.execute(
+            f"EXPLAIN QUERY PLAN SELECT MAX({reach}) FROM commits WHERE {reach} IS NOT NULL"
+        ).fetchall()
+        assert f"USING INDEX commits_reach_{table}" in plan[-1][-1], table
