@@ -73,6 +73,17 @@ class Outcome:
     seconds: float
 
 
+def count(wins: np.ndarray, left: int, right: int, choice: str) -> None:
+    """Add one answer to ``wins`` as a round counts it: a tie or "both bad" half each."""
+    if choice == "left":
+        wins[left, right] += 1
+    elif choice == "right":
+        wins[right, left] += 1
+    else:
+        wins[left, right] += 0.5
+        wins[right, left] += 0.5
+
+
 def board(wins: np.ndarray) -> np.ndarray:
     """The round's fit of these wins: penalized Bradley–Terry, the default penalty."""
     return newton(
@@ -224,14 +235,7 @@ class Oracle:
         return case, *self._shown
 
     def voted(self, choice: str) -> None:
-        left, right = self._shown
-        if choice == "left":
-            self.wins[left, right] += 1
-        elif choice == "right":
-            self.wins[right, left] += 1
-        else:
-            self.wins[left, right] += 0.5
-            self.wins[right, left] += 0.5
+        count(self.wins, *self._shown, choice)
 
 
 def one_run(n: int, method: str, run: int, cases: int, cap: int, tau_only: bool) -> Outcome:
@@ -259,13 +263,7 @@ def one_run(n: int, method: str, run: int, cases: int, cap: int, tau_only: bool)
         case, left, right = chooser.next()
         choice = rater.choose(case, left, right)
         chooser.voted(choice)
-        if choice == "left":
-            wins[left, right] += 1
-        elif choice == "right":
-            wins[right, left] += 1
-        else:
-            wins[left, right] += 0.5
-            wins[right, left] += 0.5
+        count(wins, left, right, choice)
         if votes % check:
             continue
         fitted = board(wins)
