@@ -18,19 +18,10 @@ from typing import Any
 
 from arena.clock import now_iso
 from arena.ledger.connection import Ledger
+from arena.ledger.migrations_0013 import FAMILY_SETTINGS
 from arena.ledger.migrations_0015 import CHANGEABLE, REPEAT_SETTINGS
 from arena.ledger.voting import new_id
 from arena.records import Family, SystemId
-
-# The settings a Family record carries (the rest, label and archived, are for lists).
-FAMILY_SETTINGS: tuple[str, ...] = (
-    "kind",
-    "language",
-    "min_chars",
-    "max_chars",
-    "aspect",
-    "reference",
-)
 
 
 @dataclass(frozen=True)

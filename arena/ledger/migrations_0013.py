@@ -10,18 +10,18 @@ from arena.ledger.steps import migrations, run_script, set_version
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-# What a change may set (arena.ledger.family_changes): the settings the gates and rounds
-# read, the reference system, and the family's display label and archived state.
-CHANGEABLE: tuple[str, ...] = (
+# What a change may set (arena.ledger.family_changes): the settings a Family record
+# carries (those the gates and rounds read, and the reference system), and the family's
+# display label and archived state.
+FAMILY_SETTINGS: tuple[str, ...] = (
     "kind",
     "language",
     "min_chars",
     "max_chars",
     "aspect",
     "reference",
-    "label",
-    "archived",
 )
+CHANGEABLE: tuple[str, ...] = FAMILY_SETTINGS + ("label", "archived")
 
 
 @migrations(name="0013_family_changes")
