@@ -24,15 +24,12 @@ FAMILY_SETTINGS: tuple[str, ...] = (
 CHANGEABLE: tuple[str, ...] = FAMILY_SETTINGS + ("label", "archived")
 
 
-@migrations(name="0013_family_changes")
-def _family_changes(db: Database) -> None:
-    """A family's row keeps the settings it was created with; each later change is a row
-    here (the newest per setting is in force), so no family row is ever rewritten."""
-    among = ", ".join(f"'{s}'" for s in CHANGEABLE)
-    run_script(
-        db,
-        f"""
-        CREATE TABLE family_changes (
+def family_changes_table(name: str, changeable: tuple[str, ...]) -> str:
+    """``CREATE TABLE name`` with the columns of ``family_changes``, its setting one of
+    ``changeable``: 0015 rebuilds the table with these columns to widen that CHECK.
+    Indented as the migrations' scripts are, so the SQL each ran stays the same."""
+    among = ", ".join(f"'{s}'" for s in changeable)
+    return f"""CREATE TABLE {name} (
             seq INTEGER PRIMARY KEY,
             change_id TEXT NOT NULL UNIQUE,
             family TEXT NOT NULL REFERENCES families(name),
@@ -41,7 +38,17 @@ def _family_changes(db: Database) -> None:
             actor TEXT NOT NULL,
             reason TEXT NOT NULL DEFAULT '',
             at TEXT NOT NULL
-        );
+        );"""
+
+
+@migrations(name="0013_family_changes")
+def _family_changes(db: Database) -> None:
+    """A family's row keeps the settings it was created with; each later change is a row
+    here (the newest per setting is in force), so no family row is ever rewritten."""
+    run_script(
+        db,
+        f"""
+        {family_changes_table("family_changes", CHANGEABLE)}
         CREATE INDEX family_changes_by_family ON family_changes(family, seq);
         """,
     )

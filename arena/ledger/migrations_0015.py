@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from arena.ledger.guards import IMMUTABLE_FAMILY_CHANGES, guard_sql
 from arena.ledger.migrations_0013 import CHANGEABLE as CHANGEABLE_0013
+from arena.ledger.migrations_0013 import family_changes_table
 from arena.ledger.steps import migrations, run_script, set_version
 
 if TYPE_CHECKING:
@@ -22,20 +23,10 @@ def _repeat_settings(db: Database) -> None:
     """SQLite cannot change a CHECK constraint, so ``family_changes`` is rebuilt with its
     rows copied unchanged (same seq, same values: their seals still match) and its
     guards re-created."""
-    among = ", ".join(f"'{s}'" for s in CHANGEABLE)
     run_script(
         db,
         f"""
-        CREATE TABLE family_changes_0015 (
-            seq INTEGER PRIMARY KEY,
-            change_id TEXT NOT NULL UNIQUE,
-            family TEXT NOT NULL REFERENCES families(name),
-            setting TEXT NOT NULL CHECK (setting IN ({among})),
-            value TEXT NOT NULL,
-            actor TEXT NOT NULL,
-            reason TEXT NOT NULL DEFAULT '',
-            at TEXT NOT NULL
-        );
+        {family_changes_table("family_changes_0015", CHANGEABLE)}
         INSERT INTO family_changes_0015 (seq, change_id, family, setting, value, actor,
                                          reason, at)
             SELECT seq, change_id, family, setting, value, actor, reason, at
