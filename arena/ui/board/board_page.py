@@ -32,6 +32,7 @@ from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
 from arena.ui.board.board_model import POINTS, SYSTEM, WIDE_MARK, BoardModel, why_unranked
 from arena.ui.board.summary_panel import SummaryPanel
+from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.tables import pick_rows
 from arena.ui.theme import Theme
 
@@ -101,10 +102,7 @@ class BoardPage(QWidget):
         self.model = BoardModel()
         self.delegate = PointsDelegate(self.model, theme)
 
-        self.title = QLabel()
-        self.title.setObjectName("board-title")
-        self.subtitle = QLabel()
-        self.subtitle.setObjectName("muted")
+        self.title, self.subtitle = page_titles()
         self.round_box = QComboBox()
         self.round_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.category_box = QComboBox()
@@ -162,12 +160,7 @@ class BoardPage(QWidget):
         split.setStretchFactor(1, 1)
         split.setSizes([900, 330])
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 8)
-        layout.addWidget(self.title)
-        layout.addWidget(self.subtitle)
-        layout.addLayout(controls)
-        layout.addWidget(split, 1)
+        lay_out_page(self, (self.title, self.subtitle), controls, split)
         self.setFocusProxy(self.table)
         self.set_theme(theme)
         self.round_box.currentIndexChanged.connect(self._round_chosen)

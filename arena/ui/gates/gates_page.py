@@ -34,6 +34,7 @@ from arena.ui.gates.gates_data import GatesData, ReadingCache, Suspect
 from arena.ui.gates.gates_detail import VerdictDetail
 from arena.ui.gates.gates_tree import GROUPINGS, FailureTree, Key, key_of
 from arena.ui.operations import LedgerOps
+from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.scroll_keep import areas_in, keep_scroll
 from arena.ui.theme import Theme
 
@@ -57,10 +58,7 @@ class GatesPage(QWidget):
         self._cache: ReadingCache = {}
         self.grouping = GROUPINGS[0][0]
 
-        self.title = QLabel()
-        self.title.setObjectName("board-title")
-        self.subtitle = QLabel()
-        self.subtitle.setObjectName("muted")
+        self.title, self.subtitle = page_titles()
         self.suspects = QFrame()
         self.suspects.setObjectName("suspects")
         self.suspect_rows = QGridLayout(self.suspects)
@@ -106,13 +104,8 @@ class GatesPage(QWidget):
         self.message.setObjectName("muted")
         self.message.setWordWrap(True)
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 8)
-        for widget in (self.title, self.subtitle, self.suspects):
-            layout.addWidget(widget)
-        layout.addLayout(controls)
-        layout.addWidget(split, 1)
-        layout.addWidget(self.message)
+        heading = (self.title, self.subtitle, self.suspects)
+        lay_out_page(self, heading, controls, split, self.message)
         self.setFocusProxy(self.tree)
 
         self.correct = CorrectionActions(self, controls)

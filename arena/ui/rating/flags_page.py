@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableView,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -32,6 +31,7 @@ from arena.records import OutputId
 from arena.ui import dialogs
 from arena.ui.keys import FLAGS_ACTIONS, page_actions
 from arena.ui.operations import LedgerOps
+from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.rating.flag_table import FlagTable, when
 from arena.ui.tables import pick_rows
 from arena.ui.theme import Theme
@@ -64,10 +64,7 @@ class FlagsPage(QWidget):
         # The flag acted on last from this page: Ctrl+Z undoes what was done to it.
         self.last_acted: str | None = None
 
-        self.title = QLabel()
-        self.title.setObjectName("board-title")
-        self.subtitle = QLabel()
-        self.subtitle.setObjectName("muted")
+        self.title, self.subtitle = page_titles()
         self.model = FlagTable()
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -91,13 +88,7 @@ class FlagsPage(QWidget):
         self.message.setObjectName("muted")
         self.message.setWordWrap(True)
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 8)
-        layout.addWidget(self.title)
-        layout.addWidget(self.subtitle)
-        layout.addLayout(controls)
-        layout.addWidget(split, 1)
-        layout.addWidget(self.message)
+        lay_out_page(self, (self.title, self.subtitle), controls, split, self.message)
         self.setFocusProxy(self.table)
         self.flag_actions = self._make_actions(controls)
         controls.addStretch(1)

@@ -1,0 +1,36 @@
+"""What the window's family pages (Board, Flags, Gates) share: a title and a muted line
+under it, a row of controls, and the page's body, which takes the height the rest leave."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+
+def page_titles() -> tuple[QLabel, QLabel]:
+    """A page's title and the muted line under it (the theme styles both by name)."""
+    title = QLabel()
+    title.setObjectName("board-title")
+    subtitle = QLabel()
+    subtitle.setObjectName("muted")
+    return title, subtitle
+
+
+def lay_out_page(
+    page: QWidget,
+    heading: Sequence[QWidget],
+    controls: QHBoxLayout,
+    body: QWidget,
+    footer: QWidget | None = None,
+) -> None:
+    """``heading``, ``controls``, ``body`` and ``footer`` down ``page``, the body taking
+    the spare height, so every page sits at the same margins."""
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(10, 8, 10, 8)
+    for widget in heading:
+        layout.addWidget(widget)
+    layout.addLayout(controls)
+    layout.addWidget(body, 1)
+    if footer is not None:
+        layout.addWidget(footer)
