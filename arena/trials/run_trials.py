@@ -51,6 +51,17 @@ class Plan:
     without_task: tuple[Output, ...]
 
 
+@dataclass(frozen=True)
+class _Bench:
+    """What every trial of one run shares: the sandbox, the file store, the time limit
+    that replaces each task's own (None: the task's), and the signal to stop."""
+
+    sandbox: Sandbox
+    store: FileStore
+    timeout_s: float | None
+    stopping: threading.Event
+
+
 @dataclass
 class RunSummary:
     family: str
@@ -143,18 +154,16 @@ def run(
         already_tried=planned.already_tried,
         without_task=len(planned.without_task),
     )
-    store = FileStore.beside(ledger)
-    stopping = threading.Event()
+    bench = _Bench(sandbox, FileStore.beside(ledger), timeout_s, threading.Event())
     started = time.monotonic()
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena-trial")
     try:
         futures: dict[Future[dict[str, Any]], Job] = {
-            pool.submit(_attempt, job, sandbox, store, timeout_s, stopping): job
-            for job in planned.jobs
+            pool.submit(_attempt, job, bench): job for job in planned.jobs
         }
         for future in as_completed(futures):
             fields = future.result()
-            if stopping.is_set():
+            if bench.stopping.is_set():
                 break
             job = futures[future]
             trial = _trial(job, sandbox, fields)
@@ -164,7 +173,7 @@ def run(
             if on_trial is not None:
                 on_trial(trial, job)
     except BaseException:
-        stopping.set()
+        bench.stopping.set()
         runner.kill_all()
         raise
     finally:
@@ -192,35 +201,24 @@ def _trial(job: Job, sandbox: Sandbox, fields: dict[str, Any]) -> Trial:
     return Trial(**values)
 
 
-def _attempt(
-    job: Job,
-    sandbox: Sandbox,
-    store: FileStore,
-    timeout_s: float | None,
-    stopping: threading.Event,
-) -> dict[str, Any]:
+def _attempt(job: Job, bench: _Bench) -> dict[str, Any]:
     """One trial, start to end, in a folder of its own: the Trial's measured fields."""
-    if stopping.is_set():
+    if bench.stopping.is_set():
         return {}
     try:
-        return _attempt_once(job, sandbox, store, timeout_s, stopping)
+        return _attempt_once(job, bench)
     except Exception as exc:  # the harness broke on this trial: say so on it, go on
         return _ended("errored", f"harness: {type(exc).__name__}: {exc}", repr(exc))
 
 
-def _attempt_once(
-    job: Job,
-    sandbox: Sandbox,
-    store: FileStore,
-    timeout_s: float | None,
-    stopping: threading.Event,
-) -> dict[str, Any]:
+def _attempt_once(job: Job, bench: _Bench) -> dict[str, Any]:
+    sandbox = bench.sandbox
     task = job.task
-    limit = timeout_s if timeout_s is not None else task.time_limit_s
+    limit = bench.timeout_s if bench.timeout_s is not None else task.time_limit_s
     with tempfile.TemporaryDirectory(prefix="arena-trial-", ignore_cleanup_errors=True) as made:
         root = Path(made).resolve()
         try:
-            refused = workspace.prepare(task, job.output.text, store, root)
+            refused = workspace.prepare(task, job.output.text, bench.store, root)
         except (CheckoutFailed, LedgerError, OSError) as exc:
             return _ended("errored", f"harness: {exc}", str(exc))
         if refused is not None:
@@ -243,7 +241,7 @@ def _attempt_once(
             env=env,
             time_limit_s=limit,
             status_pipe=sandbox.reports_start,
-            cancel=stopping,
+            cancel=bench.stopping,
         )
     result: TrialResult
     if finished.problem:
