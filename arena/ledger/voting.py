@@ -16,14 +16,7 @@ from arena.clock import now_iso
 from arena.errors import ArenaError, BadInput
 from arena.ledger import chain
 from arena.ledger.connection import Ledger
-from arena.records import (
-    Presentation,
-    PresentationId,
-    Session,
-    SessionId,
-    Vote,
-    VoteId,
-)
+from arena.records import Presentation, PresentationId, Session, SessionId, Vote, VoteId
 
 Written = Literal["recorded", "already_recorded"]
 
