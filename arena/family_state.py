@@ -83,6 +83,7 @@ class FamilyState:
             pending=pending,
             unanswered=self.stand_ins,
             text_keys=self.text_keys,
+            failing=self.failing,
         )
 
     @cached_property

@@ -47,18 +47,21 @@ class Fingerprints:
         self._cases: dict[Case, str] = {}
 
     def _case(self, case: Case) -> str:
+        """The repr of the case's part of the fingerprint, as it stands in the tuple."""
         found = self._cases.get(case)
         if found is None:
             family = self._family
             found = self._cases[case] = repr(
-                (
-                    sha256_hex(case.prompt),
-                    case.language,
-                    case.detected_language,
-                    case.expected_languages(family.language),
-                    family.language,
-                    family.min_chars,
-                    family.max_chars,
+                repr(
+                    (
+                        sha256_hex(case.prompt),
+                        case.language,
+                        case.detected_language,
+                        case.expected_languages(family.language),
+                        family.language,
+                        family.min_chars,
+                        family.max_chars,
+                    )
                 )
             )
         return found
@@ -66,17 +69,12 @@ class Fingerprints:
     def __call__(self, output: Output, case: Case, content_hash: str | None = None) -> str:
         """``content_hash``: the output's, when the caller has it stored (else worked out
         from the text)."""
+        # The hash of repr((GATES_VERSION, content hash, finish reason, is_diff, case part)):
         # repr() of strings, numbers, None and tuples of them is unambiguous and stable.
+        # Written out, so the case part's repr is made once per case, not once per output.
         return sha256_hex(
-            repr(
-                (
-                    gates.GATES_VERSION,
-                    content_hash or output.content_hash,
-                    output.finish_reason,
-                    output.is_diff,
-                    self._case(case),
-                )
-            )
+            f"({gates.GATES_VERSION!r}, {content_hash or output.content_hash!r}, "
+            f"{output.finish_reason!r}, {output.is_diff!r}, {self._case(case)})"
         )
 
 

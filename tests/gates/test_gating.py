@@ -184,3 +184,40 @@ def test_the_verdicts_in_force_are_the_newest_of_each_gate(ledger, tmp_path, see
     results, fingerprints = verdicts.gate_verdicts(ledger, "g", up_to=mark)
     assert results == expected
     assert fingerprints == {o: m.pop() for o, m in marks.items() if len(m) == 1 and None not in m}
+
+
+@pytest.mark.parametrize(
+    ("text", "finish", "diff"),
+    [
+        ("plain", "stop", False),
+        ('it\'s "quoted" \\ and \n new', None, True),
+        ("日本語", "length", False),
+    ],
+)
+def test_fingerprints_keep_the_form_stored_verdicts_were_made_with(text, finish, diff):
+    # A stored verdict is reused only while its fingerprint is worked out the same way:
+    # a change of form would gate every output of every ledger once more.
+    from arena import gates
+    from arena.canonical import sha256_hex
+    from arena.gates.screening import Fingerprints
+    from arena.records import Case, CaseId, Family, Output, OutputId, SystemId
+
+    family = Family("f", language="en", min_chars=3, max_chars=900)
+    case = Case("f", CaseId("c'1"), "general", "A prompt with 'quotes'", language="en")
+    output = Output(
+        OutputId("o"), "f", case.case_id, SystemId("s"), 0, text, diff, finish_reason=finish
+    )
+    case_part = repr(
+        (
+            sha256_hex(case.prompt),
+            case.language,
+            case.detected_language,
+            case.expected_languages(family.language),
+            family.language,
+            family.min_chars,
+            family.max_chars,
+        )
+    )
+    expected = sha256_hex(repr((gates.GATES_VERSION, output.content_hash, finish, diff, case_part)))
+    assert Fingerprints(family)(output, case) == expected
+    assert Fingerprints(family)(output, case, "stored") != expected

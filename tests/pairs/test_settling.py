@@ -131,6 +131,37 @@ def test_an_overruled_verdict_is_set_aside_and_marked():
     assert _settle("votes", [a, b], gates, overruled={(a.output_id, "language")}).pending
 
 
+@given(
+    family=st.lists(
+        st.tuples(
+            st.integers(0, 3),
+            st.integers(0, 2),
+            st.integers(0, 2),
+            st.sets(st.sampled_from(GATES), max_size=2),
+            st.sets(st.sampled_from(GATES), max_size=2),
+        ),
+        min_size=2,
+        max_size=12,
+    ),
+    pending=st.booleans(),
+)
+def test_failing_outputs_given_by_the_caller_settle_as_worked_out(family, pending):
+    outputs, gates, overruled = [], {}, set()
+    for index, (system, case, text, failed, aside) in enumerate(family):
+        output = _output(f"S{system}", f"text {text}", case=f"c{case}", sample=index)
+        outputs.append(output)
+        gates[output.output_id] = tuple(GateResult(g, g not in failed, "") for g in GATES)
+        overruled |= {(output.output_id, gate) for gate in aside}
+    failing = {
+        o.output_id
+        for o in outputs
+        if any(not r.passed and (o.output_id, r.gate) not in overruled for r in gates[o.output_id])
+    }
+    worked_out = _settle("votes", outputs, gates, overruled=overruled, pending=pending)
+    given_ = _settle("votes", outputs, gates, overruled=overruled, pending=pending, failing=failing)
+    assert given_ == worked_out
+
+
 _RESULTS = st.sampled_from(["passed", "failed", "errored", None])
 
 
