@@ -214,8 +214,7 @@ class Scheduler:
             minutes = minutes_between(s.voted_at, self.now)
             if minutes is not None and minutes < policy.minutes:
                 continue
-            adaptive = self.pair_choice == ADAPTIVE
-            if adaptive and not finished and self._tips_sides(s.right_output, s.left_output):
+            if not finished and self._tips_sides(s.right_output, s.left_output):
                 continue  # it waits for a first showing to even the sides
             if (
                 finished

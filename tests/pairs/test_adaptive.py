@@ -9,6 +9,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from arena.pairs.adaptive import PAIR_CHOICES
 from arena.pairs.live_scheduler import LiveScheduler
 from arena.pairs.scheduling import Candidate, RepeatPolicy, system_pair
 
@@ -63,8 +64,9 @@ def test_every_system_pair_is_seen_before_any_is_seen_twice(seed):
     assert len(set(pairs[:15])) == 15  # the coverage phase: all 15 system pairs once
 
 
+@pytest.mark.parametrize("pair_choice", PAIR_CHOICES)
 @pytest.mark.parametrize("seed", range(3))
-def test_sides_balance_no_case_comes_twice_in_a_row_and_repeats_still_come(seed):
+def test_sides_balance_no_case_comes_twice_in_a_row_and_repeats_still_come(seed, pair_choice):
     candidates, systems = _family(cases=12)
     scheduler = LiveScheduler(
         candidates,
@@ -72,7 +74,7 @@ def test_sides_balance_no_case_comes_twice_in_a_row_and_repeats_still_come(seed)
         [],
         seed=seed,
         repeats=RepeatPolicy(share=0.2, gap=3, minutes=0),
-        pair_choice="adaptive",
+        pair_choice=pair_choice,
     )
     shown = _rate(scheduler, systems, 150, seed)
     assert all(a.case_id != b.case_id for a, b in zip(shown, shown[1:], strict=False))

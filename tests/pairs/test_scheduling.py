@@ -67,6 +67,38 @@ def test_every_pending_pair_is_shown_and_sides_balance_within_each_system_pair(f
     assert max(abs(v) for v in overall.values()) <= 1
 
 
+@pytest.mark.parametrize("pair_choice", PAIR_CHOICES)
+def test_a_repeat_that_would_tip_the_sides_waits_for_a_first_showing(pair_choice):
+    # One system pair, half the votes repeated 4 pairs later: without the wait a repeat
+    # of an older showing soon puts one system on the left twice more than the other.
+    from arena.pairs.live_scheduler import LiveScheduler
+
+    systems = {f"c{c:02d}-{s}": s for c in range(40) for s in ("A", "B")}
+    candidates = [Candidate(f"c{c:02d}", f"c{c:02d}-A", f"c{c:02d}-B") for c in range(40)]
+    for seed in range(10):
+        scheduler = LiveScheduler(
+            candidates,
+            systems,
+            [],
+            seed=seed,
+            repeats=RepeatPolicy(share=0.5, gap=4, minutes=0),
+            pair_choice=pair_choice,
+        )
+        left, repeats = Counter(), 0
+        for n in range(36):  # fewer than the 40 first showings
+            planned = scheduler.next()
+            assert planned is not None
+            pid = f"p{n}"
+            scheduler.shown(
+                pid, planned.case_id, planned.left_output, planned.right_output, planned.repeat_of
+            )
+            scheduler.voted(pid, f"v{seed}-{n}", "left", session_id="s", voted_at=None)
+            left[systems[planned.left_output]] += 1
+            repeats += planned.repeat_of is not None
+            assert abs(left["A"] - left["B"]) <= 1, (seed, n)
+        assert repeats >= 5
+
+
 def test_coverage_comes_first_and_no_case_repeats_back_to_back(family):
     rater = RatingSession(family, "f", seed=3, repeat_share=0.0)
     seen = _vote_all(rater)
