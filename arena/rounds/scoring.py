@@ -116,13 +116,9 @@ def _agreement(comparisons: Comparisons) -> tuple[float | None, int, int]:
     how many agreed."""
     repeats = np.flatnonzero(comparisons.mask("status", "repeat"))
     targets = comparisons.values("repeat_of", repeats)
-    wanted, votes = set(targets), comparisons.votes
+    votes = np.flatnonzero(comparisons.votes)
     # The newest vote of an id wins, should a bundle list one twice.
-    by_vote = {
-        vote_id: row
-        for row, vote_id in enumerate(comparisons.values("vote_id"))
-        if vote_id in wanted and votes[row]
-    }
+    by_vote = dict(zip(comparisons.values("vote_id", votes), votes.tolist(), strict=True))
     pairs = [
         (by_vote[target], row)
         for target, row in zip(targets, repeats.tolist(), strict=True)
