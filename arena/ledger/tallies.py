@@ -91,9 +91,10 @@ def newest_verdicts(
 _IN_FORCE = "family = ? AND choice != 'skip' AND vote_id NOT IN (SELECT vote_id FROM retractions)"
 
 
-def voted_pairs(ledger: Ledger, family: str) -> list[tuple[OutputId, OutputId]]:
-    """The two outputs (left, right) of every vote in force in ``family``
-    (``voting.votes_in_force``: skips apart, repeats included)."""
+def voted_outputs(ledger: Ledger, family: str) -> tuple[list[OutputId], list[OutputId]]:
+    """The left outputs and the right outputs, vote by vote, of the votes in force in
+    ``family`` (``voting.votes_in_force``: skips apart, repeats included): two columns,
+    not a pair per vote."""
     n, lefts, rights = ledger.conn.execute(
         "SELECT count(*), group_concat(left_output, ' '), group_concat(right_output, ' ') "
         f"FROM votes WHERE {_IN_FORCE}",
@@ -101,7 +102,8 @@ def voted_pairs(ledger: Ledger, family: str) -> list[tuple[OutputId, OutputId]]:
     ).fetchone()
     left, right = _split(lefts, n), _split(rights, n)
     if left is None or right is None:
-        return ledger.conn.execute(
+        rows = ledger.conn.execute(
             f"SELECT left_output, right_output FROM votes WHERE {_IN_FORCE}", [family]
         ).fetchall()
-    return cast(list[tuple[OutputId, OutputId]], list(zip(left, right, strict=True)))
+        left, right = [r[0] for r in rows], [r[1] for r in rows]
+    return cast(list[OutputId], left), cast(list[OutputId], right)

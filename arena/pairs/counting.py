@@ -56,65 +56,97 @@ def count_votes_family(
         (case_id, *zip(*((o, system, key) for o, _, system, key in sitting), strict=True))
         for case_id, sitting in groupby(rows, key=itemgetter(1))
     ]
-    return count_by_case(by_case, failing, voted)  # type: ignore[arg-type]
+    pairs = list(voted)
+    columns = ([a for a, _ in pairs], [b for _, b in pairs])
+    return count_by_case(by_case, failing, columns)  # type: ignore[arg-type]
+
+
+# The votes of a family as two columns: their left outputs, their right outputs (as
+# ``ledger.tallies.voted_outputs`` reads them).
+VotedColumns = tuple[Sequence[OutputId], Sequence[OutputId]]
 
 
 def count_by_case(
-    cases: Iterable[CaseOutputs],
-    failing: Collection[OutputId],
-    voted: Iterable[tuple[OutputId, OutputId]],
+    cases: Iterable[CaseOutputs], failing: Collection[OutputId], voted: VotedColumns
 ) -> PairCounts:
-    """``count_votes_family`` of the outputs in force given case by case (each case once)."""
+    """``count_votes_family`` of the outputs in force given case by case (each case once),
+    and of the votes given as columns."""
+    cases = list(cases)
     failing = set(failing)
-    # Each output in force passing the gates, for the votes: on a case where every pair
-    # is pending, the case; else (case, system, text key).
-    where: dict[OutputId, CaseId | tuple[CaseId, SystemId, str]] = {}
+    # The outputs of the cases where every pair is pending, numbered: the case's place
+    # in the high bits, the output's in the low ``shift`` bits. Two such outputs are of
+    # one case when their numbers differ in the low bits only.
+    shift = max((len(outputs) for _, outputs, _, _ in cases), default=0).bit_length()
+    numbered: dict[OutputId, int] = {}
+    # The outputs passing the gates on the other cases: (case, system, text key).
+    apart: dict[OutputId, tuple[CaseId, SystemId, str]] = {}
     settled = pending = 0
-    for case_id, outputs, systems, keys in cases:
+    # Cases with the same systems often share one list of them (as
+    # ``ledger.tallies.outputs_by_case`` reads them): whether each is one output's is
+    # worked out once a list.
+    systems_seen: tuple[Sequence[SystemId], bool] = ((), True)
+    for place, (case_id, outputs, systems, keys) in enumerate(cases):
         n = len(outputs)
-        if failing.isdisjoint(outputs) and len(set(systems)) == n and len(set(keys)) == n:
+        if systems is not systems_seen[0]:
+            systems_seen = (systems, len(set(systems)) == len(systems))
+        if systems_seen[1] and len(set(keys)) == n and (not failing or failing.isdisjoint(outputs)):
             pending += n * (n - 1) // 2  # the common case: nothing settles
-            where.update(zip(outputs, repeat(case_id)))
+            base = place << shift
+            numbered.update(zip(outputs, range(base, base + n), strict=True))
             continue
-        where.update(zip(outputs, zip(repeat(case_id), systems, keys), strict=True))
         # None: failing a gate.
         entries = [
-            (system, None if o in failing else key)
+            (o, system, None if o in failing else key)
             for o, system, key in zip(outputs, systems, keys, strict=True)
         ]
-        total = across(system for system, _ in entries)
-        passing = [(system, key) for system, key in entries if key is not None]
-        left = across(system for system, _ in passing)
+        total = across(system for _, system, _ in entries)
+        passing = [(o, system, key) for o, system, key in entries if key is not None]
+        apart.update((o, (case_id, system, key)) for o, system, key in passing)
+        left = across(system for _, system, _ in passing)
         same: dict[str, list[SystemId]] = defaultdict(list)
-        for system, key in passing:
+        for _, system, key in passing:
             same[key].append(system)
         left -= sum(across(systems) for systems in same.values() if len(systems) > 1)
         settled += total - left
         pending += left
-    for output_id in failing:
-        where.pop(output_id, None)
-    return PairCounts(settled, pending - _voted_pending(where, voted))
+    voted_pending = _voted_pending(numbered, shift, len(cases) << shift, apart, voted)
+    return PairCounts(settled, pending - voted_pending)
 
 
 def _voted_pending(
-    where: dict[OutputId, CaseId | tuple[CaseId, SystemId, str]],
-    voted: Iterable[tuple[OutputId, OutputId]],
+    numbered: dict[OutputId, int],
+    shift: int,
+    end: int,
+    apart: dict[OutputId, tuple[CaseId, SystemId, str]],
+    voted: VotedColumns,
 ) -> int:
-    """How many pending pairs have a vote: two outputs passing the gates, on one case, of
-    two systems, with different texts (on a case of ``where`` given as such, any two)."""
-    found = 0
-    at = where.get
-    for a, b in {(a, b) if a < b else (b, a) for a, b in voted if a != b}:
-        first, second = at(a), at(b)
-        if first is None or second is None:
-            continue
-        if isinstance(first, tuple):
-            found += (
-                isinstance(second, tuple)
-                and first[0] == second[0]
-                and first[1] != second[1]
-                and first[2] != second[2]
-            )
-        else:
-            found += first == second
-    return found
+    """How many pending pairs have a vote: two outputs of ``numbered`` (numbers below
+    ``end``) whose numbers differ in the low ``shift`` bits only, or two of ``apart`` on
+    one case, of two systems, with different texts.
+
+    Of counting a family, the part that grows with the votes (20,000 a family at 100k
+    outputs): so the ids are looked up in C (``map``), and a pair is a number, not a
+    tuple of two ids."""
+    at = numbered.get
+    lefts, rights = voted
+    low, bits = 1 << shift, end.bit_length()
+    # -1 (not numbered) makes no number in 0 < i ^ j < low: two outputs of one case.
+    found = {
+        i << bits | j if i < j else j << bits | i
+        for i, j in zip(map(at, lefts, repeat(-1)), map(at, rights, repeat(-1)), strict=True)
+        if 0 < i ^ j < low
+    }
+    if not apart:
+        return len(found)
+    found_apart: set[tuple[OutputId, OutputId]] = set()
+    for a, b in zip(lefts, rights, strict=True):
+        first, second = apart.get(a), apart.get(b)
+        if (
+            first is not None
+            and second is not None
+            and first[0] == second[0]
+            and first[1] != second[1]
+            and first[2] != second[2]
+        ):
+            found_apart.add((a, b) if a < b else (b, a))
+    return len(found) + len(found_apart)

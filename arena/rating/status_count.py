@@ -57,7 +57,7 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
             for gate, passed in gates.items()
         )
     }
-    votes = tallies.voted_pairs(ledger, family.name)
+    votes = tallies.voted_outputs(ledger, family.name)
     counts = (
         count_by_case(cases, failing, votes)
         if family.kind == "votes"
@@ -71,7 +71,7 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
         "cases": len(set(tallies.case_ids(ledger, family.name)) - retired),
         "outputs": sum(map(len, outputs)),
         "gate_failures": len(failing),
-        "votes": len(votes),
+        "votes": len(votes[0]),
         "settled_pairs": counts.settled,
         "pending_pairs": counts.unvoted,
     }

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 
 from arena import family_state
+from arena.decisions import decisions
 from arena.errors import BadInput
 from arena.intake.outputs import FamilySettings, import_file
-from arena.ledger import catalog, tallies, verdicts, voting
+from arena.ledger import catalog, events, tallies, verdicts, voting
 from arena.ledger.history import COLUMNS, family_history
-from arena.rating.corrections import overrule, remove_output, retire_case
+from arena.rating.corrections import overrule, remove_output, retire_case, retract
 from arena.rating.session import RatingSession
 from arena.rating.status import family_status
-from arena.rating.status_count import full_status_row
+from arena.rating.status_count import counted_rows, full_status_row
 from arena.records import (
     GATES,
     GateResult,
@@ -105,6 +108,38 @@ def _rate(ledger, family, votes, *, undo_every=0):
             session.undo()
 
 
+def _shown_and_voted(ledger, session, left, right, choice="left", *, repeat_of=None):
+    """A pair shown (a repeat of the vote ``repeat_of``, when given) and voted on
+    directly, as no scheduler would choose it: the vote."""
+    shown = Presentation(
+        PresentationId(voting.new_id()),
+        session.session_id,
+        left.family,
+        left.case_id,
+        left.output_id,
+        right.output_id,
+        "2026-11-30T10:00:00.000+00:00",
+        repeat_of=None if repeat_of is None else repeat_of.presentation_id,
+    )
+    voting.record_presentation(ledger, shown)
+    vote = Vote(
+        VoteId(voting.new_id()),
+        shown.presentation_id,
+        session.session_id,
+        left.family,
+        left.case_id,
+        left.output_id,
+        right.output_id,
+        choice,
+        shown.shown_at,
+        "2026-11-30T10:00:09.500+00:00",
+        9500,
+        repeat_of=None if repeat_of is None else repeat_of.vote_id,
+    )
+    voting.record_vote(ledger, vote)
+    return vote
+
+
 def _counted(rows):
     """The counts of status rows, without how each family is listed (aspect, label)."""
     listed = ("aspect", "label", "archived")
@@ -152,6 +187,97 @@ def test_status_counts_agree_through_votes_and_corrections(busy):
     assert after["gate_failures"] == 1 and after["cases"] == 5
 
 
+def _listed(ledger, name):
+    """A votes family's figures worked out the plain way, the way the counting did before
+    it read ids as columns and numbered them: every output and vote a record, every pair
+    of a case listed, the votes as a set of pairs."""
+    decided = decisions(events.family_events(ledger, name))
+    outputs = [
+        o
+        for o in catalog.outputs(ledger, name)
+        if o.case_id not in decided.retired_cases and o.output_id not in decided.removed_outputs
+    ]
+    results = verdicts.gate_results(ledger, name)
+    failing = {
+        o.output_id
+        for o in outputs
+        for r in results.get(o.output_id, ())
+        if not r.passed and (o.output_id, r.gate) not in decided.overruled
+    }
+    keys = catalog.text_keys(ledger, name)
+    settled, pending = 0, set()
+    for a, b in combinations(outputs, 2):
+        if a.case_id != b.case_id or a.system_id == b.system_id:
+            continue
+        if {a.output_id, b.output_id} & failing or keys[a.output_id] == keys[b.output_id]:
+            settled += 1
+        else:
+            pending.add(frozenset((a.output_id, b.output_id)))
+    votes = voting.votes_in_force(ledger, name)
+    family = catalog.get_family(ledger, name)
+    return {
+        "name": name,
+        "kind": family.kind,
+        "language": family.language,
+        "systems": len({o.system_id for o in outputs}),
+        "cases": len({c.case_id for c in catalog.cases(ledger, name)} - decided.retired_cases),
+        "outputs": len(outputs),
+        "gate_failures": len(failing),
+        "votes": len(votes),
+        "settled_pairs": settled,
+        "pending_pairs": len(pending - {frozenset((v.left_output, v.right_output)) for v in votes}),
+    }
+
+
+def _as_listed(ledger):
+    (row,) = counted_rows(ledger, [catalog.get_family(ledger, "v")])
+    assert row == _listed(ledger, "v") == full_status_row(ledger, "v")
+    return row
+
+
+def test_status_counts_as_every_pair_listed_through_every_correction(busy):
+    """The counting (ids read as columns, outputs numbered, pairs of numbers) gives the
+    figures of every pair listed, through votes of every kind and every correction."""
+    _rate(busy, "v", 25, undo_every=7)  # skips, and votes retracted by undo
+    session = voting.start_session(busy, "v", seed=2)
+    alpha, beta = _output(busy, "v", "c1", "alpha"), _output(busy, "v", "c1", "beta")
+    first = _shown_and_voted(busy, session, alpha, beta)
+    _shown_and_voted(busy, session, beta, alpha, "right", repeat_of=first)  # sides swapped
+    _shown_and_voted(busy, session, alpha, beta, "tie")  # the same pair once more
+    samples = [
+        o
+        for o in catalog.outputs(busy, "v")
+        if o.case_id == "c3" and o.system_id == alpha.system_id
+    ]
+    c4 = [_output(busy, "v", "c4", label) for label in ("gamma", "alpha")]
+    for left, right in (
+        (_output(busy, "v", "c2", "beta"), _output(busy, "v", "c2", "gamma")),  # one text
+        tuple(samples),  # one system
+        tuple(c4),  # gamma fails a gate
+        (_output(busy, "v", "c1", "gamma"), _output(busy, "v", "c2", "alpha")),  # two cases
+        (_output(busy, "v", "c5", "alpha"), _output(busy, "v", "c5", "beta")),  # overruled later
+    ):
+        _shown_and_voted(busy, session, left, right, "both_bad")
+    undone = _shown_and_voted(busy, session, _output(busy, "v", "c6", "alpha"), beta)
+    voting.retract(busy, undone.vote_id)
+    c6 = [_output(busy, "v", "c6", label) for label in ("beta", "gamma", "delta")]
+    _shown_and_voted(busy, session, c6[0], c6[1], "skip")
+    _shown_and_voted(busy, session, c6[0], c6[2])
+    assert len(samples) == 2
+    before = _as_listed(busy)
+    removed = remove_output(busy, c6[2].output_id, reason="wrong file")
+    _as_listed(busy)
+    retire_case(busy, "v", "c2", reason="ambiguous")
+    _as_listed(busy)
+    overrule(busy, _output(busy, "v", "c5", "alpha").output_id, "language", reason="fine")
+    _as_listed(busy)
+    retract(busy, removed, reason="the right file after all")
+    after = _as_listed(busy)
+    assert before["votes"] == after["votes"] > 20 and after["cases"] == 5
+    assert after["gate_failures"] == before["gate_failures"] - 1 == 1
+    assert after["settled_pairs"] > 0 and after["pending_pairs"] > 0
+
+
 def test_status_of_an_unknown_family_is_refused(busy):
     with pytest.raises(BadInput, match="no family named 'nope'"):
         family_status(busy, "nope")
@@ -196,37 +322,13 @@ def test_status_reads_ids_that_hold_a_space_row_by_row(busy):
         verdicts.record_gate_results(busy, [(odd.output_id, PASS, None)])
     session = voting.start_session(busy, "v", seed=1)
     for left, right in ((odd, _output(busy, "v", "c3", "gamma")), (beside, odd)):
-        shown = Presentation(
-            PresentationId(voting.new_id()),
-            session.session_id,
-            "v",
-            left.case_id,
-            left.output_id,
-            right.output_id,
-            "2026-11-30T10:00:00.000+00:00",
-        )
-        voting.record_presentation(busy, shown)
-        voting.record_vote(
-            busy,
-            Vote(
-                VoteId(voting.new_id()),
-                shown.presentation_id,
-                session.session_id,
-                "v",
-                left.case_id,
-                left.output_id,
-                right.output_id,
-                "left",
-                shown.shown_at,
-                "2026-11-30T10:00:09.500+00:00",
-                9500,
-            ),
-        )
+        _shown_and_voted(busy, session, left, right)
     assert {o for _, outputs, _, _ in tallies.outputs_by_case(busy, "v") for o in outputs} >= {
         "odd id"
     }
-    assert ("odd id", beside.output_id) not in tallies.voted_pairs(busy, "v")
-    assert (beside.output_id, "odd id") in tallies.voted_pairs(busy, "v")
+    voted = list(zip(*tallies.voted_outputs(busy, "v"), strict=True))
+    assert ("odd id", beside.output_id) not in voted
+    assert (beside.output_id, "odd id") in voted
     _agree(busy)
 
 
