@@ -7,11 +7,12 @@ few columns of each, and the gate results only of outputs that ever failed one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterator
 from typing import cast
 
 from arena.ledger.connection import Ledger
-from arena.records import CaseId, OutputId, SystemId
+from arena.records import CHOICES, CaseId, OutputId, SystemId
 
 # Well under SQLite's limit on the parameters of one statement (999 before 3.32).
 _CHUNK = 500
@@ -23,25 +24,37 @@ def _chunks(keys: Collection[str]) -> Iterator[list[str]]:
         yield ordered[start : start + _CHUNK]
 
 
-def case_ids(ledger: Ledger, family: str) -> list[CaseId]:
-    """The ids of the cases of ``family``."""
-    return [
-        r[0] for r in ledger.conn.execute("SELECT case_id FROM cases WHERE family = ?", [family])
-    ]
+def case_count(ledger: Ledger, family: str, left_out: Collection[CaseId] = ()) -> int:
+    """How many cases ``family`` has, those of ``left_out`` apart: counted in SQL."""
+    (n,) = ledger.conn.execute(
+        "SELECT count(*) FROM cases WHERE family = ? "
+        "AND case_id NOT IN (SELECT value FROM json_each(?))",
+        [family, json.dumps(sorted(left_out))],
+    ).fetchone()
+    return int(n)
 
 
 def outputs_by_case(
     ledger: Ledger, family: str
 ) -> list[tuple[CaseId, list[OutputId], list[SystemId], list[str]]]:
     """Each case of ``family`` with its outputs (in or out of force), their systems and
-    their text keys, read from an index (no text is read)."""
+    their text keys, read from an index (no text is read). Cases with the same systems
+    in the same order (most cases of a family: every system once, in the index's order)
+    share one list of them, split once."""
     found = []
-    for case_id, n, *joined in ledger.conn.execute(
-        "SELECT case_id, count(*), group_concat(output_id, ' '), group_concat(system_id, ' '), "
-        "group_concat(text_key, ' ') FROM output_keys WHERE family = ? GROUP BY case_id",
+    systems: dict[tuple[str, int], list[str] | None] = {}
+    last: tuple[str, int] | None = None
+    for case_id, n, outputs, joined, keys in ledger.conn.execute(
+        "SELECT case_id, count(*), group_concat(output_id), group_concat(system_id), "
+        "group_concat(text_key) FROM output_keys WHERE family = ? GROUP BY case_id",
         [family],
     ):
-        columns = [_split(values, n) for values in joined]
+        # Compared with the case before first: equal strings, no hash of them computed.
+        if last is None or n != last[1] or joined != last[0]:
+            last = (joined, n)
+            if last not in systems:
+                systems[last] = _split(joined, n)
+        columns = [_split(outputs, n), systems[last], _split(keys, n)]
         if None in columns:
             rows = ledger.conn.execute(
                 "SELECT output_id, system_id, text_key FROM output_keys "
@@ -54,12 +67,13 @@ def outputs_by_case(
 
 
 def _split(joined: str | None, n: int) -> list[str] | None:
-    """``n`` values joined by ``group_concat`` with spaces, apart again; None when one of
-    them holds a space (ids and keys are hex: the caller then reads them as rows).
+    """``n`` values joined by ``group_concat`` (with commas, its default: the cheapest
+    to join), apart again; None when one of them holds a comma (ids and keys are hex:
+    the caller then reads them as rows).
 
     Joined in SQL, a column comes to Python as one string: several times faster to read
     than a tuple and a string per row, the most of `arena status` at 100k outputs."""
-    values = joined.split(" ") if joined is not None else []
+    values = joined.split(",") if joined is not None else []
     return values if len(values) == n else None
 
 
@@ -87,8 +101,13 @@ def newest_verdicts(
     return found
 
 
-# The votes in force of a family (``voting.votes_in_force``), skips apart.
-_IN_FORCE = "family = ? AND choice != 'skip' AND vote_id NOT IN (SELECT vote_id FROM retractions)"
+# The votes in force of a family (``voting.votes_in_force``), skips apart: the choices
+# but 'skip' (the table's CHECK allows no other), each a range of the index on
+# (family, choice, ...) rather than a test of every vote's choice.
+_IN_FORCE = (
+    f"family = ? AND choice IN ({', '.join(repr(c) for c in CHOICES if c != 'skip')}) "
+    "AND vote_id NOT IN (SELECT vote_id FROM retractions)"
+)
 
 
 def voted_outputs(ledger: Ledger, family: str) -> tuple[list[OutputId], list[OutputId]]:
@@ -96,7 +115,7 @@ def voted_outputs(ledger: Ledger, family: str) -> tuple[list[OutputId], list[Out
     ``family`` (``voting.votes_in_force``: skips apart, repeats included): two columns,
     not a pair per vote."""
     n, lefts, rights = ledger.conn.execute(
-        "SELECT count(*), group_concat(left_output, ' '), group_concat(right_output, ' ') "
+        "SELECT count(*), group_concat(left_output), group_concat(right_output) "
         f"FROM votes WHERE {_IN_FORCE}",
         [family],
     ).fetchone()

@@ -47,7 +47,8 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
     ]
     outputs = [outputs for _, outputs, _, _ in cases]
     # Only an output that ever failed a gate can be failing now.
-    verdicts = tallies.newest_verdicts(ledger, ever_failed.intersection(chain(*outputs)))
+    candidates = ever_failed.intersection(chain(*outputs)) if ever_failed else set()
+    verdicts = tallies.newest_verdicts(ledger, candidates)
     overruled = overrules_by_output(decided.overruled)
     failing = {
         output_id
@@ -58,6 +59,8 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
         )
     }
     votes = tallies.voted_outputs(ledger, family.name)
+    # Cases with the same systems share one list of them (``tallies.outputs_by_case``).
+    systems = {id(listed): listed for _, _, listed, _ in cases}.values()
     counts = (
         count_by_case(cases, failing, votes)
         if family.kind == "votes"
@@ -67,8 +70,8 @@ def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> 
         "name": family.name,
         "kind": family.kind,
         "language": family.language,
-        "systems": len(set(chain(*(systems for _, _, systems, _ in cases)))),
-        "cases": len(set(tallies.case_ids(ledger, family.name)) - retired),
+        "systems": len(set(chain(*systems))),
+        "cases": tallies.case_count(ledger, family.name, retired),
         "outputs": sum(map(len, outputs)),
         "gate_failures": len(failing),
         "votes": len(votes[0]),

@@ -309,14 +309,15 @@ def test_the_verdicts_of_outputs_that_ever_failed_are_those_in_force(busy):
     assert all(found[o] == everything[o] for o in found)
 
 
-def test_status_reads_ids_that_hold_a_space_row_by_row(busy):
-    """Status joins the ids of a case (and of the votes) in SQL and splits them again; an
-    id with a space in it (none that Arena makes) is read row by row instead."""
+def test_status_reads_ids_that_hold_a_comma_row_by_row(busy):
+    """Status joins the ids of a case (and of the votes) in SQL with commas and splits
+    them again; an id with a comma in it (none that Arena makes) is read row by row
+    instead."""
     beside = _output(busy, "v", "c3", "beta")
     (import_id,) = busy.db.execute(
         "SELECT import_id FROM outputs WHERE output_id = ?", [beside.output_id]
     ).fetchone()
-    odd = Output(OutputId("odd id"), "v", beside.case_id, beside.system_id, 7, f"Odd: {ENGLISH}")
+    odd = Output(OutputId("odd,id"), "v", beside.case_id, beside.system_id, 7, f"Odd: {ENGLISH}")
     with busy.atomic():
         catalog.add_output(busy, odd, import_id)
         verdicts.record_gate_results(busy, [(odd.output_id, PASS, None)])
@@ -324,11 +325,11 @@ def test_status_reads_ids_that_hold_a_space_row_by_row(busy):
     for left, right in ((odd, _output(busy, "v", "c3", "gamma")), (beside, odd)):
         _shown_and_voted(busy, session, left, right)
     assert {o for _, outputs, _, _ in tallies.outputs_by_case(busy, "v") for o in outputs} >= {
-        "odd id"
+        "odd,id"
     }
     voted = list(zip(*tallies.voted_outputs(busy, "v"), strict=True))
-    assert ("odd id", beside.output_id) not in voted
-    assert (beside.output_id, "odd id") in voted
+    assert ("odd,id", beside.output_id) not in voted
+    assert (beside.output_id, "odd,id") in voted
     _agree(busy)
 
 
