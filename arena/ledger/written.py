@@ -20,6 +20,9 @@ from arena.ledger.seals import CHILDREN
 # The seal: a row with every write, counting nothing; the chain of them is checked apart
 # (the mark's commit must still be there, as it was).
 _SEAL = "commits"
+# Rows that count in a family only through rows naming it: a system, in a family, is
+# the system of outputs imported there (a status counts the systems of the outputs).
+_THROUGH_OUTPUTS = frozenset({"systems"})
 # Tables whose rows name their family other than by a ``family`` column.
 _FAMILY_OF = {
     "families": "SELECT name FROM families WHERE rowid > ?",
@@ -91,7 +94,8 @@ def mark(ledger: Ledger) -> Mark:
 def families_written_since(ledger: Ledger, then: Mark) -> set[str] | None:
     """The families with rows written since ``then``; None when that cannot be told
     (the schema changed, a table shrank or is new, the commit marked is gone or other,
-    or a row names no family, such as a system or a suite): every family, then."""
+    or a row names no family, such as a suite): every family, then. A new system counts
+    in the families its outputs are imported into, not in every family."""
     now = mark(ledger)
     if now.schema != then.schema or set(now.newest) != set(then.newest):
         return None
@@ -108,6 +112,8 @@ def families_written_since(ledger: Ledger, then: Mark) -> set[str] | None:
             continue
         if newest is None or (before is not None and newest < before):
             return None
+        if table in _THROUGH_OUTPUTS:
+            continue
         families = _families_of(ledger, table, before or 0)
         if families is None:
             return None

@@ -247,10 +247,27 @@ def test_the_writes_change_the_counts_they_should(rated):
     assert after == _recounted(rated)
 
 
-def test_a_new_system_counts_every_family(rated, counted, tmp_path):
-    """A row that names no family (a system, a suite) may be read by any of them."""
+def test_a_new_system_counts_the_families_its_outputs_go_to(rated, counted, tmp_path):
+    """A system counts in a family only through its outputs there, which name the family."""
     family_status(rated)
+    before = _counts(rated)
     _import(rated, tmp_path, "a", ("c6",), systems=("w",))
+    after = _counts(rated)
+    assert counted[1:] == [["a"]]
+    assert after[0]["systems"] == before[0]["systems"] + 1 and after[1:] == before[1:]
+    # The same system in another family later: that family, and only it.
+    _import(rated, tmp_path, "b", ("c1",), systems=("w",))
+    assert _counts(rated) == _recounted(rated)
+    assert counted[2:] == [["b"]]
+
+
+def test_a_row_naming_no_family_counts_every_family(rated, counted):
+    """A suite names no family: any of them may read it."""
+    from arena.ledger import run_store
+
+    family_status(rated)
+    with rated.atomic():
+        run_store.store_suite(rated, "0" * 64, "suite", "1", "{}", "json")
     assert _counts(rated) == _recounted(rated)
     assert counted[1:] == [list(NAMES)]
 
