@@ -21,12 +21,9 @@ from arena.records import (
     GateResult,
     Output,
     OutputId,
-    Presentation,
-    PresentationId,
-    Vote,
-    VoteId,
 )
 from tests.conftest import native_line
+from tests.votes_helpers import show_and_vote
 
 ENGLISH = (
     "The answer walks through the question step by step, naming each part plainly "
@@ -106,38 +103,6 @@ def _rate(ledger, family, votes, *, undo_every=0):
             session.vote(("left", "right", "tie", "both_bad")[n % 4])
         if undo_every and n % undo_every == undo_every - 1:
             session.undo()
-
-
-def _shown_and_voted(ledger, session, left, right, choice="left", *, repeat_of=None):
-    """A pair shown (a repeat of the vote ``repeat_of``, when given) and voted on
-    directly, as no scheduler would choose it: the vote."""
-    shown = Presentation(
-        PresentationId(voting.new_id()),
-        session.session_id,
-        left.family,
-        left.case_id,
-        left.output_id,
-        right.output_id,
-        "2026-11-30T10:00:00.000+00:00",
-        repeat_of=None if repeat_of is None else repeat_of.presentation_id,
-    )
-    voting.record_presentation(ledger, shown)
-    vote = Vote(
-        VoteId(voting.new_id()),
-        shown.presentation_id,
-        session.session_id,
-        left.family,
-        left.case_id,
-        left.output_id,
-        right.output_id,
-        choice,
-        shown.shown_at,
-        "2026-11-30T10:00:09.500+00:00",
-        9500,
-        repeat_of=None if repeat_of is None else repeat_of.vote_id,
-    )
-    voting.record_vote(ledger, vote)
-    return vote
 
 
 def _counted(rows):
@@ -241,9 +206,9 @@ def test_status_counts_as_every_pair_listed_through_every_correction(busy):
     _rate(busy, "v", 25, undo_every=7)  # skips, and votes retracted by undo
     session = voting.start_session(busy, "v", seed=2)
     alpha, beta = _output(busy, "v", "c1", "alpha"), _output(busy, "v", "c1", "beta")
-    first = _shown_and_voted(busy, session, alpha, beta)
-    _shown_and_voted(busy, session, beta, alpha, "right", repeat_of=first)  # sides swapped
-    _shown_and_voted(busy, session, alpha, beta, "tie")  # the same pair once more
+    first = show_and_vote(busy, session, alpha, beta)
+    show_and_vote(busy, session, beta, alpha, "right", repeat_of=first)  # sides swapped
+    show_and_vote(busy, session, alpha, beta, "tie")  # the same pair once more
     samples = [
         o
         for o in catalog.outputs(busy, "v")
@@ -257,12 +222,12 @@ def test_status_counts_as_every_pair_listed_through_every_correction(busy):
         (_output(busy, "v", "c1", "gamma"), _output(busy, "v", "c2", "alpha")),  # two cases
         (_output(busy, "v", "c5", "alpha"), _output(busy, "v", "c5", "beta")),  # overruled later
     ):
-        _shown_and_voted(busy, session, left, right, "both_bad")
-    undone = _shown_and_voted(busy, session, _output(busy, "v", "c6", "alpha"), beta)
+        show_and_vote(busy, session, left, right, "both_bad")
+    undone = show_and_vote(busy, session, _output(busy, "v", "c6", "alpha"), beta)
     voting.retract(busy, undone.vote_id)
     c6 = [_output(busy, "v", "c6", label) for label in ("beta", "gamma", "delta")]
-    _shown_and_voted(busy, session, c6[0], c6[1], "skip")
-    _shown_and_voted(busy, session, c6[0], c6[2])
+    show_and_vote(busy, session, c6[0], c6[1], "skip")
+    show_and_vote(busy, session, c6[0], c6[2])
     assert len(samples) == 2
     before = _as_listed(busy)
     removed = remove_output(busy, c6[2].output_id, reason="wrong file")
@@ -323,7 +288,7 @@ def test_status_reads_ids_that_hold_a_comma_row_by_row(busy):
         verdicts.record_gate_results(busy, [(odd.output_id, PASS, None)])
     session = voting.start_session(busy, "v", seed=1)
     for left, right in ((odd, _output(busy, "v", "c3", "gamma")), (beside, odd)):
-        _shown_and_voted(busy, session, left, right)
+        show_and_vote(busy, session, left, right)
     assert {o for _, outputs, _, _ in tallies.outputs_by_case(busy, "v") for o in outputs} >= {
         "odd,id"
     }
