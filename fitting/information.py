@@ -25,8 +25,9 @@ the chance of a misorder, ``Phi(-z)``, which weighed the first version: over the
 200 simulated runs of 20 systems it needed 2,546 votes on average instead of 2,611,
 ``benchmarks/scheduler_sim.py``.)
 
-``expected_discordance`` is ``sum q_kl`` over all pairs divided by their number: the
-expected share of pairs the current order has the wrong way round.
+``expected_discordance`` is ``sum Phi(-z_kl)`` (``Posterior.misorder``) over all pairs
+divided by their number: the expected share of pairs the current order has the wrong way
+round.
 """
 
 from __future__ import annotations
