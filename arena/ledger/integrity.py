@@ -1,5 +1,6 @@
 """``arena check``: SQLite's own checks, a walk of every hash chain and of the seals,
-content bound to its ids, and the head file (or a head digest given from outside)."""
+content bound to its ids, pairs bound to their cases, and the head file (or a head
+digest given from outside)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def check(ledger: Ledger, anchors: tuple[str, ...] = ()) -> list[str]:
         problems += chain.verify(ledger.db)
         problems += seals.verify(ledger.db)
         problems += _unbound_content(ledger)
+        problems += _pairs_across_cases(ledger)
         problems += _missing_guards(ledger)
         problems += heads.behind(ledger.db, ledger.path)
         problems += [_not_held(ledger, digest) for digest in anchors if not _holds(ledger, digest)]
@@ -88,6 +90,21 @@ def _unbound_content(ledger: Ledger) -> list[str]:
             bound = False
         if not bound:
             problems.append(f"systems: {system}: its id is not the hash of its descriptor")
+    return problems
+
+
+def _pairs_across_cases(ledger: Ledger) -> list[str]:
+    """Presentations and votes whose two outputs are not outputs of their own case and
+    family (``voting`` refuses to write one)."""
+    problems = []
+    for table, key in (("presentations", "presentation_id"), ("votes", "vote_id")):
+        rows = ledger.conn.execute(
+            f"SELECT {key} FROM {table} t WHERE EXISTS (SELECT 1 FROM (SELECT t.left_output "
+            "AS output_id UNION ALL SELECT t.right_output) o WHERE NOT EXISTS (SELECT 1 FROM "
+            "output_keys k WHERE k.output_id = o.output_id AND k.family = t.family "
+            "AND k.case_id = t.case_id))"
+        )
+        problems += [f"{table}: {row[0]}: its outputs are not two of its case" for row in rows]
     return problems
 
 

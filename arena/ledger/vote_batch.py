@@ -23,7 +23,7 @@ from arena.ledger import chain
 from arena.ledger.bulk import import_cache
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import GENESIS_HASH
-from arena.ledger.voting import AlreadyVoted, _same, vote_on
+from arena.ledger.voting import AlreadyVoted, _same, places, refuse_other_cases, vote_on
 from arena.records import OutputId, Presentation, Vote
 
 # Page cache while a large batch is written (SQLite's default is 2 MB): the unique
@@ -73,13 +73,16 @@ def record_many(ledger: Ledger, shown: Sequence[tuple[Presentation, Vote]]) -> i
         known_v = _stored(ledger, "votes", "vote_id", votes)
         in_db = set(known_p)
         standing: dict[str, Vote] = {}  # votes of this batch, by presentation
+        found = places(ledger, (o for pair in shown for row in pair for o in _outputs(row)))
         new_p, new_v = [], []
         for index, (p, v) in enumerate(zip(presentations, votes, strict=True)):
             try:
+                refuse_other_cases(found, shown[index][0])
                 if _is_new(known_p, "presentations", "presentation_id", p):
                     new_p.append(p)
                 if v["left_output"] == v["right_output"]:
                     raise BadInput("a vote needs two different outputs", field="right_output")
+                refuse_other_cases(found, shown[index][1])
                 presentation_id = v["presentation_id"]
                 if v["vote_id"] not in known_v:
                     earlier = standing.get(presentation_id)
@@ -95,6 +98,10 @@ def record_many(ledger: Ledger, shown: Sequence[tuple[Presentation, Vote]]) -> i
         _append_rows(ledger, "presentations", new_p)
         _append_rows(ledger, "votes", new_v)
     return len(new_v)
+
+
+def _outputs(row: Presentation | Vote) -> tuple[OutputId, OutputId]:
+    return row.left_output, row.right_output
 
 
 def _stored(ledger: Ledger, table: str, key: str, rows: list[dict]) -> dict[str, dict]:

@@ -8,8 +8,9 @@ of writing it twice.
 from __future__ import annotations
 
 import dataclasses
+import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Literal
 
 from arena.clock import now_iso
@@ -81,7 +82,34 @@ def _write_once(ledger: Ledger, table: str, key: str, row: dict) -> Written:
 
 
 def record_presentation(ledger: Ledger, presentation: Presentation) -> Written:
+    _refuse_other_cases(ledger, presentation)
     return _write_once(ledger, "presentations", "presentation_id", dataclasses.asdict(presentation))
+
+
+def places(ledger: Ledger, outputs: Iterable[str]) -> dict[str, tuple[str, str]]:
+    """The family and case of each of ``outputs`` that is recorded."""
+    rows = ledger.conn.execute(
+        "SELECT output_id, family, case_id FROM output_keys "
+        "WHERE output_id IN (SELECT value FROM json_each(?))",
+        [json.dumps(sorted(set(outputs)))],
+    )
+    return {output: (family, case) for output, family, case in rows}
+
+
+def refuse_other_cases(found: dict[str, tuple[str, str]], shown: Presentation | Vote) -> None:
+    """Refuse a presentation or vote whose outputs are not two outputs of its case of its
+    family (SPEC: a pair is two outputs on the same case; ``integrity`` reports a stored
+    row that is not). ``found``: ``places`` of its outputs."""
+    place = (shown.family, shown.case_id)
+    if found.get(shown.left_output) != place or found.get(shown.right_output) != place:
+        raise BadInput(
+            f"the pair is not two outputs of case {shown.case_id!r} of {shown.family!r}",
+            field="right_output",
+        )
+
+
+def _refuse_other_cases(ledger: Ledger, shown: Presentation | Vote) -> None:
+    refuse_other_cases(places(ledger, (shown.left_output, shown.right_output)), shown)
 
 
 def _vote_row(vote: Vote) -> dict:
@@ -106,6 +134,7 @@ def record_vote(ledger: Ledger, vote: Vote) -> Written:
     """
     if vote.left_output == vote.right_output:
         raise BadInput("a vote needs two different outputs", field="right_output")
+    _refuse_other_cases(ledger, vote)
     with ledger.atomic():
         if _existing(ledger, "votes", "vote_id", vote.vote_id) is None:
             standing = vote_on(ledger, vote.presentation_id)

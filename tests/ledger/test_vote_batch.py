@@ -20,9 +20,11 @@ def _pairs(ledger: Ledger, n: int, seed: int, session: Session) -> list[tuple[Pr
     """``n`` presentations and their votes: varied text, repeats, a few skips."""
     rng = random.Random(seed)
     outputs = catalog.outputs(ledger, "small")
+    cases = sorted({o.case_id for o in outputs})
     pairs: list[tuple[Presentation, Vote]] = []
     for i in range(n):
-        left, right = rng.sample(outputs, 2)
+        case = rng.choice(cases)
+        left, right = rng.sample([o for o in outputs if o.case_id == case], 2)
         repeat = pairs[rng.randrange(len(pairs))] if pairs and rng.random() < 0.3 else None
         presentation = Presentation(
             PresentationId(f"p{seed}-{i}"),
@@ -113,7 +115,7 @@ def test_record_many_again_adds_nothing_and_refuses_other_content(small_family, 
     assert _rows(other) == before
 
 
-def test_record_many_refuses_a_second_vote_in_force_and_twin_outputs(small_family, twin):
+def test_record_many_refuses_a_second_vote_in_force_twin_outputs_and_two_cases(small_family, twin):
     other, session = twin
     (presentation, vote), (p2, v2) = _pairs(other, 2, 5, session)
     second = dataclasses.replace(vote, vote_id=VoteId("another"))
@@ -129,6 +131,14 @@ def test_record_many_refuses_a_second_vote_in_force_and_twin_outputs(small_famil
     with pytest.raises(vote_batch.Refused) as refused:
         vote_batch.record_many(other, [(p2, same)])
     assert isinstance(refused.value.error, BadInput)
+    elsewhere = next(o for o in catalog.outputs(other, "small") if o.case_id != p2.case_id)
+    for shown in (
+        (dataclasses.replace(p2, right_output=elsewhere.output_id), v2),
+        (p2, dataclasses.replace(v2, right_output=elsewhere.output_id)),
+    ):
+        with pytest.raises(vote_batch.Refused) as refused:
+            vote_batch.record_many(other, [(presentation, vote), shown])
+        assert refused.value.index == 1 and "not two outputs of case" in str(refused.value)
     assert other.db["votes"].count == 1
 
 

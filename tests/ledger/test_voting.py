@@ -84,3 +84,41 @@ def test_a_vote_committed_by_a_killed_process_is_recognised_on_retry(small_famil
         assert vote is not None
         assert voting.record_vote(reopened, vote) == "already_recorded"
         assert reopened.db["votes"].count == 1
+
+
+def test_a_pair_of_two_cases_is_refused_and_a_forged_one_is_reported(small_family):
+    from arena.ledger import catalog, chain
+    from arena.ledger.integrity import check
+    from tests.votes_helpers import show_and_vote
+
+    outputs = catalog.outputs(small_family, "small")
+    first, other = sorted({o.case_id for o in outputs})[:2]
+    left = next(o for o in outputs if o.case_id == first)
+    right = next(o for o in outputs if o.case_id == other)
+    session = voting.start_session(small_family, "small", seed=1)
+    with pytest.raises(BadInput, match=f"not two outputs of case '{first}'"):
+        show_and_vote(small_family, session, left, right)
+    assert small_family.db["presentations"].count == 0
+    vote = cast(small_family, session=session)
+    with pytest.raises(BadInput, match="not two outputs of case"):
+        voting.record_vote(
+            small_family, dataclasses.replace(vote, vote_id="v2", right_output=right.output_id)
+        )
+    # Written past the check (as an old ledger or a forger could): `arena check` names them.
+    shown = voting.get_presentation(small_family, vote.presentation_id)
+    with small_family.atomic():
+        chain.append(
+            small_family,
+            "presentations",
+            dataclasses.asdict(
+                dataclasses.replace(shown, presentation_id="p", right_output=right.output_id)
+            ),
+        )
+        forged = dataclasses.replace(
+            vote, vote_id="v", presentation_id="p", right_output=right.output_id
+        )
+        chain.append(small_family, "votes", voting._vote_row(forged))
+    assert check(small_family) == [
+        "presentations: p: its outputs are not two of its case",
+        "votes: v: its outputs are not two of its case",
+    ]

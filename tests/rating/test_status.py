@@ -219,11 +219,10 @@ def test_status_counts_as_every_pair_listed_through_every_correction(busy):
         (_output(busy, "v", "c2", "beta"), _output(busy, "v", "c2", "gamma")),  # one text
         tuple(samples),  # one system
         tuple(c4),  # gamma fails a gate
-        (_output(busy, "v", "c1", "gamma"), _output(busy, "v", "c2", "alpha")),  # two cases
         (_output(busy, "v", "c5", "alpha"), _output(busy, "v", "c5", "beta")),  # overruled later
     ):
         show_and_vote(busy, session, left, right, "both_bad")
-    undone = show_and_vote(busy, session, _output(busy, "v", "c6", "alpha"), beta)
+    undone = show_and_vote(busy, session, *(_output(busy, "v", "c6", s) for s in ("alpha", "beta")))
     voting.retract(busy, undone.vote_id)
     c6 = [_output(busy, "v", "c6", label) for label in ("beta", "gamma", "delta")]
     show_and_vote(busy, session, c6[0], c6[1], "skip")
