@@ -20,9 +20,10 @@ from arena.ledger.seals import CHILDREN
 # The seal: a row with every write, counting nothing; the chain of them is checked apart
 # (the mark's commit must still be there, as it was).
 _SEAL = "commits"
-# Rows that count in a family only through rows naming it: a system, in a family, is
-# the system of outputs imported there (a status counts the systems of the outputs).
-_THROUGH_OUTPUTS = frozenset({"systems"})
+# Rows that count in a family only through other rows, which name it: a system through
+# the outputs imported there (a status counts the systems of the outputs); a suite
+# through the runs and trials of it (a status reads no suite).
+_THROUGH_OTHERS = frozenset({"systems", "suites"})
 # Tables whose rows name their family other than by a ``family`` column.
 _FAMILY_OF = {
     "families": "SELECT name FROM families WHERE rowid > ?",
@@ -94,8 +95,9 @@ def mark(ledger: Ledger) -> Mark:
 def families_written_since(ledger: Ledger, then: Mark) -> set[str] | None:
     """The families with rows written since ``then``; None when that cannot be told
     (the schema changed, a table shrank or is new, the commit marked is gone or other,
-    or a row names no family, such as a suite): every family, then. A new system counts
-    in the families its outputs are imported into, not in every family."""
+    or a row names no family, such as a gate verdict of an output with no key row):
+    every family, then. A new system counts in the families its outputs are imported
+    into, a new suite in none (only its runs and trials name a family)."""
     now = mark(ledger)
     if now.schema != then.schema or set(now.newest) != set(then.newest):
         return None
@@ -112,7 +114,7 @@ def families_written_since(ledger: Ledger, then: Mark) -> set[str] | None:
             continue
         if newest is None or (before is not None and newest < before):
             return None
-        if table in _THROUGH_OUTPUTS:
+        if table in _THROUGH_OTHERS:
             continue
         families = _families_of(ledger, table, before or 0)
         if families is None:

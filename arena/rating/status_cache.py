@@ -7,7 +7,7 @@ counted are kept in ``<ledger>.status.json`` with the mark of the ledger they ho
 (``written.Mark``: schema, newest commit, newest rowid of every table). Next time, only
 the families with rows written since (``written.families_written_since``: a vote in one
 family counts that family again, not the others) are counted again; every family is when
-that cannot be told (a schema change, a suite added, another history). A file made by
+that cannot be told (a schema change, another history). A file made by
 another Arena, or edited (its own digest no longer matches) is set aside and every family
 counted again. It is a cache, not a record: `arena check` does not read it, and losing it
 or failing to write it (a read-only folder) costs only the time.

@@ -261,14 +261,31 @@ def test_a_new_system_counts_the_families_its_outputs_go_to(rated, counted, tmp_
     assert counted[2:] == [["b"]]
 
 
-def test_a_row_naming_no_family_counts_every_family(rated, counted):
-    """A suite names no family: any of them may read it."""
+def test_a_suite_counts_in_no_family(rated, counted):
+    """A suite names no family; no status row reads it (its runs and trials name theirs)."""
     from arena.ledger import run_store
 
-    family_status(rated)
+    before = _counts(rated)
     with rated.atomic():
         run_store.store_suite(rated, "0" * 64, "suite", "1", "{}", "json")
-    assert _counts(rated) == _recounted(rated)
+    assert _counts(rated) == before == _recounted(rated)
+    assert counted == [list(NAMES)]
+
+
+def test_a_row_naming_no_family_counts_every_family(rated, counted):
+    """A gate verdict of an output with no key row (which Arena never writes) names no
+    family: any of them may hold the output."""
+    family_status(rated)
+    columns = [c[1] for c in rated.db.execute("PRAGMA table_info(outputs)")]
+    copied = ", ".join({"output_id": "'loose'", "sample": "9"}.get(c, c) for c in columns)
+    with rated.atomic():
+        rated.db.execute(
+            f"INSERT INTO outputs ({', '.join(columns)}) SELECT {copied} FROM outputs "
+            "WHERE output_id = ?",
+            [_output(rated, "a").output_id],
+        )
+        verdicts.record_gate_results(rated, [("loose", [GateResult("length", True, "")], None)])
+    family_status(rated)
     assert counted[1:] == [list(NAMES)]
 
 
