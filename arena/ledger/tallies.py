@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterator
-from typing import cast
+from itertools import groupby
+from operator import itemgetter
 
 from arena.ledger.connection import Ledger
 from arena.records import CHOICES, CaseId, OutputId, SystemId
@@ -34,19 +35,17 @@ def case_count(ledger: Ledger, family: str, left_out: Collection[CaseId] = ()) -
     return int(n)
 
 
-def outputs_by_case(
-    ledger: Ledger, family: str
-) -> list[tuple[CaseId, list[OutputId], list[SystemId], list[str]]]:
-    """Each case of ``family`` with its outputs (in or out of force), their systems and
-    their text keys, read from an index (no text is read). Cases with the same systems
-    in the same order (most cases of a family: every system once, in the index's order)
-    share one list of them, split once."""
+def case_tallies(ledger: Ledger, family: str) -> list[tuple[CaseId, int, int, list[SystemId]]]:
+    """Each case of ``family``: how many outputs it has (in or out of force), how many
+    text keys among them, and their systems, read from an index (no output id, no text).
+    Cases with the same systems in the same order (most cases of a family: every system
+    once, in the index's order) share one list of them, split once."""
     found = []
     systems: dict[tuple[str, int], list[str] | None] = {}
     last: tuple[str, int] | None = None
-    for case_id, n, outputs, joined, keys in ledger.conn.execute(
-        "SELECT case_id, count(*), group_concat(output_id), group_concat(system_id), "
-        "group_concat(text_key) FROM output_keys WHERE family = ? GROUP BY case_id",
+    for case_id, n, keys, joined in ledger.conn.execute(
+        "SELECT case_id, count(*), count(DISTINCT text_key), group_concat(system_id) "
+        "FROM output_keys WHERE family = ? GROUP BY case_id",
         [family],
     ):
         # Compared with the case before first: equal strings, no hash of them computed.
@@ -54,16 +53,34 @@ def outputs_by_case(
             last = (joined, n)
             if last not in systems:
                 systems[last] = _split(joined, n)
-        columns = [_split(outputs, n), systems[last], _split(keys, n)]
-        if None in columns:
-            rows = ledger.conn.execute(
-                "SELECT output_id, system_id, text_key FROM output_keys "
-                "WHERE family = ? AND case_id = ?",
-                [family, case_id],
-            ).fetchall()
-            columns = [list(column) for column in zip(*rows, strict=True)]
-        found.append((case_id, *columns))
+        listed = systems[last]
+        if listed is None:
+            listed = [system for _, _, system, _ in _case_rows(ledger, family, [case_id])]
+        found.append((case_id, n, keys, listed))
     return found  # type: ignore[return-value]
+
+
+def case_outputs(
+    ledger: Ledger, family: str, cases: Collection[CaseId]
+) -> list[tuple[CaseId, list[OutputId], list[SystemId], list[str]]]:
+    """Each of ``cases`` of ``family`` with its outputs (in or out of force), their
+    systems and their text keys, as columns."""
+    return [
+        (case_id, *(list(column) for column in zip(*(row[1:] for row in rows), strict=True)))
+        for case_id, rows in groupby(_case_rows(ledger, family, cases), key=itemgetter(0))
+    ]  # type: ignore[misc]
+
+
+def _case_rows(
+    ledger: Ledger, family: str, cases: Collection[CaseId]
+) -> list[tuple[CaseId, OutputId, SystemId, str]]:
+    """(case, output, system, text key) of each output of ``cases``, case by case."""
+    return ledger.conn.execute(
+        "SELECT case_id, output_id, system_id, text_key FROM output_keys WHERE family = ? "
+        "AND case_id IN (SELECT value FROM json_each(?)) "
+        "ORDER BY case_id, system_id, text_key, output_id",
+        [family, json.dumps(sorted(cases))],
+    ).fetchall()
 
 
 def _split(joined: str | None, n: int) -> list[str] | None:
@@ -72,16 +89,23 @@ def _split(joined: str | None, n: int) -> list[str] | None:
     the caller then reads them as rows).
 
     Joined in SQL, a column comes to Python as one string: several times faster to read
-    than a tuple and a string per row, the most of `arena status` at 100k outputs."""
+    than a tuple and a string per row."""
     values = joined.split(",") if joined is not None else []
     return values if len(values) == n else None
 
 
-def ever_failed(ledger: Ledger) -> set[OutputId]:
-    """The outputs with a failing verdict among their gate results, newest or not."""
-    return {
-        r[0] for r in ledger.conn.execute("SELECT output_id FROM gate_results WHERE passed = 0")
-    }
+def ever_failed(ledger: Ledger, family: str) -> dict[OutputId, CaseId]:
+    """The outputs of ``family`` with a failing verdict among their gate results, newest
+    or not, and their cases: read from the failing verdicts (CROSS JOIN keeps SQLite to
+    that order), few beside the outputs of a family."""
+    return dict(
+        ledger.conn.execute(
+            "SELECT DISTINCT k.output_id, k.case_id FROM gate_results AS g "
+            "CROSS JOIN output_keys AS k ON k.output_id = g.output_id "
+            "WHERE g.passed = 0 AND k.family = ?",
+            [family],
+        )
+    )
 
 
 def newest_verdicts(
@@ -101,28 +125,37 @@ def newest_verdicts(
     return found
 
 
+# A vote's pair, its outputs in order: as the index of the votes by pair holds it
+# (migration 0017), so that SQLite reads it there.
+_FIRST, _SECOND = "min(left_output, right_output)", "max(left_output, right_output)"
 # The votes in force of a family (``voting.votes_in_force``), skips apart: the choices
-# but 'skip' (the table's CHECK allows no other), each a range of the index on
-# (family, choice, ...) rather than a test of every vote's choice.
+# but 'skip' (the table's CHECK allows no other; read from the index).
 _IN_FORCE = (
     f"family = ? AND choice IN ({', '.join(repr(c) for c in CHOICES if c != 'skip')}) "
     "AND vote_id NOT IN (SELECT vote_id FROM retractions)"
 )
 
 
-def voted_outputs(ledger: Ledger, family: str) -> tuple[list[OutputId], list[OutputId]]:
-    """The left outputs and the right outputs, vote by vote, of the votes in force in
-    ``family`` (``voting.votes_in_force``: skips apart, repeats included): two columns,
-    not a pair per vote."""
-    n, lefts, rights = ledger.conn.execute(
-        "SELECT count(*), group_concat(left_output), group_concat(right_output) "
-        f"FROM votes WHERE {_IN_FORCE}",
+def voted_pairs(ledger: Ledger, family: str) -> tuple[int, int]:
+    """How many votes in force ``family`` has (``voting.votes_in_force``: skips apart,
+    repeats included), and on how many pairs (each once, whichever side each output was
+    shown on): counted by SQLite in one pass over the index of the votes by pair."""
+    votes, pairs = ledger.conn.execute(
+        "SELECT coalesce(sum(n), 0), count(*) FROM (SELECT count(*) AS n FROM votes "
+        f"WHERE {_IN_FORCE} GROUP BY {_FIRST}, {_SECOND})",
         [family],
     ).fetchone()
-    left, right = _split(lefts, n), _split(rights, n)
-    if left is None or right is None:
-        rows = ledger.conn.execute(
-            f"SELECT left_output, right_output FROM votes WHERE {_IN_FORCE}", [family]
-        ).fetchall()
-        left, right = [r[0] for r in rows], [r[1] for r in rows]
-    return cast(list[OutputId], left), cast(list[OutputId], right)
+    return int(votes), int(pairs)
+
+
+def votes_on(
+    ledger: Ledger, family: str, outputs: Collection[OutputId]
+) -> tuple[list[OutputId], list[OutputId]]:
+    """The left outputs and the right outputs, vote by vote, of the votes in force in
+    ``family`` on a pair of two of ``outputs`` (found by the first of the pair, in order)."""
+    rows = ledger.conn.execute(
+        f"SELECT left_output, right_output FROM votes WHERE {_IN_FORCE} "
+        f"AND {_FIRST} IN (SELECT value FROM json_each(?))",
+        [family, json.dumps(sorted(outputs))],
+    ).fetchall()
+    return [r[0] for r in rows], [r[1] for r in rows]

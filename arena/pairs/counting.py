@@ -4,10 +4,14 @@ without listing them.
 ``settle`` makes a record of every pair (190,000 of them at 20 systems × 1,000
 cases); status needs only how many. In a ``votes`` family a pair settles when an
 output of it fails a gate or both have the same text once normalised (the same
-text key, ``arena.texts``); every other pair is pending. So per case: the pairs across
-systems, less those among the outputs passing the gates, less those among equal
-texts. Tested families (``tests``, ``tests_then_votes``) settle by more rules
-and are counted by ``settle`` itself.
+text key, ``arena.texts``); every other pair is pending.
+
+Most cases are *plain*: every system once, every text its own, and no output failing
+or removed. All their pairs are pending, so they are counted from how many outputs
+they have, and so are the pairs with a vote (a pair is two outputs of one case:
+``ledger.voting`` writes no other). Only the other cases are counted output by output.
+Tested families (``tests``, ``tests_then_votes``) settle by more rules and are counted
+by ``settle`` itself.
 """
 
 from __future__ import annotations
@@ -15,14 +19,19 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import groupby, repeat
+from itertools import groupby
 from operator import itemgetter
 
 from arena.records import CaseId, OutputId, SystemId
 
+# A case as ``ledger.tallies.case_tallies`` reads it: (case, how many outputs, how many
+# text keys among them, their systems).
+CaseTally = tuple[CaseId, int, int, Sequence[SystemId]]
 # A case and its outputs in force, as columns: (case, outputs, their systems, their text
-# keys), as ``ledger.tallies.outputs_by_case`` reads them.
+# keys), as ``ledger.tallies.case_outputs`` reads them.
 CaseOutputs = tuple[CaseId, Sequence[OutputId], Sequence[SystemId], Sequence[str]]
+# Votes as two columns: their left outputs, their right outputs.
+VotedColumns = tuple[Sequence[OutputId], Sequence[OutputId]]
 
 
 @dataclass(frozen=True)
@@ -39,61 +48,45 @@ def across(systems: Iterable[SystemId]) -> int:
     return (n * n - sum(k * k for k in counts.values())) // 2
 
 
-def count_votes_family(
-    outputs: Iterable[tuple[OutputId, CaseId, SystemId, str]],
+def plain_cases(
+    tallies: Iterable[CaseTally], marked: Collection[CaseId]
+) -> tuple[list[CaseTally], list[CaseId]]:
+    """The plain cases of ``tallies``, and the ids of the others. ``marked``: the cases
+    with an output failing a gate or removed, and the retired ones."""
+    plain, others = [], []
+    # Whether a list of systems names each once, by the list (cases share them).
+    once: dict[int, tuple[Sequence[SystemId], bool]] = {}
+    for tally in tallies:
+        case_id, n, keys, systems = tally
+        known = once.get(id(systems))
+        if known is None:
+            known = once[id(systems)] = (systems, len(set(systems)) == len(systems))
+        if known[1] and keys == n and case_id not in marked:
+            plain.append(tally)
+        else:
+            others.append(case_id)
+    return plain, others
+
+
+def count(
+    plain: Iterable[CaseTally],
+    others: Iterable[CaseOutputs],
     failing: Collection[OutputId],
-    voted: Iterable[tuple[OutputId, OutputId]],
+    plain_voted: int,
+    other_votes: VotedColumns,
 ) -> PairCounts:
     """Settled pairs, and pending pairs with no vote, of a ``votes`` family.
 
-    ``outputs``: (output, case, system, text key: ``arena.texts.text_key``) of the outputs
-    in force; ``failing``: those failing a gate (verdicts set aside by the rater left
-    out); ``voted``: the two outputs of each vote in force (skips apart; repeats count
-    once).
+    ``plain``: its plain cases; ``others``: its other cases but the retired ones, with
+    their outputs in force; ``failing``: the outputs failing a gate (verdicts set aside
+    by the rater left out); ``plain_voted``: how many pairs of the plain cases have a
+    vote in force; ``other_votes``: the votes in force on the other cases (skips apart).
     """
-    rows = sorted(outputs, key=itemgetter(1))
-    by_case = [
-        (case_id, *zip(*((o, system, key) for o, _, system, key in sitting), strict=True))
-        for case_id, sitting in groupby(rows, key=itemgetter(1))
-    ]
-    pairs = list(voted)
-    columns = ([a for a, _ in pairs], [b for _, b in pairs])
-    return count_by_case(by_case, failing, columns)  # type: ignore[arg-type]
-
-
-# The votes of a family as two columns: their left outputs, their right outputs (as
-# ``ledger.tallies.voted_outputs`` reads them).
-VotedColumns = tuple[Sequence[OutputId], Sequence[OutputId]]
-
-
-def count_by_case(
-    cases: Iterable[CaseOutputs], failing: Collection[OutputId], voted: VotedColumns
-) -> PairCounts:
-    """``count_votes_family`` of the outputs in force given case by case (each case once),
-    and of the votes given as columns."""
-    cases = list(cases)
-    failing = set(failing)
-    # The outputs of the cases where every pair is pending, numbered: the case's place
-    # in the high bits, the output's in the low ``shift`` bits. Two such outputs are of
-    # one case when their numbers differ in the low bits only.
-    shift = max((len(outputs) for _, outputs, _, _ in cases), default=0).bit_length()
-    numbered: dict[OutputId, int] = {}
+    pending = sum(n * (n - 1) // 2 for _, n, _, _ in plain)
+    settled = 0
     # The outputs passing the gates on the other cases: (case, system, text key).
     apart: dict[OutputId, tuple[CaseId, SystemId, str]] = {}
-    settled = pending = 0
-    # Cases with the same systems often share one list of them (as
-    # ``ledger.tallies.outputs_by_case`` reads them): whether each is one output's is
-    # worked out once a list.
-    systems_seen: tuple[Sequence[SystemId], bool] = ((), True)
-    for place, (case_id, outputs, systems, keys) in enumerate(cases):
-        n = len(outputs)
-        if systems is not systems_seen[0]:
-            systems_seen = (systems, len(set(systems)) == len(systems))
-        if systems_seen[1] and len(set(keys)) == n and (not failing or failing.isdisjoint(outputs)):
-            pending += n * (n - 1) // 2  # the common case: nothing settles
-            base = place << shift
-            numbered.update(zip(outputs, range(base, base + n), strict=True))
-            continue
+    for case_id, outputs, systems, keys in others:
         # None: failing a gate.
         entries = [
             (o, system, None if o in failing else key)
@@ -109,37 +102,14 @@ def count_by_case(
         left -= sum(across(systems) for systems in same.values() if len(systems) > 1)
         settled += total - left
         pending += left
-    voted_pending = _voted_pending(numbered, shift, len(cases) << shift, apart, voted)
-    return PairCounts(settled, pending - voted_pending)
+    return PairCounts(settled, pending - plain_voted - _voted_apart(apart, other_votes))
 
 
-def _voted_pending(
-    numbered: dict[OutputId, int],
-    shift: int,
-    end: int,
-    apart: dict[OutputId, tuple[CaseId, SystemId, str]],
-    voted: VotedColumns,
-) -> int:
-    """How many pending pairs have a vote: two outputs of ``numbered`` (numbers below
-    ``end``) whose numbers differ in the low ``shift`` bits only, or two of ``apart`` on
-    one case, of two systems, with different texts.
-
-    Of counting a family, the part that grows with the votes (20,000 a family at 100k
-    outputs): so the ids are looked up in C (``map``), and a pair is a number, not a
-    tuple of two ids."""
-    at = numbered.get
-    lefts, rights = voted
-    low, bits = 1 << shift, end.bit_length()
-    # -1 (not numbered) makes no number in 0 < i ^ j < low: two outputs of one case.
-    found = {
-        i << bits | j if i < j else j << bits | i
-        for i, j in zip(map(at, lefts, repeat(-1)), map(at, rights, repeat(-1)), strict=True)
-        if 0 < i ^ j < low
-    }
-    if not apart:
-        return len(found)
-    found_apart: set[tuple[OutputId, OutputId]] = set()
-    for a, b in zip(lefts, rights, strict=True):
+def _voted_apart(apart: dict[OutputId, tuple[CaseId, SystemId, str]], votes: VotedColumns) -> int:
+    """How many pending pairs of the other cases have a vote: two outputs of ``apart``
+    on one case, of two systems, with different texts (each pair once)."""
+    found: set[tuple[OutputId, OutputId]] = set()
+    for a, b in zip(*votes, strict=True):
         first, second = apart.get(a), apart.get(b)
         if (
             first is not None
@@ -148,5 +118,36 @@ def _voted_pending(
             and first[1] != second[1]
             and first[2] != second[2]
         ):
-            found_apart.add((a, b) if a < b else (b, a))
-    return len(found) + len(found_apart)
+            found.add((a, b) if a < b else (b, a))
+    return len(found)
+
+
+def distinct_pairs(votes: VotedColumns) -> int:
+    """How many pairs ``votes`` are on, each once whichever side each output was on."""
+    return len({(a, b) if a < b else (b, a) for a, b in zip(*votes, strict=True)})
+
+
+def count_votes_family(
+    outputs: Iterable[tuple[OutputId, CaseId, SystemId, str]],
+    failing: Collection[OutputId],
+    voted: Iterable[tuple[OutputId, OutputId]],
+) -> PairCounts:
+    """``count`` of a family given whole, split as `arena status` splits it in SQL.
+
+    ``outputs``: (output, case, system, text key: ``arena.texts.text_key``) of the outputs
+    in force; ``failing``: those failing a gate; ``voted``: the two outputs of each vote
+    in force, two of one case (skips apart; repeats count once).
+    """
+    rows = sorted(outputs, key=itemgetter(1))
+    by_case = [
+        (case_id, *map(list, zip(*((o, s, key) for o, _, s, key in sitting), strict=True)))
+        for case_id, sitting in groupby(rows, key=itemgetter(1))
+    ]
+    tallies = [(c, len(o), len(set(keys)), systems) for c, o, systems, keys in by_case]
+    plain, others = plain_cases(tallies, {case_id for o, case_id, _, _ in rows if o in failing})
+    other_cases = [case for case in by_case if case[0] in set(others)]
+    set_aside = {o for _, listed, _, _ in other_cases for o in listed}
+    pairs = list(voted)
+    rest = ([a for a, b in pairs if a in set_aside], [b for a, b in pairs if a in set_aside])
+    every = ([a for a, _ in pairs], [b for _, b in pairs])
+    return count(plain, other_cases, failing, distinct_pairs(every) - distinct_pairs(rest), rest)

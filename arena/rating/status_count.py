@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from arena.decisions import decisions
 from arena.ledger import Ledger, events, tallies, voting
-from arena.pairs.counting import CaseOutputs, PairCounts, count_by_case
+from arena.pairs.counting import CaseOutputs, PairCounts, count, distinct_pairs, plain_cases
 from arena.pairs.settling import TESTED_KINDS, overrules_by_output
-from arena.records import Family, OutputId
+from arena.records import CaseId, Family, OutputId
 
 if TYPE_CHECKING:
     from arena import family_state
@@ -28,53 +28,57 @@ def _pair(a: str, b: str) -> frozenset[str]:
 
 def counted_rows(ledger: Ledger, families: list[Family]) -> list[dict[str, Any]]:
     """The status row of each of ``families``, counted from the ledger."""
-    ever_failed = tallies.ever_failed(ledger) if families else set()
     return [
-        full_status_row(ledger, f.name)
-        if f.kind in TESTED_KINDS
-        else _counted_row(ledger, f, ever_failed)
+        full_status_row(ledger, f.name) if f.kind in TESTED_KINDS else _counted_row(ledger, f)
         for f in families
     ]
 
 
-def _counted_row(ledger: Ledger, family: Family, ever_failed: set[OutputId]) -> dict[str, Any]:
+def _counted_row(ledger: Ledger, family: Family) -> dict[str, Any]:
     decided = decisions(events.family_events(ledger, family.name))
     retired, removed = decided.retired_cases, decided.removed_outputs
-    cases = [
-        _without(found, removed)
-        for found in tallies.outputs_by_case(ledger, family.name)
-        if found[0] not in retired
-    ]
-    outputs = [outputs for _, outputs, _, _ in cases]
     # Only an output that ever failed a gate can be failing now.
-    candidates = ever_failed.intersection(chain(*outputs)) if ever_failed else set()
-    verdicts = tallies.newest_verdicts(ledger, candidates)
+    failed = {
+        output_id: case_id
+        for output_id, case_id in tallies.ever_failed(ledger, family.name).items()
+        if case_id not in retired and output_id not in removed
+    }
     overruled = overrules_by_output(decided.overruled)
     failing = {
         output_id
-        for output_id, gates in verdicts.items()
+        for output_id, gates in tallies.newest_verdicts(ledger, failed).items()
         if any(
             not passed and gate not in overruled.get(output_id, ())
             for gate, passed in gates.items()
         )
     }
-    votes = tallies.voted_outputs(ledger, family.name)
-    # Cases with the same systems share one list of them (``tallies.outputs_by_case``).
-    systems = {id(listed): listed for _, _, listed, _ in cases}.values()
-    counts = (
-        count_by_case(cases, failing, votes)
-        if family.kind == "votes"
-        else PairCounts(0, 0)  # graded: scored by graders, no pairs
-    )
+    marked = {
+        *retired,
+        *(failed[o] for o in failing),
+        *(CaseId(case_id) for _, case_id in voting.places(ledger, removed).values()),
+    }
+    plain, others = plain_cases(tallies.case_tallies(ledger, family.name), marked)
+    read = tallies.case_outputs(ledger, family.name, others)
+    counted = [_without(found, removed) for found in read if found[0] not in retired]
+    votes, voted = tallies.voted_pairs(ledger, family.name)
+    counts = PairCounts(0, 0)  # graded: scored by graders, no pairs
+    if family.kind == "votes":
+        # The votes on the other cases (retired ones too) are counted with their outputs;
+        # a pair being two outputs of one case, the rest are the plain cases' pairs.
+        set_aside = {o for _, outputs, _, _ in read for o in outputs}
+        on_others = tallies.votes_on(ledger, family.name, set_aside) if set_aside else ([], [])
+        counts = count(plain, counted, failing, voted - distinct_pairs(on_others), on_others)
+    # Plain cases with the same systems share one list of them (``tallies.case_tallies``).
+    systems = {id(listed): listed for _, _, _, listed in plain}.values()
     return {
         "name": family.name,
         "kind": family.kind,
         "language": family.language,
-        "systems": len(set(chain(*systems))),
+        "systems": len(set(chain(*systems, *(listed for _, _, listed, _ in counted)))),
         "cases": tallies.case_count(ledger, family.name, retired),
-        "outputs": sum(map(len, outputs)),
+        "outputs": sum(n for _, n, _, _ in plain) + sum(len(o) for _, o, _, _ in counted),
         "gate_failures": len(failing),
-        "votes": len(votes[0]),
+        "votes": votes,
         "settled_pairs": counts.settled,
         "pending_pairs": counts.unvoted,
     }

@@ -274,26 +274,29 @@ def test_the_verdicts_of_outputs_that_ever_failed_are_those_in_force(busy):
 
 
 def test_status_reads_ids_that_hold_a_comma_row_by_row(busy):
-    """Status joins the ids of a case (and of the votes) in SQL with commas and splits
-    them again; an id with a comma in it (none that Arena makes) is read row by row
-    instead."""
+    """Status joins the systems of a case in SQL with commas and splits them again; a
+    system id with a comma in it (none that Arena makes) is read row by row instead, and
+    an output id with one is counted as any other."""
     beside = _output(busy, "v", "c3", "beta")
     (import_id,) = busy.db.execute(
         "SELECT import_id FROM outputs WHERE output_id = ?", [beside.output_id]
     ).fetchone()
-    odd = Output(OutputId("odd,id"), "v", beside.case_id, beside.system_id, 7, f"Odd: {ENGLISH}")
+    odd = Output(OutputId("odd,id"), "v", beside.case_id, "odd,system", 0, f"Odd: {ENGLISH}")
     with busy.atomic():
+        busy.db["systems"].insert(
+            {"system_id": "odd,system", "label": "odd", "descriptor": "{}", "created_at": "-"}
+        )
         catalog.add_output(busy, odd, import_id)
         verdicts.record_gate_results(busy, [(odd.output_id, PASS, None)])
     session = voting.start_session(busy, "v", seed=1)
     for left, right in ((odd, _output(busy, "v", "c3", "gamma")), (beside, odd)):
         show_and_vote(busy, session, left, right)
-    assert {o for _, outputs, _, _ in tallies.outputs_by_case(busy, "v") for o in outputs} >= {
-        "odd,id"
-    }
-    voted = list(zip(*tallies.voted_outputs(busy, "v"), strict=True))
-    assert ("odd,id", beside.output_id) not in voted
-    assert (beside.output_id, "odd,id") in voted
+    (c3,) = [tally for tally in tallies.case_tallies(busy, "v") if tally[0] == "c3"]
+    assert c3[1] == 6 and "odd,system" in c3[3] and len(c3[3]) == 6
+    (case,) = tallies.case_outputs(busy, "v", ["c3"])
+    assert "odd,id" in case[1]
+    voted = list(zip(*tallies.votes_on(busy, "v", case[1]), strict=True))
+    assert (beside.output_id, "odd,id") in voted and ("odd,id", beside.output_id) not in voted
     _agree(busy)
 
 
@@ -328,3 +331,32 @@ def test_a_tests_then_votes_family_counts_one_pair_per_task_and_system_pair(ledg
     session.vote("right")
     assert session.current() is None
     assert family_status(ledger, "two")[0]["pending_pairs"] == 0
+
+
+def test_status_reads_the_votes_and_failures_from_their_indexes(busy):
+    """The votes by pair in order (migration 0017) and the failing verdicts drive their
+    queries: no vote row, and no output of the family, is read one by one."""
+    _rate(busy, "v", 12)
+    outputs = [o.output_id for o in catalog.outputs(busy, "v")]
+    run: list[str] = []
+    busy.conn.set_trace_callback(run.append)
+    try:
+        votes, _ = tallies.voted_pairs(busy, "v")
+        tallies.votes_on(busy, "v", outputs)
+        tallies.ever_failed(busy, "v")
+    finally:
+        busy.conn.set_trace_callback(None)
+    plans = {
+        sql.split(" FROM ")[0]: " | ".join(
+            row[-1] for row in busy.conn.execute(f"EXPLAIN QUERY PLAN {sql}")
+        )
+        for sql in run
+        if "votes" in sql or "gate_results" in sql
+    }
+    assert len(plans) == 3 and votes == len(voting.votes_in_force(busy, "v")) > 0
+    for plan in plans.values():
+        assert "SCAN votes" not in plan and "SCAN output_keys" not in plan, plan
+    counted, on, failed = plans.values()
+    assert "USING INDEX votes_by_pair_in_order (family=?)" in counted
+    assert "USING INDEX votes_by_pair_in_order (family=? AND <expr>=?)" in on
+    assert failed.startswith("SCAN g USING INDEX gate_failures")
