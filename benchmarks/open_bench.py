@@ -16,7 +16,8 @@ warm-up, the median wall (and CPU) time from starting the child to its end:
 - ``python -c pass``: a bare Python start;
 - ``arena --ledger L status``: the table of every family (target ≤ 0.5 s), with the
   rows kept from the run before (``<ledger>.status.json``; the ledger unchanged);
-- the same with no rows kept (the file removed before each run): every family counted;
+- the same with no rows kept (the file removed before each run): every family counted
+  (the same target);
 - the same after one vote in one family (on a fresh copy with its rows kept, a vote
   recorded through ``RatingSession`` before each run): that family counted, the others
   kept;
@@ -96,7 +97,7 @@ WINDOW = (
 from arena.cli import main as cli
 from arena.ui import app as ui_app
 
-def run(argv, *, ledger_path, family=None):
+def run(argv, *, ledger_path, family=None, pair_choice=None):  # as ui_app.run
     from PySide6.QtCore import QTimer
     app = ui_app.application(argv)
     window = ui_app.open_window(ledger_path, family)
@@ -305,7 +306,7 @@ def main() -> None:
     rows = (
         ("python -c pass", "bare", None, None),
         ("arena status", "status", bare, 0.5),
-        ("arena status, nothing kept", "first", bare, None),
+        ("arena status, nothing kept", "first", bare, 0.5),
         ("arena status after a vote", "after-vote", bare, 0.5),
         ("empty QMainWindow", "empty", None, None),
         (f"window, first pair ({family})", "window", empty, 1.5),

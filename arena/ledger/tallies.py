@@ -68,7 +68,7 @@ def case_outputs(
     return [
         (case_id, *(list(column) for column in zip(*(row[1:] for row in rows), strict=True)))
         for case_id, rows in groupby(_case_rows(ledger, family, cases), key=itemgetter(0))
-    ]  # type: ignore[misc]
+    ]
 
 
 def _case_rows(
@@ -85,8 +85,8 @@ def _case_rows(
 
 def _split(joined: str | None, n: int) -> list[str] | None:
     """``n`` values joined by ``group_concat`` (with commas, its default: the cheapest
-    to join), apart again; None when one of them holds a comma (ids and keys are hex:
-    the caller then reads them as rows).
+    to join), apart again; None when one of them holds a comma (system ids are hex: the
+    caller then reads them as rows).
 
     Joined in SQL, a column comes to Python as one string: several times faster to read
     than a tuple and a string per row."""

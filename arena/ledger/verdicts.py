@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from arena.clock import now_iso
+from arena.ledger import tallies
 from arena.ledger.connection import Ledger
 from arena.records import GateResult, OutputId
 
@@ -98,16 +99,7 @@ def ever_failed(
     """The results in force (as ``gate_verdicts`` gives them) of only those of ``outputs``
     (of ``family``) that have a failing verdict among their results, newest or not: all
     that can fail a gate now, read without reading every verdict of the family."""
-    first, last = _stretch(ledger, family, None)
-    suspects = sorted(
-        {
-            r[0]
-            for r in ledger.db.execute(
-                "SELECT output_id FROM gate_results WHERE seq BETWEEN ? AND ? AND passed = 0",
-                [first, last],
-            )
-        }.intersection(outputs)
-    )
+    suspects = sorted(tallies.ever_failed(ledger, family).keys() & set(outputs))
     found: dict[OutputId, dict[str, GateResult]] = {}
     for start in range(0, len(suspects), 500):
         chunk = suspects[start : start + 500]

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 )
 
 from arena.ledger import Ledger
-from arena.ui import import_flow
 from arena.ui.family_list import FamilyList
 from arena.ui.help_overlay import HelpOverlay
 from arena.ui.keys import ACTIONS, KeyMap, make_action
@@ -319,11 +318,17 @@ class MainWindow(QMainWindow):
     # -- importing ------------------------------------------------------------
 
     def choose_import(self) -> None:
+        # The import dialog and the readers behind it load at the first import, not with
+        # the window.
+        from arena.ui import import_flow
+
         path = import_flow.ask_import_path(self)
         if path is not None:
             self.import_path(path)
 
     def import_path(self, path: Path) -> bool:
+        from arena.ui import import_flow
+
         return import_flow.import_outputs(self, self.ops, self.ledger, path)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
