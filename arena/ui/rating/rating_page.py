@@ -24,6 +24,7 @@ from arena.records import Choice, PresentationId, Vote
 from arena.ui import dialogs
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, display
 from arena.ui.operations import LedgerOps
+from arena.ui.rating.after_paint import AfterPaint
 from arena.ui.rating.pair_view import PairView
 from arena.ui.rating.render_cache import RenderCache
 from arena.ui.theme import Theme
@@ -73,9 +74,7 @@ class RatingPage(QWidget):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.ops = ops
-        self.cache = cache
-        self.clock = clock
+        self.ops, self.cache, self.clock = ops, cache, clock
         self.break_minutes = break_minutes
         self.ledger: Ledger | None = None
         self.family = ""
@@ -90,6 +89,8 @@ class RatingPage(QWidget):
         self.last_input = clock()
 
         self.pair_view = PairView(cache, theme, point_size, split=split, sync=sync)
+        # Once the pair is on screen: the counts and the guess at the next pair.
+        self.after_paint = AfterPaint(self.pair_view, self._after_paint)
         self.notice = QLabel()
         self.notice.setObjectName("banner")
         self.notice.setWordWrap(True)
@@ -287,8 +288,7 @@ class RatingPage(QWidget):
         if shown_id in self.flagged and self.notice_pair is None:
             self.show_notice(f"This pair is flagged: “{self.flagged[shown_id]}”.", pair=pair)
         self.status_changed.emit()
-        # After the pair is painted: the progress count and the guess at the next pair.
-        QTimer.singleShot(0, self._after_paint)
+        self.after_paint.request()
 
     def _after_paint(self) -> None:
         session = self.session
