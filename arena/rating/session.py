@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena import family_state
+from arena import collector, family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, family_changes, voting
@@ -99,17 +99,19 @@ class RatingSession:
         self.actor = actor
         self.clock = clock
         self.wall_clock = wall_clock
-        state = family_state.for_rating(ledger, family)
-        self.session: Session = voting.start_session(
-            ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor
-        )
-        self._read(state)
+        with collector.paused():
+            state = family_state.for_rating(ledger, family)
+            self.session: Session = voting.start_session(
+                ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor
+            )
+            self._read(state)
         self._current: PairView | None = None
         self._shown_clock = 0.0
 
     def refresh(self) -> None:
         """Re-read the family and its history: something outside this session changed them."""
-        self._read(family_state.for_rating(self.ledger, self.family.name))
+        with collector.paused():
+            self._read(family_state.for_rating(self.ledger, self.family.name))
 
     def _read(self, state: family_state.ForRating) -> None:
         name = self.family.name

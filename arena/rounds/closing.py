@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
 import json
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from arena import __version__, family_state, gates
+from arena import __version__, collector, family_state, gates
 from arena.canonical import sha256_hex
 from arena.clock import now_iso
 from arena.errors import BadInput
@@ -167,20 +165,6 @@ class _Result:
     receipts: list[dict[str, Any]]
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Closing a round makes millions of short-lived rows and no reference cycles: the
-    cycle collector would only walk them again and again (a third of the time at a
-    million votes)."""
-    running = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if running:
-            gc.enable()
-
-
 def close_round(
     ledger: Ledger,
     family_name: str,
@@ -195,7 +179,7 @@ def close_round(
     family with outputs that have no test result is refused unless ``allow_missing``
     (they count as failed, and the board says how many).
     """
-    with _collector_paused():
+    with collector.paused():
         return _close(ledger, family_name, settings, progress, allow_missing)
 
 

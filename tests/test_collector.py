@@ -1,0 +1,40 @@
+"""The cycle collector is paused while a big structure is built, and always restored."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from arena import collector, family_state
+from arena.rating.session import RatingSession
+
+
+def test_paused_restores_the_collector_as_it_was_even_on_an_error():
+    assert gc.isenabled()
+    with pytest.raises(ZeroDivisionError):
+        with collector.paused():
+            assert not gc.isenabled()
+            _ = 1 / 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector.paused():
+            pass
+        assert not gc.isenabled()  # paused by someone else: left so
+    finally:
+        gc.enable()
+
+
+def test_a_session_reads_its_family_with_the_collector_paused(small_family, monkeypatch):
+    seen = []
+    read = family_state.for_rating
+
+    def reading(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(family_state, "for_rating", reading)
+    session = RatingSession(small_family, "small", seed=1)
+    session.refresh()
+    assert seen == [False, False] and gc.isenabled()
