@@ -8,21 +8,12 @@ few columns of each, and the gate results only of outputs that ever failed one.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from itertools import groupby
 from operator import itemgetter
 
 from arena.ledger.connection import Ledger
 from arena.records import CHOICES, CaseId, OutputId, SystemId
-
-# Well under SQLite's limit on the parameters of one statement (999 before 3.32).
-_CHUNK = 500
-
-
-def _chunks(keys: Collection[str]) -> Iterator[list[str]]:
-    ordered = sorted(keys)
-    for start in range(0, len(ordered), _CHUNK):
-        yield ordered[start : start + _CHUNK]
 
 
 def case_count(ledger: Ledger, family: str, left_out: Collection[CaseId] = ()) -> int:
@@ -106,23 +97,6 @@ def ever_failed(ledger: Ledger, family: str) -> dict[OutputId, CaseId]:
             [family],
         )
     )
-
-
-def newest_verdicts(
-    ledger: Ledger, outputs: Collection[OutputId]
-) -> dict[OutputId, dict[str, bool]]:
-    """For each of ``outputs``: gate -> passed, of the newest evaluation of each gate
-    (what ``verdicts.gate_verdicts`` keeps in force)."""
-    found: dict[OutputId, dict[str, bool]] = {}
-    for chunk in _chunks(outputs):
-        marks = ", ".join("?" * len(chunk))
-        for output_id, gate, passed in ledger.conn.execute(
-            f"SELECT output_id, gate, passed FROM gate_results WHERE output_id IN ({marks}) "
-            "ORDER BY seq",
-            chunk,
-        ):
-            found.setdefault(output_id, {})[gate] = bool(passed)
-    return found
 
 
 # A vote's pair, its outputs in order: as the index of the votes by pair holds it

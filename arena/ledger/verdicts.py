@@ -3,6 +3,7 @@ each was computed under (so that re-gating runs only what changed)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable
 
 from arena.clock import now_iso
@@ -99,18 +100,21 @@ def ever_failed(
     """The results in force (as ``gate_verdicts`` gives them) of only those of ``outputs``
     (of ``family``) that have a failing verdict among their results, newest or not: all
     that can fail a gate now, read without reading every verdict of the family."""
-    suspects = sorted(tallies.ever_failed(ledger, family).keys() & set(outputs))
+    return in_force(ledger, tallies.ever_failed(ledger, family).keys() & set(outputs))
+
+
+def in_force(ledger: Ledger, outputs: Collection[str]) -> dict[OutputId, tuple[GateResult, ...]]:
+    """The results in force (as ``gate_verdicts`` gives them) of each of ``outputs`` that
+    has any, read by output id (a few of a family's, not its whole stretch)."""
     found: dict[OutputId, dict[str, GateResult]] = {}
-    for start in range(0, len(suspects), 500):
-        chunk = suspects[start : start + 500]
-        for output_id, gate, passed, reason in ledger.db.execute(
-            "SELECT output_id, gate, passed, reason FROM gate_results "
-            f"WHERE output_id IN ({', '.join('?' * len(chunk))}) ORDER BY seq",
-            chunk,
-        ):
-            newest = found.setdefault(output_id, {})
-            newest.pop(gate, None)  # a gate evaluated again moves to the end
-            newest[gate] = GateResult(gate, bool(passed), reason)
+    for output_id, gate, passed, reason in ledger.conn.execute(
+        "SELECT output_id, gate, passed, reason FROM gate_results "
+        "WHERE output_id IN (SELECT value FROM json_each(?)) ORDER BY seq",
+        [json.dumps(sorted(outputs))],
+    ):
+        newest = found.setdefault(output_id, {})
+        newest.pop(gate, None)  # a gate evaluated again moves to the end
+        newest[gate] = GateResult(gate, bool(passed), reason)
     return {output_id: tuple(newest.values()) for output_id, newest in found.items()}
 
 

@@ -13,9 +13,9 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from arena.decisions import decisions
-from arena.ledger import Ledger, events, tallies, voting
+from arena.ledger import Ledger, events, tallies, verdicts, voting
 from arena.pairs.counting import CaseOutputs, PairCounts, count, distinct_pairs, plain_cases
-from arena.pairs.settling import TESTED_KINDS, overrules_by_output
+from arena.pairs.settling import TESTED_KINDS, any_gate_failed, overrules_by_output
 from arena.records import CaseId, Family, OutputId
 
 if TYPE_CHECKING:
@@ -46,11 +46,8 @@ def _counted_row(ledger: Ledger, family: Family) -> dict[str, Any]:
     overruled = overrules_by_output(decided.overruled)
     failing = {
         output_id
-        for output_id, gates in tallies.newest_verdicts(ledger, failed).items()
-        if any(
-            not passed and gate not in overruled.get(output_id, ())
-            for gate, passed in gates.items()
-        )
+        for output_id, results in verdicts.in_force(ledger, failed).items()
+        if any_gate_failed(results, overruled.get(output_id, frozenset()))
     }
     marked = {
         *retired,
