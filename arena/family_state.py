@@ -10,9 +10,10 @@ verdicts are set aside.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from arena.decisions import Decisions, decisions
 from arena.ledger import Ledger, catalog, events, trial_store, verdicts
@@ -25,10 +26,23 @@ from arena.pairs.settling import (
     settle,
     stand_ins,
 )
-from arena.records import Case, CaseId, Family, GateResult, Output, OutputId, Trial
+from arena.records import (
+    Case,
+    CaseId,
+    Family,
+    GateResult,
+    Output,
+    OutputId,
+    OutputPlace,
+    SystemId,
+    Trial,
+)
 
 if TYPE_CHECKING:
     from arena.pairs.pending import PendingPairs
+
+# An output whole, or only where it sits (``catalog.output_places``).
+Placed = TypeVar("Placed", Output, OutputPlace)
 
 
 @dataclass(frozen=True)
@@ -52,7 +66,7 @@ class FamilyState:
     @cached_property
     def in_force(self) -> tuple[Output, ...]:
         """Outputs not removed and not on a retired case, in import order."""
-        return _in_force(self.outputs, self.decisions)
+        return _in_force(self.outputs.values(), self.decisions)
 
     @cached_property
     def _overruled(self) -> dict[OutputId, frozenset[str]]:
@@ -113,12 +127,13 @@ class FamilyState:
 
 @dataclass(frozen=True)
 class ForRating:
-    """What a rating session reads of a family: its cases and outputs (votes may refer
-    to removed ones), and the pairs left for the rater (``settlement.pending``)."""
+    """What a rating session reads of a family: its cases, the system of each output (votes
+    may refer to removed ones) and the pairs left for the rater (``settlement.pending``).
+    Texts are not read: the session reads an output's when its pair comes up."""
 
     family: Family
     cases: dict[CaseId, Case]
-    outputs: dict[OutputId, Output]
+    systems: dict[OutputId, SystemId]
     pending: PendingPairs
     # Tested families: outputs in force without a test result (settled as failing).
     untested: int = 0
@@ -127,10 +142,10 @@ class ForRating:
 def for_rating(ledger: Ledger, name: str) -> ForRating:
     """A family as a rating session needs it, with the corrections ``FamilyState`` applies.
 
-    A ``votes`` family's pending pairs are worked out as numbers (``pairs.pending``),
-    reading the verdicts of only the outputs that ever failed a gate (an output with no
-    verdict at all counts as passing, where ``settle`` would refuse it); other kinds'
-    come from ``settle``.
+    A ``votes`` family's pending pairs are worked out as numbers (``pairs.pending``) from
+    its outputs without their texts, reading the verdicts of only the outputs that ever
+    failed a gate (an output with no verdict at all counts as passing, where ``settle``
+    would refuse it); other kinds' come from ``settle``.
     """
     # numpy, which the pairs as numbers need, is loaded here: status and gating never do.
     from arena.pairs.pending import PendingPairs, votes_pending
@@ -140,9 +155,11 @@ def for_rating(ledger: Ledger, name: str) -> ForRating:
         state = load(ledger, name)
         pending = PendingPairs.of(state.settlement.pending)
         untested = sum(o.test_result is None for o in state.in_force)
-        return ForRating(state.family, state.cases, state.outputs, pending, untested)
-    family, decided, cases, outputs = _read(ledger, name)
-    in_force = _in_force(outputs, decided)
+        systems = {output_id: o.system_id for output_id, o in state.outputs.items()}
+        return ForRating(state.family, state.cases, systems, pending, untested)
+    family, decided, cases = _family_and_cases(ledger, name)
+    places = catalog.output_places(ledger, name)
+    in_force = _in_force(places, decided)
     overruled = overrules_by_output(decided.overruled)
     results = verdicts.ever_failed(ledger, name, {o.output_id for o in in_force})
     failing = {
@@ -150,7 +167,8 @@ def for_rating(ledger: Ledger, name: str) -> ForRating:
         for output_id, gates in results.items()
         if any_gate_failed(gates, overruled.get(output_id, frozenset()))
     }
-    return ForRating(family, cases, outputs, votes_pending(in_force, failing))
+    systems = {o.output_id: o.system_id for o in places}
+    return ForRating(family, cases, systems, votes_pending(in_force, failing))
 
 
 def with_decided_languages(cases: dict[CaseId, Case], decided: Decisions) -> dict[CaseId, Case]:
@@ -163,14 +181,6 @@ def with_decided_languages(cases: dict[CaseId, Case], decided: Decisions) -> dic
         )
         for case_id, case in cases.items()
     }
-
-
-def _read(
-    ledger: Ledger, name: str
-) -> tuple[Family, Decisions, dict[CaseId, Case], dict[OutputId, Output]]:
-    """The family, its corrections, its cases (languages decided) and every output."""
-    family, decided, cases = _family_and_cases(ledger, name)
-    return family, decided, cases, {o.output_id: o for o in catalog.outputs(ledger, name)}
 
 
 def _family_and_cases(ledger: Ledger, name: str) -> tuple[Family, Decisions, dict[CaseId, Case]]:
@@ -212,10 +222,10 @@ def with_trials(
     }
 
 
-def _in_force(outputs: dict[OutputId, Output], decided: Decisions) -> tuple[Output, ...]:
+def _in_force(outputs: Iterable[Placed], decided: Decisions) -> tuple[Placed, ...]:
     return tuple(
         o
-        for o in outputs.values()
+        for o in outputs
         if o.case_id not in decided.retired_cases and o.output_id not in decided.removed_outputs
     )
 

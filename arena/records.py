@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal, NewType
+from typing import Any, Literal, NamedTuple, NewType
 
 from arena.canonical import content_hash, sha256_hex
 
@@ -205,6 +205,16 @@ class Output:
     def content_hash(self) -> str:
         """sha256 of the text's UTF-8 bytes: how exported bundles refer to it."""
         return sha256_hex(self.text)
+
+
+class OutputPlace(NamedTuple):
+    """An output without its text: its case, its system and its text key
+    (``arena.texts.text_key``), all that choosing pairs reads of it."""
+
+    output_id: OutputId
+    case_id: CaseId
+    system_id: SystemId
+    text_key: str
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from arena.records import (
     Family,
     Output,
     OutputId,
+    OutputPlace,
     System,
     SystemDescriptor,
     SystemId,
@@ -317,6 +318,16 @@ def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Ou
     where, params = "family = ? AND rowid <= ?", [family, up_to if up_to is not None else 2**62]
     rows = ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE {where} ORDER BY rowid", params)
     return [_output(r) for r in rows]
+
+
+def output_places(ledger: Ledger, family: str) -> list[OutputPlace]:
+    """Every output of ``family`` without its text, in no set order: one pass over a
+    covering index, where reading the outputs whole makes a record of every text."""
+    rows = ledger.db.execute(
+        "SELECT output_id, case_id, system_id, text_key FROM output_keys WHERE family = ?",
+        [family],
+    )
+    return list(map(OutputPlace._make, rows))
 
 
 def outputs_and_hashes(ledger: Ledger, family: str) -> tuple[list[Output], dict[OutputId, str]]:

@@ -21,8 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from arena.pairs.scheduling import Candidate
-from arena.records import CaseId, Output, OutputId
-from arena.texts import normalise_text
+from arena.records import CaseId, OutputId, OutputPlace
 
 
 class Paired(Protocol):
@@ -78,22 +77,23 @@ def _upper(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i.astype(np.int64), j.astype(np.int64)
 
 
-def votes_pending(outputs: Iterable[Output], failing: Collection[OutputId]) -> PendingPairs:
+def votes_pending(outputs: Iterable[OutputPlace], failing: Collection[OutputId]) -> PendingPairs:
     """The pending pairs of a ``votes`` family: ``outputs`` are those in force, ``failing``
     those failing a gate (verdicts set aside by the rater left out). The pairs come case by
     case in case order; within a pair, ``a`` is the output whose system sorts first."""
-    by_case: dict[CaseId, list[Output]] = defaultdict(list)
+    by_case: dict[CaseId, list[OutputPlace]] = defaultdict(list)
     for output in outputs:
         by_case[output.case_id].append(output)
     cases = sorted(by_case)
+    # Two samples of one system are never a pair, so their order within it does not matter.
     ordered = [
         o
         for case_id in cases
-        for o in sorted(by_case[case_id], key=lambda o: (o.system_id, o.sample, o.output_id))
+        for o in sorted(by_case[case_id], key=lambda o: (o.system_id, o.output_id))
     ]
     sizes = np.array([len(by_case[c]) for c in cases], dtype=np.int64)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
-    # Per output: its system and its normalised text as numbers (-1: it fails a gate).
+    # Per output: its system and its text key as numbers (-1: it fails a gate).
     system_numbers: dict[str, int] = {}
     text_numbers: dict[str, int] = {}
     system = np.array(
@@ -102,9 +102,7 @@ def votes_pending(outputs: Iterable[Output], failing: Collection[OutputId]) -> P
     )
     text = np.array(
         [
-            -1
-            if o.output_id in failing
-            else text_numbers.setdefault(normalise_text(o.text), len(text_numbers))
+            -1 if o.output_id in failing else text_numbers.setdefault(o.text_key, len(text_numbers))
             for o in ordered
         ],
         dtype=np.int64,

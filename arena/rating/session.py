@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,12 +33,16 @@ from arena.records import (
     Choice,
     Family,
     Output,
+    OutputId,
     Presentation,
     PresentationId,
     Session,
     Vote,
     VoteId,
 )
+
+# Outputs kept with their texts: the pair on screen and those that may come next.
+RECENT_OUTPUTS = 16
 
 
 @dataclass(frozen=True)
@@ -115,12 +120,12 @@ class RatingSession:
 
     def _read(self, state: family_state.ForRating) -> None:
         name = self.family.name
-        self.outputs = state.outputs
         self.cases = state.cases
         self.untested = state.untested
+        self._recent: OrderedDict[OutputId, Output] = OrderedDict()
         self.scheduler = LiveScheduler(
             state.pending,
-            {k: o.system_id for k, o in self.outputs.items()},
+            state.systems,
             family_history(self.ledger, name),
             seed=self.session.seed,
             repeats=self.repeats,
@@ -153,18 +158,29 @@ class RatingSession:
     def peek_next(self) -> list[Upcoming]:
         """The pairs that may be shown after a vote on the one on screen (a guess: whether
         that vote brings a repeat depends on its id, which does not exist yet; with
-        adaptive choice the next pair depends on the vote, so one per outcome)."""
+        adaptive choice the next pair depends on the vote, so one per outcome). Their outputs
+        are searched for system names now, as the window renders them now, so that showing
+        one costs neither."""
         view = self._current
         if view is None:
             return []
-        return [
-            Upcoming(
-                self.cases[planned.case_id],
-                self.outputs[planned.left_output],
-                self.outputs[planned.right_output],
-            )
-            for planned in self.scheduler.peek_after(view.presentation.presentation_id)
-        ]
+        upcoming = []
+        for planned in self.scheduler.peek_after(view.presentation.presentation_id):
+            left, right = self.output(planned.left_output), self.output(planned.right_output)
+            for output in (left, right):
+                self.find_leak.find(output.text)
+            upcoming.append(Upcoming(self.cases[planned.case_id], left, right))
+        return upcoming
+
+    def output(self, output_id: OutputId) -> Output:
+        """An output of the family with its text. Texts are read as their pairs come up, not
+        all when the session starts; the last few read are kept (peeked at, then shown)."""
+        found = self._recent.pop(output_id, None) or catalog.get_output(self.ledger, output_id)
+        assert found is not None, output_id  # the scheduler has only this family's outputs
+        self._recent[output_id] = found
+        while len(self._recent) > RECENT_OUTPUTS:
+            self._recent.popitem(last=False)
+        return found
 
     def _present(self, planned: NextPair) -> PairView:
         if planned.resume is not None:
@@ -189,7 +205,7 @@ class RatingSession:
                 presentation.right_output,
                 presentation.repeat_of,
             )
-        left, right = self.outputs[planned.left_output], self.outputs[planned.right_output]
+        left, right = self.output(planned.left_output), self.output(planned.right_output)
         case = self.cases[planned.case_id]
         return PairView(presentation, case, left, right, self.find_leak((left, right), case.prompt))
 

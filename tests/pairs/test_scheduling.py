@@ -9,7 +9,7 @@ import pytest
 
 from arena import family_state
 from arena.intake.outputs import import_file
-from arena.ledger import Ledger, voting
+from arena.ledger import Ledger, catalog, voting
 from arena.pairs.adaptive import PAIR_CHOICES
 from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown, is_repeat_chosen
 from arena.rating import corrections
@@ -298,6 +298,32 @@ def test_a_key_reads_no_history_and_no_family(family, monkeypatch):
     rater.undo()
     rater.undo()
     assert rater.current() is not None
+
+
+def test_a_session_reads_a_text_when_its_pair_comes_up(family, monkeypatch):
+    def whole(*args, **kwargs):
+        raise AssertionError("the session read every output whole")
+
+    monkeypatch.setattr(catalog, "outputs", whole)
+    rater = RatingSession(family, "f", seed=5, repeat_share=0.0)
+    for _ in range(12):  # more outputs than the session keeps
+        view = rater.current()
+        for output in (view.left, view.right):
+            assert output == catalog.get_output(family, output.output_id)
+        rater.peek_next()
+        rater.vote("left")
+
+
+def test_a_pair_peeked_at_is_shown_without_searching_its_texts_again(family, monkeypatch):
+    rater = RatingSession(family, "f", seed=6, repeat_share=0.0)
+    rater.current()
+    upcoming = rater.peek_next()
+    search, searched = rater.find_leak._search, []
+    monkeypatch.setattr(rater.find_leak, "_search", lambda t: searched.append(t) or search(t))
+    rater.vote("left")
+    view = rater.current()
+    assert (view.left, view.right) in [(u.left, u.right) for u in upcoming]
+    assert searched == []
 
 
 def test_peek_next_is_the_pair_shown_after_an_ordinary_vote(family):

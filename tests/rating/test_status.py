@@ -255,7 +255,8 @@ def test_a_session_reads_the_pairs_and_history_the_whole_family_gives(busy):
     assert {(p.case_id, p.output_a, p.output_b) for p in rating.pending} == {
         (p.case_id, p.output_a, p.output_b) for p in state.settlement.pending
     }
-    assert rating.outputs == state.outputs and rating.cases == state.cases
+    assert rating.cases == state.cases
+    assert rating.systems == {k: o.system_id for k, o in state.outputs.items()}
     assert [dict(zip(COLUMNS, row, strict=True)) for row in family_history(busy, "v")] == list(
         voting.history(busy, "v")
     )

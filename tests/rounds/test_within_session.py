@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from arena.intake.outputs import import_file
-from arena.ledger import Ledger
+from arena.ledger import Ledger, catalog
 from arena.rating.session import RatingSession
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
@@ -39,10 +39,9 @@ def one_long_sitting(ledger: Ledger, folder: Path, *, votes: int = 200, sittings
     path.write_text("\n".join(lines), encoding="utf-8")
     import_file(ledger, path, family="f", fmt="native")
     rng = random.Random(3)
-    rank = {}
+    rank = {o.system_id: SYSTEMS.index(o.text.split()[0]) for o in catalog.outputs(ledger, "f")}
     for sitting in range(sittings):
         session = RatingSession(ledger, "f", seed=sitting, repeat_share=0.0)
-        rank = {o.system_id: SYSTEMS.index(o.text.split()[0]) for o in session.outputs.values()}
         for _ in range(votes // sittings):
             view = session.current()
             if view is None:
