@@ -1,23 +1,22 @@
 """A family's presentations in order, each with the vote in force on it: what a rating
-session reads once when it starts (``voting.history``, each presentation's vote looked up
-by the index instead of grouping every vote of the ledger)."""
+session reads once when it starts (``voting.history``, read as two passes in order, one
+over the family's presentations and one over its votes, instead of looking up each
+presentation's newest vote)."""
 
 from __future__ import annotations
 
 from arena.ledger.connection import Ledger
 from arena.records import ShownRow
 
-_HISTORY = """
-SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
-       v.vote_id, v.choice, v.session_id, v.voted_at
-FROM presentations p
-LEFT JOIN votes v ON v.seq = (
-    SELECT MAX(w.seq) FROM votes w
-    WHERE w.presentation_id = p.presentation_id
-      AND w.vote_id NOT IN (SELECT vote_id FROM retractions)
-)
-WHERE p.family = ?
-ORDER BY p.seq
+_PRESENTATIONS = """
+SELECT presentation_id, case_id, left_output, right_output, repeat_of
+FROM presentations WHERE family = ? ORDER BY seq
+"""
+# In order, so that a later vote on a presentation (a correction) replaces an earlier one.
+_VOTES = """
+SELECT presentation_id, vote_id, choice, session_id, voted_at
+FROM votes WHERE family = ? AND vote_id NOT IN (SELECT vote_id FROM retractions)
+ORDER BY seq
 """
 COLUMNS = (
     "presentation_id",
@@ -30,10 +29,16 @@ COLUMNS = (
     "session_id",
     "voted_at",
 )
+_NO_VOTE = (None, None, None, None)
 
 
 def family_history(ledger: Ledger, family: str) -> list[ShownRow]:
     """Rows of (presentation_id, case_id, left_output, right_output, repeat_of, vote_id,
     choice, session_id, voted_at: the vote's) as ``voting.history`` gives them (as dicts)
-    for ``family``."""
-    return ledger.db.execute(_HISTORY, [family]).fetchall()
+    for ``family``. A vote is of its presentation's family: ``voting`` writes only votes on
+    two outputs of their case and family, as the presentation's are."""
+    db = ledger.conn
+    in_force = {row[0]: row[1:] for row in db.execute(_VOTES, [family])}
+    return [
+        shown + in_force.get(shown[0], _NO_VOTE) for shown in db.execute(_PRESENTATIONS, [family])
+    ]
