@@ -59,6 +59,25 @@ class OrderModel:
             return
         self.votes += sign
 
+    def count_all(
+        self, lefts: Sequence[SystemId], rights: Sequence[SystemId], choices: Sequence[str | None]
+    ) -> None:
+        """``count`` (+1) each of many votes (a history read when a session starts)."""
+        i = np.array([self.at[s] for s in lefts], dtype=np.intp)
+        j = np.array([self.at[s] for s in rights], dtype=np.intp)
+        chose = np.array(choices, dtype=object)
+        left, right = chose == "left", chose == "right"
+        even = (chose == "tie") | (chose == "both_bad")
+        # Halves and wholes add up exactly in any order: the same matrix as one by one.
+        for won, lost, where, share in (
+            (i, j, left, 1.0),
+            (j, i, right, 1.0),
+            (i, j, even, 0.5),
+            (j, i, even, 0.5),
+        ):
+            np.add.at(self.wins, (won[where], lost[where]), share)
+        self.votes += int(left.sum() + right.sum() + even.sum())
+
     def _posterior(self) -> Any:  # a fitting.information.Posterior, loaded on use
         key = self.wins.tobytes()
         found = self._fitted.pop(key, None)

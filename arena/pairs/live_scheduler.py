@@ -134,28 +134,30 @@ class LiveScheduler:
         # Kept in both modes: it also tells when the order has settled (``order_settled``).
         self.model = OrderModel(systems.values())
         self.adaptive = pair_choice == ADAPTIVE
-        # The history's votes (skips and repeats apart) and skips, for the index: one
-        # pass over the history, however long (what ``_count`` does vote by vote).
-        votes: list[tuple[PairKey, SystemPair, CaseId]] = []
-        skips: list[PairKey] = []
-        for e in self.history:
-            if e.vote_id is None:
-                continue
-            left, right = systems[e.left_output], systems[e.right_output]
-            pair = (left, right) if left <= right else (right, left)
-            self.in_pair[(pair, left)] += 1
-            self.overall[left] += 1
-            self.overall[right] -= 1
-            if e.repeat_of is not None:
-                self.repeated[e.repeat_of] += 1
-            if e.choice == "skip":
-                skips.append(_key(e))
-            elif e.repeat_of is None:
-                votes.append((_key(e), pair, e.case_id))
-                e.gap = self._gap(e)
-                self.model.count(left, right, e.choice, +1)
+        # The history's votes counted in bulk, what ``_count`` does vote by vote: side
+        # counts over every one, skips and ordinary votes (not on a repeat) for the index.
+        cast = [e for e in self.history if e.vote_id is not None]
+        lefts = [systems[e.left_output] for e in cast]
+        rights = [systems[e.right_output] for e in cast]
+        pairs = [(a, b) if a <= b else (b, a) for a, b in zip(lefts, rights, strict=True)]
+        self.in_pair.update(zip(pairs, lefts, strict=True))
+        self.overall.update(lefts)
+        self.overall.subtract(rights)
+        self.repeated.update(e.repeat_of for e in cast if e.repeat_of is not None)
+        ordinary = [at for at, e in enumerate(cast) if e.choice != "skip" and e.repeat_of is None]
+        for at in ordinary:
+            cast[at].gap = self._gap(cast[at])
+        self.model.count_all(
+            [lefts[at] for at in ordinary],
+            [rights[at] for at in ordinary],
+            [cast[at].choice for at in ordinary],
+        )
         self.index = PairIndex(
-            candidates, systems, votes=votes, skips=skips, once_per_case=once_per_case
+            candidates,
+            systems,
+            votes=[(_key(cast[at]), pairs[at], cast[at].case_id) for at in ordinary],
+            skips=[_key(e) for e in cast if e.choice == "skip"],
+            once_per_case=once_per_case,
         )
         # Positions of voted pairs chosen for a repeat and not repeated yet, in order.
         self.repeats = [at for at, e in enumerate(self.history) if self._waiting(e)]

@@ -13,12 +13,13 @@ pair), and within a group by case, so that:
 
 from __future__ import annotations
 
-from bisect import insort
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from arena.pairs.open_groups import Group, Runs
 from arena.pairs.pending import PendingPairs
 from arena.pairs.scheduling import Candidate
 from arena.records import CaseId, OutputId, SystemId
@@ -26,31 +27,6 @@ from arena.records import CaseId, OutputId, SystemId
 # The two outputs of a pair, in sorted order: the same whichever side each was on.
 PairKey = tuple[OutputId, OutputId]
 SystemPair = tuple[SystemId, SystemId]
-
-
-class Group:
-    """The open pairs of one system pair at one skip level, by case."""
-
-    __slots__ = ("by_case", "size")
-
-    def __init__(self) -> None:
-        self.by_case: dict[int, list[int]] = {}  # case number -> pair numbers, sorted
-        self.size = 0
-
-    def add(self, case: int, number: int) -> None:
-        insort(self.by_case.setdefault(case, []), number)
-        self.size += 1
-
-    def remove(self, case: int, number: int) -> None:
-        numbers = self.by_case[case]
-        numbers.remove(number)
-        if not numbers:
-            del self.by_case[case]
-        self.size -= 1
-
-    def left(self, aside: int | None) -> int:
-        """Its pairs, those of the case ``aside`` set aside."""
-        return self.size - len(self.by_case.get(aside, ())) if aside is not None else self.size
 
 
 class PairIndex:
@@ -88,7 +64,7 @@ class PairIndex:
         width = max(len(names), 1)
         pair = np.minimum(sa, sb) * width + np.maximum(sa, sb)
         ra, rb = out_rank[pending.a], out_rank[pending.b]
-        order = np.lexsort((rb, ra, _ranks(self._cases)[pending.case], pair))
+        order = _order(pair, _ranks(self._cases)[pending.case], ra, rb)
         self._width = len(self._outputs)
         key = (np.minimum(ra, rb) * self._width + np.maximum(ra, rb))[order]
         case, pair = pending.case[order], pair[order]
@@ -115,27 +91,23 @@ class PairIndex:
         self._once_per_case = once_per_case
         self._unit = case * (width * width) + pair if once_per_case else key
         # Tallies of the votes in force (skips apart), over the whole history, by unit;
-        # pair keys of no pending pair are not kept (nothing reads them).
-        self.voted: Counter[int] = Counter()
+        # pair keys of no pending pair are not kept (nothing reads them). Counted in bulk,
+        # for a long history: ``_number_key`` of every vote at once.
+        votes = list(votes)
+        self.pair_votes: Counter[SystemPair] = Counter([pair for _, pair, _ in votes])
+        self.case_votes: Counter[CaseId] = Counter([case_id for _, _, case_id in votes])
+        rank, width = self._rank, self._width
+        ra = np.array([rank.get(a, -1) for (a, _), _, _ in votes], dtype=np.int64)
+        rb = np.array([rank.get(b, -1) for (_, b), _, _ in votes], dtype=np.int64)
+        known = (ra >= 0) & (rb >= 0)
+        ra, rb = ra[known], rb[known]
+        units_voted = self._units_of(np.minimum(ra, rb) * width + np.maximum(ra, rb))
+        self.voted: Counter[int] = Counter(units_voted[units_voted >= 0].tolist())
         self.skips: Counter[int] = Counter()
-        self.pair_votes: Counter[SystemPair] = Counter()
-        self.case_votes: Counter[CaseId] = Counter()
-        rank, width = self._rank.get, self._width
-        voted_keys: Counter[int] = Counter()
-        for (a, b), system_pair, case_id in votes:  # ``_number_key``, for a long history
-            ra, rb = rank(a), rank(b)
-            if ra is not None and rb is not None:
-                voted_keys[min(ra, rb) * width + max(ra, rb)] += 1
-            self.pair_votes[system_pair] += 1
-            self.case_votes[case_id] += 1
         for pair_key_ in skips:
             number_key = self._number_key(pair_key_)
             if number_key is not None:
                 self.skips[number_key] += 1
-        keys = np.array(list(voted_keys), dtype=np.int64)
-        for unit, n in zip(self._units_of(keys).tolist(), voted_keys.values(), strict=True):
-            if unit >= 0:
-                self.voted[unit] += n
         units = _distinct(self._unit)
         self.pairs_total = len(units)
         voted = np.array([u for u, n in self.voted.items() if n], dtype=np.int64)
@@ -155,7 +127,7 @@ class PairIndex:
             level[at] = [self.skips[k] for k in key[numbers[at]].tolist()]
         codes, cases = pair[numbers], case[numbers]
         # Stable: within a case the numbers stay in increasing order.
-        order = np.lexsort((cases, codes, level))
+        order = _order(level, codes, cases)
         numbers, level, codes, cases = numbers[order], level[order], codes[order], cases[order]
         self.open_count = len(numbers)
         if not len(numbers):
@@ -164,16 +136,10 @@ class PairIndex:
         new_group = np.concatenate(([True], (np.diff(level) != 0) | (np.diff(codes) != 0)))
         starts = np.flatnonzero(new_group | np.concatenate(([True], np.diff(cases) != 0)))
         bounds = [*starts.tolist(), len(numbers)]
-        # Made whole, in C where it can be: a case's pairs in a group are often one (every
-        # system once a case), so a step per case would cost most of the filing.
-        listed = numbers.tolist()
-        runs = [listed[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
-        run_cases = cases[starts].tolist()
+        listed, run_cases = numbers.tolist(), cases[starts].tolist()
         firsts = np.flatnonzero(new_group[starts]).tolist()
-        for first, last in zip(firsts, [*firsts[1:], len(runs)], strict=True):
-            group = Group()
-            group.by_case = dict(zip(run_cases[first:last], runs[first:last], strict=True))
-            group.size = bounds[last] - bounds[first]
+        for first, last in zip(firsts, [*firsts[1:], len(run_cases)], strict=True):
+            group = Group(Runs(run_cases, bounds, listed, first, last))
             at = starts[first]
             self.groups.setdefault(int(level[at]), {})[self._pair_names[int(codes[at])]] = group
 
@@ -327,6 +293,19 @@ class PairIndex:
             self._outputs[int(self._a[number])],
             self._outputs[int(self._b[number])],
         )
+
+
+def _order(*columns: np.ndarray) -> np.ndarray:
+    """The stable order by the first column, then the next…, as ``np.lexsort`` of them
+    reversed; columns of small non-negative numbers are made one number and sorted once
+    where it fits in 63 bits (a fifth of the time on 190,000 pairs)."""
+    sizes = [int(column.max()) + 1 if len(column) else 1 for column in columns]
+    if math.prod(sizes) >= 2**63:
+        return np.lexsort(columns[::-1])
+    combined = np.zeros(len(columns[0]), dtype=np.int64)
+    for column, size in zip(columns, sizes, strict=True):
+        combined = combined * size + column
+    return np.argsort(combined, kind="stable")
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:

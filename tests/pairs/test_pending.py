@@ -15,7 +15,16 @@ from arena.pairs.pair_index import PairIndex
 from arena.pairs.pending import PendingPairs, votes_pending
 from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown
 from arena.pairs.settling import settle
-from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, SystemId
+from arena.records import (
+    GATES,
+    CaseId,
+    Family,
+    GateResult,
+    Output,
+    OutputId,
+    OutputPlace,
+    SystemId,
+)
 from arena.texts import text_key
 
 PASS = tuple(GateResult(gate, True, "") for gate in GATES)
@@ -45,6 +54,11 @@ def families(draw):
     return draw(st.permutations(outputs)), failing
 
 
+def _places(outputs):
+    """The outputs as a rating session reads them (``catalog.output_places``)."""
+    return [OutputPlace(o.output_id, o.case_id, o.system_id, text_key(o.text)) for o in outputs]
+
+
 def _settled(outputs, failing):
     results = {o.output_id: FAIL if o.output_id in failing else PASS for o in outputs}
     return settle(Family("fam", kind="votes"), outputs, results)
@@ -55,7 +69,7 @@ def _settled(outputs, failing):
 def test_votes_pending_are_the_pairs_settle_leaves(family):
     outputs, failing = family
     expected = {(p.case_id, p.output_a, p.output_b) for p in _settled(outputs, failing).pending}
-    pending = votes_pending(outputs, failing)
+    pending = votes_pending(_places(outputs), failing)
     found = [(c.case_id, c.output_a, c.output_b) for c in pending]
     assert len(found) == len(set(found)) and set(found) == expected
     assert [c.case_id for c in pending] == sorted(c.case_id for c in pending)
@@ -72,9 +86,7 @@ def test_counted_pairs_are_the_pairs_settle_lists(family, data):
     )
     voted = [(a.output_id, b.output_id) for a, b in drawn if a != b and a.case_id == b.case_id]
     voted_keys = {frozenset(v) for v in voted}
-    counts = count_votes_family(
-        [(o.output_id, o.case_id, o.system_id, text_key(o.text)) for o in outputs], failing, voted
-    )
+    counts = count_votes_family(_places(outputs), failing, voted)
     assert counts.settled == len(settlement.settled)
     assert counts.unvoted == sum(
         frozenset((p.output_a, p.output_b)) not in voted_keys for p in settlement.pending
@@ -95,7 +107,7 @@ def test_an_index_of_numbers_chooses_as_one_of_records(family, seed):
     systems = {o.output_id: o.system_id for o in outputs}
     records = list(_settled(outputs, failing).pending)
     candidates = [Candidate(p.case_id, p.output_a, p.output_b) for p in records]
-    numbered = LiveScheduler(votes_pending(outputs, failing), systems, [], seed=seed)
+    numbered = LiveScheduler(votes_pending(_places(outputs), failing), systems, [], seed=seed)
     listed = LiveScheduler(candidates, systems, [], seed=seed)
     assert numbered.next() == listed.next()
     assert numbered.progress() == listed.progress() == (0, len(candidates))
@@ -120,7 +132,9 @@ def test_a_scheduler_read_from_its_history_counts_as_one_told_vote_by_vote(famil
     outputs, failing = family
     systems = {o.output_id: o.system_id for o in outputs}
     close = RepeatPolicy(share=0.6, gap=3, minutes=0)
-    live = LiveScheduler(votes_pending(outputs, failing), systems, [], seed=seed, repeats=close)
+    live = LiveScheduler(
+        votes_pending(_places(outputs), failing), systems, [], seed=seed, repeats=close
+    )
     history: list[Shown] = []
     for n, choice in enumerate(choices):
         planned = live.next()
@@ -137,10 +151,12 @@ def test_a_scheduler_read_from_its_history_counts_as_one_told_vote_by_vote(famil
             history[at] = dataclasses.replace(history[at], vote_id=f"v{n}", choice=choice)
             live.voted(pid, f"v{n}", choice)
     restarted = LiveScheduler(
-        votes_pending(outputs, failing), systems, history, seed=seed, repeats=close
+        votes_pending(_places(outputs), failing), systems, history, seed=seed, repeats=close
     )
     for name in ("in_pair", "overall", "repeated", "repeats"):
         assert getattr(restarted, name) == getattr(live, name), name
+    assert (restarted.model.wins == live.model.wins).all()
+    assert restarted.model.votes == live.model.votes
     for name in ("voted", "skips", "pair_votes", "case_votes", "open_count", "voted_pairs"):
         found, kept = getattr(restarted.index, name), getattr(live.index, name)
         if isinstance(found, Counter):
