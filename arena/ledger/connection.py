@@ -97,7 +97,9 @@ def _refuse_foreign_database(db: Database, file: Path) -> None:
 def _database(conn: sqlite3.Connection) -> Database:
     from arena.ledger.database import Database
 
-    return Database(conn)
+    # No sqlite-utils plugins: they may add SQL functions to the connection, and the
+    # ledger's has Arena's alone (finding them scanned every installed package: 50 ms).
+    return Database(conn, execute_plugins=False)
 
 
 class Ledger:
