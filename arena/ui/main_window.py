@@ -58,7 +58,7 @@ class MainWindow(QMainWindow):
         self.theme = THEMES[settings.theme]
         self.ledger: Ledger | None = None
         self.ops = LedgerOps(self)
-        self.cache = RenderCache(self.theme, self)
+        self.cache = RenderCache(self.theme, settings.font_size, self)
         self.families = FamilyList()
         self.rating = RatingPage(
             self.ops,

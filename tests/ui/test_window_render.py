@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette, QTextTable
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QImage, QPalette, QTextDocument, QTextTable
 
 from arena.ui.rating.markdown_render import render_markdown
 from arena.ui.rating.output_pane import Browser
+from arena.ui.rating.render_cache import RenderCache
 from arena.ui.theme import DARK, LIGHT, document_css
 
 
@@ -117,3 +118,18 @@ def test_scroll_keys_move_the_active_pane_and_tab_moves_to_the_next(qtbot, open_
     assert view.right.property("active") and not view.left.property("active")
     qtbot.keyClick(view, Qt.Key.Key_Home)
     assert right.value() == 0
+
+
+def test_a_document_rendered_ahead_loads_no_file_an_output_names(qtbot, tmp_path):
+    picture = QImage(4, 4, QImage.Format.Format_RGB32)
+    picture.fill(0xFF0000)
+    path = tmp_path / "secret.png"
+    assert picture.save(str(path))
+    url = QUrl.fromLocalFile(str(path))
+    image = QTextDocument.ResourceType.ImageResource
+    # A document of its own would read the file: the rendered one must not.
+    assert not QTextDocument().resource(image, url).isNull()
+    cache = RenderCache(LIGHT, 11.0)
+    rendered = cache.prompt(f"Look: ![x]({url.toString()})")
+    assert rendered.document is not None and "secret.png" in rendered.document.toHtml()
+    assert rendered.document.resource(image, url) is None

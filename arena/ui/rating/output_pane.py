@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QFrame,
@@ -33,9 +33,17 @@ class Browser(QTextBrowser):
         # The window handles every key (votes, scrolling); a focused browser would
         # swallow arrows and digits.
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.shown: QTextDocument | None = None
 
     def loadResource(self, kind: int, url: QUrl | str) -> object:  # noqa: N802 (Qt override)
         return None
+
+    def display(self, rendered: Rendered) -> None:
+        """Show a document the render cache made; held here while shown, since the
+        cache may drop it meanwhile."""
+        assert rendered.document is not None
+        self.shown = rendered.document
+        self.setDocument(rendered.document)
 
 
 def make_browser(theme: Theme, point_size: float, parent: QWidget | None = None) -> Browser:
@@ -77,7 +85,6 @@ class OutputPane(QFrame):
         layout.addWidget(self.stack, 1)
         self._theme = theme
         self._point_size = point_size
-        self._html = ""
         self.set_theme(theme)
 
     def show_rendered(self, rendered: Rendered, *, split: bool) -> None:
@@ -85,8 +92,7 @@ class OutputPane(QFrame):
             self.diff.set_diff(rendered.diff, split=split)
             self.stack.setCurrentWidget(self.diff)
         else:
-            self._html = rendered.html or ""
-            self.browser.setHtml(self._html)
+            self.browser.display(rendered)
             self.stack.setCurrentWidget(self.browser)
 
     def scroll_area(self) -> QAbstractScrollArea:
@@ -106,15 +112,11 @@ class OutputPane(QFrame):
         self.diff.set_theme(theme)
 
     def set_point_size(self, size: float) -> None:
+        """The size of the diff view; prose comes in documents of the new size from the
+        render cache (``PairView.set_point_size``)."""
         self._point_size = size
         style_browser(self.browser, self._theme, size)
         self.diff.set_point_size(size)
-        if self._html:
-            # The default font applies to the layout only when the HTML is set again.
-            bar = self.browser.verticalScrollBar()
-            share = bar.value() / bar.maximum() if bar.maximum() else 0.0
-            self.browser.setHtml(self._html)
-            bar.setValue(round(share * bar.maximum()))
 
     def set_active(self, active: bool) -> None:
         """Mark the pane the scroll keys move (when scroll sync is off)."""

@@ -120,7 +120,7 @@ class PairView(QWidget):
             return
         self.stack.setCurrentWidget(self.splitter)
         self.category.setText(f"Category: {pair.case.category}" if pair.case.category else "")
-        self.prompt.setHtml(self.cache.prompt(pair.case.prompt).html or "")
+        self.prompt.display(self.cache.prompt(pair.case.prompt))
         self.left.show_rendered(self.cache.output(pair.left), split=self.split)
         self.right.show_rendered(self.cache.output(pair.right), split=self.split)
         if pair.identity_leak:
@@ -149,11 +149,11 @@ class PairView(QWidget):
 
     def set_point_size(self, size: float) -> None:
         restore = self._keep_scroll()
+        self.cache.set_point_size(size)
         style_browser(self.prompt, self.cache.theme, size)
         for pane in (self.left, self.right):
             pane.set_point_size(size)
-        if self.pair is not None:
-            self.prompt.setHtml(self.cache.prompt(self.pair.case.prompt).html or "")
+        self.redraw()
         restore()
 
     def _keep_scroll(self) -> Callable[[], None]:

@@ -1,34 +1,48 @@
 """Rendering outputs ahead of time, so the next pair appears as soon as the vote commits.
 
-Markdown with highlighted code costs ~3 ms per 1,000 characters in Python, which
-alone would spend the latency budget on long outputs (benchmarks/ui_latency.py).
-While the rater reads a pair, idle time renders the outputs of the pair that
-will most likely come next; a wrong guess only costs rendering on demand.
+Markdown with highlighted code costs ~3 ms per 1,000 characters in Python, and Qt's
+parsing of the HTML into a document as much again (8 ms an output of the benchmark's
+long prose): either alone would spend the latency budget on long outputs
+(benchmarks/ui_latency.py). While the rater reads a pair, idle time renders the
+outputs of the pair that will most likely come next into documents ready to show; a
+wrong guess only costs rendering on demand.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, QUrl
+from PySide6.QtGui import QFont, QTextDocument
 
 from arena.records import Output
 from arena.ui.rating.diff_model import DiffModel, parse_diff
 from arena.ui.rating.markdown_render import render_markdown
-from arena.ui.theme import Theme
+from arena.ui.theme import Theme, document_css
 
 CACHE_SIZE = 64
 
 
+class OutputDocument(QTextDocument):
+    """A document that loads nothing an output names. Outputs are untrusted: without a
+    browser as its parent, a document would read ``![x](/some/local/file)`` from disk."""
+
+    def loadResource(self, kind: int, url: QUrl | str) -> object:  # noqa: N802 (Qt override)
+        return None
+
+
 @dataclass(frozen=True)
 class Rendered:
-    """An output ready to show: HTML for prose (or an unparseable diff), else diff rows."""
+    """An output ready to show: HTML for prose (or an unparseable diff), else diff rows;
+    the cache adds the HTML parsed into a document in its font and style sheet."""
 
     html: str | None = None
     diff: DiffModel | None = None
+    document: QTextDocument | None = None
 
 
 def render_output(text: str, is_diff: bool, theme: Theme) -> Rendered:
@@ -43,9 +57,10 @@ def render_output(text: str, is_diff: bool, theme: Theme) -> Rendered:
 class RenderCache(QObject):
     """Rendered outputs and prompts by content, least recently used dropped first."""
 
-    def __init__(self, theme: Theme, parent: QObject | None = None) -> None:
+    def __init__(self, theme: Theme, point_size: float, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.theme = theme
+        self.point_size = point_size
         self._cache: OrderedDict[tuple, Rendered] = OrderedDict()
         self._queue: list[tuple[tuple, Callable[[], Rendered]]] = []
         self._timer = QTimer(self)
@@ -56,6 +71,23 @@ class RenderCache(QObject):
         self.theme = theme
         self._cache.clear()
         self._queue.clear()
+
+    def set_point_size(self, size: float) -> None:
+        self.point_size = size
+        self._cache.clear()
+        self._queue.clear()
+
+    def _with_document(self, rendered: Rendered) -> Rendered:
+        if rendered.html is None:
+            return rendered
+        font = QFont()
+        font.setPointSizeF(self.point_size)
+        document = OutputDocument()
+        document.setUndoRedoEnabled(False)
+        document.setDefaultFont(font)
+        document.setDefaultStyleSheet(document_css(self.theme))
+        document.setHtml(rendered.html)
+        return dataclasses.replace(rendered, document=document)
 
     def _get(self, key: tuple, make: Callable[[], Rendered]) -> Rendered:
         found = self._cache.get(key)
@@ -70,12 +102,12 @@ class RenderCache(QObject):
     def _output_job(self, output: Output) -> tuple[tuple, Callable[[], Rendered]]:
         theme = self.theme
         key = ("output", output.output_id, theme.name)
-        return key, lambda: render_output(output.text, output.is_diff, theme)
+        return key, lambda: self._with_document(render_output(output.text, output.is_diff, theme))
 
     def _prompt_job(self, prompt: str) -> tuple[tuple, Callable[[], Rendered]]:
         theme = self.theme
         key = ("prompt", prompt, theme.name)
-        return key, lambda: Rendered(html=render_markdown(prompt, theme))
+        return key, lambda: self._with_document(Rendered(html=render_markdown(prompt, theme)))
 
     def output(self, output: Output) -> Rendered:
         return self._get(*self._output_job(output))
