@@ -15,16 +15,7 @@ from arena.pairs.pair_index import PairIndex
 from arena.pairs.pending import PendingPairs, votes_pending
 from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown
 from arena.pairs.settling import settle
-from arena.records import (
-    GATES,
-    CaseId,
-    Family,
-    GateResult,
-    Output,
-    OutputId,
-    OutputPlace,
-    SystemId,
-)
+from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, OutputPlace, SystemId
 from arena.texts import text_key
 
 PASS = tuple(GateResult(gate, True, "") for gate in GATES)
