@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 
 import pytest
 
@@ -38,3 +39,32 @@ def test_a_session_reads_its_family_with_the_collector_paused(small_family, monk
     session = RatingSession(small_family, "small", seed=1)
     session.refresh()
     assert seen == [False, False] and gc.isenabled()
+
+
+def test_the_window_opens_with_the_collector_paused(small_family, monkeypatch):
+    from arena.ui import app
+
+    seen = []
+    monkeypatch.setattr(
+        app, "open_window", lambda *a, **k: seen.append(gc.isenabled()) or _Window()
+    )
+    monkeypatch.setattr(app, "application", lambda argv: _App())
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # ``run`` sets its own
+    assert app.run(["arena"], ledger_path=small_family.path, family="small") == 0
+    assert seen == [False] and gc.isenabled()
+
+
+class _Window:
+    """What ``app.run`` does with a window, and nothing more."""
+
+    class ops:  # noqa: N801 (as the window's attribute)
+        read_only = ""
+
+    def show(self) -> None: ...
+    def raise_(self) -> None: ...
+    def activateWindow(self) -> None: ...  # noqa: N802 (Qt's name)
+
+
+class _App:
+    def exec(self) -> int:
+        return 0
