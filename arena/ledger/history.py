@@ -35,8 +35,8 @@ _NO_VOTE = (None, None, None, None)
 def family_history(ledger: Ledger, family: str) -> list[ShownRow]:
     """Rows of (presentation_id, case_id, left_output, right_output, repeat_of, vote_id,
     choice, session_id, voted_at: the vote's) as ``voting.history`` gives them (as dicts)
-    for ``family``. A vote is of its presentation's family: ``voting`` writes only votes on
-    two outputs of their case and family, as the presentation's are."""
+    for ``family``. Votes are read by their own family: the rating session and
+    `import-votes` write each vote with its presentation's family, case and outputs."""
     db = ledger.conn
     in_force = {row[0]: row[1:] for row in db.execute(_VOTES, [family])}
     return [
