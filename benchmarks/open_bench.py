@@ -24,7 +24,8 @@ warm-up, the median wall (and CPU) time from starting the child to its end:
 - an empty ``QMainWindow`` shown and painted offscreen: a bare Qt window;
 - ``arena --ledger L vote --family F`` offscreen, until the first pair is painted
   (the window then exits): the window on the family with the most votes, on a
-  fresh copy of the ledger each time (target ≤ 1.5 s);
+  fresh copy of the ledger each time (target ≤ 1.5 s). The child runs the real
+  ``ui_app.run``; only its event loop is replaced, by one that ends at that paint;
 - the same without ``--family`` (as ``arena-gui`` opens a ledger): until the
   family list shows its counts.
 
@@ -89,22 +90,27 @@ window.repaint()
 finish()
 """
 )
-# `arena vote` / `arena-gui` through the CLI's main, with the window's event loop
-# replaced by one that ends once the first pair (or the family list) is painted.
+# `arena vote` / `arena-gui` through the CLI's main and the real ``ui_app.run``, with the
+# window's event loop replaced by one that ends once the first pair (or the family list)
+# is painted.
 WINDOW = (
     PRELUDE
     + """
+from pathlib import Path
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 from arena.cli import main as cli
 from arena.ui import app as ui_app
+from arena.ui.main_window import MainWindow
 
-def run(argv, *, ledger_path, family=None, pair_choice=None):  # as ui_app.run
-    from PySide6.QtCore import QTimer
-    app = ui_app.application(argv)
-    window = ui_app.open_window(ledger_path, family)
-    window.show()
+looping = QApplication.exec
+
+def until_ready(*_):
+    app = QApplication.instance()
+    window = next(w for w in app.topLevelWidgets() if isinstance(w, MainWindow))
 
     def ready():
-        if family is None:  # the list with its counts
+        if window.rating.session is None:  # the list with its counts
             return any("votes" in row for row in window.families.model.rows)
         return window.rating.current_pair() is not None
 
@@ -119,12 +125,12 @@ def run(argv, *, ledger_path, family=None, pair_choice=None):  # as ui_app.run
     timer = QTimer()
     timer.timeout.connect(check)
     timer.start(1)
-    return app.exec()
+    return looping()
 
-ui_app.run = run
+QApplication.exec = until_ready
 argv = sys.argv[1:]
 if "--family" not in argv:
-    ui_app.run(["arena"], ledger_path=argv[1])
+    sys.exit(ui_app.run(["arena"], ledger_path=Path(argv[1])))
 sys.exit(cli.main(argv))
 """
 )
