@@ -323,7 +323,7 @@ def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Ou
 def output_places(ledger: Ledger, family: str) -> list[OutputPlace]:
     """Every output of ``family`` without its text, in no set order: one pass over a
     covering index, where reading the outputs whole makes a record of every text."""
-    rows = ledger.db.execute(
+    rows = ledger.conn.execute(
         "SELECT output_id, case_id, system_id, text_key FROM output_keys WHERE family = ?",
         [family],
     )

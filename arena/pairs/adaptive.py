@@ -47,22 +47,17 @@ class OrderModel:
 
     def count(self, left: SystemId, right: SystemId, choice: str | None, sign: int) -> None:
         """Count (+1) or take back (-1) an ordinary vote of ``left`` against ``right``."""
-        i, j = self.at[left], self.at[right]
-        if choice == "left":
-            self.wins[i, j] += sign
-        elif choice == "right":
-            self.wins[j, i] += sign
-        elif choice in ("tie", "both_bad"):
-            self.wins[i, j] += 0.5 * sign
-            self.wins[j, i] += 0.5 * sign
-        else:
-            return
-        self.votes += sign
+        self.count_all([left], [right], [choice], sign)
 
     def count_all(
-        self, lefts: Sequence[SystemId], rights: Sequence[SystemId], choices: Sequence[str | None]
+        self,
+        lefts: Sequence[SystemId],
+        rights: Sequence[SystemId],
+        choices: Sequence[str | None],
+        sign: int = 1,
     ) -> None:
-        """``count`` (+1) each of many votes (a history read when a session starts)."""
+        """``count`` each of many votes at once (a history read when a session starts):
+        a win is one to the winner, a tie or "both bad" half to each, a skip nothing."""
         i = np.array([self.at[s] for s in lefts], dtype=np.intp)
         j = np.array([self.at[s] for s in rights], dtype=np.intp)
         chose = np.array(choices, dtype=object)
@@ -75,8 +70,8 @@ class OrderModel:
             (i, j, even, 0.5),
             (j, i, even, 0.5),
         ):
-            np.add.at(self.wins, (won[where], lost[where]), share)
-        self.votes += int(left.sum() + right.sum() + even.sum())
+            np.add.at(self.wins, (won[where], lost[where]), share * sign)
+        self.votes += sign * int(left.sum() + right.sum() + even.sum())
 
     def _posterior(self) -> Any:  # a fitting.information.Posterior, loaded on use
         key = self.wins.tobytes()

@@ -139,7 +139,7 @@ class LiveScheduler:
         cast = [e for e in self.history if e.vote_id is not None]
         lefts = [systems[e.left_output] for e in cast]
         rights = [systems[e.right_output] for e in cast]
-        pairs = [(a, b) if a <= b else (b, a) for a, b in zip(lefts, rights, strict=True)]
+        pairs = list(map(system_pair, lefts, rights))
         self.in_pair.update(zip(pairs, lefts, strict=True))
         self.overall.update(lefts)
         self.overall.subtract(rights)

@@ -62,11 +62,11 @@ class PairIndex:
         out_system = np.array([system_rank[systems[o]] for o in self._outputs], dtype=np.int64)
         sa, sb = out_system[pending.a], out_system[pending.b]
         width = max(len(names), 1)
-        pair = np.minimum(sa, sb) * width + np.maximum(sa, sb)
+        pair = _unordered(sa, sb, width)
         ra, rb = out_rank[pending.a], out_rank[pending.b]
         order = _order(pair, _ranks(self._cases)[pending.case], ra, rb)
         self._width = len(self._outputs)
-        key = (np.minimum(ra, rb) * self._width + np.maximum(ra, rb))[order]
+        key = _unordered(ra, rb, self._width)[order]
         case, pair = pending.case[order], pair[order]
         # Per number: its outputs, case, key and system pair (read a few at a time).
         self._a, self._b, self._case, self._key, self._pair = (
@@ -101,7 +101,7 @@ class PairIndex:
         rb = np.array([rank.get(b, -1) for (_, b), _, _ in votes], dtype=np.int64)
         known = (ra >= 0) & (rb >= 0)
         ra, rb = ra[known], rb[known]
-        units_voted = self._units_of(np.minimum(ra, rb) * width + np.maximum(ra, rb))
+        units_voted = self._units_of(_unordered(ra, rb, width))
         self.voted: Counter[int] = Counter(units_voted[units_voted >= 0].tolist())
         self.skips: Counter[int] = Counter()
         for pair_key_ in skips:
@@ -293,6 +293,11 @@ class PairIndex:
             self._outputs[int(self._a[number])],
             self._outputs[int(self._b[number])],
         )
+
+
+def _unordered(a: np.ndarray, b: np.ndarray, width: int) -> np.ndarray:
+    """One number for each pair of numbers below ``width``, whichever comes first."""
+    return np.minimum(a, b) * width + np.maximum(a, b)
 
 
 def _order(*columns: np.ndarray) -> np.ndarray:

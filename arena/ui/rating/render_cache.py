@@ -69,11 +69,14 @@ class RenderCache(QObject):
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
-        self._cache.clear()
-        self._queue.clear()
+        self._forget()
 
     def set_point_size(self, size: float) -> None:
         self.point_size = size
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop what was rendered and what waits to be: its colours or size are stale."""
         self._cache.clear()
         self._queue.clear()
 
