@@ -274,10 +274,10 @@ def add_votes(path: Path, n_votes: int) -> None:
                     "retracted_at": _at(n_votes + 1),
                 }
             )
-        with ledger.atomic() as db:
-            db.conn.executemany("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)", sessions)
+        with ledger.atomic():
+            ledger.conn.executemany("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)", sessions)
             for rows in (shown, voted, retracted):
-                rows.write(db.conn)
+                rows.write(ledger.conn)
         _corrections(ledger, state, rng)
 
 

@@ -34,12 +34,12 @@ def import_cache(ledger: Ledger, megabytes: int | None = None) -> Iterator[None]
     """A page cache of ``megabytes`` (``IMPORT_CACHE_MB``) while the block runs: at most
     that much more memory."""
     size = IMPORT_CACHE_MB if megabytes is None else megabytes
-    (before,) = ledger.db.execute("PRAGMA cache_size").fetchone()
-    ledger.db.execute(f"PRAGMA cache_size = {-int(size) * 1024}")
+    (before,) = ledger.conn.execute("PRAGMA cache_size").fetchone()
+    ledger.conn.execute(f"PRAGMA cache_size = {-int(size) * 1024}")
     try:
         yield
     finally:
-        ledger.db.execute(f"PRAGMA cache_size = {int(before)}")
+        ledger.conn.execute(f"PRAGMA cache_size = {int(before)}")
 
 
 def stored_cases(ledger: Ledger, family: str, case_ids: Collection[str]) -> dict[CaseId, Case]:
@@ -57,7 +57,7 @@ def stored_cases(ledger: Ledger, family: str, case_ids: Collection[str]) -> dict
 
 def add_cases(ledger: Ledger, cases: Sequence[Case]) -> None:
     """Store new cases, in order (``catalog.add_case`` without its look-up)."""
-    ledger.db.conn.executemany(
+    ledger.conn.executemany(
         "INSERT INTO cases (family, case_id, category, prompt, language, detected_language, "
         "language_evidence) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
@@ -80,7 +80,7 @@ def stored_outputs(ledger: Ledger, output_ids: Collection[str]) -> dict[OutputId
     found: dict[OutputId, Output] = {}
     for chunk in _chunks(output_ids):
         marks = ", ".join("?" * len(chunk))
-        for row in ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE output_id IN ({marks})", chunk):
+        for row in ledger.conn.execute(f"{_SELECT_OUTPUTS} WHERE output_id IN ({marks})", chunk):
             output = _output(row)
             found[output.output_id] = output
     return found
@@ -90,11 +90,11 @@ def add_outputs(ledger: Ledger, outputs: Sequence[tuple[Output, str]], import_id
     """Store new outputs, each with its content hash, in order (``catalog.add_output``
     without its look-up: the caller has checked they are new)."""
     columns = (*_OUTPUT_COLUMNS, "content_hash", "import_id")
-    ledger.db.conn.executemany(
+    ledger.conn.executemany(
         f"INSERT INTO outputs ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
         [_output_row(output, digest, import_id) for output, digest in outputs],
     )
-    ledger.db.conn.executemany(
+    ledger.conn.executemany(
         f"INSERT INTO output_keys VALUES ({', '.join('?' * 5)})",
         [key_row(output) for output, _ in outputs],
     )

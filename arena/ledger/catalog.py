@@ -48,7 +48,7 @@ def get_family(ledger: Ledger, name: str) -> Family | None:
 
 def family_as_created(ledger: Ledger, name: str) -> tuple[Family, str] | None:
     """The family's settings as it was created (no change applied), and when."""
-    rows = list(ledger.db["families"].rows_where("name = ?", [name]))
+    rows = ledger.rows("SELECT * FROM families WHERE name = ?", [name])
     return (_family(rows[0]), rows[0]["created_at"]) if rows else None
 
 
@@ -85,7 +85,8 @@ def no_such_family(ledger: Ledger, name: str, *, field: str = "--family") -> Bad
 
 
 def add_family(ledger: Ledger, family: Family) -> None:
-    ledger.db.table("families").insert(
+    ledger.insert(
+        "families",
         {
             "name": family.name,
             "kind": family.kind,
@@ -95,12 +96,12 @@ def add_family(ledger: Ledger, family: Family) -> None:
             "aspect": family.aspect,
             "reference": family.reference,
             "created_at": now_iso(),
-        }
+        },
     )
 
 
 def set_reference(ledger: Ledger, family: str, system_id: SystemId) -> None:
-    ledger.db.table("families").update(family, {"reference": system_id})
+    ledger.conn.execute("UPDATE families SET reference = ? WHERE name = ?", [system_id, family])
 
 
 def add_system(ledger: Ledger, label: str, descriptor: SystemDescriptor) -> tuple[SystemId, bool]:
@@ -110,7 +111,7 @@ def add_system(ledger: Ledger, label: str, descriptor: SystemDescriptor) -> tupl
     found again and keeps the label it was first stored with.
     """
     system_id = descriptor.system_id
-    db = ledger.db
+    db = ledger.conn
     if db.execute("SELECT 1 FROM systems WHERE system_id = ?", [system_id]).fetchone():
         return system_id, False
     db.execute(
@@ -131,7 +132,7 @@ def check_label(ledger: Ledger, family: str, label: str, system_id: SystemId) ->
     Labels are how people name systems in commands, so within a family each
     names one descriptor; a changed descriptor is a new system and needs a new label.
     """
-    clash = ledger.db.execute(
+    clash = ledger.conn.execute(
         "SELECT system_id FROM systems WHERE label = ? AND system_id != ? AND system_id IN "
         "(SELECT system_id FROM outputs WHERE family = ?) LIMIT 1",
         [label, system_id, family],
@@ -151,9 +152,9 @@ def _system(row: dict) -> System:
 
 def systems(ledger: Ledger, family: str | None = None) -> list[System]:
     if family is None:
-        rows = ledger.db["systems"].rows_where(order_by="label")
+        rows = ledger.rows("SELECT * FROM systems ORDER BY label")
     else:
-        rows = ledger.db.query(
+        rows = ledger.rows(
             "SELECT * FROM systems WHERE system_id IN "
             "(SELECT system_id FROM outputs WHERE family = ?) ORDER BY label",
             [family],
@@ -172,20 +173,16 @@ def find_system(ledger: Ledger, name: str, family: str | None = None) -> System 
             " AND system_id IN (SELECT system_id FROM outputs WHERE family = ?)",
             [name, name, family],
         )
-    rows = list(
-        ledger.db.query(f"SELECT * FROM systems WHERE (label = ? OR system_id = ?){scope}", params)
-    )
+    rows = ledger.rows(f"SELECT * FROM systems WHERE (label = ? OR system_id = ?){scope}", params)
     if not rows and len(name) >= 8:
-        rows = list(
-            ledger.db.query(
-                f"SELECT * FROM systems WHERE system_id LIKE ?{scope}", [name + "%", *params[2:]]
-            )
+        rows = ledger.rows(
+            f"SELECT * FROM systems WHERE system_id LIKE ?{scope}", [name + "%", *params[2:]]
         )
     return _system(rows[0]) if len(rows) == 1 else None
 
 
 def get_case(ledger: Ledger, family: str, case_id: str) -> Case | None:
-    rows = list(ledger.db["cases"].rows_where("family = ? AND case_id = ?", [family, case_id]))
+    rows = ledger.rows("SELECT * FROM cases WHERE family = ? AND case_id = ?", [family, case_id])
     return _case(rows[0]) if rows else None
 
 
@@ -209,7 +206,7 @@ def add_case(ledger: Ledger, case: Case) -> bool:
     if old is not None:
         check_same_case(old, case)
         return False
-    ledger.db.execute(
+    ledger.conn.execute(
         "INSERT INTO cases (family, case_id, category, prompt, language, detected_language, "
         "language_evidence) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
@@ -239,7 +236,8 @@ def _case(row: dict) -> Case:
 
 def cases(ledger: Ledger, family: str) -> list[Case]:
     return [
-        _case(r) for r in ledger.db["cases"].rows_where("family = ?", [family], order_by="rowid")
+        _case(r)
+        for r in ledger.rows("SELECT * FROM cases WHERE family = ? ORDER BY rowid", [family])
     ]
 
 
@@ -271,7 +269,7 @@ def _output(row: tuple) -> Output:
 
 def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
     """Store an output once. The same output again adds nothing; a changed one is refused."""
-    found = ledger.db.execute(
+    found = ledger.conn.execute(
         f"{_SELECT_OUTPUTS} WHERE output_id = ?", [output.output_id]
     ).fetchone()
     if found is not None:
@@ -285,18 +283,18 @@ def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
         return False
     row = {name: getattr(output, name) for name in _OUTPUT_COLUMNS}
     row.update(is_diff=int(output.is_diff), content_hash=output.content_hash, import_id=import_id)
-    ledger.db.execute(
+    ledger.conn.execute(
         f"INSERT INTO outputs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
         list(row.values()),
     )
-    ledger.db.execute("INSERT INTO output_keys VALUES (?, ?, ?, ?, ?)", key_row(output))
+    ledger.conn.execute("INSERT INTO output_keys VALUES (?, ?, ?, ?, ?)", key_row(output))
     return True
 
 
 def text_keys(ledger: Ledger, family: str) -> dict[OutputId, str]:
     """The stored text key of every output of ``family`` (migration 0014)."""
     return dict(
-        ledger.db.execute(
+        ledger.conn.execute(
             "SELECT output_id, text_key FROM output_keys WHERE family = ?", [family]
         ).fetchall()
     )
@@ -316,7 +314,7 @@ def key_row(output: Output) -> tuple[str, str, str, str, str]:
 def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Output]:
     """The outputs of ``family`` in import order (only those stored by mark ``up_to``)."""
     where, params = "family = ? AND rowid <= ?", [family, up_to if up_to is not None else 2**62]
-    rows = ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE {where} ORDER BY rowid", params)
+    rows = ledger.conn.execute(f"{_SELECT_OUTPUTS} WHERE {where} ORDER BY rowid", params)
     return [_output(r) for r in rows]
 
 
@@ -334,7 +332,7 @@ def outputs_and_hashes(ledger: Ledger, family: str) -> tuple[list[Output], dict[
     """The outputs of ``family`` in import order, and the content hash stored with each
     (``Output.content_hash`` of its text, which `arena check` holds it to): read with the
     text at no cost, where working it out again hashes every text."""
-    rows = ledger.db.execute(
+    rows = ledger.conn.execute(
         f"SELECT {', '.join(_OUTPUT_COLUMNS)}, content_hash FROM outputs WHERE family = ? "
         "ORDER BY rowid",
         [family],
@@ -344,14 +342,16 @@ def outputs_and_hashes(ledger: Ledger, family: str) -> tuple[list[Output], dict[
 
 def count_outputs(ledger: Ledger, family: str) -> int:
     """How many outputs ``family`` holds, in force or not."""
-    return ledger.db["outputs"].count_where("family = ?", [family])
+    return ledger.conn.execute(
+        "SELECT COUNT(*) FROM outputs WHERE family = ?", [family]
+    ).fetchone()[0]
 
 
 def marks(ledger: Ledger) -> dict[str, int]:
     """How far the outputs, gate results and trials stand now: a round records these, so
     its export shows the family as it was at closing."""
     return {
-        table: ledger.db.execute(f"SELECT COALESCE(MAX({key}), 0) FROM {table}").fetchone()[0]
+        table: ledger.conn.execute(f"SELECT COALESCE(MAX({key}), 0) FROM {table}").fetchone()[0]
         for table, key in (("outputs", "rowid"), ("gate_results", "seq"), ("trials", "seq"))
     }
 
@@ -360,12 +360,12 @@ def extent(ledger: Ledger) -> dict[str, int]:
     """How far outputs, gate results and cases stand: rows are only ever added to them."""
     return {
         **marks(ledger),
-        "cases": ledger.db.execute("SELECT COALESCE(MAX(rowid), 0) FROM cases").fetchone()[0],
+        "cases": ledger.conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM cases").fetchone()[0],
     }
 
 
 def get_output(ledger: Ledger, output_id: OutputId) -> Output | None:
-    row = ledger.db.execute(f"{_SELECT_OUTPUTS} WHERE output_id = ?", [output_id]).fetchone()
+    row = ledger.conn.execute(f"{_SELECT_OUTPUTS} WHERE output_id = ?", [output_id]).fetchone()
     return _output(row) if row else None
 
 
@@ -378,11 +378,11 @@ def find_output(ledger: Ledger, name: str) -> list[Output]:
         return []
     return [
         _output(r)
-        for r in ledger.db.execute(
+        for r in ledger.conn.execute(
             f"{_SELECT_OUTPUTS} WHERE output_id LIKE ? LIMIT 2", [name + "%"]
         )
     ]
 
 
 def record_import(ledger: Ledger, row: dict) -> None:
-    ledger.db.table("imports").insert({**row, "imported_at": now_iso()})
+    ledger.insert("imports", {**row, "imported_at": now_iso()})

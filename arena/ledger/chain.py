@@ -36,13 +36,12 @@ def append(ledger: Ledger, table: str, row: dict[str, Any]) -> dict[str, Any]:
     """Insert ``row`` at the head of its family's chain; call inside ``ledger.atomic()``."""
     if table not in APPEND_ONLY:
         raise ValueError(f"{table} has no hash chain")
-    db = ledger.db
-    head = db.execute(
+    head = ledger.conn.execute(
         f"SELECT hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [row["family"]]
     ).fetchone()
     prev = head[0] if head else GENESIS_HASH
     stored = {**row, "prev_hash": prev, "hash": row_hash(prev, row)}
-    seq = db.table(table).insert(stored).last_pk
+    seq = ledger.insert(table, stored)
     ledger.pending_heads.append((table, str(row["family"]), int(seq or 0), stored["hash"]))
     return stored
 
@@ -54,7 +53,7 @@ def heads(ledger: Ledger, family: str) -> dict[str, dict[str, Any]]:
 
 def head(ledger: Ledger, table: str, family: str) -> dict[str, Any]:
     """The newest row of ``family``'s chain in ``table``: its seq and hash (0 and genesis)."""
-    row = ledger.db.execute(
+    row = ledger.conn.execute(
         f"SELECT seq, hash FROM {table} WHERE family = ? ORDER BY seq DESC LIMIT 1", [family]
     ).fetchone()
     return {"seq": row[0], "hash": row[1]} if row else {"seq": 0, "hash": GENESIS_HASH}
@@ -62,7 +61,7 @@ def head(ledger: Ledger, table: str, family: str) -> dict[str, Any]:
 
 def rows(ledger: Ledger, table: str, family: str, up_to: int) -> list[dict[str, Any]]:
     """``family``'s rows of ``table`` in chain order, up to seq ``up_to``."""
-    cursor = ledger.db.execute(
+    cursor = ledger.conn.execute(
         f"SELECT * FROM {table} WHERE family = ? AND seq <= ? ORDER BY seq", [family, up_to]
     )
     names = [d[0] for d in cursor.description]

@@ -26,6 +26,7 @@ from arena.errors import (
 )
 from arena.ledger import heads, seals
 from arena.ledger.schema import SCHEMA_VERSION, migrate
+from arena.ledger.transaction import transaction
 
 if TYPE_CHECKING:
     import filelock
@@ -39,6 +40,9 @@ def _apply_pragmas(conn: sqlite3.Connection, *, readonly: bool) -> None:
     # (research/reliability.md: NORMAL lost acknowledged votes under power loss).
     if not readonly:
         conn.execute("PRAGMA journal_mode = WAL")
+        # Transactions are Arena's own (``Ledger.atomic``): no implicit BEGIN that a
+        # statement outside one would leave open, nested into, and never committed.
+        conn.isolation_level = None
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA busy_timeout = 5000")
@@ -82,11 +86,11 @@ def _unlock(inode: int | None, lock: filelock.BaseFileLock) -> None:
     lock.release()
 
 
-def _refuse_foreign_database(db: Database, file: Path) -> None:
+def _refuse_foreign_database(conn: sqlite3.Connection, file: Path) -> None:
     """Opening for writing migrates: never do that to another application's database."""
-    if db.execute("PRAGMA user_version").fetchone()[0]:
+    if conn.execute("PRAGMA user_version").fetchone()[0]:
         return
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if tables - {"_sqlite_migrations"}:
         raise LedgerError(
             f"{file}: a database of another application (tables "
@@ -100,6 +104,18 @@ def _database(conn: sqlite3.Connection) -> Database:
     # No sqlite-utils plugins: they may add SQL functions to the connection, and the
     # ledger's has Arena's alone (finding them scanned every installed package: 50 ms).
     return Database(conn, execute_plugins=False)
+
+
+def _migrated(conn: sqlite3.Connection) -> Database | sqlite3.Connection:
+    """``conn`` brought to the newest schema. sqlite-utils, which runs the migrations, is
+    loaded only when one is due: each migration sets ``user_version`` in its own
+    transaction (``steps``), so a ledger at ``SCHEMA_VERSION`` has them all, and a rating
+    session's writes (plain inserts) never load it (a tenth of the window's start)."""
+    if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return conn
+    db = _database(conn)
+    migrate(db)
+    return db
 
 
 class Ledger:
@@ -170,23 +186,23 @@ class Ledger:
                 "folder?); commands that only read, such as `arena check`, still work"
             ) from None
         try:
-            db = _database(sqlite3.connect(str(file)))
+            conn = sqlite3.connect(str(file))
         except sqlite3.DatabaseError as exc:
             _unlock(inode, lock)
             raise LedgerError(f"{file}: cannot be opened ({exc})") from None
         try:
-            _refuse_foreign_database(db, file)  # before WAL mode rewrites its header
-            _apply_pragmas(db.conn, readonly=False)
-            migrate(db)
+            _refuse_foreign_database(conn, file)  # before WAL mode rewrites its header
+            _apply_pragmas(conn, readonly=False)
+            migrated = _migrated(conn)
         except sqlite3.DatabaseError as exc:
-            db.close()
+            conn.close()
             _unlock(inode, lock)
             raise LedgerError(f"{file}: not a usable Arena ledger ({exc})") from None
         except BaseException:
-            db.close()
+            conn.close()
             _unlock(inode, lock)
             raise
-        ledger = cls(file, db, readonly=False, lock=lock)
+        ledger = cls(file, migrated, readonly=False, lock=lock)
         ledger._inode_lock = inode
         ledger._start_head_file()
         return ledger
@@ -194,10 +210,10 @@ class Ledger:
     def _start_head_file(self) -> None:
         """Write the head file of a ledger that has sealed no write yet, so that from its
         first write on a missing head file means a deleted one (see ``heads.behind``)."""
-        if heads.path_for(self.path).exists() or heads.sealed_writes(self.db):
+        if heads.path_for(self.path).exists() or heads.sealed_writes(self.conn):
             return
         try:
-            heads.write(self.path, heads.current(self.db))
+            heads.write(self.path, heads.current(self.conn))
         except OSError:
             self.close()
             raise
@@ -248,15 +264,15 @@ class Ledger:
             raise LedgerError(f"{file}: not a usable Arena ledger ({exc})") from None
 
     @contextmanager
-    def atomic(self) -> Iterator[Database]:
+    def atomic(self) -> Iterator[None]:
         """One transaction: everything inside commits together, sealed, or not at all."""
         self._depth += 1
         sealed = None
         try:
-            with self.db.atomic() as db:
+            with transaction(self.conn):
                 if self._depth == 1 and not self.readonly:
                     self._refuse_unsealed()
-                yield db
+                yield
                 if self._depth == 1 and not self.readonly:
                     sealed = self._seal()
         except BaseException:
@@ -271,8 +287,8 @@ class Ledger:
 
     def _refuse_unsealed(self) -> None:
         if self._sealed is None:
-            self._sealed = seals.marks(self.db)
-        found = seals.unsealed(self.db, self._sealed)
+            self._sealed = seals.marks(self.conn)
+        found = seals.unsealed(self.conn, self._sealed)
         if found:
             raise UnsealedRows(
                 f"{self.path}: nothing was written: rows were added outside Arena since its "
@@ -282,11 +298,11 @@ class Ledger:
 
     def _seal(self) -> seals.Head | None:
         if self._sealed is None:
-            self._sealed = seals.marks(self.db)
+            self._sealed = seals.marks(self.conn)
         if self._behind is None:
             # Read once before the first write (the writer's lock keeps the file as read).
             self._behind = self.behind()
-        sealed = seals.seal(self.db, self._sealed)
+        sealed = seals.seal(self.conn, self._sealed)
         if sealed is not None and self._behind:
             # A head file ahead of the ledger: rows it vouched for are gone, and writing
             # on would re-anchor it and hide the loss.
@@ -303,7 +319,7 @@ class Ledger:
         if self.path == MEMORY:
             return
         if self._heads is None:
-            self._heads = heads.current(self.db)
+            self._heads = heads.current(self.conn)
         for table, family, seq, digest in pending:
             self._heads.setdefault(table, {})[family] = {"seq": seq, "hash": digest}
         if sealed is not None:
@@ -320,20 +336,20 @@ class Ledger:
 
     def head_digest(self) -> seals.Head | None:
         """The newest commit of the seal chain: the state to quote from outside."""
-        return seals.head(self.db)
+        return seals.head(self.conn)
 
     def behind(self) -> list[str]:
         """Why the ledger is behind its head file (empty when it is not)."""
-        return [] if self.path == MEMORY else heads.behind(self.db, self.path)
+        return [] if self.path == MEMORY else heads.behind(self.conn, self.path)
 
     def accept_loss(self, reason: str, lost: list[str]) -> seals.Head:
         """Acknowledge rows the head file vouched for and the ledger no longer holds: a
         commit records ``reason`` and what was lost, and the head file starts again from
         the ledger as it is. Only for a loss: the caller checks nothing else is wrong."""
         note = canonical_json({"reason": reason, "lost": lost})
-        with self.db.atomic():  # not self.atomic(): that refuses while the loss stands
-            self._sealed = seals.marks(self.db)
-            sealed = seals.seal(self.db, self._sealed, kind="accepted_loss", note=note)
+        with transaction(self.conn):  # not self.atomic(): that refuses while the loss stands
+            self._sealed = seals.marks(self.conn)
+            sealed = seals.seal(self.conn, self._sealed, kind="accepted_loss", note=note)
         assert sealed is not None  # an accepted_loss commit is written even with no rows
         self._behind, self._heads, self.pending_heads = [], None, []
         self._record_heads(sealed)
@@ -346,8 +362,18 @@ class Ledger:
         names = [column[0] for column in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor]
 
+    def insert(self, table: str, row: dict[str, Any]) -> int:
+        """Add ``row`` (column -> value) to ``table``; its rowid. Values go as they are:
+        the ledger stores no JSON that its callers have not written out themselves."""
+        columns = ", ".join(row)
+        marks = ", ".join("?" * len(row))
+        cursor = self.conn.execute(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values())
+        )
+        return int(cursor.lastrowid or 0)
+
     def pragma(self, name: str) -> object:
-        return self.db.execute(f"PRAGMA {name}").fetchone()[0]
+        return self.conn.execute(f"PRAGMA {name}").fetchone()[0]
 
     def close(self) -> None:
         self.conn.close()

@@ -61,7 +61,7 @@ def family_events(ledger: Ledger, family: str) -> list[Event]:
 
 def find_event(ledger: Ledger, event_id: str) -> Event | None:
     """An event by id or unambiguous prefix (8+ characters)."""
-    rows = list(ledger.db["events"].rows_where("event_id = ?", [event_id]))
+    rows = ledger.rows("SELECT * FROM events WHERE event_id = ?", [event_id])
     if not rows and len(event_id) >= 8:
-        rows = list(ledger.db["events"].rows_where("event_id LIKE ?", [event_id + "%"]))
+        rows = ledger.rows("SELECT * FROM events WHERE event_id LIKE ?", [event_id + "%"])
     return Event.from_row(rows[0]) if len(rows) == 1 else None

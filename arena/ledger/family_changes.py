@@ -70,7 +70,7 @@ def add_change(
         raise ValueError(f"setting: {setting!r} is not one of {', '.join(CHANGEABLE)}")
     change_id = new_id()
     with ledger.atomic():
-        ledger.db.execute(
+        ledger.conn.execute(
             "INSERT INTO family_changes (change_id, family, setting, value, actor, reason, at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [

@@ -24,7 +24,7 @@ from arena.ledger import seals
 from arena.ledger.guards import APPEND_ONLY
 
 if TYPE_CHECKING:
-    from sqlite_utils import Database
+    from arena.ledger.seals import Connection
 
 SUFFIX = ".heads.json"
 Heads = dict[str, dict[str, dict[str, Any]]]  # table -> family -> {"seq", "hash"}
@@ -36,7 +36,7 @@ def path_for(ledger_path: str) -> Path:
     return Path(ledger_path + SUFFIX)
 
 
-def current(db: Database) -> Heads:
+def current(db: Connection) -> Heads:
     """The newest row of every family's chain in every chained table."""
     heads: Heads = {}
     families = [name for (name,) in db.execute("SELECT name FROM families")]
@@ -107,7 +107,7 @@ def read(ledger_path: str) -> Heads | None:
     return recorded
 
 
-def missing(db: Database, recorded: Heads) -> list[str]:
+def missing(db: Connection, recorded: Heads) -> list[str]:
     """One line per recorded head that is no longer in its chain."""
     problems = []
     for table, families in sorted(recorded.items()):
@@ -132,7 +132,7 @@ def missing(db: Database, recorded: Heads) -> list[str]:
     return problems
 
 
-def _missing_commit(db: Database, head: dict[str, Any] | None) -> list[str]:
+def _missing_commit(db: Connection, head: dict[str, Any] | None) -> list[str]:
     if head is None:
         return ["head file: no commit recorded"]
     found = db.execute(f"SELECT hash FROM {COMMITS} WHERE seq = ?", [head.get("seq")]).fetchone()
@@ -145,7 +145,7 @@ def _missing_commit(db: Database, head: dict[str, Any] | None) -> list[str]:
     ]
 
 
-def behind(db: Database, ledger_path: str) -> list[str]:
+def behind(db: Connection, ledger_path: str) -> list[str]:
     """Why the ledger is behind its head file (empty when it is not): recorded heads that
     are gone, a damaged head file, or none at all where writes were sealed."""
     try:
@@ -163,7 +163,7 @@ def behind(db: Database, ledger_path: str) -> list[str]:
     return missing(db, recorded)
 
 
-def sealed_writes(db: Database) -> int:
+def sealed_writes(db: Connection) -> int:
     """The newest commit that sealed a write (0: none yet; the ledger is new)."""
     return int(
         db.execute(f"SELECT MAX(seq) FROM {COMMITS} WHERE kind = 'write'").fetchone()[0] or 0

@@ -29,8 +29,8 @@ def check(ledger: Ledger, anchors: tuple[str, ...] = ()) -> list[str]:
     in the seal chain, which catches a rollback or a rewrite that the head file missed.
     """
     try:
-        found = [r[0] for r in ledger.db.execute("PRAGMA integrity_check")]
-        keys = list(ledger.db.execute("PRAGMA foreign_key_check"))
+        found = [r[0] for r in ledger.conn.execute("PRAGMA integrity_check")]
+        keys = list(ledger.conn.execute("PRAGMA foreign_key_check"))
         problems = [] if found == ["ok"] else [f"integrity: {line}" for line in found]
         problems += [
             f"foreign key: {row[0]} row {row[1]} points to a missing {row[2]} row" for row in keys
@@ -48,7 +48,7 @@ def check(ledger: Ledger, anchors: tuple[str, ...] = ()) -> list[str]:
 
 
 def _holds(ledger: Ledger, digest: str) -> bool:
-    found = ledger.db.execute(f"SELECT 1 FROM {seals.TABLE} WHERE hash = ?", [digest]).fetchone()
+    found = ledger.conn.execute(f"SELECT 1 FROM {seals.TABLE} WHERE hash = ?", [digest]).fetchone()
     return found is not None
 
 
@@ -64,7 +64,7 @@ def _unbound_content(ledger: Ledger) -> list[str]:
     """Ids that no longer name their content: an output's text against its stored hash,
     its id against its case, system and sample; a system's id against its descriptor."""
     problems = []
-    rows = ledger.db.execute(
+    rows = ledger.conn.execute(
         "SELECT o.output_id, o.family, o.case_id, o.system_id, o.sample, o.text, "
         "o.content_hash, k.family, k.case_id, k.system_id, k.text_key "
         "FROM outputs o LEFT JOIN output_keys k USING (output_id)"
@@ -78,12 +78,12 @@ def _unbound_content(ledger: Ledger) -> list[str]:
             )
         if output_id(family, case, system, sample) != output:
             problems.append(f"outputs: {output}: its id does not match its case, system, sample")
-    orphans = ledger.db.execute(
+    orphans = ledger.conn.execute(
         "SELECT COUNT(*) FROM output_keys WHERE output_id NOT IN (SELECT output_id FROM outputs)"
     ).fetchone()[0]
     if orphans:
         problems.append(f"output_keys: {orphans} keys of outputs the ledger does not hold")
-    for system, descriptor in ledger.db.execute("SELECT system_id, descriptor FROM systems"):
+    for system, descriptor in ledger.conn.execute("SELECT system_id, descriptor FROM systems"):
         try:
             bound = SystemDescriptor(**json.loads(descriptor)).system_id == system
         except (TypeError, ValueError):
@@ -112,7 +112,7 @@ def _missing_guards(ledger: Ledger) -> list[str]:
     """The append-only triggers that should be there and are not (dropped, or the
     table rebuilt, as sqlite-utils' transform() does)."""
     present = {
-        r[0] for r in ledger.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        r[0] for r in ledger.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
     }
     problems = []
     for table in (

@@ -47,7 +47,7 @@ def add_round(
         k: v for k, v in round_json.items() if k not in ("round", "family", "closed_at", "settings")
     }
     round_id = round_json["round"]
-    ledger.db.execute(
+    ledger.conn.execute(
         "INSERT INTO rounds (round_id, family, closed_at, settings, results, inputs, "
         "gate_inputs, comparisons_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
@@ -60,11 +60,11 @@ def add_round(
             comparisons_of,
         ],
     )
-    ledger.db.conn.executemany(
+    ledger.conn.executemany(
         "INSERT INTO round_comparisons (round_id, block, body) VALUES (?, ?, ?)",
         ((round_id, block, body) for block, body in enumerate(_blocks(comparisons))),
     )
-    ledger.db.conn.executemany(
+    ledger.conn.executemany(
         "INSERT INTO round_items (round_id, kind, seq, body) VALUES (?, ?, ?, ?)",
         (
             (round_id, "receipt", seq, orjson.dumps(item, option=_OPTIONS).decode())
@@ -141,7 +141,7 @@ def closed_on(ledger: Ledger, family: str, inputs: str) -> tuple[dict[str, Any],
 def gated_on(ledger: Ledger, family: str, gate_inputs: str) -> bool:
     """Whether a round of ``family`` was closed on what the gates read now."""
     return (
-        ledger.db.execute(
+        ledger.conn.execute(
             "SELECT 1 FROM rounds WHERE family = ? AND gate_inputs = ?", [family, gate_inputs]
         ).fetchone()
         is not None
@@ -171,12 +171,12 @@ def items(ledger: Ledger, round_id: str, kind: str) -> Iterator[dict[str, Any]]:
     if kind not in ITEM_KINDS:
         raise ValueError(f"kind: one of {ITEM_KINDS}, not {kind!r}")
     if kind == "comparison":
-        shared = ledger.db.execute(
+        shared = ledger.conn.execute(
             "SELECT comparisons_of FROM rounds WHERE round_id = ?", [round_id]
         ).fetchone()
         if shared and shared[0]:
             round_id = shared[0]
-        blocks = ledger.db.execute(
+        blocks = ledger.conn.execute(
             "SELECT body FROM round_comparisons WHERE round_id = ? ORDER BY block", [round_id]
         )
         first = blocks.fetchone()
@@ -186,13 +186,13 @@ def items(ledger: Ledger, round_id: str, kind: str) -> Iterator[dict[str, Any]]:
                 yield from _comparisons(body)
             return
     # Rounds closed before round_comparisons kept their comparisons as rows here.
-    cursor = ledger.db.execute(
+    cursor = ledger.conn.execute(
         "SELECT body FROM round_items WHERE round_id = ? AND kind = ? ORDER BY seq",
         [round_id, kind],
     )
     first = cursor.fetchone()
     if first is None:
-        row = ledger.db.execute(
+        row = ledger.conn.execute(
             "SELECT results FROM rounds WHERE round_id = ?", [round_id]
         ).fetchone()
         yield from json.loads(row[0]).get(kind + "s", []) if row else []

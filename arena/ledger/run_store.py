@@ -12,9 +12,9 @@ def store_suite(
     ledger: Ledger, suite_hash: str, name: str, version: str, manifest: str, fmt: str
 ) -> None:
     """Keep the manifest as written (once), so grades can be redone and exported."""
-    if ledger.db.execute("SELECT 1 FROM suites WHERE suite_hash = ?", [suite_hash]).fetchone():
+    if ledger.conn.execute("SELECT 1 FROM suites WHERE suite_hash = ?", [suite_hash]).fetchone():
         return
-    ledger.db.execute(
+    ledger.conn.execute(
         "INSERT INTO suites (suite_hash, name, version, manifest, format, stored_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
         [suite_hash, name, version, manifest, fmt, now_iso()],
@@ -23,7 +23,7 @@ def store_suite(
 
 def suite_manifest(ledger: Ledger, suite_hash: str) -> tuple[str, str] | None:
     """(manifest text, format) of a stored suite."""
-    row = ledger.db.execute(
+    row = ledger.conn.execute(
         "SELECT manifest, format FROM suites WHERE suite_hash = ?", [suite_hash]
     ).fetchone()
     return (row[0], row[1]) if row else None
@@ -40,7 +40,7 @@ def suites_named(ledger: Ledger, name: str, *, hash_prefix: bool = False) -> lis
             [name],
         )
     )
-    rows = ledger.db.execute(
+    rows = ledger.conn.execute(
         f"SELECT suite_hash FROM suites WHERE {where} ORDER BY stored_at, suite_hash", params
     ).fetchall()
     return [r[0] for r in rows]
@@ -49,7 +49,7 @@ def suites_named(ledger: Ledger, name: str, *, hash_prefix: bool = False) -> lis
 def add_run(
     ledger: Ledger, family: str, system_id: str, suite_hash: str, tier: str, endpoint: str
 ) -> None:
-    ledger.db.execute(
+    ledger.conn.execute(
         "INSERT INTO runs (family, system_id, suite_hash, tier, endpoint, started_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
         [family, system_id, suite_hash, tier, endpoint, now_iso()],
@@ -79,7 +79,7 @@ def record_attempt(ledger: Ledger, row: dict[str, Any]) -> None:
         "output_id",
         "finished_at",
     )
-    ledger.db.execute(
+    ledger.conn.execute(
         f"INSERT INTO attempts ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
         [row.get(c) for c in columns],
     )
@@ -103,7 +103,7 @@ def record_grade(ledger: Ledger, row: dict[str, Any]) -> None:
         "detail",
         "grader",
     )
-    ledger.db.execute(
+    ledger.conn.execute(
         f"INSERT INTO grades ({', '.join(columns)}, graded_at) VALUES "
         f"({', '.join('?' for _ in columns)}, ?)",
         [row[c] for c in columns] + [now_iso()],

@@ -27,7 +27,13 @@ from arena.clock import now_iso
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from sqlite_utils import Database
+
+    # What reads and writes here: the bare connection (a rating session's writes, which
+    # never load sqlite-utils) or sqlite-utils' Database (migrations, checks).
+    Connection = sqlite3.Connection | Database
 
 TABLE = "commits"
 # A table without rowids is sealed with the parent rows added in the same commit:
@@ -48,7 +54,7 @@ class Head:
         return f"{self.hash} (commit {self.seq})"
 
 
-def sealed_tables(db: Database) -> list[str]:
+def sealed_tables(db: Connection) -> list[str]:
     """The tables seals cover: every table but the commits themselves and sqlite-utils'."""
     names = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     return [n for (n,) in names if n not in _NOT_SEALED and not n.startswith("sqlite_")]
@@ -86,7 +92,7 @@ def _digest(lines: Iterator[tuple[Any, str]]) -> tuple[int, str, Any]:
 
 
 def _rows(
-    db: Database, table: str, after: int, upto: int | None = None
+    db: Connection, table: str, after: int, upto: int | None = None
 ) -> Iterator[tuple[Any, str]]:
     upper = "" if upto is None else " AND rowid <= ?"
     params = [after] if upto is None else [after, upto]
@@ -98,7 +104,7 @@ def _rows(
     return _lines(cursor, chained)
 
 
-def _child_rows(db: Database, child: str, after: int, upto: int) -> Iterator[tuple[Any, str]]:
+def _child_rows(db: Connection, child: str, after: int, upto: int) -> Iterator[tuple[Any, str]]:
     parent, key, order = CHILDREN[child]
     cursor = db.execute(
         f"SELECT c.* FROM {child} c WHERE c.{key} IN (SELECT {key} FROM {parent} "
@@ -112,7 +118,7 @@ def commit_hash(commit: dict[str, Any]) -> str:
     return sha256_hex(canonical_json({k: commit[k] for k in _HASHED}))
 
 
-def head(db: Database) -> Head | None:
+def head(db: Connection) -> Head | None:
     row = db.execute(f"SELECT seq, hash FROM {TABLE} ORDER BY seq DESC LIMIT 1").fetchone()
     return Head(int(row[0]), str(row[1])) if row else None
 
@@ -123,7 +129,7 @@ def reach(table: str) -> str:
     return f"json_extract(tables, '$.{table}.to')"
 
 
-def marks(db: Database) -> dict[str, int]:
+def marks(db: Connection) -> dict[str, int]:
     """How far each table's sealed rows reach (rowid), as the commits say: one index
     seek a table (migration 0016), not a read of every commit."""
     found = {}
@@ -138,7 +144,7 @@ def marks(db: Database) -> dict[str, int]:
     return found
 
 
-def unsealed(db: Database, sealed: dict[str, int]) -> list[str]:
+def unsealed(db: Connection, sealed: dict[str, int]) -> list[str]:
     """Tables holding rows past what the commits seal: rows added outside Arena, which the
     next commit would otherwise seal as its own."""
     found = []
@@ -152,7 +158,7 @@ def unsealed(db: Database, sealed: dict[str, int]) -> list[str]:
 
 
 def seal(
-    db: Database, sealed: dict[str, int], *, kind: str = "write", note: str | None = None
+    db: Connection, sealed: dict[str, int], *, kind: str = "write", note: str | None = None
 ) -> Head | None:
     """Commit to every row added since ``sealed`` (updated in place); None if none was.
 
@@ -199,7 +205,7 @@ def seal(
 # --- checking -------------------------------------------------------------------
 
 
-def verify(db: Database) -> list[str]:
+def verify(db: Connection) -> list[str]:
     """Walk the seal chain and recompute every sealed range; one line per problem."""
     cursor = db.execute(
         f"SELECT seq, at, kind, note, tables, prev_hash, hash FROM {TABLE} ORDER BY seq"
@@ -237,7 +243,7 @@ def verify(db: Database) -> list[str]:
     return problems
 
 
-def _verify_table(db: Database, table: str, spans: list[tuple[int, dict[str, Any]]]) -> list[str]:
+def _verify_table(db: Connection, table: str, spans: list[tuple[int, dict[str, Any]]]) -> list[str]:
     problems, reach = [], 0
     for seq, span in spans:
         low, high = span.get("from"), span.get("to")
@@ -266,7 +272,7 @@ def _verify_table(db: Database, table: str, spans: list[tuple[int, dict[str, Any
 
 
 def _verify_child(
-    db: Database,
+    db: Connection,
     child: str,
     parent_spans: list[tuple[int, dict[str, Any]]],
     spans: list[tuple[int, dict[str, Any]]],

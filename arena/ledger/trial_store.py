@@ -42,7 +42,7 @@ def add_task(ledger: Ledger, task: Task) -> bool:
     found = latest_tasks(ledger, task.family).get(task.case_id)
     if found is not None and found.task_hash == task.task_hash:
         return False
-    ledger.db.execute(
+    ledger.conn.execute(
         "INSERT INTO tasks (family, case_id, task_hash, spec, stored_at) VALUES (?, ?, ?, ?, ?)",
         [task.family, task.case_id, task.task_hash, canonical_json(task.canonical()), now_iso()],
     )
@@ -52,7 +52,7 @@ def add_task(ledger: Ledger, task: Task) -> bool:
 def latest_tasks(ledger: Ledger, family: str) -> dict[CaseId, Task]:
     """The task in force for each case of ``family`` (the newest stored)."""
     tasks: dict[CaseId, Task] = {}
-    for (spec,) in ledger.db.execute(
+    for (spec,) in ledger.conn.execute(
         "SELECT spec FROM tasks WHERE family = ? ORDER BY seq", [family]
     ):
         fields = json.loads(spec)
@@ -72,7 +72,7 @@ def latest_tasks(ledger: Ledger, family: str) -> dict[CaseId, Task]:
 
 def add_trial(ledger: Ledger, trial: Trial) -> None:
     row = {name: getattr(trial, name) for name in _TRIAL_COLUMNS}
-    ledger.db.execute(
+    ledger.conn.execute(
         f"INSERT INTO trials ({', '.join(_TRIAL_COLUMNS)}) "
         f"VALUES ({', '.join('?' for _ in _TRIAL_COLUMNS)})",
         list(row.values()),
@@ -89,7 +89,7 @@ def trials(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Tri
             [family, up_to],
         )
     )
-    rows = ledger.db.execute(
+    rows = ledger.conn.execute(
         f"SELECT {', '.join(_TRIAL_COLUMNS)} FROM trials WHERE {where} ORDER BY seq", params
     )
     return [_trial(row) for row in rows]

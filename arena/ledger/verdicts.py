@@ -19,7 +19,7 @@ def record_gate_results(
     """Append one evaluation of every gate per output, with the fingerprint of what the
     gates read (None: unknown); the newest row per gate is in force."""
     at = now_iso()
-    ledger.db.conn.executemany(
+    ledger.conn.executemany(
         "INSERT INTO gate_results (output_id, gate, passed, reason, evaluated_at, fingerprint) "
         "VALUES (?, ?, ?, ?, ?, ?)",
         [(oid, r.gate, int(r.passed), r.reason, at, mark) for oid, rs, mark in results for r in rs],
@@ -36,7 +36,7 @@ def gate_verdicts(
     first, last = _stretch(ledger, family, up_to)
     # One pass over the family's stretch of the table, in the order rows were written,
     # is much faster than looking up each output's rows by the index.
-    rows = ledger.db.execute(
+    rows = ledger.conn.execute(
         "SELECT output_id, gate, passed, reason, fingerprint FROM gate_results "
         "WHERE seq BETWEEN ? AND ? ORDER BY seq",
         [first or 0, last or -1],
@@ -46,7 +46,7 @@ def gate_verdicts(
         if outputs is not None
         else {
             r[0]
-            for r in ledger.db.execute("SELECT output_id FROM outputs WHERE family = ?", [family])
+            for r in ledger.conn.execute("SELECT output_id FROM outputs WHERE family = ?", [family])
         }
     )
     # Many outputs share a verdict word for word: one record each.
@@ -84,7 +84,7 @@ def _stretch(ledger: Ledger, family: str, up_to: int | None) -> tuple[int, int]:
     Each end is found by walking the table from that end and stopping at the family's
     first row: a few steps, where MIN and MAX over the family's outputs read all of them."""
     ends = [
-        ledger.db.execute(
+        ledger.conn.execute(
             "SELECT seq FROM gate_results g WHERE seq <= ? AND EXISTS (SELECT 1 FROM outputs o "
             f"WHERE o.output_id = g.output_id AND o.family = ?) ORDER BY seq {order} LIMIT 1",
             [up_to if up_to is not None else 2**62, family],
@@ -128,7 +128,7 @@ def gate_results(
 def output_gate_results(ledger: Ledger, output_id: OutputId) -> tuple[GateResult, ...]:
     """The results in force for one output: the newest evaluation of each gate."""
     newest: dict[str, GateResult] = {}
-    for gate, passed, reason in ledger.db.execute(
+    for gate, passed, reason in ledger.conn.execute(
         "SELECT gate, passed, reason FROM gate_results WHERE output_id = ? ORDER BY seq",
         [output_id],
     ):

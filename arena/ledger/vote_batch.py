@@ -51,7 +51,7 @@ def large_writes(ledger: Ledger) -> AbstractContextManager[None]:
 
 def case_outputs(ledger: Ledger, family: str, case_id: str) -> dict[tuple[str, int], OutputId]:
     """The outputs of one case of ``family``: (system id, sample) -> output id."""
-    rows = ledger.db.execute(
+    rows = ledger.conn.execute(
         "SELECT system_id, sample, output_id FROM outputs WHERE family = ? AND case_id = ?",
         [family, case_id],
     )
@@ -106,7 +106,7 @@ def _outputs(row: Presentation | Vote) -> tuple[OutputId, OutputId]:
 
 def _stored(ledger: Ledger, table: str, key: str, rows: list[dict]) -> dict[str, dict]:
     """The rows of ``table`` already recorded under the ``key`` of one of ``rows``."""
-    cursor = ledger.db.execute(
+    cursor = ledger.conn.execute(
         f"SELECT * FROM {table} WHERE {key} IN (SELECT value FROM json_each(?))",
         [json.dumps([r[key] for r in rows])],
     )

@@ -28,41 +28,28 @@ def new_id() -> str:
 
 def start_session(ledger: Ledger, family: str, *, seed: int, actor: str = "rater") -> Session:
     """Open the next numbered session of ``family``."""
-    with ledger.atomic() as db:
-        (last,) = db.execute(
+    with ledger.atomic():
+        (last,) = ledger.conn.execute(
             "SELECT COALESCE(MAX(number), 0) FROM sessions WHERE family = ?", [family]
         ).fetchone()
         session = Session(SessionId(new_id()), family, last + 1, seed, actor, now_iso())
-        db.table("sessions").insert(dataclasses.asdict(session))
+        ledger.insert("sessions", dataclasses.asdict(session))
     return session
 
 
 def add_session(ledger: Ledger, session: Session) -> None:
     """Record ``session`` as given (its id and number chosen by the caller)."""
-    with ledger.atomic() as db:
-        db.execute(
-            "INSERT INTO sessions (session_id, family, number, seed, actor, started_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                session.session_id,
-                session.family,
-                session.number,
-                session.seed,
-                session.actor,
-                session.started_at,
-            ],
-        )
+    with ledger.atomic():
+        ledger.insert("sessions", dataclasses.asdict(session))
 
 
 def sessions(ledger: Ledger, family: str) -> list[Session]:
-    return [
-        Session(**r)
-        for r in ledger.db["sessions"].rows_where("family = ?", [family], order_by="number")
-    ]
+    rows = ledger.rows("SELECT * FROM sessions WHERE family = ? ORDER BY number", [family])
+    return [Session(**r) for r in rows]
 
 
 def _existing(ledger: Ledger, table: str, key: str, value: str) -> dict | None:
-    rows = list(ledger.db[table].rows_where(f"{key} = ?", [value]))
+    rows = ledger.rows(f"SELECT * FROM {table} WHERE {key} = ?", [value])
     return rows[0] if rows else None
 
 
@@ -194,12 +181,10 @@ def undo_last(
     Returns the retracted vote, or None when nothing is left to undo; undo is
     unlimited and reaches back across sessions.
     """
-    rows = list(
-        ledger.db.query(
-            "SELECT * FROM votes WHERE family = ? AND actor = ? AND vote_id NOT IN "
-            "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1",
-            [family, actor],
-        )
+    rows = ledger.rows(
+        "SELECT * FROM votes WHERE family = ? AND actor = ? AND vote_id NOT IN "
+        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1",
+        [family, actor],
     )
     if not rows:
         return None
@@ -211,7 +196,7 @@ def undo_last(
 def votes_in_force(ledger: Ledger, family: str, *, include_skips: bool = False) -> list[Vote]:
     """Votes not retracted, oldest first; repeats included, skips only on request."""
     skip = "" if include_skips else "AND choice != 'skip'"
-    rows = ledger.db.query(
+    rows = ledger.rows(
         f"SELECT * FROM votes WHERE family = ? {skip} AND vote_id NOT IN "
         "(SELECT vote_id FROM retractions) ORDER BY seq",
         [family],
@@ -223,7 +208,7 @@ def vote_batches(ledger: Ledger, family: str, size: int = 50_000) -> Iterator[li
     """The votes in force without skips, oldest first, in batches of rows of (vote_id,
     case_id, left_output, right_output, choice, actor, repeat_of, session number): what
     a round reads of a million votes, without making a million records."""
-    cursor = ledger.db.execute(
+    cursor = ledger.conn.execute(
         "SELECT v.vote_id, v.case_id, v.left_output, v.right_output, v.choice, v.actor, "
         "v.repeat_of, s.number FROM votes v "
         "LEFT JOIN sessions s ON s.session_id = v.session_id AND s.family = v.family "
@@ -237,9 +222,8 @@ def vote_batches(ledger: Ledger, family: str, size: int = 50_000) -> Iterator[li
 
 def history(ledger: Ledger, family: str) -> list[dict]:
     """Every presentation of ``family`` in order, with the vote in force on it (if any)."""
-    return list(
-        ledger.db.query(
-            """
+    return ledger.rows(
+        """
         SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
                v.vote_id, v.choice, v.session_id, v.voted_at
         FROM presentations p
@@ -251,19 +235,16 @@ def history(ledger: Ledger, family: str) -> list[dict]:
         WHERE p.family = ?
         ORDER BY p.seq
         """,
-            [family],
-        )
+        [family],
     )
 
 
 def vote_on(ledger: Ledger, presentation_id: PresentationId) -> Vote | None:
     """The vote in force on a presentation, if any."""
-    rows = list(
-        ledger.db.query(
-            "SELECT * FROM votes WHERE presentation_id = ? AND vote_id NOT IN "
-            "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1",
-            [presentation_id],
-        )
+    rows = ledger.rows(
+        "SELECT * FROM votes WHERE presentation_id = ? AND vote_id NOT IN "
+        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1",
+        [presentation_id],
     )
     return _vote(rows[0]) if rows else None
 
@@ -277,4 +258,6 @@ def get_presentation(ledger: Ledger, presentation_id: PresentationId) -> Present
 
 def vote_times(ledger: Ledger, family: str) -> dict[str, str]:
     """When each of ``family``'s votes was cast, by vote id (retracted ones included)."""
-    return dict(ledger.db.execute("SELECT vote_id, voted_at FROM votes WHERE family = ?", [family]))
+    return dict(
+        ledger.conn.execute("SELECT vote_id, voted_at FROM votes WHERE family = ?", [family])
+    )

@@ -1,3 +1,4 @@
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -5,8 +6,9 @@ import textwrap
 import pytest
 
 from arena.errors import LedgerError, LedgerLocked, LedgerTooNew
-from arena.ledger import Ledger
+from arena.ledger import Ledger, integrity
 from arena.ledger.schema import SCHEMA_VERSION
+from arena.ledger.transaction import transaction
 
 
 def test_every_connection_is_wal_with_full_sync_and_foreign_keys(ledger):
@@ -116,3 +118,65 @@ def test_another_applications_database_is_never_turned_into_a_ledger(ledger_path
         Ledger.open(ledger_path)
     assert ledger_path.read_bytes() == before
     Ledger.open(ledger_path.with_name("fresh.sqlite")).close()  # a new file is fine
+
+
+def test_rating_writes_without_loading_sqlite_utils(small_family):
+    """Opening a ledger for writing at the newest schema, and a rating session's votes,
+    skips, undo and flags, go through the bare connection: the window never pays for
+    importing sqlite-utils. What they write is sealed and chained as ever."""
+    path = small_family.path
+    small_family.close()
+    code = textwrap.dedent(f"""
+        import sys
+        from arena.ledger import Ledger
+        from arena.rating.session import RatingSession
+        with Ledger.open({path!r}) as ledger:
+            session = RatingSession(ledger, "small", seed=3)
+            for choice in ("left", "right", "tie"):
+                session.current()
+                session.peek_next()
+                session.vote(choice)
+            session.undo()
+            session.current()
+            session.skip()
+            session.current()
+            session.flag("a broken prompt")
+        print("sqlite_utils" in sys.modules)
+    """)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == ["False"]
+    with Ledger.open(path, readonly=True) as reader:
+        assert integrity.check(reader) == []
+        kinds = reader.conn.execute("SELECT choice FROM votes ORDER BY seq").fetchall()
+        assert [k for (k,) in kinds] == ["left", "right", "tie", "skip"]
+        assert reader.conn.execute("SELECT COUNT(*) FROM retractions").fetchone() == (1,)
+
+
+def test_a_failure_inside_undoes_only_its_own_transaction_or_savepoint():
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute("CREATE TABLE t (x)")
+
+    def stored() -> list[int]:
+        return [x for (x,) in conn.execute("SELECT x FROM t ORDER BY x")]
+
+    with transaction(conn):
+        conn.execute("INSERT INTO t VALUES (1)")
+        with pytest.raises(ZeroDivisionError), transaction(conn):
+            conn.execute("INSERT INTO t VALUES (2)")
+            _ = 1 / 0
+        conn.execute("INSERT INTO t VALUES (3)")
+    assert stored() == [1, 3] and not conn.in_transaction
+    with pytest.raises(ZeroDivisionError), transaction(conn):
+        conn.execute("INSERT INTO t VALUES (4)")
+        _ = 1 / 0
+    assert stored() == [1, 3] and not conn.in_transaction
+
+
+def test_a_statement_outside_a_transaction_leaves_none_open(ledger):
+    """A writer's connection has no implicit BEGIN, which would turn the next
+    ``Ledger.atomic`` into a savepoint of a transaction nothing commits."""
+    ledger.conn.execute("CREATE TEMP TABLE scratch (x)")
+    ledger.conn.execute("INSERT INTO scratch VALUES (1)")
+    assert not ledger.conn.in_transaction
