@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, fields
 from typing import Any, Literal, NamedTuple, NewType
 
 from arena.canonical import content_hash, sha256_hex
@@ -184,20 +184,34 @@ def output_id(family: str, case_id: str, system_id: str, sample: int) -> OutputI
     )
 
 
-@dataclass(frozen=True)
-class Output:
-    output_id: OutputId
-    family: str
-    case_id: CaseId
-    system_id: SystemId
-    sample: int
-    text: str
+# Keyword-only, so that a record built on it keeps its own fields as its positional arguments.
+@dataclass(frozen=True, kw_only=True)
+class OutputDetails:
+    """What a file or an endpoint says of an output beside its text: read by an importer
+    (``ParsedOutput``), stored with the output (``Output``)."""
+
     is_diff: bool = False
     finish_reason: str | None = None
     latency_ms: float | None = None
     cost: float | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+
+    def details(self) -> dict[str, Any]:
+        """These fields by name, to give another record the same details."""
+        return {f.name: getattr(self, f.name) for f in fields(OutputDetails)}
+
+
+@dataclass(frozen=True)
+class Output(OutputDetails):
+    output_id: OutputId
+    family: str
+    case_id: CaseId
+    system_id: SystemId
+    sample: int
+    text: str
+    # Keyword-only as the details are, so a seventh positional argument is refused.
+    _: KW_ONLY
     # What a report imported with the output said; a trial, when there is one, has the say.
     test_result: TestResult | TrialResult | None = None
 
@@ -277,8 +291,9 @@ class Session:
 
 
 @dataclass(frozen=True)
-class Presentation:
-    """One showing of a pair, with its left/right assignment."""
+class ShownPair:
+    """What a presentation and a vote on it both record: the presentation, the session the
+    row was written in, and the pair with its left/right assignment."""
 
     presentation_id: PresentationId
     session_id: SessionId
@@ -286,21 +301,27 @@ class Presentation:
     case_id: CaseId
     left_output: OutputId
     right_output: OutputId
+
+
+@dataclass(frozen=True)
+class Presentation(ShownPair):
+    """One showing of a pair, with its left/right assignment."""
+
     shown_at: str
     repeat_of: PresentationId | None = None
 
 
 @dataclass(frozen=True)
-class Vote:
+class _VoteKey:
+    # A base of its own so that vote_id stays Vote's first field and argument (votes are
+    # made positionally): a dataclass lists its bases' fields first, the last base's first.
+    vote_id: VoteId
+
+
+@dataclass(frozen=True)
+class Vote(ShownPair, _VoteKey):
     """The rater's choice on a presentation (``skip`` is recorded but is not a vote)."""
 
-    vote_id: VoteId
-    presentation_id: PresentationId
-    session_id: SessionId
-    family: str
-    case_id: CaseId
-    left_output: OutputId
-    right_output: OutputId
     choice: Choice
     shown_at: str
     voted_at: str

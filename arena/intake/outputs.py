@@ -210,13 +210,8 @@ class _Import:
             system_id=system_id,
             sample=parsed.sample,
             text=parsed.text,
-            is_diff=parsed.is_diff,
-            finish_reason=parsed.finish_reason,
-            latency_ms=parsed.latency_ms,
-            cost=parsed.cost,
-            prompt_tokens=parsed.prompt_tokens,
-            completion_tokens=parsed.completion_tokens,
             test_result=parsed.test_result,
+            **parsed.details(),
         )
         self.batch.records.append((parsed, output))
         self.batch.chars += len(parsed.text)

@@ -258,13 +258,23 @@ _OUTPUT_COLUMNS = (
 )
 
 
-# The columns in the order of Output's fields.
+# The columns in the order ``_output`` unpacks them.
 _SELECT_OUTPUTS = f"SELECT {', '.join(_OUTPUT_COLUMNS)} FROM outputs"
 
 
 def _output(row: tuple) -> Output:
-    output_id, family, case_id, system_id, sample, text, is_diff, *measured = row
-    return Output(output_id, family, case_id, system_id, sample, text, bool(is_diff), *measured)
+    # Unpacked, not zipped into a dict of keywords: a round reads every output of a family.
+    *place, is_diff, finish_reason, latency_ms, cost, prompt_tokens, completion_tokens, test = row
+    return Output(
+        *place,
+        is_diff=bool(is_diff),
+        finish_reason=finish_reason,
+        latency_ms=latency_ms,
+        cost=cost,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        test_result=test,
+    )
 
 
 def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:

@@ -205,7 +205,7 @@ def test_fingerprints_keep_the_form_stored_verdicts_were_made_with(text, finish,
     family = Family("f", language="en", min_chars=3, max_chars=900)
     case = Case("f", CaseId("c'1"), "general", "A prompt with 'quotes'", language="en")
     output = Output(
-        OutputId("o"), "f", case.case_id, SystemId("s"), 0, text, diff, finish_reason=finish
+        OutputId("o"), "f", case.case_id, SystemId("s"), 0, text, is_diff=diff, finish_reason=finish
     )
     case_part = repr(
         (

@@ -10,14 +10,14 @@ from typing import Any, cast
 
 from arena.errors import BadInput
 from arena.intake.jsonstream import MAX_RECORD_BYTES
-from arena.records import TEST_RESULTS, SystemDescriptor, TestResult, TrialResult
+from arena.records import TEST_RESULTS, OutputDetails, SystemDescriptor, TestResult, TrialResult
 from arena.redact import Redactor
 
 Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True)
-class ParsedOutput:
+class ParsedOutput(OutputDetails):
     line: int
     case_id: str
     category: str
@@ -26,12 +26,6 @@ class ParsedOutput:
     descriptor: SystemDescriptor
     text: str
     sample: int = 0
-    is_diff: bool = False
-    finish_reason: str | None = None
-    latency_ms: float | None = None
-    cost: float | None = None
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
     test_result: TestResult | None = None
     # A report's result for the output (SWE-bench): stored as an imported trial, with why.
     trial_result: TrialResult | None = None
