@@ -144,17 +144,23 @@ def marks(db: Connection) -> dict[str, int]:
     return found
 
 
+def newest(db: Connection) -> dict[str, int]:
+    """Each sealed table's newest rowid (0: none), read in one statement: every write
+    reads them twice (``unsealed``, ``seal``), and a statement a table cost a vote key
+    a millisecond."""
+    tables = [t for t in sealed_tables(db) if t not in CHILDREN]
+    arms = " UNION ALL ".join(f"SELECT ?, COALESCE(MAX(rowid), 0) FROM {t}" for t in tables)
+    return dict(db.execute(arms, tables)) if tables else {}
+
+
 def unsealed(db: Connection, sealed: dict[str, int]) -> list[str]:
     """Tables holding rows past what the commits seal: rows added outside Arena, which the
     next commit would otherwise seal as its own."""
-    found = []
-    for table in sealed_tables(db):
-        if table in CHILDREN:
-            continue
-        (newest,) = db.execute(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}").fetchone()
-        if newest > sealed.get(table, 0):
-            found.append(f"{table}: rows after rowid {sealed.get(table, 0)}")
-    return found
+    return [
+        f"{table}: rows after rowid {sealed.get(table, 0)}"
+        for table, rowid in newest(db).items()
+        if rowid > sealed.get(table, 0)
+    ]
 
 
 def seal(
@@ -166,9 +172,8 @@ def seal(
     (``genesis``, ``accepted_loss``) commits even when no row was added.
     """
     tables: dict[str, dict[str, Any]] = {}
-    for table in sealed_tables(db):
-        if table in CHILDREN:
-            continue
+    grown = [t for t, rowid in newest(db).items() if rowid > sealed.get(t, 0)]
+    for table in grown:
         after = sealed.get(table, 0)
         count, digest, last = _digest(_rows(db, table, after))
         if count:
