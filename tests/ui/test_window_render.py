@@ -5,10 +5,13 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QImage, QPalette, QTextDocument, QTextTable
 
+from arena.intake.outputs import import_file
+from arena.ledger import Ledger
 from arena.ui.rating.markdown_render import render_markdown
 from arena.ui.rating.output_pane import Browser
 from arena.ui.rating.render_cache import RenderCache
 from arena.ui.theme import DARK, LIGHT, document_css
+from tests.conftest import native_line
 
 
 def test_fenced_code_is_highlighted_by_its_language_with_inline_colours():
@@ -133,3 +136,45 @@ def test_a_document_rendered_ahead_loads_no_file_an_output_names(qtbot, tmp_path
     rendered = cache.prompt(f"Look: ![x]({url.toString()})")
     assert rendered.document is not None and "secret.png" in rendered.document.toHtml()
     assert rendered.document.resource(image, url) is None
+
+
+def test_documents_made_ahead_are_laid_out_as_their_browsers_show_them(
+    qtbot, open_window, tmp_path
+):
+    """The cache lays a document out in the space of the browser that will show it, beside
+    a scroll bar when it is too tall: showing it lays nothing out again (half the time of
+    showing a long output)."""
+    lines = []
+    for case in range(4):
+        for system, paragraphs in (("alpha", 1), ("beta", 300)):
+            text = "\n\n".join(f"Paragraph {p} of case {case}." for p in range(paragraphs))
+            lines.append(native_line(f"c{case}", system, text))
+    source = tmp_path / "mixed.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = tmp_path / "mixed.sqlite"
+    with Ledger.open(path) as ledger:
+        import_file(ledger, source, family="mixed", fmt="native")
+    window = open_window(path, "mixed")
+    view = window.rating.pair_view
+    for _ in range(3):
+        # The next pair's documents are made once the pair on screen has painted.
+        qtbot.waitUntil(lambda: not window.rating.after_paint.pending())
+        qtbot.waitUntil(lambda: not window.cache.busy())
+        upcoming = window.rating.session.peek_next()
+        made = {
+            (output.output_id, side): window.cache.output(output).document
+            for u in upcoming
+            for output, side in ((u.left, "left"), (u.right, "right"))
+        }
+        widths = {key: document.textWidth() for key, document in made.items()}
+        qtbot.keyClick(window, Qt.Key.Key_1)
+        pair = view.pair
+        assert pair is not None
+        bars = set()
+        for output, pane in ((pair.left, view.left), (pair.right, view.right)):
+            browser = pane.browser
+            key = (output.output_id, "left" if pane is view.left else "right")
+            assert browser.document() is made[key]
+            assert widths[key] == browser.viewport().width()
+            bars.add(browser.verticalScrollBar().isVisible())
+        assert bars == {True, False}  # one side beside a scroll bar, the other not

@@ -30,6 +30,10 @@ class AfterPaint(QObject):
         self._due = True
         self._fallback.start(FALLBACK_MS)
 
+    def pending(self) -> bool:
+        """Whether the work asked for has not run yet."""
+        return self._due
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if self._due and event.type() == QEvent.Type.Paint:
             QTimer.singleShot(0, self._run)  # once this paint is done

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from arena.rating.session import PairView as Pair
 from arena.ui.rating.output_pane import OutputPane, make_browser, style_browser
-from arena.ui.rating.render_cache import RenderCache
+from arena.ui.rating.render_cache import RenderCache, Space
 from arena.ui.scroll_keep import keep_scroll
 from arena.ui.theme import Theme
 
@@ -109,8 +109,15 @@ class PairView(QWidget):
             for bar in (pane.browser.verticalScrollBar(), pane.diff.verticalScrollBar()):
                 bar.valueChanged.connect(lambda _v, b=bar, p=pane, o=other: self._follow(b, p, o))
         self.left.set_active(True)
+        cache.space_of = self.space_of
 
     # -- the pair -------------------------------------------------------------
+
+    def space_of(self, side: str) -> Space:
+        """Where the browser of ``side`` ("left", "right", "prompt") shows a document."""
+        browser = {"left": self.left.browser, "right": self.right.browser}.get(side, self.prompt)
+        room = browser.maximumViewportSize()
+        return Space(room.width(), room.height(), browser.verticalScrollBar().sizeHint().width())
 
     def show_pair(self, pair: Pair | None) -> None:
         self.pair = pair

@@ -300,7 +300,7 @@ class RatingPage(QWidget):
         # With adaptive choice the next pair depends on the vote: one per outcome.
         upcoming = session.peek_next()
         self.cache.prefetch(
-            [output for u in upcoming for output in (u.left, u.right)],
+            [side for u in upcoming for side in ((u.left, "left"), (u.right, "right"))],
             [u.case.prompt for u in upcoming],
         )
 

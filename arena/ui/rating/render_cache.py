@@ -15,6 +15,7 @@ import html
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PySide6.QtCore import QObject, QTimer, QUrl
 from PySide6.QtGui import QFont, QTextDocument
@@ -25,6 +26,15 @@ from arena.ui.rating.markdown_render import render_markdown
 from arena.ui.theme import Theme, document_css
 
 CACHE_SIZE = 64
+
+
+class Space(NamedTuple):
+    """Where a browser shows a document: its width and height with no scroll bar, and the
+    width a vertical scroll bar takes from it."""
+
+    width: int
+    height: int
+    bar: int
 
 
 class OutputDocument(QTextDocument):
@@ -62,6 +72,9 @@ class RenderCache(QObject):
         self.theme = theme
         self.point_size = point_size
         self._cache: OrderedDict[tuple, Rendered] = OrderedDict()
+        # Where the browser of a side ("left", "right", "prompt") shows a document, as the
+        # pair view measures it (None: not known): documents are laid out there when made.
+        self.space_of: Callable[[str], Space | None] = lambda side: None
         self._queue: list[tuple[tuple, Callable[[], Rendered]]] = []
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -80,7 +93,7 @@ class RenderCache(QObject):
         self._cache.clear()
         self._queue.clear()
 
-    def _with_document(self, rendered: Rendered) -> Rendered:
+    def _with_document(self, rendered: Rendered, space: Space | None) -> Rendered:
         if rendered.html is None:
             return rendered
         font = QFont()
@@ -90,6 +103,8 @@ class RenderCache(QObject):
         document.setDefaultFont(font)
         document.setDefaultStyleSheet(document_css(self.theme))
         document.setHtml(rendered.html)
+        if space is not None:
+            _lay_out(document, space)
         return dataclasses.replace(rendered, document=document)
 
     def _get(self, key: tuple, make: Callable[[], Rendered]) -> Rendered:
@@ -102,15 +117,23 @@ class RenderCache(QObject):
         self._cache.move_to_end(key)
         return found
 
-    def _output_job(self, output: Output) -> tuple[tuple, Callable[[], Rendered]]:
+    def _output_job(
+        self, output: Output, space: Space | None = None
+    ) -> tuple[tuple, Callable[[], Rendered]]:
         theme = self.theme
         key = ("output", output.output_id, theme.name)
-        return key, lambda: self._with_document(render_output(output.text, output.is_diff, theme))
+        return key, lambda: self._with_document(
+            render_output(output.text, output.is_diff, theme), space
+        )
 
-    def _prompt_job(self, prompt: str) -> tuple[tuple, Callable[[], Rendered]]:
+    def _prompt_job(
+        self, prompt: str, space: Space | None = None
+    ) -> tuple[tuple, Callable[[], Rendered]]:
         theme = self.theme
         key = ("prompt", prompt, theme.name)
-        return key, lambda: self._with_document(Rendered(html=render_markdown(prompt, theme)))
+        return key, lambda: self._with_document(
+            Rendered(html=render_markdown(prompt, theme)), space
+        )
 
     def output(self, output: Output) -> Rendered:
         return self._get(*self._output_job(output))
@@ -118,9 +141,12 @@ class RenderCache(QObject):
     def prompt(self, prompt: str) -> Rendered:
         return self._get(*self._prompt_job(prompt))
 
-    def prefetch(self, outputs: list[Output], prompts: list[str]) -> None:
-        """Render these in idle time, one per event-loop turn so keys stay responsive."""
-        jobs = [self._output_job(o) for o in outputs] + [self._prompt_job(p) for p in prompts]
+    def prefetch(self, outputs: list[tuple[Output, str]], prompts: list[str]) -> None:
+        """Render these (outputs with the side they will likely show on) in idle time, one
+        per event-loop turn so keys stay responsive, and lay them out there."""
+        space = self.space_of
+        jobs = [self._output_job(o, space(side)) for o, side in outputs]
+        jobs += [self._prompt_job(p, space("prompt")) for p in prompts]
         self._queue = [job for job in jobs if job[0] not in self._cache]
         if self._queue:
             self._timer.start(0)
@@ -135,3 +161,15 @@ class RenderCache(QObject):
         self._get(key, make)
         if self._queue:
             self._timer.start(0)
+
+
+def _lay_out(document: QTextDocument, space: Space) -> None:
+    """Lay ``document`` out whole as a browser in ``space`` will show it, beside a scroll
+    bar when it is too tall: the browser then has nothing to lay out as it shows it (half
+    of showing a long output, and most of its worst case). Beside the bar first, so a long
+    document is laid out once; one that fits is short, and laid out again at full width.
+    Only in idle time: on demand, a browser lays out no more than it shows."""
+    document.setTextWidth(space.width - space.bar)
+    if document.documentLayout().documentSize().height() <= space.height:
+        document.setTextWidth(space.width)
+        document.documentLayout().documentSize()
