@@ -1,8 +1,9 @@
 """A rating session: what the rater window (and the crash harness) calls to vote.
 
-Each presentation is recorded when it is first shown and each vote is
-committed before the next pair is handed out; a write that fails raises and
-leaves the session on the same pair. The family's history is read once and
+Each presentation is recorded as it is first shown: the first when the session
+asks for it, each after it in the commit of the vote before it, so a vote is
+durable before the next pair is handed out, with one commit a key. A write that
+fails raises and leaves the session on the same pair. The family's history is read once and
 kept in memory, told of every presentation, vote and undo, so a key costs the
 same at 100 or 100,000 past votes; ``refresh`` re-reads it after changes made
 elsewhere (an import, a correction).
@@ -235,19 +236,33 @@ class RatingSession:
             comment,
             bool(view.identity_leak),
         )
+        # The vote and the presentation of the pair after it commit together: one durable
+        # commit, seal and head file a key instead of two.
         try:
-            voting.record_vote(self.ledger, vote)  # raises on failure: the pair stays
-        except voting.AlreadyVoted as done:
-            # A press again after a failure that came after the commit: the first vote stands.
-            vote = done.standing
-        self.scheduler.voted(
-            p.presentation_id,
-            vote.vote_id,
-            vote.choice,
-            session_id=vote.session_id,
-            voted_at=vote.voted_at,
-        )
-        self._current = None
+            with self.ledger.atomic():
+                try:
+                    voting.record_vote(self.ledger, vote)
+                except voting.AlreadyVoted as done:
+                    # A press again after a failure that came after the commit: the first
+                    # vote stands.
+                    vote = done.standing
+                self.scheduler.voted(
+                    p.presentation_id,
+                    vote.vote_id,
+                    vote.choice,
+                    session_id=vote.session_id,
+                    voted_at=vote.voted_at,
+                )
+                planned = self.scheduler.next()
+                following = None if planned is None else self._present(planned)
+        except BaseException:
+            # The pair stays on screen. The scheduler reads again what the ledger holds:
+            # nothing of this key, or, when only the head file failed after the commit,
+            # the vote, which a press again finds standing (``AlreadyVoted``).
+            self.refresh()
+            raise
+        self._current = following
+        self._shown_clock = self.clock()
         return vote
 
     def vote(self, choice: Choice, comment: str = "") -> Vote:

@@ -107,8 +107,9 @@ def _tmpfs(where: Path, size: str):
 
 
 def test_a_really_full_disk_keeps_the_pair_and_records_nothing(tmp_path, small):
-    """The same on a real file system that runs out of space (a 600 kB tmpfs)."""
-    with _tmpfs(tmp_path / "tiny", "600k") as tiny:
+    """The same on a real file system that runs out of space (a 2 MB tmpfs, filled but
+    for 96 kB; the filler taken away then leaves room to go on)."""
+    with _tmpfs(tmp_path / "tiny", "2m") as tiny:
         path = copy_ledger(small, tiny / "ledger.sqlite")
         with Ledger.open(path) as ledger:
             session = RatingSession(ledger, "fz", seed=2)
