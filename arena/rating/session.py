@@ -3,10 +3,10 @@
 Each presentation is recorded as it is first shown: the first when the session
 asks for it, each after it in the commit of the vote before it, so a vote is
 durable before the next pair is handed out, with one commit a key. A write that
-fails raises and leaves the session on the same pair. The family's history is read once and
-kept in memory, told of every presentation, vote and undo, so a key costs the
-same at 100 or 100,000 past votes; ``refresh`` re-reads it after changes made
-elsewhere (an import, a correction).
+fails raises and leaves the session on the same pair. The family's history is
+read once and kept in memory, told of every presentation, vote and undo, so a
+key costs the same at 100 or 100,000 past votes; ``refresh`` re-reads it after
+changes made elsewhere (an import, a correction).
 """
 
 from __future__ import annotations
