@@ -1,5 +1,6 @@
 """Counterbalanced, coverage-first scheduling with hidden repeats, resumable after a crash."""
 
+import json
 import random
 import statistics
 from collections import Counter
@@ -10,7 +11,7 @@ import pytest
 
 from arena import family_state
 from arena.intake.outputs import import_file
-from arena.ledger import Ledger, catalog, voting
+from arena.ledger import Ledger, catalog, seals, voting
 from arena.pairs.adaptive import PAIR_CHOICES
 from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown, is_repeat_chosen
 from arena.rating import corrections
@@ -225,6 +226,43 @@ def test_a_failed_write_does_not_advance(family, monkeypatch):
     assert (
         voting.votes_in_force(family, "f")[0].presentation_id == shown.presentation.presentation_id
     )
+
+
+def test_a_vote_and_the_presentation_after_it_are_one_commit(family):
+    rater = RatingSession(family, "f", seed=8)
+    rater.current()
+    before = seals.head(family.conn)
+    vote = rater.vote("left")
+    after = seals.head(family.conn)
+    assert before is not None and after is not None and after.seq == before.seq + 1
+    (tables,) = family.conn.execute("SELECT tables FROM commits WHERE seq = ?", [after.seq])
+    assert {"votes", "presentations"} <= set(json.loads(tables[0]))
+    following = rater.current()
+    assert following is not None and following.presentation != vote.presentation_id
+    stored = voting.get_presentation(family, following.presentation.presentation_id)
+    assert stored == following.presentation
+    assert seals.head(family.conn) == after  # showing it wrote nothing more
+
+
+def test_a_failed_presentation_of_the_next_pair_takes_the_vote_back_too(family, monkeypatch):
+    rater = RatingSession(family, "f", seed=8)
+    shown = rater.current()
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(voting, "record_presentation", broken)
+    with pytest.raises(OSError):
+        rater.vote("left")
+    assert voting.votes_in_force(family, "f") == []
+    assert rater.current() == shown
+    monkeypatch.undo()
+    rater.vote("right")
+    votes = voting.votes_in_force(family, "f")
+    assert [(v.presentation_id, v.choice) for v in votes] == [
+        (shown.presentation.presentation_id, "right")
+    ]
+    assert rater.current().presentation.presentation_id != shown.presentation.presentation_id
 
 
 def test_an_output_naming_a_system_is_marked_as_a_leak(ledger, tmp_path):
