@@ -110,7 +110,7 @@ def _migrated(conn: sqlite3.Connection) -> Database | sqlite3.Connection:
     """``conn`` brought to the newest schema. sqlite-utils, which runs the migrations, is
     loaded only when one is due: each migration sets ``user_version`` in its own
     transaction (``steps``), so a ledger at ``SCHEMA_VERSION`` has them all, and a rating
-    session's writes (plain inserts) never load it (a tenth of the window's start)."""
+    session's writes (plain inserts) never load it (about 0.1 s of the window's start)."""
     if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
         return conn
     db = _database(conn)
