@@ -293,10 +293,7 @@ def add_output(ledger: Ledger, output: Output, import_id: str) -> bool:
         return False
     row = {name: getattr(output, name) for name in _OUTPUT_COLUMNS}
     row.update(is_diff=int(output.is_diff), content_hash=output.content_hash, import_id=import_id)
-    ledger.conn.execute(
-        f"INSERT INTO outputs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
-        list(row.values()),
-    )
+    ledger.insert("outputs", row)
     ledger.conn.execute("INSERT INTO output_keys VALUES (?, ?, ?, ?, ?)", key_row(output))
     return True
 

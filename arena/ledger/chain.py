@@ -61,11 +61,9 @@ def head(ledger: Ledger, table: str, family: str) -> dict[str, Any]:
 
 def rows(ledger: Ledger, table: str, family: str, up_to: int) -> list[dict[str, Any]]:
     """``family``'s rows of ``table`` in chain order, up to seq ``up_to``."""
-    cursor = ledger.conn.execute(
+    return ledger.rows(
         f"SELECT * FROM {table} WHERE family = ? AND seq <= ? ORDER BY seq", [family, up_to]
     )
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, values, strict=True)) for values in cursor]
 
 
 def verify_rows(table: str, key: str, rows: Iterable[dict[str, Any]]) -> list[str]:

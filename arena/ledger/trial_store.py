@@ -71,12 +71,7 @@ def latest_tasks(ledger: Ledger, family: str) -> dict[CaseId, Task]:
 
 
 def add_trial(ledger: Ledger, trial: Trial) -> None:
-    row = {name: getattr(trial, name) for name in _TRIAL_COLUMNS}
-    ledger.conn.execute(
-        f"INSERT INTO trials ({', '.join(_TRIAL_COLUMNS)}) "
-        f"VALUES ({', '.join('?' for _ in _TRIAL_COLUMNS)})",
-        list(row.values()),
-    )
+    ledger.insert("trials", {name: getattr(trial, name) for name in _TRIAL_COLUMNS})
 
 
 def trials(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Trial]:
