@@ -84,16 +84,17 @@ _PATCH_HISTORY = re.compile(r"^(?:index |similarity index |dissimilarity index )
 # Tuples, not dataclasses: a family settles tens of thousands of pairs and lists up to
 # hundreds of thousands pending, and a named tuple is made several times faster.
 class SettledComparison(NamedTuple):
-    """A pair decided without a vote; ``y`` is from a's view: 1 won, 0 lost, 0.5 tie."""
+    """A pair decided without a vote: the pair, then the rule that decided it, what the
+    rule gives from a's view (``y``: 1 won, 0 lost, 0.5 tie) and the pair's weight."""
 
     case_id: CaseId
     output_a: OutputId
     output_b: OutputId
     system_a: SystemId
     system_b: SystemId
+    rule: str
     y: float
     weight: float
-    rule: str
     # A gate verdict on one of the outputs was set aside by the rater.
     overruled: bool = False
 
@@ -346,9 +347,9 @@ def settle(
                             b.output_id,
                             system_a,
                             system_b,
+                            rule,
                             y,
                             weight,
-                            rule,
                             a.output_id in relieved or b.output_id in relieved,
                         )
                     )
