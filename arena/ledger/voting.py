@@ -48,6 +48,13 @@ def sessions(ledger: Ledger, family: str) -> list[Session]:
     return [Session(**r) for r in rows]
 
 
+def session_numbers(ledger: Ledger, family: str) -> dict[str, int]:
+    """Each session of ``family`` by id: its number."""
+    return dict(
+        ledger.conn.execute("SELECT session_id, number FROM sessions WHERE family = ?", [family])
+    )
+
+
 def _existing(ledger: Ledger, table: str, key: str, value: str) -> dict | None:
     rows = ledger.rows(f"SELECT * FROM {table} WHERE {key} = ?", [value])
     return rows[0] if rows else None
@@ -206,14 +213,14 @@ def votes_in_force(ledger: Ledger, family: str, *, include_skips: bool = False) 
 
 def vote_batches(ledger: Ledger, family: str, size: int = 50_000) -> Iterator[list[tuple]]:
     """The votes in force without skips, oldest first, in batches of rows of (vote_id,
-    case_id, left_output, right_output, choice, actor, repeat_of, session number): what
-    a round reads of a million votes, without making a million records."""
+    left_output, right_output, choice, actor, repeat_of, session_id): what a round reads
+    of a million votes, without making a million records. A vote's case is its outputs'
+    (``record_vote`` refuses any other, ``arena check`` reports one), and its session's
+    number is ``session_numbers``': both cost a million lookups more in SQL."""
     cursor = ledger.conn.execute(
-        "SELECT v.vote_id, v.case_id, v.left_output, v.right_output, v.choice, v.actor, "
-        "v.repeat_of, s.number FROM votes v "
-        "LEFT JOIN sessions s ON s.session_id = v.session_id AND s.family = v.family "
-        "WHERE v.family = ? AND v.choice != 'skip' AND v.vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY v.seq",
+        "SELECT vote_id, left_output, right_output, choice, actor, repeat_of, session_id "
+        "FROM votes WHERE family = ? AND choice != 'skip' AND vote_id NOT IN "
+        "(SELECT vote_id FROM retractions) ORDER BY seq",
         [family],
     )
     while batch := cursor.fetchmany(size):

@@ -88,9 +88,12 @@ class Coded(NamedTuple):
 def codes(items: Iterable[Any], vocabulary: dict[Any, int]) -> np.ndarray:
     """The code of each item in ``vocabulary``, adding those it lacks (in order)."""
     items = list(items)
-    for value in dict.fromkeys(items):
-        vocabulary.setdefault(value, len(vocabulary))
-    return known_codes(items, vocabulary)
+    try:  # one pass where every item is known: a family's votes after their first batch
+        return known_codes(items, vocabulary)
+    except KeyError:
+        for value in dict.fromkeys(items):
+            vocabulary.setdefault(value, len(vocabulary))
+        return known_codes(items, vocabulary)
 
 
 def known_codes(items: Sequence[Any], vocabulary: Mapping[Any, int]) -> np.ndarray:

@@ -67,6 +67,7 @@ class _Builder:
         self.outputs.update((o.output_id, i) for i, o in enumerate(outputs))
         self.cases = self.vocabularies["case_id"]
         self.cases.update((case_id, i) for i, case_id in enumerate(state.cases))
+        self.output_cases = known_codes([o.case_id for o in outputs], self.cases)
         self.systems = codes((o.system_id for o in outputs), self.vocabularies["system"])
         self.categories = codes(
             (c.category for c in state.cases.values()), self.vocabularies["category"]
@@ -165,32 +166,28 @@ def _pair_keys(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     return np.minimum(a, b) * n + np.maximum(a, b)
 
 
-_VOTE_COLUMNS = (
-    "vote_id",
-    "case_id",
-    "output_a",
-    "output_b",
-    "choice",
-    "actor",
-    "repeat_of",
-    "session",
-)
+_VOTE_COLUMNS = ("vote_id", "output_a", "output_b", "choice", "actor", "repeat_of", "session")
 
 
 def _add_votes(
-    family: _Builder, batches: Iterable[Sequence[tuple]], settled_pairs: np.ndarray
+    family: _Builder,
+    batches: Iterable[Sequence[tuple]],
+    settled_pairs: np.ndarray,
+    session_numbers: Mapping[str, int],
 ) -> None:
-    """The votes in force (rows of ``voting.vote_batches``), each with its status."""
+    """The votes in force (rows of ``voting.vote_batches``), each with its status;
+    ``session_numbers``: each session's number by id."""
     parts: dict[str, list] = {name: [] for name in _VOTE_COLUMNS}
+    sessions: dict[str | None, int] = {}
     for batch in batches:
         for name, items in zip(_VOTE_COLUMNS, zip(*batch, strict=True), strict=True):
             if name in IDS:
                 parts[name].extend(items)
-            elif name in ("case_id", "output_a", "output_b"):
-                # Known ones only: a vote on an unknown output or case is a broken ledger.
-                parts[name].append(
-                    known_codes(items, family.cases if name == "case_id" else family.outputs)
-                )
+            elif name in ("output_a", "output_b"):
+                # Known ones only: a vote on an unknown output is a broken ledger.
+                parts[name].append(known_codes(items, family.outputs))
+            elif name == "session":
+                parts[name].append(codes(items, sessions))
             else:
                 parts[name].append(family.code(name, items))
     columns: dict[str, Any] = {
@@ -201,7 +198,13 @@ def _add_votes(
         else np.zeros(0, dtype=np.int32)
         for name, found in parts.items()
     }
-    a, b, cases = columns.pop("output_a"), columns.pop("output_b"), columns.pop("case_id")
+    a, b = columns.pop("output_a"), columns.pop("output_b")
+    cases = family.output_cases[a]
+    # Session ids coded as they came, then each code as its session's number's code.
+    numbered = family.code(
+        "session", (None if s is None else session_numbers.get(s) for s in sessions)
+    )
+    columns["session"] = numbered[columns["session"]]
     n = len(a)
     status, reason = _vote_status(family, a, b, cases, columns["repeat_of"], settled_pairs)
     family.add(
@@ -258,7 +261,9 @@ def family_comparisons(ledger: Ledger, state: FamilyState) -> Comparisons:
     the settled pairs, then the votes in force, oldest first."""
     family = _Builder(state)
     settled_pairs = _add_settled(family)
-    _add_votes(family, voting.vote_batches(ledger, state.family.name), settled_pairs)
+    name = state.family.name
+    batches = voting.vote_batches(ledger, name)
+    _add_votes(family, batches, settled_pairs, voting.session_numbers(ledger, name))
     return family.table()
 
 

@@ -117,8 +117,14 @@ def _agreement(comparisons: Comparisons) -> tuple[float | None, int, int]:
     repeats = np.flatnonzero(comparisons.mask("status", "repeat"))
     targets = comparisons.values("repeat_of", repeats)
     votes = np.flatnonzero(comparisons.votes)
-    # The newest vote of an id wins, should a bundle list one twice.
-    by_vote = dict(zip(comparisons.values("vote_id", votes), votes.tolist(), strict=True))
+    # The newest vote of an id wins, should a bundle list one twice. Only the votes
+    # repeated are kept: a dictionary of a million votes costs more than the look-ups.
+    wanted = set(targets)
+    by_vote = {
+        vote_id: row
+        for vote_id, row in zip(comparisons.values("vote_id", votes), votes.tolist(), strict=True)
+        if vote_id in wanted
+    }
     pairs = [
         (by_vote[target], row)
         for target, row in zip(targets, repeats.tolist(), strict=True)
