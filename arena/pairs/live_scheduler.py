@@ -139,7 +139,10 @@ class LiveScheduler:
         cast = [e for e in self.history if e.vote_id is not None]
         lefts = [systems[e.left_output] for e in cast]
         rights = [systems[e.right_output] for e in cast]
-        pairs = list(map(system_pair, lefts, rights))
+        # A family has a few hundred sides at most: each is made a system pair once.
+        sides = list(zip(lefts, rights, strict=True))
+        pair_of = {side: system_pair(*side) for side in set(sides)}
+        pairs = list(map(pair_of.__getitem__, sides))
         self.in_pair.update(zip(pairs, lefts, strict=True))
         self.overall.update(lefts)
         self.overall.subtract(rights)
@@ -160,7 +163,10 @@ class LiveScheduler:
             once_per_case=once_per_case,
         )
         # Positions of voted pairs chosen for a repeat and not repeated yet, in order.
-        self.repeats = [at for at, e in enumerate(self.history) if self._waiting(e)]
+        # (Most entries have no gap: that test first.)
+        self.repeats = [
+            at for at, e in enumerate(self.history) if e.gap is not None and self._waiting(e)
+        ]
 
     # -- what the session tells it --------------------------------------------
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import repeat
 
 import numpy as np
 
@@ -97,8 +98,10 @@ class PairIndex:
         self.pair_votes: Counter[SystemPair] = Counter([pair for _, pair, _ in votes])
         self.case_votes: Counter[CaseId] = Counter([case_id for _, _, case_id in votes])
         rank, width = self._rank, self._width
-        ra = np.array([rank.get(a, -1) for (a, _), _, _ in votes], dtype=np.int64)
-        rb = np.array([rank.get(b, -1) for (_, b), _, _ in votes], dtype=np.int64)
+        ra, rb = (
+            np.fromiter(map(rank.get, outputs, repeat(-1)), dtype=np.int64, count=len(votes))
+            for outputs in ([a for (a, _), _, _ in votes], [b for (_, b), _, _ in votes])
+        )
         known = (ra >= 0) & (rb >= 0)
         ra, rb = ra[known], rb[known]
         units_voted = self._units_of(_unordered(ra, rb, width))
