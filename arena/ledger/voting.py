@@ -215,8 +215,8 @@ def vote_batches(ledger: Ledger, family: str, size: int = 50_000) -> Iterator[li
     """The votes in force without skips, oldest first, in batches of rows of (vote_id,
     left_output, right_output, choice, actor, repeat_of, session_id): what a round reads
     of a million votes, without making a million records. A vote's case is its outputs'
-    (``record_vote`` refuses any other, ``arena check`` reports one), and its session's
-    number is ``session_numbers``': both cost a million lookups more in SQL."""
+    (``record_vote`` refuses any other, ``arena check`` reports one) and its session's
+    number is in ``session_numbers``: reading either here costs a look-up per vote."""
     cursor = ledger.conn.execute(
         "SELECT vote_id, left_output, right_output, choice, actor, repeat_of, session_id "
         "FROM votes WHERE family = ? AND choice != 'skip' AND vote_id NOT IN "
