@@ -48,13 +48,6 @@ def sessions(ledger: Ledger, family: str) -> list[Session]:
     return [Session(**r) for r in rows]
 
 
-def session_numbers(ledger: Ledger, family: str) -> dict[str, int]:
-    """Each session of ``family`` by id: its number."""
-    return dict(
-        ledger.conn.execute("SELECT session_id, number FROM sessions WHERE family = ?", [family])
-    )
-
-
 def _existing(ledger: Ledger, table: str, key: str, value: str) -> dict | None:
     rows = ledger.rows(f"SELECT * FROM {table} WHERE {key} = ?", [value])
     return rows[0] if rows else None
@@ -216,7 +209,7 @@ def vote_batches(ledger: Ledger, family: str, size: int = 50_000) -> Iterator[li
     left_output, right_output, choice, actor, repeat_of, session_id): what a round reads
     of a million votes, without making a million records. A vote's case is its outputs'
     (``record_vote`` refuses any other, ``arena check`` reports one) and its session's
-    number is in ``session_numbers``: reading either here costs a look-up per vote."""
+    number is in ``sessions``: reading either here costs a look-up per vote."""
     cursor = ledger.conn.execute(
         "SELECT vote_id, left_output, right_output, choice, actor, repeat_of, session_id "
         "FROM votes WHERE family = ? AND choice != 'skip' AND vote_id NOT IN "

@@ -19,7 +19,7 @@ import numpy as np
 
 from arena.family_state import FamilyState
 from arena.ledger import Ledger, voting
-from arena.records import OutputId
+from arena.records import OutputId, SessionId
 from arena.rounds.comparison_table import (
     FIELDS,
     IDS,
@@ -173,12 +173,12 @@ def _add_votes(
     family: _Builder,
     batches: Iterable[Sequence[tuple]],
     settled_pairs: np.ndarray,
-    session_numbers: Mapping[str, int],
+    session_numbers: Mapping[SessionId, int],
 ) -> None:
     """The votes in force (rows of ``voting.vote_batches``), each with its status;
     ``session_numbers``: each session's number by id."""
     parts: dict[str, list] = {name: [] for name in _VOTE_COLUMNS}
-    sessions: dict[str | None, int] = {}
+    sessions: dict[SessionId | None, int] = {}
     for batch in batches:
         for name, items in zip(_VOTE_COLUMNS, zip(*batch, strict=True), strict=True):
             if name in IDS:
@@ -263,7 +263,8 @@ def family_comparisons(ledger: Ledger, state: FamilyState) -> Comparisons:
     settled_pairs = _add_settled(family)
     name = state.family.name
     batches = voting.vote_batches(ledger, name)
-    _add_votes(family, batches, settled_pairs, voting.session_numbers(ledger, name))
+    numbers = {s.session_id: s.number for s in voting.sessions(ledger, name)}
+    _add_votes(family, batches, settled_pairs, numbers)
     return family.table()
 
 
