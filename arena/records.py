@@ -46,12 +46,15 @@ TestResult = Literal["passed", "failed", "errored"]
 TEST_RESULTS: tuple[str, ...] = ("passed", "failed", "errored")
 # A trial's result: a test run that overran its time limit is its own result (it counts
 # as failed, as an errored one does).
-TrialResult = Literal["passed", "failed", "errored", "timed_out"]
-TRIAL_RESULTS: tuple[str, ...] = ("passed", "failed", "errored", "timed_out")
-# Where a trial came from: a report imported with the outputs, a run in a sandbox, or a
-# run the user allowed without one (``--no-sandbox``).
-TrialSource = Literal["imported", "sandbox", "no_sandbox"]
-TRIAL_SOURCES: tuple[str, ...] = ("imported", "sandbox", "no_sandbox")
+TrialResult = Literal["passed", "failed", "errored", "timed_out", "resource_limit"]
+TRIAL_RESULTS: tuple[str, ...] = ("passed", "failed", "errored", "timed_out", "resource_limit")
+# Where a trial came from: a report imported with the outputs, a run in a sandbox, a run
+# in a sandbox that lets the tests read the user's files (``--weak-sandbox``), or a run
+# the user allowed without one (``--no-sandbox``).
+TrialSource = Literal["imported", "sandbox", "weak_sandbox", "no_sandbox"]
+TRIAL_SOURCES: tuple[str, ...] = ("imported", "sandbox", "weak_sandbox", "no_sandbox")
+# How a trial's diff was put in place: ``git apply``, or ``patch --fuzz`` after it failed.
+AppliedWith = Literal["git-apply", "patch-fuzz"]
 GATES: tuple[str, ...] = ("empty", "truncated", "length", "language", "script")
 # A BCP 47 language tag as Arena accepts one (the native schema uses the same pattern).
 LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
@@ -357,6 +360,8 @@ class Trial:
     log_hash: str | None = None
     # The task (``Task.task_hash``) the run was made against; None for an imported trial.
     task_hash: str | None = None
+    # None when no diff was applied (an imported trial, an empty or refused diff).
+    applied_with: AppliedWith | None = None
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,13 @@ from typing import TYPE_CHECKING
 
 from arena.ledger.guards import IMMUTABLE_TRIALS, guard_sql
 from arena.ledger.steps import migrations, run_script, set_version
-from arena.records import TRIAL_RESULTS, TRIAL_SOURCES
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
+
+# As they were when this migration was released (0018 widens both).
+TRIAL_RESULTS = ("passed", "failed", "errored", "timed_out")
+TRIAL_SOURCES = ("imported", "sandbox", "no_sandbox")
 
 
 def _among(values: tuple[str, ...]) -> str:

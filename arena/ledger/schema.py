@@ -20,13 +20,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0015,
     migrations_0016,
     migrations_0017,
+    migrations_0018,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 17
+SCHEMA_VERSION = 18
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -27,6 +27,7 @@ _TRIAL_COLUMNS = (
     "log_tail",
     "log_hash",
     "task_hash",
+    "applied_with",
 )
 
 
