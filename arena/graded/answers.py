@@ -184,10 +184,10 @@ def _checked(source: AnswerFile, suite: Suite) -> list[Answer]:
 def _item(answer: Answer, input_hash: str, redactor: Redactor) -> CollectedItem:
     text = redactor.text(answer.text) if answer.text is not None else None
     return CollectedItem(
-        answer.task_id,
-        "ok" if text is not None else "no_answer",
-        input_hash,
-        text,
+        task_id=answer.task_id,
+        status="ok" if text is not None else "no_answer",
+        input_hash=input_hash,
+        text=text,
         finish_reason=answer.finish_reason,
         latency_ms=answer.latency_ms,
         prompt_tokens=answer.prompt_tokens,

@@ -110,6 +110,7 @@ def collect(
         # Waiting out in-flight requests would block Ctrl-C for up to the timeout.
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
+        client.close()
     return CollectSummary(
         total=len(todo), skipped=skipped, delivered=delivered, status_counts=counts
     )

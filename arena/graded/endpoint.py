@@ -1,24 +1,24 @@
-"""Asking an OpenAI-compatible chat-completions endpoint for one task's answer.
+"""Asking an OpenAI-compatible chat-completions endpoint for an answer.
 
-Stdlib only (urllib and a thread pool): the servers Arena talks to (vLLM,
-llama.cpp's server, Ollama) speak plain JSON over HTTP, and one request per
-task needs nothing more. Replies are parsed, then the configured bearer
-token is removed from the parsed values, before anything leaves this module.
+The requests go through httpx: one connection pool per endpoint keeps a run's
+requests on a few kept-alive connections, and its per-phase timeouts and
+streamed body let a whole-reply deadline hold. Replies are parsed, then the
+configured bearer token is removed from the parsed values, before anything
+leaves this module.
 """
 
 from __future__ import annotations
 
 import email.utils
-import http.client
 import json
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
+
+import httpx
 
 from arena.graded.run_settings import HARNESS, CollectSettings, completions_url
 from arena.graded.suites import Task
@@ -35,15 +35,14 @@ ITEM_STATUSES: tuple[str, ...] = (
     "malformed_reply",
     "connection_error",
 )
+Message = dict[str, str]
 
 
-@dataclass(frozen=True)
-class CollectedItem:
-    """One task's result from the endpoint; every value already redacted."""
+@dataclass(frozen=True, kw_only=True)
+class ChatReply:
+    """The endpoint's answer to one request (after retries); every value already redacted."""
 
-    task_id: str
     status: ItemStatus
-    input_hash: str
     text: str | None = None
     finish_reason: str | None = None
     latency_ms: int | None = None  # of the last attempt
@@ -57,44 +56,83 @@ class CollectedItem:
     finished_at: str = ""
 
 
-class Client:
-    """Asks the endpoint for one task's answer, with retries, and redacts the reply."""
+@dataclass(frozen=True, kw_only=True)
+class CollectedItem(ChatReply):
+    """One task's result from the endpoint."""
 
-    def __init__(self, settings: CollectSettings, key: str | None, stop: threading.Event):
+    task_id: str
+    input_hash: str
+
+
+def pool(settings: CollectSettings, connections: int) -> httpx.Client:
+    """A connection pool for one endpoint, ``connections`` requests at a time."""
+    return httpx.Client(
+        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
+        timeout=settings.timeout_s,
+        # A proxy from the environment would see the bearer token; endpoints are named whole.
+        trust_env=False,
+    )
+
+
+class Client:
+    """Asks the endpoint for answers, with retries, and redacts each reply.
+
+    ``http`` is the endpoint's connection pool when several clients share it (else one
+    of its own, closed by ``close``); ``slots`` bounds the requests in flight to the
+    endpoint across those clients; a retry waits outside it.
+    """
+
+    def __init__(
+        self,
+        settings: CollectSettings,
+        key: str | None,
+        stop: threading.Event,
+        *,
+        http: httpx.Client | None = None,
+        slots: threading.Semaphore | None = None,
+    ):
         self.settings = settings
         self.url = completions_url(settings.endpoint)
         self.key = key
         # The configured key, plus the keys importers also redact ($ARENA_API_KEY, ...).
         self.redactor = Redactor.from_environment(extra=[key] if key else [])
         self.stop = stop
+        self.own_http = http is None
+        self.http = http if http is not None else pool(settings, settings.concurrency)
+        self.slots = slots
 
-    def body(self, task: Task) -> bytes:
-        messages = (
-            [{"role": "system", "content": self.settings.system_prompt}]
-            if self.settings.system_prompt
-            else []
-        )
-        messages.append({"role": "user", "content": task.input})
+    def close(self) -> None:
+        if self.own_http:
+            self.http.close()
+
+    def messages(self, turns: list[Message]) -> list[Message]:
+        """The conversation sent: the system prompt, if any, then ``turns``."""
+        prompt = self.settings.system_prompt
+        return ([{"role": "system", "content": prompt}] if prompt else []) + turns
+
+    def body(self, messages: list[Message]) -> bytes:
         payload = {**self.settings.inference, "model": self.settings.model, "messages": messages}
         return json.dumps(payload, ensure_ascii=False).encode("utf-8")
 
     def run(self, task: Task) -> CollectedItem | None:
-        """Send with retries; None when stopped during a back-off wait."""
+        """One task's answer; None when stopped during a back-off wait."""
+        reply = self.ask(self.messages([{"role": "user", "content": task.input}]))
+        if reply is None:
+            return None
+        return CollectedItem(task_id=task.task_id, input_hash=task.input_hash, **vars(reply))
+
+    def ask(self, messages: list[Message]) -> ChatReply | None:
+        """Send ``messages`` with retries; None when stopped during a back-off wait."""
         attempt = 0
+        body = self.body(messages)
         while True:
             attempt += 1
             started = time.monotonic()
-            item, retryable, retry_after = self._attempt(task)
+            with self._slot():
+                item, retryable, retry_after = self._attempt(body)
             latency = round((time.monotonic() - started) * 1000)
             if not retryable or attempt > self.settings.retries:
-                return CollectedItem(
-                    task_id=task.task_id,
-                    input_hash=task.input_hash,
-                    latency_ms=latency,
-                    attempts=attempt,
-                    finished_at=_now(),
-                    **item,
-                )
+                return ChatReply(latency_ms=latency, attempts=attempt, finished_at=_now(), **item)
             # Retry-After is the server's own word; otherwise back off exponentially.
             wait_s = (
                 retry_after
@@ -104,8 +142,11 @@ class Client:
             if self.stop.wait(min(wait_s, self.settings.max_wait_s)):
                 return None
 
-    def _attempt(self, task: Task) -> tuple[dict[str, Any], bool, float | None]:
-        """(fields of the item, whether to retry, the server's Retry-After in seconds)."""
+    def _slot(self) -> AbstractContextManager[Any]:
+        return self.slots if self.slots is not None else nullcontext()
+
+    def _attempt(self, body: bytes) -> tuple[dict[str, Any], bool, float | None]:
+        """(fields of the reply, whether to retry, the server's Retry-After in seconds)."""
         headers = {
             "Content-Type": "application/json",
             "Accept": "application/json",
@@ -113,27 +154,20 @@ class Client:
         }
         if self.key:
             headers["Authorization"] = f"Bearer {self.key}"
-        request = urllib.request.Request(
-            self.url, data=self.body(task), headers=headers, method="POST"
-        )
         timeout = self.settings.timeout_s
         deadline = time.monotonic() + timeout
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
+            with self.http.stream("POST", self.url, content=body, headers=headers) as response:
                 raw = _read(response, deadline)
-        except urllib.error.HTTPError as error:
-            return self._http_error(error)
-        except TimeoutError:
+                if response.status_code >= 400:
+                    return self._http_error(response, raw)
+        except (TimeoutError, httpx.TimeoutException):
             return (
                 {"status": "timeout", "error": f"no complete reply within {timeout:g} s"},
-                False,
+                self.settings.retry_timeouts,
                 None,
             )
-        except urllib.error.URLError as error:
-            if isinstance(error.reason, TimeoutError):
-                return {"status": "timeout", "error": f"no reply within {timeout:g} s"}, False, None
-            return self._connection(error.reason)
-        except (OSError, http.client.HTTPException) as error:  # reset, hung up, cut short
+        except httpx.TransportError as error:  # refused, reset, hung up, cut short
             return self._connection(error)
         return self._reply(raw), False, None
 
@@ -142,20 +176,17 @@ class Client:
         return {"status": "connection_error", "error": message}, True, None
 
     def _http_error(
-        self, error: urllib.error.HTTPError
+        self, response: httpx.Response, body: bytes
     ) -> tuple[dict[str, Any], bool, float | None]:
-        try:
-            body = error.read()
-        except OSError:
-            body = b""
+        code = response.status_code
         detail = self._error_detail(body)
         item = {
             "status": "http_error",
-            "http_status": error.code,
-            "error": f"HTTP {error.code}: {detail}" if detail else f"HTTP {error.code}",
+            "http_status": code,
+            "error": f"HTTP {code}: {detail}" if detail else f"HTTP {code}",
         }
-        retryable = error.code == 429 or error.code >= 500
-        header = error.headers.get("Retry-After") if error.headers else None
+        retryable = code == 429 or code >= 500
+        header = response.headers.get("Retry-After")
         return item, retryable, _retry_after_seconds(header) if header else None
 
     def _error_detail(self, body: bytes) -> str:
@@ -221,16 +252,14 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _read(response: Any, deadline: float) -> bytes:
+def _read(response: httpx.Response, deadline: float) -> bytes:
     """The whole body, or TimeoutError once the deadline passes (a trickle is still slow)."""
     chunks: list[bytes] = []
-    while True:
-        chunk = response.read(65536)
-        if not chunk:
-            return b"".join(chunks)
+    for chunk in response.iter_bytes(65536):
         chunks.append(chunk)
         if time.monotonic() > deadline:
             raise TimeoutError("reply not complete within the timeout")
+    return b"".join(chunks)
 
 
 def _retry_after_seconds(value: str) -> float | None:

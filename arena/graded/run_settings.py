@@ -102,12 +102,16 @@ class CollectSettings:
     max_wait_s: float = 60.0
     concurrency: int = 4
     prices: Prices | None = None
+    # A graded run records a timeout as the task's result; collecting for votes retries it.
+    retry_timeouts: bool = False
 
     @property
     def retry_policy(self) -> str:
         return (
             f"retries={self.retries};backoff={self.backoff_s!r}s*2^n;"
-            f"max_wait={self.max_wait_s!r}s;on=429,5xx,connection;retry-after"
+            f"max_wait={self.max_wait_s!r}s;on=429,5xx,connection"
+            + (",timeout" if self.retry_timeouts else "")
+            + ";retry-after"
         )
 
     def descriptor(
