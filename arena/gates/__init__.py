@@ -20,7 +20,7 @@ Gate = Callable[[Output, Case, Family], GateResult]
 # Stored verdicts are reused while their inputs are unchanged (arena.gates.screening.Fingerprints):
 # bump this whenever a gate's logic, its thresholds or its resources change, so every
 # output is gated again once.
-GATES_VERSION = 1
+GATES_VERSION = 2
 
 GATE_FUNCTIONS: dict[str, Gate] = {
     "empty": empty,

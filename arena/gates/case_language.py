@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from arena.gates.langid import KANA, MIN_MARGIN, identify, language_code, pieces
+from arena.gates.han_evidence import read_han
+from arena.gates.langid import MIN_MARGIN, identify, language_code, pieces
 from arena.gates.text import readable, split_markdown
 
 # Thresholds, chosen on real prompts (docs/gates.md, "Thresholds"):
@@ -41,12 +42,11 @@ def detect_case_language(prompt: str, family_language: str) -> tuple[str, str] |
         return None  # too little to tell, whatever the detector would say: no call
     for piece, weight in found_pieces:
         found = identify(piece)
-        if found.margin < MIN_MARGIN:
+        # Han without kana is Japanese-compatible unless it shows itself Chinese.
+        lang = read_han(found.language, piece, (family,))
+        if found.margin < MIN_MARGIN or not lang:
             read_as.append("")
             continue
-        lang = found.language
-        if lang == "zh" and family == "ja" and not KANA.search(piece):
-            lang = "ja"  # Han without kana is Japanese-compatible
         weights[lang] += weight
         margins[lang] += found.margin * weight
         read_as.append(lang)

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from arena.gates.basic import is_truncated
+from arena.gates.han_evidence import HAN_MIN_EVIDENCE, chinese_evidence, read_han
 from arena.gates.langid import (
-    KANA,
     MIN_LETTERS,
     MIN_MARGIN,
     identify,
@@ -20,6 +20,8 @@ from arena.gates.text import Split, comment_bound, comments, readable, split_dif
 from arena.records import Case, Family, GateResult, Output
 
 GATE = "language"
+# Chinese evidence named in a failing reason (arena.gates.han_evidence).
+EVIDENCE_SHOWN = 8
 
 
 class _Tally:
@@ -28,6 +30,8 @@ class _Tally:
     def __init__(self, expected: frozenset[str]) -> None:
         self.expected = expected
         self.by_language: Counter[str] = Counter()
+        # What showed Han-only text to be Chinese where Japanese is expected.
+        self.evidence: list[str] = []
         # Running sums: the verdict is checked after every piece.
         self.own = self.other = self.undetermined = 0
 
@@ -37,6 +41,8 @@ class _Tally:
             self.undetermined += weight
             return
         self.by_language[language] += weight
+        if language == "zh" and "ja" in self.expected and len(self.evidence) < EVIDENCE_SHOWN:
+            self.evidence += chinese_evidence(piece)
         if language in self.expected:
             self.own += weight
         else:
@@ -67,9 +73,7 @@ def read_as(piece: str, expected: frozenset[str]) -> str:
     if found.margin < MIN_MARGIN:
         return ""
     # Han without kana is how Japanese writes names, titles and lists too.
-    if found.language == "zh" and "ja" in expected and not KANA.search(piece):
-        return "ja"
-    return found.language
+    return read_han(found.language, piece, expected)
 
 
 def expected_codes(case: Case, family: Family) -> frozenset[str]:
@@ -135,7 +139,10 @@ def _reason(tally: _Tally, read: str) -> tuple[bool, str]:
             f"undetermined: {tally.other} letters of {read} in another language "
             f"({_shares(tally, others)}), under the {MIN_LETTERS} needed to tell"
         )
-    unclear = f"detector margin under {MIN_MARGIN} for {_percent(tally.undetermined, total)}"
+    unsure = f"detector margin under {MIN_MARGIN}"
+    if "ja" in tally.expected and "zh" not in tally.expected:
+        unsure += f" or Han text with under {HAN_MIN_EVIDENCE} signs of Chinese"
+    unclear = f"{unsure} for {_percent(tally.undetermined, total)}"
     shares = "; ".join(filter(None, [_shares(tally, ranked), unclear]))
     return True, f"undetermined: no language holds more than half of {read} ({shares})"
 
@@ -171,6 +178,9 @@ def language(output: Output, case: Case, family: Family) -> GateResult:
     read = "prose and comments read" if skipped else "prose and comments"
     passed, what = _reason(tally, read)
     reason = f"Language: {what}, {_judged_against(case, family)}"
+    if not passed and tally.evidence:
+        shown = " ".join(tally.evidence[:EVIDENCE_SHOWN])
+        reason += f"; not Japanese: {shown}"
     if skipped:
         reason += "; the rest could not change the result"
     return GateResult(GATE, passed, reason)
