@@ -382,9 +382,14 @@ class Task:
     time_limit_s: float = 300.0
     memory_mb: int = 2048
     environment: str = ""
+    # Limits and paths a task file may set; None or empty: the default (arena.trials.limits).
+    max_processes: int | None = None
+    disk_mb: int | None = None
+    log_mb: int | None = None
+    read_only_paths: tuple[str, ...] = ()
 
     def canonical(self) -> dict[str, Any]:
-        return {
+        fields: dict[str, Any] = {
             "case_id": self.case_id,
             "repo": self.repo,
             "hidden_tests": dict(sorted(self.hidden_tests.items())),
@@ -393,6 +398,14 @@ class Task:
             "memory_mb": self.memory_mb,
             "environment": self.environment,
         }
+        # Only when given, so a task stored before these fields keeps its hash.
+        optional = {
+            "max_processes": self.max_processes,
+            "disk_mb": self.disk_mb,
+            "log_mb": self.log_mb,
+            "read_only_paths": list(self.read_only_paths) or None,
+        }
+        return fields | {k: v for k, v in optional.items() if v is not None}
 
     @property
     def task_hash(self) -> str:

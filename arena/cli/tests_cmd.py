@@ -61,6 +61,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run without any sandbox (network and writes allowed; recorded on each trial)",
     )
     r.add_argument(
+        "--weak-sandbox",
+        action="store_true",
+        help="where bubblewrap is missing, run in a sandbox that keeps the network out "
+        "but lets the tests read your files (recorded on each trial)",
+    )
+    r.add_argument(
         "--rerun",
         nargs="?",
         const="all",
@@ -113,13 +119,13 @@ def cmd_tests_run(args: argparse.Namespace) -> int:
     from arena.trials import run_trials
     from arena.trials.sandbox import choose
 
-    sandbox = choose(no_sandbox=args.no_sandbox)
+    sandbox = choose(no_sandbox=args.no_sandbox, weak_sandbox=args.weak_sandbox)
     if sandbox.kind == "none":
         output.error(NO_SANDBOX_WARNING)
-    elif not sandbox.blocks_writes:
+    elif not sandbox.confines:
         output.error(
-            f"warning: {sandbox.label}: install bubblewrap (apt-get install bubblewrap) to "
-            "also keep the tests from writing outside their folder"
+            f"WARNING: {sandbox.label}: the hidden tests can read your files. Every trial "
+            "of this run is recorded with source weak_sandbox."
         )
     with open_ledger(args) as ledger:
         planned = run_trials.plan(ledger, args.family, system=args.system, rerun=args.rerun)
@@ -133,6 +139,11 @@ def cmd_tests_run(args: argparse.Namespace) -> int:
                 timeout_s=args.timeout,
                 on_trial=progress.trial,
             )
+    if summary.leftovers.folders:
+        output.error(
+            f"removed {summary.leftovers.folders} trial folder(s) left by an earlier run "
+            f"that was killed ({summary.leftovers.bytes / 1e6:.1f} MB)"
+        )
     if args.json:
         output.emit_json(summary.as_dict())
         return 0

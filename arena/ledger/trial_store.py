@@ -66,6 +66,10 @@ def latest_tasks(ledger: Ledger, family: str) -> dict[CaseId, Task]:
             time_limit_s=float(fields["time_limit_s"]),
             memory_mb=int(fields["memory_mb"]),
             environment=fields["environment"],
+            max_processes=fields.get("max_processes"),
+            disk_mb=fields.get("disk_mb"),
+            log_mb=fields.get("log_mb"),
+            read_only_paths=tuple(fields.get("read_only_paths", ())),
         )
         tasks[task.case_id] = task
     return tasks

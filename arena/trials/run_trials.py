@@ -28,9 +28,13 @@ from arena.ledger import Ledger, catalog, trial_store
 from arena.ledger.file_store import FileStore
 from arena.pairs.settling import TESTED_KINDS
 from arena.records import TRIAL_RESULTS, Family, Output, Task, Trial, TrialResult
-from arena.trials import runner, workspace
+from arena.trials import runner, trial_root, view, workspace
 from arena.trials.checkout import CheckoutFailed
+from arena.trials.limits import Limits
 from arena.trials.sandbox import Sandbox
+
+# patch --fuzz on one diff: seconds and memory enough for any diff a system sends.
+PATCH_LIMITS = Limits(time_s=60, memory_mb=1024)
 
 RERUN_CHOICES = ("all", "errored")
 
@@ -54,11 +58,14 @@ class Plan:
 @dataclass(frozen=True)
 class _Bench:
     """What every trial of one run shares: the sandbox, the file store, the time limit
-    that replaces each task's own (None: the task's), and the signal to stop."""
+    that replaces each task's own (None: the task's), the places no trial may see, the
+    run's folder and the signal to stop."""
 
     sandbox: Sandbox
     store: FileStore
     timeout_s: float | None
+    protected: list[Path]
+    folder: Path
     stopping: threading.Event
 
 
@@ -70,6 +77,8 @@ class RunSummary:
     seconds: float = 0.0
     already_tried: int = 0
     without_task: int = 0
+    # Trial folders of earlier runs that were killed, removed before this one started.
+    leftovers: trial_root.Leftovers = trial_root.Leftovers(0, 0)
 
     @property
     def trials(self) -> int:
@@ -84,6 +93,7 @@ class RunSummary:
             "seconds": round(self.seconds, 3),
             "already_tried": self.already_tried,
             "without_task": self.without_task,
+            "leftover_folders_removed": self.leftovers.folders,
         }
 
 
@@ -154,31 +164,41 @@ def run(
         already_tried=planned.already_tried,
         without_task=len(planned.without_task),
     )
-    bench = _Bench(sandbox, FileStore.beside(ledger), timeout_s, threading.Event())
+    root = trial_root.base()
+    summary.leftovers = trial_root.remove_leftovers(root)
     started = time.monotonic()
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena-trial")
-    try:
-        futures: dict[Future[dict[str, Any]], Job] = {
-            pool.submit(_attempt, job, bench): job for job in planned.jobs
-        }
-        for future in as_completed(futures):
-            fields = future.result()
-            if bench.stopping.is_set():
-                break
-            job = futures[future]
-            trial = _trial(job, sandbox, fields)
-            with ledger.atomic():
-                trial_store.add_trial(ledger, trial)
-            summary.counts[trial.result] += 1
-            if on_trial is not None:
-                on_trial(trial, job)
-    except BaseException:
-        bench.stopping.set()
-        runner.kill_all()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        summary.seconds = time.monotonic() - started
+    with trial_root.run_folder(root) as folder:
+        bench = _Bench(
+            sandbox,
+            FileStore.beside(ledger),
+            timeout_s,
+            view.protected_places(Path(ledger.path)),
+            folder,
+            threading.Event(),
+        )
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena-trial")
+        try:
+            futures: dict[Future[dict[str, Any]], Job] = {
+                pool.submit(_attempt, job, bench): job for job in planned.jobs
+            }
+            for future in as_completed(futures):
+                fields = future.result()
+                if bench.stopping.is_set():
+                    break
+                job = futures[future]
+                trial = _trial(job, sandbox, fields)
+                with ledger.atomic():
+                    trial_store.add_trial(ledger, trial)
+                summary.counts[trial.result] += 1
+                if on_trial is not None:
+                    on_trial(trial, job)
+        except BaseException:
+            bench.stopping.set()
+            runner.kill_all()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            summary.seconds = time.monotonic() - started
     return summary
 
 
@@ -214,40 +234,65 @@ def _attempt(job: Job, bench: _Bench) -> dict[str, Any]:
 def _attempt_once(job: Job, bench: _Bench) -> dict[str, Any]:
     sandbox = bench.sandbox
     task = job.task
-    limit = bench.timeout_s if bench.timeout_s is not None else task.time_limit_s
-    with tempfile.TemporaryDirectory(prefix="arena-trial-", ignore_cleanup_errors=True) as made:
+    limits = Limits.of(task, time_s=bench.timeout_s)
+    with tempfile.TemporaryDirectory(
+        prefix="trial-", dir=bench.folder, ignore_cleanup_errors=True
+    ) as made:
         root = Path(made).resolve()
+        command = workspace.resolved_command(task.test_command)
         try:
-            refused = workspace.prepare(task, job.output.text, bench.store, root)
+            seen = (
+                view.view_for(
+                    command,
+                    uses_running_python=workspace.PYTHON_PLACEHOLDER in task.test_command,
+                    read_only_paths=task.read_only_paths,
+                    protected=bench.protected,
+                )
+                if sandbox.confines
+                else None
+            )
+        except view.Unsafe as exc:
+            return _ended("errored", f"unsafe_path: {exc}", str(exc))
+        try:
+            prepared = workspace.prepare(
+                task,
+                job.output.text,
+                bench.store,
+                root,
+                fuzzy=lambda place: _patch_fuzzily(place, sandbox, seen, bench.stopping),
+            )
         except (CheckoutFailed, LedgerError, OSError) as exc:
             return _ended("errored", f"harness: {exc}", str(exc))
-        if refused is not None:
-            return _ended("failed", refused.reason, refused.log)
+        if isinstance(prepared, workspace.Refused):
+            return _ended("failed", prepared.reason, prepared.log)
         repo = root / "repo"
-        env = workspace.environment(sandbox.inside(root))
-        command = workspace.resolved_command(task.test_command)
-        problem = workspace.command_problem(command, repo, env) or sandbox.hides(command[0])
+        env = workspace.environment(sandbox.inside(root), seen.path if seen else None)
+        problem = workspace.command_problem(command, repo, env)
         if problem:
-            return _ended("errored", problem, problem)
+            return {**_ended("errored", problem, problem), "applied_with": prepared}
         finished = runner.run_command(
-            lambda status_fd: sandbox.wrap(
+            lambda status_fd, report_fd: sandbox.wrap(
                 command,
                 root=root,
+                view=seen,
+                limits=limits,
                 workdir=repo.name,
-                memory_mb=task.memory_mb,
                 status_fd=status_fd,
+                report_fd=report_fd,
             ),
             cwd=repo,
             env=env,
-            time_limit_s=limit,
-            status_pipe=sandbox.reports_start,
+            limits=limits,
+            sandboxed=sandbox.reports_start,
             cancel=bench.stopping,
         )
     result: TrialResult
     if finished.problem:
         result, reason = "errored", finished.problem
+    elif finished.limit:
+        result, reason = "resource_limit", finished.limit
     elif finished.timed_out:
-        result, reason = "timed_out", f"time limit {limit:g} s"
+        result, reason = "timed_out", f"time limit {limits.time_s:g} s"
     elif finished.returncode == 0:
         result, reason = "passed", ""
     else:
@@ -259,7 +304,34 @@ def _attempt_once(job: Job, bench: _Bench) -> dict[str, Any]:
         "exit_code": finished.returncode,
         "log_tail": finished.log_tail,
         "log_hash": finished.log_hash,
+        "applied_with": prepared,
     }
+
+
+def _patch_fuzzily(
+    root: Path, sandbox: Sandbox, seen: view.View | None, stopping: threading.Event
+) -> tuple[bool, str]:
+    """``patch --fuzz`` on the checkout in ``root``, in the sandbox (it reads an
+    untrusted diff): (applied, its log)."""
+    diff = sandbox.inside(root) / workspace.PATCH_FILE
+    repo = root / "repo"
+    finished = runner.run_command(
+        lambda status_fd, report_fd: sandbox.wrap(
+            (*workspace.FUZZY_PATCH, str(diff)),
+            root=root,
+            view=seen,
+            limits=PATCH_LIMITS,
+            status_fd=status_fd,
+            report_fd=report_fd,
+            in_place=True,
+        ),
+        cwd=repo,
+        env=workspace.environment(sandbox.inside(root), seen.path if seen else None),
+        limits=PATCH_LIMITS,
+        sandboxed=sandbox.reports_start,
+        cancel=stopping,
+    )
+    return finished.returncode == 0, finished.problem or finished.log_tail
 
 
 def _ended(result: TrialResult, reason: str, log: str) -> dict[str, Any]:

@@ -1,16 +1,16 @@
-"""Running one test command in its sandbox: a time limit, and its log kept as a hash of
+"""Running one test command in its sandbox within its limits, its log kept as a hash of
 the whole and its last few kilobytes.
 
-The command starts in a process group of its own; at the time limit the whole group is
-killed (inside bubblewrap the sandbox's own process tree dies with it). Output is read
-as it comes, so a command that prints gigabytes costs no memory or disk.
+The command starts in a process group of its own; at the time limit, or at the first
+other limit it reaches (output, and under bubblewrap processes and disk), the whole
+group is killed (inside bubblewrap the sandbox's own process tree dies with it). Output
+is read as it comes, so a command that prints gigabytes costs no memory or disk.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import select
 import signal
@@ -20,6 +20,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from arena.trials import watch
+from arena.trials.limits import Limits
 
 LOG_TAIL_BYTES = 4096
 # After a kill, or after the command exits, how long to wait for the rest of its output
@@ -41,19 +44,28 @@ class Finished:
     log_tail: str
     log_hash: str
     problem: str = ""
+    # The limit the command reached (processes, disk, output), when it was stopped at one.
+    limit: str = ""
 
 
 class _Log:
-    """The output as it streams: its sha256 and its last ``LOG_TAIL_BYTES``."""
+    """The output as it streams: its sha256 and its last ``LOG_TAIL_BYTES``; past
+    ``cap`` bytes, ``overflow`` is called once (it stops the command)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cap: int) -> None:
         self.digest = hashlib.sha256()
         self.tail = bytearray()
+        self.size = 0
+        self.cap = cap
+        self.overflow: Callable[[], None] = lambda: None
 
     def feed(self, chunk: bytes) -> None:
         self.digest.update(chunk)
         self.tail += chunk
         del self.tail[:-LOG_TAIL_BYTES]
+        before, self.size = self.size, self.size + len(chunk)
+        if before <= self.cap < self.size:
+            self.overflow()
 
     def read_all(self, fd: int, stop: threading.Event) -> None:
         """Read ``fd`` to its end, or until ``stop`` is set and nothing more comes (the
@@ -100,23 +112,30 @@ def _kill_group(process: subprocess.Popen) -> None:
 
 
 def run_command(
-    command: Callable[[int | None], list[str]],
+    command: Callable[[int | None, int | None], list[str]],
     *,
     cwd: Path,
     env: dict[str, str],
-    time_limit_s: float,
-    status_pipe: bool = False,
+    limits: Limits,
+    sandboxed: bool = False,
     cancel: threading.Event | None = None,
 ) -> Finished:
-    """Run ``command(status_fd)`` to its end or to the time limit. With ``status_pipe``,
-    the sandbox (bubblewrap) is given a descriptor on which it reports that the command
-    started; a sandbox that says nothing there failed to start it. Once ``cancel`` is set
-    (Ctrl-C), a command that starts is killed at once (``kill_all`` kills the others)."""
-    status_read = status_write = -1
-    if status_pipe:
+    """Run ``command(status_fd, report_fd)`` to its end, to the time limit, or to the
+    first other limit it reaches (then it is killed and ``limit`` says which).
+
+    With ``sandboxed`` (bubblewrap), the sandbox is given a descriptor on which it reports
+    that the command started, with its pid (a sandbox that says nothing there failed to
+    start it), and the command's start script one on which it reports the room left on
+    its disk when it ends; its processes and disk are watched while it runs. Once
+    ``cancel`` is set (Ctrl-C), a command that starts is killed at once (``kill_all``
+    kills the others)."""
+    status_read = status_write = report_read = report_write = -1
+    if sandboxed:
         status_read, status_write = os.pipe()
-    argv = command(status_write if status_pipe else None)
-    log = _Log()
+        report_read, report_write = os.pipe()
+    argv = command(status_write if sandboxed else None, report_write if sandboxed else None)
+    breach = _Breach()
+    log = _Log(limits.log_bytes)
     started = time.monotonic()
     try:
         process = subprocess.Popen(
@@ -127,34 +146,42 @@ def run_command(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,
-            pass_fds=(status_write,) if status_pipe else (),
+            pass_fds=(status_write, report_write) if sandboxed else (),
         )
     except OSError as exc:
-        for fd in (status_read, status_write):
+        for fd in (status_read, status_write, report_read, report_write):
             if fd >= 0:
                 os.close(fd)
         message = f"the command could not start: {exc.strerror or exc}"
         return Finished(None, False, 0.0, message, _sha256(message), problem=message)
-    if status_pipe:
+    if sandboxed:
         os.close(status_write)
+        os.close(report_write)
     with _live_lock:
         _live.add(process)
         if cancel is not None and cancel.is_set():
             _kill_group(process)
+    log.overflow = lambda: breach.hit(f"output: more than {limits.log_mb} MB printed", process)
     assert process.stdout is not None
     stop_reading = threading.Event()
     reader = threading.Thread(
         target=log.read_all, args=(process.stdout.fileno(), stop_reading), daemon=True
     )
     reader.start()
+    ended = threading.Event()
+    watcher = None
+    if sandboxed:
+        watcher = watch.Watcher(status_read, limits, ended, lambda why: breach.hit(why, process))
+        watcher.start()
     timed_out = False
     try:
-        process.wait(timeout=time_limit_s)
+        process.wait(timeout=limits.time_s)
     except subprocess.TimeoutExpired:
         timed_out = True
         _kill_group(process)
         process.wait()
     finally:
+        ended.set()
         with _live_lock:
             _live.discard(process)
     duration_ms = (time.monotonic() - started) * 1000
@@ -166,31 +193,42 @@ def run_command(
         reader.join()
     process.stdout.close()
     problem = ""
-    if status_pipe:
-        problem = _sandbox_problem(status_read, log.text())
+    if watcher is not None:
+        watcher.join()
+        problem = "" if watcher.started else _sandbox_problem(log.text())
+        if process.returncode != 0 and watch.disk_was_full(report_read):
+            breach.hit(f"disk: the trial's {limits.disk_mb} MB are full", None)
+        os.close(report_read)
+    stopped = problem or breach.reason
     return Finished(
-        returncode=None if timed_out or problem else process.returncode,
-        timed_out=timed_out and not problem,
+        returncode=None if timed_out or stopped else process.returncode,
+        timed_out=timed_out and not stopped,
         duration_ms=duration_ms,
         log_tail=log.text(),
         log_hash=log.digest.hexdigest(),
         problem=problem,
+        limit="" if problem else breach.reason,
     )
 
 
-def _sandbox_problem(status_read: int, log_tail: str) -> str:
-    """Why the sandbox never started the command ('' when it did)."""
-    with os.fdopen(status_read, "rb") as status:
-        reported = status.read().decode("utf-8", errors="replace")
-    decoder, position, documents = json.JSONDecoder(), 0, []
-    while (start := reported.find("{", position)) >= 0:
-        try:
-            document, position = decoder.raw_decode(reported, start)
-        except ValueError:
-            break
-        documents.append(document)
-    if any(isinstance(d, dict) and "child-pid" in d for d in documents):
-        return ""
+class _Breach:
+    """The first limit a command reached; reaching it kills the command."""
+
+    def __init__(self) -> None:
+        self.reason = ""
+        self._lock = threading.Lock()
+
+    def hit(self, reason: str, process: subprocess.Popen | None) -> None:
+        with self._lock:
+            if self.reason:
+                return
+            self.reason = reason
+        if process is not None:
+            _kill_group(process)
+
+
+def _sandbox_problem(log_tail: str) -> str:
+    """Why the sandbox never started the command."""
     last = log_tail.strip().splitlines()[-1:] or ["no message"]
     return f"the sandbox could not start the command: {last[0]}"
 

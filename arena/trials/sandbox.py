@@ -1,11 +1,14 @@
 """Which sandbox a test command runs in, and the command line that puts it there.
 
-Linux: bubblewrap when it works here (no network, the whole filesystem read-only except
-the trial's folder, a private /tmp, its own process tree, no capabilities); else
-``unshare`` (a user and network namespace: no network, but writes outside the trial's
-folder are NOT blocked). macOS: ``sandbox-exec`` with a profile that denies the network
-and writes outside the trial's folder (written to Apple's documented profile language,
-not tested on a Mac). Elsewhere: none. docs/tests.md says what each protects.
+Linux with bubblewrap: the one sandbox that keeps a trial to its checkout. Nothing of
+the machine is shown but what ``view.View`` lists (the system's folders, the
+interpreter's installation, the task's ``read_only_paths``), all read-only; the checkout
+is copied into a private size-limited filesystem (``/tmp``, with the home folder); no
+network, its own process tree, no capabilities. Weak sandboxes, used only when asked
+(``--weak-sandbox``): ``unshare`` (no network, but the tests can read and write what
+your user can) and macOS ``sandbox-exec`` (no network, no writes outside the trial's
+folder, reads not denied; written to Apple's documented profile language, not tested
+on a Mac). Elsewhere: none. docs/tests.md says what each protects.
 """
 
 from __future__ import annotations
@@ -21,30 +24,43 @@ from pathlib import Path
 
 from arena.errors import NotAvailable
 from arena.records import TrialSource
+from arena.trials.limits import Limits
+from arena.trials.view import View, system_view
 
-# Run first inside the sandbox: the memory limit (RLIMIT_AS through the shell's ulimit,
-# in KiB), then the test command itself in its place.
+# Where bubblewrap shows the trial's folder (in its private /tmp), and the checkout it
+# copies there first (read-only).
+TRIAL_FOLDER = Path("/tmp/arena-trial")
+CHECKOUT_SOURCE = Path("/arena/checkout")
+
+# Run first inside bubblewrap: copy the checkout into the private filesystem, set the
+# memory and process limits, run the command in ``workdir`` and, on the report
+# descriptor, say how much room the filesystem had left when it ended (a command that
+# failed on a full disk is a resource limit, not a failed test). Arguments: memory in
+# KiB, processes, report descriptor, workdir, then the command.
+BWRAP_START = f"""mem=$1 procs=$2 report=$3 workdir=$4; shift 4
+room() {{ stat -f -c '%a %S' /tmp >"/proc/self/fd/$report" 2>/dev/null; }}
+if [ -d {CHECKOUT_SOURCE} ]; then
+    mkdir -p {TRIAL_FOLDER}/tmp {TRIAL_FOLDER}/home
+    if ! cp -a {CHECKOUT_SOURCE} {TRIAL_FOLDER}/repo 2>/dev/null; then
+        echo "arena: the checkout does not fit in the trial's disk" >&2; room; exit 125
+    fi
+fi
+ulimit -v "$mem" 2>/dev/null || echo "arena: the memory limit could not be set" >&2
+{{ ulimit -u "$procs" || ulimit -p "$procs"; }} 2>/dev/null
+cd "{TRIAL_FOLDER}/$workdir" || exit 125
+"$@"
+status=$?
+room
+exit $status
+"""
+
+# The same limits elsewhere (the command runs in its folder already). Arguments: memory
+# in KiB, processes (0: not limited), then the command.
 LIMITS = (
     'ulimit -v "$1" 2>/dev/null || echo "arena: the memory limit could not be set" >&2; '
-    'shift; exec "$@"'
+    'if [ "$2" != 0 ]; then { ulimit -u "$2" || ulimit -p "$2"; } 2>/dev/null; fi; '
+    'shift 2; exec "$@"'
 )
-
-# Folders and files of the user's that hold credentials: hidden (empty) inside bubblewrap.
-SECRET_FOLDERS = (
-    ".ssh",
-    ".gnupg",
-    ".aws",
-    ".azure",
-    ".kube",
-    ".docker",
-    ".password-store",
-    ".config/gcloud",
-    ".config/gh",
-)
-SECRET_FILES = (".netrc", ".git-credentials", ".pypirc", ".npmrc")
-
-# Where bubblewrap shows the trial's folder (inside its private /tmp).
-TRIAL_FOLDER = Path("/tmp/arena-trial")
 
 SANDBOX_EXEC_PROFILE = """(version 1)
 (allow default)
@@ -65,16 +81,22 @@ class Sandbox:
     kind: str  # "bwrap", "unshare", "sandbox-exec" or "none"
     label: str
     program: str | None = None
-    blocks_network: bool = False
-    blocks_writes: bool = False
+
+    @property
+    def confines(self) -> bool:
+        """Whether the tests see only their checkout (else they can read your files)."""
+        return self.kind == "bwrap"
 
     @property
     def source(self) -> TrialSource:
-        return "no_sandbox" if self.kind == "none" else "sandbox"
+        if self.kind == "none":
+            return "no_sandbox"
+        return "sandbox" if self.confines else "weak_sandbox"
 
     @property
     def reports_start(self) -> bool:
-        """Whether it says on a descriptor that the command started (bubblewrap does)."""
+        """Whether it says on a descriptor that the command started, and its pid
+        (bubblewrap does)."""
         return self.kind == "bwrap"
 
     def wrap(
@@ -82,33 +104,47 @@ class Sandbox:
         argv: tuple[str, ...],
         *,
         root: Path,
-        workdir: str = ".",
-        memory_mb: int,
+        view: View | None,
+        limits: Limits,
+        workdir: str = "repo",
         status_fd: int | None = None,
+        report_fd: int | None = None,
+        in_place: bool = False,
     ) -> list[str]:
-        """The command line that runs ``argv`` in ``workdir`` (relative to ``root``, the
-        trial's folder) inside this sandbox, writing only under ``root``, within
-        ``memory_mb``."""
-        limited = ["/bin/sh", "-c", LIMITS, "arena-limits", str(memory_mb * 1024), *argv]
+        """The command line that runs ``argv`` in ``workdir`` of the trial's folder
+        ``root`` inside this sandbox, within ``limits``. Under bubblewrap the command
+        sees ``view`` and a copy of ``root/repo`` (``in_place``: ``root`` itself,
+        writable, for a step that changes the checkout)."""
+        memory = str(limits.memory_mb * 1024)
         if self.kind == "bwrap":
-            assert self.program is not None
+            assert self.program is not None and view is not None
             status = ["--json-status-fd", str(status_fd)] if status_fd is not None else []
-            # /tmp is private and its size capped; --cap-drop ALL matters when run as root,
-            # where bubblewrap otherwise keeps capabilities (enough to remount / writable).
+            place = (
+                ["--bind", str(root), str(TRIAL_FOLDER)]
+                if in_place
+                else ["--ro-bind", str(root / "repo"), str(CHECKOUT_SOURCE)]
+            )
+            report = "-" if report_fd is None else str(report_fd)
+            start = ["/bin/sh", "-c", BWRAP_START, "arena-trial", memory]
+            start += [str(limits.max_processes), report, workdir, *argv]
+            # --cap-drop ALL matters when run as root, where bubblewrap otherwise keeps
+            # capabilities (enough to remount / writable).
             return [
                 self.program,
-                *("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"),
-                *("--size", str(memory_mb * 1024 * 1024), "--tmpfs", "/tmp"),
-                *_interpreter_under_tmp(),
-                *_hidden_secrets(),
-                *("--bind", str(root), str(TRIAL_FOLDER)),
-                *("--chdir", str(TRIAL_FOLDER / workdir)),
-                *("--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"),
+                *_shown(view),
+                *("--dev", "/dev", "--proc", "/proc"),
+                *("--size", str(limits.disk_bytes), "--tmpfs", "/tmp"),
+                *_shown_under_tmp(view),
+                *place,
+                *("--unshare-user-try", "--unshare-net", "--unshare-pid"),
+                *("--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"),
                 *("--new-session", "--die-with-parent", "--cap-drop", "ALL"),
                 *status,
                 "--",
-                *limited,
+                *start,
             ]
+        processes = str(limits.max_processes) if self.kind == "unshare" else "0"
+        limited = ["/bin/sh", "-c", LIMITS, "arena-limits", memory, processes, *argv]
         if self.kind == "unshare":
             assert self.program is not None
             return [
@@ -120,7 +156,7 @@ class Sandbox:
         if self.kind == "sandbox-exec":
             assert self.program is not None
             return [self.program, "-p", SANDBOX_EXEC_PROFILE, "-D", f"ROOT={root}", *limited]
-        # No sandbox: on Windows there is no /bin/sh to set the memory limit with.
+        # No sandbox: on Windows there is no /bin/sh to set the limits with.
         return limited if os.name == "posix" else list(argv)
 
     def inside(self, root: Path) -> Path:
@@ -129,53 +165,35 @@ class Sandbox:
         every run (its log hash repeats)."""
         return TRIAL_FOLDER if self.kind == "bwrap" else root
 
-    def hides(self, program: str) -> str:
-        """Why ``program`` cannot be seen inside ('' when it can): bubblewrap gives the
-        command a private /tmp, so nothing under the real /tmp is there but the Python
-        running Arena (``_interpreter_under_tmp``)."""
-        if self.kind != "bwrap" or not program.startswith("/"):
-            return ""
-        if Path("/tmp") in Path(program).parents and not _seen(Path(program)):
-            return (
-                f"command_not_found: {program} is under /tmp, which the sandbox replaces "
-                "with a private /tmp; put the interpreter elsewhere"
-            )
-        return ""
+
+def _is_tmp(path: str) -> bool:
+    return path == "/tmp" or path.startswith("/tmp/")
+
+
+def _shown(view: View) -> list[str]:
+    """bubblewrap's arguments that show ``view`` (but what lies under /tmp, which must
+    come after the private /tmp is mounted)."""
+    args: list[str] = []
+    for link, target in view.links:
+        args += ["--symlink", target, link]
+    for path in view.read_only:
+        if not _is_tmp(path):
+            args += ["--ro-bind", path, path]
+    for path in view.hidden:
+        args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+    return args
+
+
+def _shown_under_tmp(view: View) -> list[str]:
+    args: list[str] = []
+    for path in view.read_only:
+        if _is_tmp(path):
+            args += ["--ro-bind", path, path]
+    return args
 
 
 NONE = Sandbox("none", "none")
-
-
-def _shown_prefixes() -> list[Path]:
-    """The installations of the Python running Arena that lie under /tmp (a checkout or a
-    virtual environment there): shown read-only over the private /tmp, so `{python}`
-    still runs inside."""
-    tmp = Path("/tmp")
-    found = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-    return sorted(p for p in found if tmp in p.parents)
-
-
-def _seen(program: Path) -> bool:
-    return any(prefix in program.parents for prefix in _shown_prefixes())
-
-
-def _interpreter_under_tmp() -> list[str]:
-    args: list[str] = []
-    for prefix in _shown_prefixes():
-        args += ["--ro-bind", str(prefix), str(prefix)]
-    return args
-
-
-def _hidden_secrets() -> list[str]:
-    home = Path.home()
-    args: list[str] = []
-    for name in SECRET_FOLDERS:
-        if (home / name).is_dir():
-            args += ["--tmpfs", str(home / name)]
-    for name in SECRET_FILES:
-        if (home / name).is_file():
-            args += ["--ro-bind", "/dev/null", str(home / name)]
-    return args
+PROBE_LIMITS = Limits(time_s=30, memory_mb=256, disk_mb=16)
 
 
 def _works(argv: list[str]) -> bool:
@@ -201,26 +219,31 @@ def bubblewrap() -> Sandbox | None:
         return None
     with tempfile.TemporaryDirectory(prefix="arena-probe-") as folder:
         root = Path(folder).resolve()
-        probe = Sandbox("bwrap", "", program).wrap(("true",), root=root, memory_mb=256)
+        (root / "repo").mkdir()
+        probe = Sandbox("bwrap", "", program).wrap(
+            ("true",), root=root, view=system_view(), limits=PROBE_LIMITS
+        )
         if not _works(probe):
             return None
     version = _version([program, "--version"])
-    return Sandbox("bwrap", f"bwrap {version}".strip(), program, True, True)
+    return Sandbox("bwrap", f"bwrap {version}".strip(), program)
 
 
 def unshare() -> Sandbox | None:
     program = shutil.which("unshare")
     if program is None:
         return None
-    if not _works(Sandbox("unshare", "", program).wrap(("true",), root=Path("/"), memory_mb=256)):
+    probe = Sandbox("unshare", "", program).wrap(
+        ("true",), root=Path("/"), view=None, limits=PROBE_LIMITS
+    )
+    if not _works(probe):
         return None
     version = _version([program, "--version"])
     return Sandbox(
         "unshare",
-        f"unshare {version} (no network; writes outside the trial's folder NOT blocked)",
+        f"unshare {version} (weak: no network; reads and writes outside the trial's "
+        "folder NOT blocked)",
         program,
-        blocks_network=True,
-        blocks_writes=False,
     )
 
 
@@ -230,7 +253,7 @@ def sandbox_exec() -> Sandbox | None:
         [program, "-p", SANDBOX_EXEC_PROFILE, "-D", "ROOT=/private/tmp", "/usr/bin/true"]
     ):
         return None
-    return Sandbox("sandbox-exec", "sandbox-exec", program, True, True)
+    return Sandbox("sandbox-exec", "sandbox-exec (weak: no network; reads NOT blocked)", program)
 
 
 @functools.cache
@@ -243,16 +266,24 @@ def best(platform: str = sys.platform) -> Sandbox | None:
     return None
 
 
-def choose(*, no_sandbox: bool = False) -> Sandbox:
-    """The sandbox to run in; NONE only when asked, else NotAvailable when there is none."""
+def choose(*, no_sandbox: bool = False, weak_sandbox: bool = False) -> Sandbox:
+    """The sandbox to run in. Only bubblewrap keeps the tests to their checkout: a weak
+    one only with ``weak_sandbox``, none only with ``no_sandbox``; else NotAvailable."""
     if no_sandbox:
         return NONE
     found = best()
-    if found is None:
+    if found is not None and (found.confines or weak_sandbox):
+        return found
+    if found is not None:
         raise NotAvailable(
-            "no sandbox to run the hidden tests in on this machine (Linux: install "
-            "bubblewrap, e.g. apt-get install bubblewrap; macOS: sandbox-exec). "
-            "`--no-sandbox` runs them anyway, with your user's full rights, network "
-            "included, and records that on every trial"
+            f"the only sandbox here is {found.label}: the hidden tests, and the diffs "
+            "they run, could read your files (your home folder, the ledger, Arena's "
+            "signing key) and print them into the logs the ledger keeps. Install "
+            "bubblewrap (Linux: apt-get install bubblewrap), or run anyway with "
+            "`--weak-sandbox` (recorded on every trial)"
         )
-    return found
+    raise NotAvailable(
+        "no sandbox to run the hidden tests in on this machine (Linux: install "
+        "bubblewrap, e.g. apt-get install bubblewrap). `--no-sandbox` runs them anyway, "
+        "with your user's full rights, network included, and records that on every trial"
+    )

@@ -20,9 +20,7 @@ import jsonschema
 
 from arena.errors import BadInput
 from arena.paths import resource_path
-
-DEFAULT_TIME_LIMIT_S = 300.0
-DEFAULT_MEMORY_MB = 2048
+from arena.trials.limits import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT_S
 
 
 @dataclass(frozen=True)
@@ -50,6 +48,11 @@ class TaskSpec:
     time_limit_s: float
     memory_mb: int
     environment: str
+    max_processes: int | None = None
+    disk_mb: int | None = None
+    log_mb: int | None = None
+    # Absolute paths the tests may read besides the system's folders and their interpreter.
+    read_only_paths: tuple[str, ...] = ()
 
 
 @cache
@@ -215,7 +218,23 @@ def _task(path: Path, line: int | None, record: Any, locate: Locate) -> TaskSpec
         time_limit_s=float(record.get("time_limit_s", DEFAULT_TIME_LIMIT_S)),
         memory_mb=int(record.get("memory_mb", DEFAULT_MEMORY_MB)),
         environment=record.get("environment", ""),
+        max_processes=record.get("max_processes"),
+        disk_mb=record.get("disk_mb"),
+        log_mb=record.get("log_mb"),
+        read_only_paths=_read_only_paths(record.get("read_only_paths", []), named, bad),
     )
+
+
+def _read_only_paths(given: list[str], named: Any, bad: Any) -> tuple[str, ...]:
+    """The task's ``read_only_paths``, made absolute; each must exist."""
+    found: list[str] = []
+    for index, value in enumerate(given):
+        field = f"read_only_paths[{index}]"
+        where = named(field, value)
+        if not where.exists():
+            raise bad(field, f"no such file or folder {where}")
+        found.append(str(where.resolve()))
+    return tuple(found)
 
 
 def _repository(given: dict[str, Any], named: Any, bad: Any) -> RepoSpec:

@@ -150,6 +150,10 @@ def _resolve(path: Path, family: str, specs: list[TaskSpec]) -> _Resolved:
             time_limit_s=spec.time_limit_s,
             memory_mb=spec.memory_mb,
             environment=spec.environment,
+            max_processes=spec.max_processes,
+            disk_mb=spec.disk_mb,
+            log_mb=spec.log_mb,
+            read_only_paths=spec.read_only_paths,
         )
         resolved.tasks.append((spec, task))
     return resolved

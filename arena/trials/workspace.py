@@ -11,18 +11,27 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from arena.ledger.file_store import FileStore
-from arena.records import Task
+from arena.records import AppliedWith, Task
 from arena.trials import checkout
 
 # An argument of a test command that is exactly this stands for python_program().
 PYTHON_PLACEHOLDER = "{python}"
 PATCH_DID_NOT_APPLY = "patch_did_not_apply"
+PATCH_FILE = "output.diff"
+# SWE-bench's fallback after a strict `git apply`: patch with up to 5 lines of fuzz. It
+# runs in the sandbox (patch reads an untrusted diff), in the checkout.
+FUZZY_PATCH = ("patch", "--batch", "--fuzz=5", "-p1", "--no-backup-if-mismatch", "-i")
 EMPTY_PATCH = "empty_patch"
 HIDDEN_TESTS_BLOCKED = "hidden_tests_blocked"
+
+
+# Tries ``patch --fuzz`` in a trial folder: (applied, its log).
+Fuzzy = Callable[[Path], tuple[bool, str]]
 
 
 @dataclass(frozen=True)
@@ -33,8 +42,12 @@ class Refused:
     log: str
 
 
-def prepare(task: Task, diff: str, store: FileStore, root: Path) -> Refused | None:
-    """Fill ``root`` for one trial; a Refused when the output's diff is the problem.
+def prepare(
+    task: Task, diff: str, store: FileStore, root: Path, *, fuzzy: Fuzzy
+) -> Refused | AppliedWith:
+    """Fill ``root`` for one trial: how the output's diff was applied, or a Refused when
+    the diff is the problem. A diff ``git apply`` refuses goes to ``fuzzy`` (``patch
+    --fuzz``, run in the sandbox), as SWE-bench's harness does.
 
     Raises ``checkout.CheckoutFailed`` (or the file store's LedgerError) when the task's
     code or hidden tests cannot be had: the harness's problem, not the output's.
@@ -49,7 +62,7 @@ def prepare(task: Task, diff: str, store: FileStore, root: Path) -> Refused | No
         checkout.extract_archive(store.get(task.repo["archive"]), repo, task.repo.get("root"))
     if not diff.strip():
         return Refused(EMPTY_PATCH, "the output holds no diff")
-    patch = root / "output.diff"
+    patch = root / PATCH_FILE
     patch.write_text(diff if diff.endswith("\n") else diff + "\n", "utf-8")
     applied = subprocess.run(
         [checkout.git_program(), "apply", "--whitespace=nowarn", str(patch)],
@@ -60,9 +73,20 @@ def prepare(task: Task, diff: str, store: FileStore, root: Path) -> Refused | No
         # Never look above the trial's folder for a repository to apply in.
         env={**os.environ, "GIT_CEILING_DIRECTORIES": str(root)},
     )
+    applied_with: AppliedWith = "git-apply"
     if applied.returncode != 0:
-        return Refused(PATCH_DID_NOT_APPLY, (applied.stderr or applied.stdout).strip())
-    return _add_hidden_tests(task, store, repo)
+        refusal = (applied.stderr or applied.stdout).strip()
+        if shutil.which("patch") is None:
+            return Refused(
+                PATCH_DID_NOT_APPLY, refusal + "\n(patch is not installed: no fuzzy retry)"
+            )
+        fuzzed, log = fuzzy(root)
+        if not fuzzed:
+            return Refused(
+                PATCH_DID_NOT_APPLY, f"git apply: {refusal}\npatch --fuzz: {log.strip()}"
+            )
+        applied_with = "patch-fuzz"
+    return _add_hidden_tests(task, store, repo) or applied_with
 
 
 def _add_hidden_tests(task: Task, store: FileStore, repo: Path) -> Refused | None:
@@ -88,11 +112,12 @@ def _add_hidden_tests(task: Task, store: FileStore, repo: Path) -> Refused | Non
     return None
 
 
-def environment(root: Path) -> dict[str, str]:
-    """What the test command finds in its environment: PATH as the user has it, HOME and
-    TMPDIR inside its folder, a UTF-8 locale; nothing else (no tokens, no proxies)."""
+def environment(root: Path, path: str | None = None) -> dict[str, str]:
+    """What the test command finds in its environment, and nothing else (no tokens, no
+    proxies): ``path`` as PATH (the user's PATH when None), HOME and TMPDIR inside its
+    folder ``root``, a UTF-8 locale and NO_COLOR."""
     return {
-        "PATH": os.environ.get("PATH", os.defpath),
+        "PATH": os.environ.get("PATH", os.defpath) if path is None else path,
         "HOME": str(root / "home"),
         "TMPDIR": str(root / "tmp"),
         "LANG": "C.UTF-8",

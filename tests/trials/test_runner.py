@@ -11,15 +11,16 @@ from pathlib import Path
 
 from arena.ledger import Ledger, trial_store
 from arena.trials import run_trials, runner, sandbox
+from arena.trials.limits import Limits
 from tests.trials.conftest import BASE, FIXED, diff, needs_bwrap
 
 
 def run(code: str, tmp_path: Path, limit: float = 20.0) -> runner.Finished:
     return runner.run_command(
-        lambda fd: [sys.executable, "-c", code],
+        lambda status_fd, report_fd: [sys.executable, "-c", code],
         cwd=tmp_path,
         env={"PATH": os.defpath},
-        time_limit_s=limit,
+        limits=Limits(time_s=limit),
     )
 
 
@@ -57,7 +58,10 @@ def test_a_tail_never_starts_inside_a_character():
 
 def test_a_program_that_cannot_start_says_so(tmp_path):
     finished = runner.run_command(
-        lambda fd: ["/no/such/program"], cwd=tmp_path, env={}, time_limit_s=5
+        lambda status_fd, report_fd: ["/no/such/program"],
+        cwd=tmp_path,
+        env={},
+        limits=Limits(time_s=5),
     )
     assert finished.returncode is None and "could not start" in finished.problem
 

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from arena.ledger import Ledger, trial_store
-from arena.trials import run_trials, sandbox
+from arena.trials import run_trials, sandbox, view
+from arena.trials.limits import Limits
 from arena.trials.sandbox import NONE
+from arena.trials.view import system_view
 from tests.trials.conftest import BASE, FIXED, diff, needs_bwrap
 
 GOOD = [("add", "good", diff("calc.py", BASE, FIXED))]
@@ -107,6 +109,7 @@ def test_unshare_keeps_the_network_out(project, server):
     project.load(GOOD, [project.task("add", connecting_test(server))])
     trial = one_trial(project, found)
     assert trial.result == "failed" and "NOT blocked" in trial.sandbox
+    assert trial.source == "weak_sandbox"
 
 
 def test_the_sandbox_is_chosen_by_platform(monkeypatch):
@@ -121,8 +124,8 @@ def test_the_sandbox_is_chosen_by_platform(monkeypatch):
 
 def test_the_macos_profile_confines_writes_to_the_trial_folder():
     # Not run on a Mac here: check the command line and the profile's rules at least.
-    mac = sandbox.Sandbox("sandbox-exec", "sandbox-exec", "/usr/bin/sandbox-exec", True, True)
-    argv = mac.wrap(("python", "t.py"), root=Path("/private/x"), workdir="repo", memory_mb=64)
+    mac = sandbox.Sandbox("sandbox-exec", "sandbox-exec", "/usr/bin/sandbox-exec")
+    argv = mac.wrap(("python", "t.py"), root=Path("/private/x"), view=None, limits=Limits())
     assert argv[:5] == [
         "/usr/bin/sandbox-exec",
         "-p",
@@ -134,18 +137,24 @@ def test_the_macos_profile_confines_writes_to_the_trial_folder():
     profile = sandbox.SANDBOX_EXEC_PROFILE
     assert "(deny network*)" in profile and '(subpath (param "ROOT"))' in profile
     assert profile.index("(deny file-write*)") < profile.index("(allow file-write*")
+    assert mac.source == "weak_sandbox" and not mac.confines
+
+
+def run_inside(found: sandbox.Sandbox, root: Path, argv: tuple[str, ...], seen=None):
+    """``argv`` run in bubblewrap on the trial folder ``root`` (its repo/ made here)."""
+    (root / "repo").mkdir(exist_ok=True)
+    wrapped = found.wrap(argv, root=root, view=seen or system_view(), limits=Limits())
+    return subprocess.run(wrapped, capture_output=True, text=True, env={"PATH": os.defpath})
 
 
 @needs_bwrap
 def test_bubblewrap_drops_capabilities_even_as_root(tmp_path):
     # As root bubblewrap keeps capabilities unless told: enough to remount / writable.
-    found = sandbox.bubblewrap()
-    argv = found.wrap(
+    done = run_inside(
+        sandbox.bubblewrap(),
+        tmp_path,
         ("/bin/sh", "-c", "mount -o remount,rw / && touch /arena-escaped"),
-        root=tmp_path,
-        memory_mb=256,
     )
-    done = subprocess.run(argv, capture_output=True, env={"PATH": os.defpath})
     assert done.returncode != 0 and not Path("/arena-escaped").exists()
 
 
@@ -171,13 +180,14 @@ def test_a_python_installed_under_tmp_still_runs_inside(tmp_path, monkeypatch, r
     program.write_text("#!/bin/sh\necho seen from inside\n")
     program.chmod(0o755)
     found = sandbox.bubblewrap()
-    assert found.hides(str(program))  # not the running Python's: hidden, and said so
+    seen = view.view_for(("{python}",), uses_running_python=True, read_only_paths=(), protected=[])
+    assert not seen.shows(str(program))  # not the running Python's: not shown
+    assert run_inside(found, tmp_path, (str(program),), seen).returncode != 0
     monkeypatch.setattr("sys.prefix", str(prefix))
-    assert found.hides(str(program)) == ""
-    argv = found.wrap((str(program),), root=tmp_path, memory_mb=256)
-    done = subprocess.run(argv, capture_output=True, text=True, env={"PATH": os.defpath})
+    seen = view.view_for(("{python}",), uses_running_python=True, read_only_paths=(), protected=[])
+    assert seen.shows(str(program)) and f"{prefix}/bin" in seen.path.split(":")
+    done = run_inside(found, tmp_path, (str(program),), seen)
     assert done.returncode == 0 and done.stdout == "seen from inside\n", done.stderr
     # Read-only: the installation cannot be changed from inside.
-    argv = found.wrap(("/bin/sh", "-c", f"touch {prefix}/x"), root=tmp_path, memory_mb=256)
-    assert subprocess.run(argv, capture_output=True).returncode != 0
-    assert not (prefix / "x").exists()
+    done = run_inside(found, tmp_path, ("/bin/sh", "-c", f"touch {prefix}/x"), seen)
+    assert done.returncode != 0 and not (prefix / "x").exists()

@@ -97,7 +97,9 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
 
 
 def _as_test_result(result: TrialResult) -> TestResult:
-    return "failed" if result == "timed_out" else result
+    # A trial stopped at a time or resource limit failed.
+    kept: dict[str, TestResult] = {"passed": "passed", "errored": "errored"}
+    return kept.get(result, "failed")
 
 
 def _report(path: Path, options: ReadOptions) -> Report | None:

@@ -1,0 +1,187 @@
+"""What a trial's test command may see of the machine: deny by default.
+
+Read-only: the system's programs, libraries and settings (the folders of ``SYSTEM``,
+without the files of ``/etc`` that not every user may read), the installation of the
+interpreter the task names (``{python}``'s, or the virtual environment and base Python
+of the program its command starts) and the task's ``read_only_paths``. Nothing else of
+the user's files: no home folder, no ledger folder, no folder Arena was started in.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+# The system's folders, shown read-only where they exist (a symbolic link, as /bin is on
+# a merged-/usr system, is shown as the same link).
+SYSTEM: tuple[str, ...] = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/nix/store",
+    "/gnu/store",
+)
+# PATH inside: the interpreter's own bin folders first, then these.
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+class Unsafe(Exception):
+    """A path a trial would see holds something it must not (the home folder…)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What one trial sees: ``links`` (link, target) and ``read_only`` folders and files
+    at their own paths, minus ``hidden`` (shown empty)."""
+
+    links: tuple[tuple[str, str], ...]
+    read_only: tuple[str, ...]
+    hidden: tuple[str, ...]
+    path: str
+
+    def shows(self, program: str) -> bool:
+        """Whether the absolute path ``program`` is inside what is shown."""
+        where = Path(program)
+        shown = [Path(p) for p in self.read_only] + [Path(link) for link, _ in self.links]
+        return any(where == p or p in where.parents for p in shown)
+
+
+def _under(path: Path, folders: list[Path]) -> bool:
+    return any(path == f or f in path.parents for f in folders)
+
+
+@functools.cache
+def system_parts() -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """(links, folders) of ``SYSTEM`` that exist on this machine."""
+    links, folders = [], []
+    for name in SYSTEM:
+        if os.path.islink(name):
+            links.append((name, os.readlink(name)))
+        elif os.path.isdir(name):
+            folders.append(name)
+    return tuple(links), tuple(folders)
+
+
+@functools.cache
+def unreadable_settings(top: str = "/etc") -> tuple[str, ...]:
+    """The files and folders under ``top`` that not every user may read (``/etc/shadow``,
+    SSH host keys, ``/etc/ssl/private``…): hidden, so a sandbox run as root shows them as
+    little as one run by anyone else."""
+    found: list[str] = []
+    for current, dirs, files in os.walk(top):
+        for name in sorted(dirs):
+            full = os.path.join(current, name)
+            mode = os.lstat(full).st_mode
+            if stat.S_ISDIR(mode) and (mode & 0o005) != 0o005:
+                found.append(full)
+        dirs[:] = [d for d in dirs if os.path.join(current, d) not in found]
+        for name in files:
+            full = os.path.join(current, name)
+            try:
+                mode = os.lstat(full).st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode) and not mode & 0o004:
+                found.append(full)
+    return tuple(sorted(found))
+
+
+def system_view() -> View:
+    """The system's folders alone."""
+    links, system = system_parts()
+    hidden = unreadable_settings() if "/etc" in system else ()
+    return View(links=links, read_only=system, hidden=hidden, path=SYSTEM_PATH)
+
+
+def _venv_home(prefix: Path) -> Path | None:
+    """The base installation of the virtual environment ``prefix`` (its pyvenv.cfg's
+    ``home`` is that installation's bin folder)."""
+    try:
+        lines = (prefix / "pyvenv.cfg").read_text("utf-8").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        key, _, value = line.partition("=")
+        if key.strip() == "home" and value.strip():
+            return Path(value.strip()).resolve().parent
+    return None
+
+
+def running_python() -> list[Path]:
+    """The installation of the Python running Arena (what ``{python}`` stands for)."""
+    return sorted({Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+
+
+def installation_of(program: str) -> list[Path]:
+    """The installation the program at the absolute path ``program`` belongs to: its
+    virtual environment and that environment's base Python, else the program file alone
+    (its folder may hold anything: list it under ``read_only_paths``)."""
+    given = Path(program)
+    paths: set[Path] = set()
+    for candidate in (given, given.resolve()):
+        prefix = candidate.parent.parent
+        if (prefix / "pyvenv.cfg").is_file():
+            paths.add(prefix)
+            home = _venv_home(prefix)
+            if home is not None:
+                paths.add(home)
+        else:
+            paths.add(candidate)
+    return sorted(paths)
+
+
+def protected_places(ledger_path: Path | None) -> list[Path]:
+    """What a trial must never see a folder around: the home folder, the folder Arena
+    runs in, the ledger's folder and Arena's data folder (its signing key)."""
+    import platformdirs
+
+    from arena.paths import APP_NAME
+
+    places = [Path.home(), Path.cwd(), Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))]
+    if ledger_path is not None:
+        places.append(ledger_path.parent)
+    return [p.resolve() for p in places]
+
+
+def view_for(
+    command: tuple[str, ...],
+    *,
+    uses_running_python: bool,
+    read_only_paths: tuple[str, ...],
+    protected: list[Path],
+) -> View:
+    """What a trial whose test command is ``command`` sees: the system, the installation
+    of its program when named by an absolute path, the Python running Arena's when the
+    command uses ``{python}``, and ``read_only_paths``. Raises Unsafe when one of those
+    holds a protected place."""
+    links, system = system_parts()
+    system_paths = [Path(p) for p in system] + [Path(link) for link, _ in links]
+    extra: list[Path] = running_python() if uses_running_python else []
+    if os.path.isabs(command[0]):
+        extra += installation_of(command[0])
+    extra += [Path(p) for p in read_only_paths]
+    shown: list[str] = []
+    for path in extra:
+        if _under(path, system_paths):
+            continue
+        around = next((p for p in protected if p == path or path in p.parents), None)
+        if around is not None:
+            raise Unsafe(f"{path} holds {around}, which a trial must not see")
+        shown.append(str(path))
+    bins = [str(Path(p) / "bin") for p in shown if Path(p).is_dir() and (Path(p) / "bin").is_dir()]
+    base = system_view()
+    return View(
+        links=base.links,
+        read_only=(*base.read_only, *sorted(set(shown))),
+        hidden=base.hidden,
+        path=":".join([*bins, base.path]),
+    )
