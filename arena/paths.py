@@ -8,6 +8,7 @@ from pathlib import Path
 
 APP_NAME = "Arena"
 LEDGER_ENV = "ARENA_LEDGER"
+KEY_ENV = "ARENA_SIGNING_KEY"
 
 
 CHECKOUT_RESOURCES = Path(__file__).resolve().parents[1] / "resources"
@@ -36,3 +37,13 @@ def default_ledger_path() -> Path:
     import platformdirs  # here: every command imports this module, few need the folder
 
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "arena.sqlite"
+
+
+def default_key_path() -> Path:
+    """``$ARENA_SIGNING_KEY``, else ``signing-key.pem`` in the user's config folder."""
+    override = os.environ.get(KEY_ENV)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "signing-key.pem"

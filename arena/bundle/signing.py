@@ -16,7 +16,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -25,19 +24,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from arena.errors import LedgerError
-from arena.paths import APP_NAME
+from arena.paths import default_key_path
 
-KEY_ENV = "ARENA_SIGNING_KEY"
 SIGNATURE = "manifest.sig"
 ALGORITHM = "ed25519"
-
-
-def default_key_path() -> Path:
-    """``$ARENA_SIGNING_KEY``, else ``signing-key.pem`` in the user's config folder."""
-    override = os.environ.get(KEY_ENV)
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "signing-key.pem"
 
 
 def fingerprint(public: Ed25519PublicKey) -> str:

@@ -70,7 +70,8 @@ def _export_battles(args: argparse.Namespace) -> int:
 
 
 def cmd_key(args: argparse.Namespace) -> int:
-    from arena.bundle.signing import default_key_path, fingerprint, load_or_create_key
+    from arena.bundle.signing import fingerprint, load_or_create_key
+    from arena.paths import default_key_path
 
     path = default_key_path()
     signer = fingerprint(load_or_create_key(path).public_key())

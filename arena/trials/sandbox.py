@@ -48,6 +48,7 @@ fi
 ulimit -v "$mem" 2>/dev/null || echo "arena: the memory limit could not be set" >&2
 {{ ulimit -u "$procs" || ulimit -p "$procs"; }} 2>/dev/null
 cd "{TRIAL_FOLDER}/$workdir" || exit 125
+unset OLDPWD PWD
 "$@"
 status=$?
 room

@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.paths import APP_NAME, default_key_path
+
 # The system's folders, shown read-only where they exist (a symbolic link, as /bin is on
 # a merged-/usr system, is shown as the same link).
 SYSTEM: tuple[str, ...] = (
@@ -141,12 +143,15 @@ def installation_of(program: str) -> list[Path]:
 
 def protected_places(ledger_path: Path | None) -> list[Path]:
     """What a trial must never see a folder around: the home folder, the folder Arena
-    runs in, the ledger's folder and Arena's data folder (its signing key)."""
+    runs in, the ledger's folder, Arena's data folder and its signing key's folder."""
     import platformdirs
 
-    from arena.paths import APP_NAME
-
-    places = [Path.home(), Path.cwd(), Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))]
+    places = [
+        Path.home(),
+        Path.cwd(),
+        Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)),
+        default_key_path().parent,
+    ]
     if ledger_path is not None:
         places.append(ledger_path.parent)
     return [p.resolve() for p in places]
