@@ -3,8 +3,9 @@
 Pure: events in, decisions out. An event is in force unless a ``retract``
 event names it; a retraction itself cannot be retracted (to redo a
 correction, make it again). Of several ``set_language`` events on one case
-the newest in force wins. Flags are notes, not corrections: they change
-nothing here.
+the newest in force wins. A ``confirm_language`` event says the case expects
+the language it has, so it is no longer in doubt (``arena.pairs.case_doubt``).
+Flags are notes, not corrections: they change nothing here.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from arena.records import CaseId, Event, OutputId
 
-CORRECTIONS = ("retire_case", "remove_output", "set_language", "overrule")
+CORRECTIONS = ("retire_case", "remove_output", "set_language", "overrule", "confirm_language")
 
 
 @dataclass(frozen=True)
@@ -25,8 +26,15 @@ class Decisions:
     # (output, gate): the gate's verdict on the output is set aside.
     overruled: frozenset[tuple[OutputId, str]] = frozenset()
     case_languages: dict[CaseId, str] = field(default_factory=dict)
+    # Cases whose language the rater confirmed (``confirm_language``).
+    confirmed_languages: frozenset[CaseId] = frozenset()
     # The corrections in force, oldest first: what a round records and a bundle carries.
     in_force: tuple[Event, ...] = ()
+
+    @property
+    def languages_decided(self) -> frozenset[CaseId]:
+        """Cases whose language the rater set or confirmed: none of them is in doubt."""
+        return self.confirmed_languages | self.case_languages.keys()
 
     def record(self) -> list[dict[str, Any]]:
         """The corrections in force as a round's settings record them."""
@@ -71,5 +79,8 @@ def decisions(events: Iterable[Event]) -> Decisions:
             if e.kind == "overrule" and e.output_id and e.gate
         ),
         case_languages=languages,
+        confirmed_languages=frozenset(
+            CaseId(e.case_id) for e in kept if e.kind == "confirm_language" and e.case_id
+        ),
         in_force=tuple(kept),
     )

@@ -4,7 +4,8 @@ Loaded once and read by status, gating, comparisons, rounds and the rating
 session (``for_rating``: the same, without every verdict), so each applies the
 same corrections in the same way: removed outputs and retired cases are out of
 force, a language the rater set is the case's language, and overruled gate
-verdicts are set aside.
+verdicts are set aside, as are the Language verdicts of cases in doubt
+(``arena.pairs.case_doubt``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from arena.decisions import Decisions, decisions
 from arena.ledger import Ledger, catalog, events, trial_store, verdicts
+from arena.pairs.case_doubt import Doubt, cases_in_doubt, may_doubt, set_aside
 from arena.pairs.settling import (
     TESTED_KINDS,
     SettledComparison,
@@ -76,12 +78,23 @@ class FamilyState:
         return self._overruled.get(output_id, frozenset())
 
     @cached_property
+    def in_doubt(self) -> dict[CaseId, Doubt]:
+        """The cases in force whose expected language is in doubt."""
+        return cases_in_doubt(self.in_force, self.gate_results, self.decisions.languages_decided)
+
+    def set_aside_gates(self, output_id: OutputId) -> frozenset[str]:
+        """The gates whose verdicts on ``output_id`` settle nothing: overruled, or
+        Language on a case in doubt."""
+        case_id = self.outputs[output_id].case_id
+        return set_aside(case_id, self.overruled_gates(output_id), self.in_doubt)
+
+    @cached_property
     def failing(self) -> frozenset[OutputId]:
-        """Outputs failing a gate whose verdict the rater has not set aside."""
+        """Outputs failing a gate whose verdict is not set aside (``set_aside_gates``)."""
         return frozenset(
             o
             for o, results in self.gate_results.items()
-            if any_gate_failed(results, self.overruled_gates(o))
+            if any_gate_failed(results, self.set_aside_gates(o))
         )
 
     def fails_gate(self, output_id: OutputId) -> bool:
@@ -162,13 +175,36 @@ def for_rating(ledger: Ledger, name: str) -> ForRating:
     in_force = _in_force(places, decided)
     overruled = overrules_by_output(decided.overruled)
     results = verdicts.ever_failed(ledger, name, {o.output_id for o in in_force})
+    doubted = doubted_cases(ledger, in_force, results, decided)
+    case_of = {o.output_id: o.case_id for o in in_force}
     failing = {
         output_id
         for output_id, gates in results.items()
-        if any_gate_failed(gates, overruled.get(output_id, frozenset()))
+        if any_gate_failed(
+            gates, set_aside(case_of[output_id], overruled.get(output_id, frozenset()), doubted)
+        )
     }
     systems = {o.output_id: o.system_id for o in places}
     return ForRating(family, cases, systems, votes_pending(in_force, failing))
+
+
+def doubted_cases(
+    ledger: Ledger,
+    in_force: Iterable[OutputPlace],
+    failed: dict[OutputId, tuple[GateResult, ...]],
+    decided: Decisions,
+) -> dict[CaseId, Doubt]:
+    """The cases in doubt, known the verdicts of only the outputs that ever ``failed`` a
+    gate: only a case where one of them names another language can be in doubt, and the
+    Language verdicts of those cases' other outputs are read then."""
+    naming = may_doubt(failed)
+    candidates = {o.case_id for o in in_force if o.output_id in naming}
+    candidates -= decided.languages_decided
+    if not candidates:
+        return {}
+    on_them = [o for o in in_force if o.case_id in candidates]
+    others = verdicts.in_force(ledger, [o.output_id for o in on_them if o.output_id not in failed])
+    return cases_in_doubt(on_them, {**others, **failed})
 
 
 def with_decided_languages(cases: dict[CaseId, Case], decided: Decisions) -> dict[CaseId, Case]:

@@ -241,7 +241,9 @@ class GateResult:
     reason: str = ""
 
 
-EventKind = Literal["retire_case", "remove_output", "flag", "set_language", "overrule", "retract"]
+EventKind = Literal[
+    "retire_case", "remove_output", "flag", "set_language", "overrule", "retract", "confirm_language"
+]  # fmt: skip
 
 
 @dataclass(frozen=True)

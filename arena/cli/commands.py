@@ -13,7 +13,6 @@ from arena.cli.graded_import_cmd import add_graded_options, cmd_import_graded, r
 from arena.errors import BadInput, NotAvailable
 from arena.ledger import Ledger
 from arena.paths import default_ledger_path
-from arena.records import GATES
 
 
 def open_ledger(args: argparse.Namespace, *, readonly: bool = False) -> Ledger:
@@ -106,17 +105,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="where to write the demo ledger")
     p.set_defaults(handler=cmd_demo)
 
-    p = sub.add_parser("gate", help="re-run the gates and print the failures per gate and system")
-    p.add_argument("--family", help="only this family")
-    p.add_argument(
-        "--list",
-        action="store_true",
-        help="list every failing output: case, system, gate, reason, its text",
-    )
-    p.add_argument("--gate", choices=GATES, help="with --list: only this gate")
-    p.add_argument("--system", metavar="LABEL", help="with --list: only this system")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.set_defaults(handler=cmd_gate)
 
     p = sub.add_parser("vote", help="open the rater window on a family")
     p.add_argument("--family", required=True, help="the family to vote on")
@@ -307,65 +295,3 @@ def cmd_vote(args: argparse.Namespace) -> int:
         if catalog.get_family(ledger, args.family) is None:
             raise BadInput(f"no family named {args.family!r} in {path}", field="--family")
     return _window(path, args.family, args.pairs)
-
-
-def cmd_gate(args: argparse.Namespace) -> int:
-    from arena import family_state
-    from arena.gates.screening import failures, rerun
-    from arena.ledger import catalog
-
-    if (args.gate or args.system) and not args.list:
-        raise BadInput("--gate and --system go with --list", field="--list")
-    with open_ledger(args) as ledger:
-        chosen = [f for f in catalog.families(ledger) if args.family in (None, f.name)]
-        if args.family and not chosen:
-            raise BadInput(f"no family named {args.family!r}", field="--family")
-        summaries, found = [], []
-        for family in chosen:
-            with output.gates_bar(catalog.count_outputs(ledger, family.name), family.name) as bar:
-                state = family_state.load(ledger, family.name)
-                summaries.append(rerun(ledger, state, progress=bar))
-            if args.list:
-                found += failures(
-                    ledger,
-                    family_state.load(ledger, family.name),
-                    gate=args.gate,
-                    system=args.system,
-                )
-    if args.list:
-        _print_failures(found, args.json)
-    elif args.json:
-        output.emit_json({"families": [s.as_json() for s in summaries]})
-    else:
-        _print_summaries(summaries)
-    return 0
-
-
-def _print_summaries(summaries: list) -> None:
-    for s in summaries:
-        print(
-            f"{s.name}: {s.failed} of {s.outputs} outputs fail a gate"
-            + (f" ({s.changed} results changed since last run)" if s.changed else "")
-        )
-        rows = [
-            [label, *(counts[g] for g in GATES)] for label, counts in sorted(s.by_system.items())
-        ]
-        rows.append(["all systems", *(s.by_gate[g] for g in GATES)])
-        print(output.table(["system", *GATES], rows))
-        print()
-
-
-def _print_failures(found: list, as_json: bool) -> None:
-    if as_json:
-        output.emit_json({"failures": [f.as_json() for f in found]})
-        return
-    for f in found:
-        aside = f" [overruled by event {f.overruled_by[:12]}]" if f.overruled_by else ""
-        print(
-            f"{f.family}  case {f.case_id}  {f.system}  {f.gate}  output {f.output_id[:12]}"
-            f"{aside}\n    {f.reason}\n    «{output.one_line(f.excerpt)}»"
-        )
-    print(
-        f"{len(found)} failing verdict(s)"
-        + ("; overrule one with `arena overrule OUTPUT --gate G --reason TEXT`" if found else "")
-    )

@@ -13,7 +13,9 @@ from arena.records import GATES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    case = sub.add_parser("case", help="set the language a case expects, or retire a case")
+    case = sub.add_parser(
+        "case", help="set or confirm the language a case expects, or retire a case"
+    )
     csub = case.add_subparsers(dest="case_command", metavar="ACTION", required=True)
     c = csub.add_parser("set-language", help="the case expects this language (re-runs its gates)")
     c.add_argument("case", metavar="CASE", help="the case id")
@@ -21,6 +23,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--language", required=True, help="BCP 47 tag, e.g. fr, zh-Hans")
     c.add_argument("--reason", default="", help="why (default: the case expects LANGUAGE)")
     _json(c, _set_language)
+    c = csub.add_parser(
+        "confirm-language",
+        help="a case in doubt expects the language it has (its Language verdicts count again)",
+    )
+    c.add_argument("case", metavar="CASE", help="the case id")
+    c.add_argument("--family", required=True)
+    c.add_argument("--reason", default="", help="why (default: the case expects its language)")
+    _json(c, _confirm_language)
     c = csub.add_parser("retire", help="take a case out of the family (its votes leave the fit)")
     c.add_argument("case", metavar="CASE", help="the case id")
     c.add_argument("--family", required=True)
@@ -76,6 +86,17 @@ def _set_language(args: argparse.Namespace) -> int:
             ledger, args.family, args.case, args.language, reason=args.reason
         ),
         f"case {args.case} of {args.family} expects {args.language}; its gates were run again",
+    )
+
+
+def _confirm_language(args: argparse.Namespace) -> int:
+    return _correct(
+        args,
+        lambda corrections, ledger: corrections.confirm_case_language(
+            ledger, args.family, args.case, reason=args.reason
+        ),
+        f"case {args.case} of {args.family} keeps its language; its Language verdicts "
+        "settle pairs again",
     )
 
 

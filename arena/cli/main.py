@@ -15,6 +15,7 @@ from arena.cli import (
     corrections_cmd,
     family_cmd,
     flags_cmd,
+    gate_cmd,
     graded_cmd,
     output,
     round_cmd,
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     commands.register(sub)
+    gate_cmd.register(sub)
     check_cmd.register(sub)
     round_cmd.register(sub)
     bundle_cmd.register(sub)

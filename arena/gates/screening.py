@@ -10,6 +10,7 @@ from arena import gates
 from arena.canonical import sha256_hex
 from arena.family_state import FamilyState
 from arena.ledger import Ledger, catalog, verdicts
+from arena.pairs.case_doubt import LANGUAGE_GATE, Doubt, cases_in_doubt, set_aside
 from arena.records import GATES, Case, CaseId, Family, GateResult, Output, OutputId
 
 
@@ -23,6 +24,8 @@ class GateSummary:
     by_gate: dict[str, int]
     by_system: dict[str, dict[str, int]] = field(default_factory=dict)
     changed: int = 0
+    # Cases whose Language verdicts are in doubt (not counted in ``failed``).
+    in_doubt: tuple[Doubt, ...] = ()
 
     def as_json(self) -> dict:
         return {
@@ -122,16 +125,20 @@ def rerun(
     cases: Collection[CaseId] | None = None,
 ) -> GateSummary:
     """``refresh`` the gate results, and count the failures of every output in force (of
-    ``cases``) as the board sees them, with overruled verdicts set aside."""
+    ``cases``) as the board sees them: overruled verdicts, and the Language verdicts of
+    cases in doubt, set aside."""
     results, changed = refresh(ledger, state, progress, cases=cases)
     labels = {s.system_id: s.label for s in catalog.systems(ledger, state.family.name)}
+    doubted = cases_in_doubt(
+        state.in_force, {**state.gate_results, **results}, state.decisions.languages_decided
+    )
     by_gate = dict.fromkeys(GATES, 0)
     by_system: dict[str, dict[str, int]] = {}
     failed = 0
     for output in state.in_force:
         if output.output_id not in results:
             continue
-        aside = state.overruled_gates(output.output_id)
+        aside = set_aside(output.case_id, state.overruled_gates(output.output_id), doubted)
         failures = [
             r.gate for r in results[output.output_id] if not r.passed and r.gate not in aside
         ]
@@ -140,7 +147,8 @@ def rerun(
         for gate in failures:
             by_gate[gate] += 1
             per_system[gate] += 1
-    return GateSummary(state.family.name, len(results), failed, by_gate, by_system, changed)
+    shown = tuple(d for case_id, d in doubted.items() if cases is None or case_id in cases)
+    return GateSummary(state.family.name, len(results), failed, by_gate, by_system, changed, shown)
 
 
 EXCERPT_CHARS = 200
@@ -159,6 +167,9 @@ class GateFailure:
     excerpt: str
     # The overrule event that set this verdict aside, if one is in force.
     overruled_by: str | None = None
+    # "failed"; "in_doubt": a Language verdict on a case in doubt, which settles nothing;
+    # "overruled": set aside by ``overruled_by``.
+    status: str = "failed"
 
     def as_json(self) -> dict:
         return dataclasses.asdict(self)
@@ -170,7 +181,8 @@ def failures(
     """Every failing verdict stored for the outputs in force, by case, system and gate.
 
     ``system`` is a label; overruled verdicts are listed too, with the event
-    that set them aside, so they can be seen and undone.
+    that set them aside, so they can be seen and undone, and so are Language
+    verdicts in doubt, with their evidence, so the case's language can be decided.
     """
     labels = {s.system_id: s.label for s in catalog.systems(ledger, state.family.name)}
     overrules = {
@@ -193,9 +205,16 @@ def failures(
                     result.gate,
                     result.reason,
                     output.text[:EXCERPT_CHARS],
-                    overrules.get((output.output_id, result.gate)),
+                    overruled_by := overrules.get((output.output_id, result.gate)),
+                    _status(result.gate, overruled_by, output.case_id in state.in_doubt),
                 )
             )
     order = {case_id: i for i, case_id in enumerate(state.cases)}
     found.sort(key=lambda f: (order[CaseId(f.case_id)], f.system, GATES.index(f.gate)))
     return found
+
+
+def _status(gate: str, overruled_by: str | None, case_in_doubt: bool) -> str:
+    if overruled_by is not None:
+        return "overruled"
+    return "in_doubt" if gate == LANGUAGE_GATE and case_in_doubt else "failed"

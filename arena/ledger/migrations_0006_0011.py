@@ -27,22 +27,15 @@ EVENT_KINDS: tuple[str, ...] = (
 EVENT_COLUMNS_0006: tuple[str, ...] = ("gate", "language", "target_event", "actor")
 
 
-@migrations(name="0006_decisions")
-def _decisions(db: Database) -> None:
-    """Events that set a case's language, overrule a gate, or retract an event; case languages.
-
-    SQLite cannot change a CHECK constraint, so the events table is rebuilt with
-    its rows copied unchanged (same seq, same hashes) and its guards re-created.
-    """
-    kinds = ", ".join(f"'{k}'" for k in EVENT_KINDS)
-    run_script(
-        db,
-        f"""
-        CREATE TABLE events_0006 (
+def events_table(name: str, kinds: tuple[str, ...]) -> str:
+    """The events table's definition, its ``kind`` one of ``kinds``."""
+    among = ", ".join(f"'{k}'" for k in kinds)
+    return f"""
+        CREATE TABLE {name} (
             seq INTEGER PRIMARY KEY,
             event_id TEXT NOT NULL UNIQUE,
             family TEXT NOT NULL REFERENCES families(name),
-            kind TEXT NOT NULL CHECK (kind IN ({kinds})),
+            kind TEXT NOT NULL CHECK (kind IN ({among})),
             case_id TEXT,
             output_id TEXT REFERENCES outputs(output_id),
             presentation_id TEXT REFERENCES presentations(presentation_id),
@@ -54,7 +47,20 @@ def _decisions(db: Database) -> None:
             at TEXT NOT NULL,
             prev_hash TEXT NOT NULL,
             hash TEXT NOT NULL
-        );
+        );"""
+
+
+@migrations(name="0006_decisions")
+def _decisions(db: Database) -> None:
+    """Events that set a case's language, overrule a gate, or retract an event; case languages.
+
+    SQLite cannot change a CHECK constraint, so the events table is rebuilt with
+    its rows copied unchanged (same seq, same hashes) and its guards re-created.
+    """
+    run_script(
+        db,
+        f"""
+        {events_table("events_0006", EVENT_KINDS)}
         INSERT INTO events_0006 (seq, event_id, family, kind, case_id, output_id,
                                  presentation_id, note, at, prev_hash, hash)
             SELECT seq, event_id, family, kind, case_id, output_id, presentation_id, note, at,

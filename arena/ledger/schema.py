@@ -21,13 +21,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0016,
     migrations_0017,
     migrations_0018,
+    migrations_0019,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 18
+SCHEMA_VERSION = 19
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -1,7 +1,8 @@
 """The rater's corrections of automatic decisions, each an append-only event.
 
-Set the language a case expects, overrule a gate's verdict on an output,
-retire a case, remove an output, and retract any of these. Each checks what
+Set the language a case expects (or confirm the one it has, when most answers
+are in another: ``arena.pairs.case_doubt``), overrule a gate's verdict on an
+output, retire a case, remove an output, and retract any of these. Each checks what
 it is asked first and refuses with a clear message; setting (or retracting)
 a case's language re-runs the gates on that case in the same transaction, so
 status, the scheduler and the next round see the new verdicts at once.
@@ -85,6 +86,39 @@ def set_case_language(
         )
         _regate(ledger, family, case_id)
     return event
+
+
+def confirm_case_language(
+    ledger: Ledger, family: str, case_id: str, *, reason: str = "", actor: str = "rater"
+) -> str:
+    """A case in doubt expects the language it has: its Language verdicts settle pairs
+    again."""
+    _case(ledger, family, case_id)
+    state = family_state.load(ledger, family)
+    doubt = state.in_doubt.get(CaseId(case_id))
+    if doubt is None:
+        done = _in_force(ledger, family, "confirm_language", case_id=case_id)
+        if done is not None:
+            raise BadInput(
+                f"the language of case {case_id!r} is already confirmed {_undo_hint(done)}",
+                field="CASE",
+            )
+        raise BadInput(
+            f"the language of case {case_id!r} is not in doubt: fewer than half of its answers "
+            "agree on another language (see `arena gate --list`)",
+            field="CASE",
+        )
+    language = state.cases[CaseId(case_id)].language or state.family.language
+    return events.add_event(
+        ledger,
+        family,
+        "confirm_language",
+        case_id=case_id,
+        language=language,
+        actor=actor,
+        note=reason.strip()
+        or f"the case expects {language}, though most answers are in {doubt.language}",
+    )
 
 
 def _regate(ledger: Ledger, family: str, case_id: str) -> None:

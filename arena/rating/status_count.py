@@ -13,10 +13,12 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from arena.decisions import decisions
+from arena.family_state import doubted_cases
 from arena.ledger import Ledger, events, tallies, verdicts, voting
+from arena.pairs import case_doubt
 from arena.pairs.counting import CaseOutputs, PairCounts, count, distinct_pairs, plain_cases
 from arena.pairs.settling import TESTED_KINDS, any_gate_failed, overrules_by_output
-from arena.records import CaseId, Family, OutputId
+from arena.records import CaseId, Family, OutputId, OutputPlace
 
 if TYPE_CHECKING:
     from arena import family_state
@@ -44,10 +46,11 @@ def _counted_row(ledger: Ledger, family: Family) -> dict[str, Any]:
         if case_id not in retired and output_id not in removed
     }
     overruled = overrules_by_output(decided.overruled)
+    results = verdicts.in_force(ledger, failed)
     failing = {
         output_id
-        for output_id, results in verdicts.in_force(ledger, failed).items()
-        if any_gate_failed(results, overruled.get(output_id, frozenset()))
+        for output_id, found in results.items()
+        if any_gate_failed(found, overruled.get(output_id, frozenset()))
     }
     marked = {
         *retired,
@@ -57,6 +60,20 @@ def _counted_row(ledger: Ledger, family: Family) -> dict[str, Any]:
     plain, others = plain_cases(tallies.case_tallies(ledger, family.name), marked)
     read = tallies.case_outputs(ledger, family.name, others)
     counted = [_without(found, removed) for found in read if found[0] not in retired]
+    # A case in doubt has a failing output, so its outputs are among those counted.
+    places = [
+        OutputPlace(o, case_id, s, key)
+        for case_id, outputs, systems, keys in counted
+        for o, s, key in zip(outputs, systems, keys, strict=True)
+    ]
+    doubted = doubted_cases(ledger, places, results, decided)
+    failing = {
+        o
+        for o in failing
+        if any_gate_failed(
+            results[o], case_doubt.set_aside(failed[o], overruled.get(o, frozenset()), doubted)
+        )
+    }
     votes, voted = tallies.voted_pairs(ledger, family.name)
     counts = PairCounts(0, 0)  # graded: scored by graders, no pairs
     if family.kind == "votes":

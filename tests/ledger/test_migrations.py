@@ -244,3 +244,42 @@ def test_family_changes_before_0015_keep_their_rows_and_seals(tmp_path):
         assert family_changes.repeat_settings(ledger, "f") == {"repeat_gap": 40}
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             ledger.db.execute("DELETE FROM family_changes")
+
+
+def test_confirm_language_events_keep_the_chain_and_seals_of_the_events_before(tmp_path):
+    from arena.ledger import chain, integrity
+
+    path = tmp_path / "old.sqlite"
+    db = _old_ledger(path, "0019_confirm_language")
+    row = {
+        "event_id": "e1",
+        "family": "f",
+        "kind": "set_language",
+        "case_id": "c1",
+        "output_id": None,
+        "presentation_id": None,
+        "language": "nl",
+        "actor": "rater",
+        "note": "the prompt asks for Dutch",
+        "at": "2026-01-02T00:00:00.000+00:00",
+    }
+    stored = {
+        **row,
+        "prev_hash": chain.GENESIS_HASH,
+        "hash": chain.row_hash(chain.GENESIS_HASH, row),
+    }
+    db["events"].insert(stored)
+    seals.seal(db, seals.marks(db))
+    db.conn.commit()
+    db.close()
+    with Ledger.open(path) as ledger:
+        [kept] = ledger.rows("SELECT * FROM events")
+        assert {k: kept[k] for k in stored} == stored
+        assert chain.verify(ledger.db) == []
+        assert seals.verify(ledger.conn) == []
+        # Built without Arena, the old ledger has no head file; everything else must hold.
+        assert [p for p in integrity.check(ledger) if "head file" not in p] == []
+        [table] = ledger.rows("SELECT sql FROM sqlite_master WHERE name = 'events'")
+        assert "'retract', 'confirm_language')" in table["sql"]
+        with pytest.raises(sqlite3.DatabaseError):
+            ledger.conn.execute("UPDATE events SET note = 'changed' WHERE event_id = 'e1'")
