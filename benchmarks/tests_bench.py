@@ -38,7 +38,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from arena.trials.limits import Limits  # noqa: E402
 from arena.trials.sandbox import Sandbox, bubblewrap  # noqa: E402
+from arena.trials.view import view_for  # noqa: E402
 
 GIT = ["git", "-c", "user.name=bench", "-c", "user.email=bench@arena.invalid"]
 
@@ -121,7 +123,10 @@ def loop_script(folder: Path, repo: Path, pieces: list[dict], sandbox: Sandbox |
         i, work = piece["index"], f"work_{piece['index']}"
         argv = piece["command"]
         if sandbox is not None:
-            argv = sandbox.wrap(tuple(argv), root=folder / work, workdir="repo", memory_mb=2048)
+            seen = view_for(
+                tuple(argv), uses_running_python=False, read_only_paths=(), protected=[]
+            )
+            argv = sandbox.wrap(tuple(argv), root=folder / work, view=seen, limits=Limits())
         command = " ".join(shlex.quote(a) for a in argv)
         lines += [
             f"rm -rf {work} && mkdir -p {work}/repo/tests {work}/tmp {work}/home",

@@ -27,6 +27,9 @@ TEST_MUL = HEADER + "assert calc.mul(2, 3) == 6\nprint('mul ok')\n"
 needs_bwrap = pytest.mark.skipif(
     shutil.which("bwrap") is None, reason="bubblewrap is not installed (CI installs it)"
 )
+needs_patch = pytest.mark.skipif(
+    shutil.which("patch") is None, reason="patch is not installed (CI installs it)"
+)
 
 
 def git(*args: str, cwd: Path) -> str:

@@ -17,7 +17,7 @@ from arena.errors import NotAvailable
 from arena.ledger import Ledger, trial_store
 from arena.trials import run_trials, sandbox, trial_root
 from arena.trials.sandbox import NONE
-from tests.trials.conftest import BASE, FIXED, HEADER, diff, needs_bwrap
+from tests.trials.conftest import BASE, FIXED, HEADER, diff, needs_bwrap, needs_patch
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = [("add", "good", diff("calc.py", BASE, FIXED))]
@@ -169,6 +169,7 @@ def test_a_weak_sandbox_runs_only_when_asked(monkeypatch):
 
 
 @needs_bwrap
+@needs_patch
 def test_a_diff_git_apply_refuses_is_applied_with_fuzz(project):
     # The diff's context names mul as it was in an older calc.py: git apply wants every
     # context line, patch --fuzz lets them go as SWE-bench's harness does.
@@ -185,6 +186,7 @@ def test_a_diff_git_apply_refuses_is_applied_with_fuzz(project):
 
 
 @needs_bwrap
+@needs_patch
 def test_a_diff_neither_applies_is_failed_with_both_refusals(project):
     removes_a_line_not_there = diff("calc.py", BASE.replace("a - b", "a // b"), FIXED)
     project.load([("add", "sloppy", removes_a_line_not_there)], [project.task("add", "pass\n")])

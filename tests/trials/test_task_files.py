@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
 
 import pytest
 
+from arena.canonical import content_hash
 from arena.errors import BadInput
+from arena.records import CaseId, Task
 from arena.trials.task_files import read_task_file
 
 TOML = """\
@@ -117,3 +120,55 @@ def test_a_json_lines_problem_names_its_line(folder):
     path.write_text('{"id": "a"}\n')
     with pytest.raises(BadInput, match=r"tasks.jsonl:1: prompt: missing"):
         read_task_file(path)
+
+
+def test_limits_and_read_only_paths_are_read_and_checked(folder, project):
+    (folder / "data").mkdir()
+    path = folder / "tasks.toml"
+    limits = 'max_processes = 64\ndisk_mb = 256\nlog_mb = 8\nread_only_paths = ["data"]\n'
+    path.write_text(
+        TOML.format(commit=project.commit).replace(
+            "memory_mb = 512\n", f"memory_mb = 512\n{limits}"
+        )
+    )
+    add, mul = read_task_file(path)
+    assert (add.max_processes, add.disk_mb, add.log_mb, add.read_only_paths) == (
+        None,
+        None,
+        None,
+        (),
+    )
+    assert (mul.max_processes, mul.disk_mb, mul.log_mb) == (64, 256, 8)
+    assert mul.read_only_paths == (str((folder / "data").resolve()),)
+    path.write_text(path.read_text().replace('["data"]', '["data", "gone"]'))
+    with pytest.raises(
+        BadInput, match=r"tasks.toml:24: read_only_paths\[1\]: no such file or folder"
+    ):
+        read_task_file(path)
+    path.write_text(path.read_text().replace("max_processes = 64", "max_processes = 2"))
+    with pytest.raises(BadInput, match=r":21: max_processes: 2 is less than the minimum of 8"):
+        read_task_file(path)
+
+
+def test_a_task_without_the_newer_fields_keeps_its_hash():
+    # A task stored before max_processes, disk_mb, log_mb and read_only_paths existed must
+    # hash as it did, or every trial recorded against it would look stale.
+    task = Task(
+        family="f",
+        case_id=CaseId("c"),
+        repo={"kind": "git"},
+        hidden_tests={},
+        test_command=("true",),
+    )
+    assert set(task.canonical()) == {
+        "case_id",
+        "repo",
+        "hidden_tests",
+        "test_command",
+        "time_limit_s",
+        "memory_mb",
+        "environment",
+    }
+    assert task.task_hash == content_hash({**task.canonical()})
+    assert dataclasses.replace(task, disk_mb=256).task_hash != task.task_hash
+    assert dataclasses.replace(task, read_only_paths=("/srv/x",)).task_hash != task.task_hash

@@ -86,7 +86,7 @@ PASS_RATE = Column(
     "pass_rate",
     "Pass rate",
     "Passed trials over tasks × samples: a task not answered, an output without a result, "
-    "an errored or timed-out trial count as failed.",
+    "an errored, timed-out or resource-limited trial count as failed.",
     _percent,
     family_wide=True,
 )
