@@ -115,6 +115,7 @@ PAGE_KEYS: tuple[tuple[str, str], ...] = (
 GATES_ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("overrule", "Overrule the selected verdict…", ("O",)),
     KeyAction("set_language", "The case expects a language…", ("L",)),
+    KeyAction("confirm_language", "Keep the language of a case in doubt…", ("K",)),
     KeyAction("retire", "Retire the case…", ("R",)),
     KeyAction("remove", "Remove the output…", ("Del", "Backspace")),
     KeyAction("undo_selected", "Undo the selected correction…", ("U",)),

@@ -148,6 +148,6 @@ QLabel#board-title {{ font-size: 15pt; font-weight: 600; }}
 QLabel#summary-heading {{ font-size: 12pt; font-weight: 600; }}
 QLabel#summary-title {{ font-weight: 600; }}
 QLabel#muted {{ color: {theme.muted}; }}
-QFrame#suspects {{ background-color: {theme.warning_bg}; border-radius: 4px; }}
-QFrame#suspects QLabel {{ color: {theme.warning_text}; }}
+QFrame#doubts {{ background-color: {theme.warning_bg}; border-radius: 4px; }}
+QFrame#doubts QLabel {{ color: {theme.warning_text}; }}
 """

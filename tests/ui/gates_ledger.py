@@ -1,8 +1,8 @@
 """A small ledger whose gates fail, for the Gates page tests and its screenshot.
 
 ``mixed`` is an English family of three systems on three cases: case ``t`` asks for a
-French translation and alpha and beta answer in French (the likeliest "the prompt
-asks for it" case); beta's answer to ``u`` is blank (Empty and Length fail); gamma
+French translation and alpha and beta answer in French (a case in doubt: most
+answers are in French); beta's answer to ``u`` is blank (Empty and Length fail); gamma
 answers ``v`` in German. Nothing else fails.
 """
 

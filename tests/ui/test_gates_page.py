@@ -73,24 +73,25 @@ def test_every_failing_verdict_is_listed_by_gate_then_system_with_counts(gates):
         "Empty ▸ beta": "1 failing",
         "Length": "1 failing",
         "Length ▸ beta": "1 failing",
-        "Language": "3 failing",
-        "Language ▸ alpha": "1 failing",
-        "Language ▸ beta": "1 failing",
+        # Case t is in doubt: two of its three answers are in French.
+        "Language": "1 failing, 2 in doubt",
+        "Language ▸ alpha": "0 failing, 1 in doubt",
+        "Language ▸ beta": "0 failing, 1 in doubt",
         "Language ▸ gamma": "1 failing",
     }
     page.group_box.setCurrentIndex(1)  # System ▸ gate
     assert page.model.group_counts() == {
-        "alpha": "1 failing",
-        "alpha ▸ Language": "1 failing",
-        "beta": "3 failing",
+        "alpha": "0 failing, 1 in doubt",
+        "alpha ▸ Language": "0 failing, 1 in doubt",
+        "beta": "2 failing, 1 in doubt",
         "beta ▸ Empty": "1 failing",
         "beta ▸ Length": "1 failing",
-        "beta ▸ Language": "1 failing",
+        "beta ▸ Language": "0 failing, 1 in doubt",
         "gamma": "1 failing",
         "gamma ▸ Language": "1 failing",
     }
-    assert "4 of 9 outputs fail a gate" in page.subtitle.text()
-    assert "5 failing verdicts" in gates.status.text()
+    assert "1 cases in doubt · 2 of 9 outputs fail a gate" in page.subtitle.text()
+    assert "3 failing verdicts, 1 cases in doubt" in gates.status.text()
 
 
 def test_a_language_verdict_shows_the_output_the_prompt_and_what_was_read(gates):
@@ -111,18 +112,19 @@ def test_a_language_verdict_shows_the_output_the_prompt_and_what_was_read(gates)
     assert cells and all(row[0] in ("fr", UNCLEAR) for row in cells)
     assert " ".join(row[2] for row in cells).startswith("La réponse reprend")
     assert detail.read_as.text().startswith("Read as: fr ")
+    assert "In doubt: 2 of 3 answers with a Language verdict are in fr" in header
+    assert "K keeps en" in header
     select(gates, "v", "gamma", "language")
     assert detail.output.toPlainText() == GERMAN and "Read as: de" in detail.read_as.text()
 
 
-def test_the_likeliest_asked_for_language_case_is_on_top_and_one_click_sets_it(
-    qtbot, gates, reasons
-):
+def test_a_case_in_doubt_is_on_top_and_one_click_sets_its_language(qtbot, gates, reasons):
     queue, asked = reasons
     page = gates.gates
-    assert list(page.suspect_buttons) == ["t"]
-    button = page.suspect_buttons["t"]
-    assert button.text() == "Case expects fr…" and page.suspects.isVisibleTo(page)
+    assert list(page.doubt_buttons) == ["t"]
+    button, keep = page.doubt_buttons["t"]
+    assert button.text() == "Case expects fr…" and page.doubts.isVisibleTo(page)
+    assert keep.text() == "Keep en…"
     queue.append(("fr", "the prompt asks for French"))
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert asked[-1]["default"] == "fr"
@@ -135,8 +137,30 @@ def test_the_likeliest_asked_for_language_case_is_on_top_and_one_click_sets_it(
     # Case t now expects French only: its English answer fails, the French ones pass.
     failing = {(f.case_id, f.system) for f in page.data.failures if f.gate == "language"}
     assert failing == {("t", "gamma"), ("v", "gamma")}
-    assert not page.suspects.isVisibleTo(page)
+    assert not page.doubts.isVisibleTo(page)
     assert "Case t now expects fr" in page.message.text()
+
+
+def test_k_keeps_the_language_of_the_case_in_doubt_and_u_undoes_it(qtbot, gates, reasons):
+    queue, asked = reasons
+    page = gates.gates
+    before = page.data.status
+    queue.append(...)  # accept the prefilled reason
+    qtbot.keyClick(page.tree, Qt.Key.Key_K)
+    assert asked[-1]["default"] == "the prompt does not ask for fr"
+    (event,) = events(gates)
+    assert (event["kind"], event["case_id"], event["language"]) == ("confirm_language", "t", "en")
+    # The French answers fail again and lose to gamma's English one.
+    assert page.model.group_counts()["Language"] == "3 failing"
+    assert not page.doubts.isVisibleTo(page)
+    assert page.data.status["gate_failures"] == before["gate_failures"] + 2
+    assert "case t keeps en" in page.corrections.item(0).text()
+    page.corrections.setFocus()
+    qtbot.keyClick(page.corrections, Qt.Key.Key_Down)
+    queue.append("it does ask for French")
+    qtbot.keyClick(page.corrections, Qt.Key.Key_U)
+    assert events(gates)[-1]["target_event"] == event["event_id"]
+    assert page.data.status == before and page.doubts.isVisibleTo(page)
 
 
 def test_l_prefills_the_language_the_failing_answers_were_read_as(qtbot, gates, reasons):
@@ -151,24 +175,24 @@ def test_overrule_writes_one_event_and_undo_retracts_it(qtbot, gates, reasons):
     queue, asked = reasons
     page = gates.gates
     before = page.data.status
-    select(gates, "t", "alpha", "language")
-    queue.append("the prompt asks for French")
+    select(gates, "v", "gamma", "language")
+    queue.append("German is fine here")
     qtbot.keyClick(page.tree, Qt.Key.Key_O)
     (event,) = events(gates)
     assert (event["kind"], event["gate"], event["note"]) == (
         "overrule",
         "language",
-        "the prompt asks for French",
+        "German is fine here",
     )
     assert event["output_id"] == page.selected().output_id  # the same verdict stays selected
     assert page.selected().overruled_by == event["event_id"]
-    assert page.model.group_counts()["Language"] == "2 failing, 1 overruled"
-    assert "4 failing verdicts" in gates.status.text()
+    assert page.model.group_counts()["Language"] == "0 failing, 2 in doubt, 1 overruled"
+    assert "2 failing verdicts" in gates.status.text()
     assert page.data.status["gate_failures"] == before["gate_failures"] - 1
     assert page.data.status["pending_pairs"] > before["pending_pairs"]
     assert (
         page.corrections.count() == 1
-        and "the prompt asks for French" in page.corrections.item(0).text()
+        and "German is fine here" in page.corrections.item(0).text()
     )
 
     queue.append(...)  # accept the prefilled reason
@@ -181,7 +205,7 @@ def test_overrule_writes_one_event_and_undo_retracts_it(qtbot, gates, reasons):
         "undo overrule",
     )
     assert len(events(gates)) == 2
-    assert page.model.group_counts()["Language"] == "3 failing"
+    assert page.model.group_counts()["Language"] == "1 failing, 2 in doubt"
     assert page.data.status == before and page.corrections.count() == 0
     qtbot.keyClick(gates, Qt.Key.Key_Escape)
     row = next(r for r in gates.families.model.rows if r["name"] == "mixed")
@@ -228,14 +252,14 @@ def test_remove_and_retire_write_one_event_each_and_ctrl_z_undoes_the_last(qtbot
         "v",
         "the prompt is ambiguous",
     )
-    assert page.model.group_counts()["Language"] == "2 failing"
+    assert page.model.group_counts()["Language"] == "0 failing, 2 in doubt"
     assert page.corrections.count() == 2
     # Ctrl+Z is the page's here, not the rating page's vote undo.
     queue.append(...)
     qtbot.keyClick(page.tree, Qt.Key.Key_Z, CTRL)
     assert events(gates)[-1]["target_event"] == retired["event_id"]
     assert gates.ledger.db["retractions"].count == 0
-    assert page.model.group_counts()["Language"] == "3 failing"
+    assert page.model.group_counts()["Language"] == "1 failing, 2 in doubt"
 
 
 def test_u_undoes_the_correction_selected_in_the_list(qtbot, gates, reasons):
@@ -293,7 +317,7 @@ def test_a_family_without_failures_says_so(open_window, ui_ledger):
     window = open_window(ui_ledger)
     assert window.show_gates("prose")
     page = window.gates
-    assert page.model.rowCount() == 0 and not page.suspects.isVisibleTo(page)
+    assert page.model.rowCount() == 0 and not page.doubts.isVisibleTo(page)
     assert page.detail.header.text() == "No output of prose fails a gate."
     assert "No corrections in force" in page.corrections_title.text()
 

@@ -1,4 +1,4 @@
-"""The Gates page's corrections: overrule, set a case's language, retire, remove, undo.
+"""The Gates page's corrections: overrule, set or keep a case's language, retire, remove, undo.
 
 Each asks for a reason in a small dialog (prefilled where the CLI has a default),
 then calls the core through the window's ``LedgerOps``, so a refused correction
@@ -44,6 +44,7 @@ class CorrectionHost(Protocol):
 BUTTONS = (
     ("overrule", "Overrule…"),
     ("set_language", "Case expects language…"),
+    ("confirm_language", "Keep case language…"),
     ("retire", "Retire case…"),
     ("remove", "Remove output…"),
     ("undo_selected", "Undo…"),
@@ -59,6 +60,7 @@ class CorrectionActions:
         slots: dict[str, Callable[[], object]] = {
             "overrule": self.overrule,
             "set_language": self.set_language,
+            "confirm_language": self.confirm_language,
             "retire": self.retire,
             "remove": self.remove,
             "undo_selected": self.undo_selected,
@@ -135,6 +137,42 @@ class CorrectionActions:
         return self._write(
             lambda: corrections.set_case_language(ledger, family, case_id, language, reason=reason),
             f"Case {case_id} now expects {language}",
+        )
+
+    def confirm_language(self, case_id: str | None = None) -> bool:
+        """Keep the language of a case in doubt: the selected verdict's case when it is
+        in doubt, else the first case in doubt."""
+        data, ledger, family = self.page.data, self.page.ledger, self.page.family
+        if data is None or ledger is None:
+            return False
+        if case_id is None:
+            failure = self.page.selected()
+            in_doubt = [d.case_id for d in data.doubts()]
+            if failure is not None and data.doubt_of(failure.case_id) is not None:
+                case_id = failure.case_id
+            elif in_doubt:
+                case_id = in_doubt[0]
+            else:
+                self.page.say("No case is in doubt: K keeps the language of one that is.")
+                return False
+        doubt = data.doubt_of(case_id)
+        if doubt is None:
+            self.page.say(f"Case {case_id} is not in doubt.")
+            return False
+        expected = data.expected_text(case_id)
+        reason = dialogs.ask_reason(
+            self.page.window(),
+            f"Case {case_id} keeps its language",
+            f"{doubt.describe()} Keep {expected}: the Language verdicts of case {case_id} "
+            f"count again, so its answers in {doubt.language} lose to those in the case's "
+            "language. Why?",
+            default=f"the prompt does not ask for {doubt.language}",
+        )
+        if reason is None:
+            return False
+        return self._write(
+            lambda: corrections.confirm_case_language(ledger, family, case_id, reason=reason),
+            f"Case {case_id} keeps its language",
         )
 
     def retire(self) -> bool:

@@ -2,8 +2,9 @@
 
 Plain Python (no Qt): the family as it stands, its failing verdicts (overruled
 ones too, so they can be undone), the evidence of Language verdicts, and the
-cases where most systems answered in the same other language, which are the
-likeliest "the prompt asks for that language" cases.
+cases in doubt, where most answers are in the same other language
+(``arena.pairs.case_doubt``): the likeliest "the prompt asks for that language"
+cases.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from arena.gates.evidence import language_pieces
 from arena.gates.langid import language_code
 from arena.gates.screening import GateFailure
 from arena.ledger import Ledger, catalog
+from arena.pairs.case_doubt import Doubt
 from arena.rating.status import family_status
 from arena.records import GATES, Case, CaseId, Event, Output, OutputId
 
@@ -59,16 +61,6 @@ class Reading:
             ),
             None,
         )
-
-
-@dataclass(frozen=True)
-class Suspect:
-    """A case where ``systems`` of the ``of`` systems answering it were read as ``language``."""
-
-    case_id: CaseId
-    language: str
-    systems: int
-    of: int
 
 
 # Evidence does not change while an output and its case's languages stay the same,
@@ -121,39 +113,29 @@ class GatesData:
             )
         return f"{family_language} (the family's)"
 
-    # -- the likeliest "the prompt asks for it" cases ------------------------------
+    # -- the cases in doubt ----------------------------------------------------------
 
-    def _language_failures(self) -> list[GateFailure]:
-        return [f for f in self.failures if f.gate == "language" and f.overruled_by is None]
+    def doubts(self) -> list[Doubt]:
+        """The cases in doubt, in case order."""
+        return [self.state.in_doubt[c] for c in self.state.cases if c in self.state.in_doubt]
 
-    def suspects(self) -> list[Suspect]:
-        """Cases where most systems (two at least) answered in the same other language."""
-        answering: dict[str, set[str]] = {}
-        for output in self.state.in_force:
-            answering.setdefault(output.case_id, set()).add(output.system_id)
-        read_as: dict[str, dict[str, set[str]]] = {}
-        for failure in self._language_failures():
-            language = self.reading(failure.output_id).other()
-            if language is not None:
-                systems = read_as.setdefault(failure.case_id, {}).setdefault(language, set())
-                systems.add(failure.system)
-        found = []
-        for case_id, languages in read_as.items():
-            language, systems = max(languages.items(), key=lambda item: len(item[1]))
-            of = len(answering.get(case_id, ()))
-            if len(systems) >= 2 and 2 * len(systems) > of:
-                found.append(Suspect(CaseId(case_id), language, len(systems), of))
-        order = {case_id: i for i, case_id in enumerate(self.state.cases)}
-        found.sort(key=lambda s: (-s.systems / s.of, -s.systems, order[s.case_id]))
-        return found
+    def doubt_of(self, case_id: str) -> Doubt | None:
+        return self.state.in_doubt.get(CaseId(case_id))
+
+    def kept_language(self, case_id: str) -> str:
+        """The language confirming ``case_id``'s keeps: its own, else the family's."""
+        return self.case(case_id).language or self.family.language
 
     def suggested_language(self, case_id: str) -> str:
-        """The language most failing answers to ``case_id`` were read as, else what the
-        prompt was read as, else nothing."""
+        """The language most answers to a case in doubt are in, else the one most of its
+        failing answers were read as, else what the prompt was read as, else nothing."""
+        doubt = self.doubt_of(case_id)
+        if doubt is not None:
+            return doubt.language
         read = Counter(
             self.reading(f.output_id).other()
-            for f in self._language_failures()
-            if f.case_id == case_id
+            for f in self.failures
+            if f.gate == "language" and f.status == "failed" and f.case_id == case_id
         )
         read.pop(None, None)
         if read:
@@ -181,6 +163,8 @@ class GatesData:
             return f"{gate_title(event.gate)} verdict overruled on {self.where(event.output_id)}"
         if event.kind == "set_language":
             return f"case {event.case_id} expects {event.language}"
+        if event.kind == "confirm_language":
+            return f"case {event.case_id} keeps {event.language} (its language confirmed)"
         if event.kind == "retire_case":
             return f"case {event.case_id} retired"
         if event.kind == "remove_output":

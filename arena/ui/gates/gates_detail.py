@@ -144,6 +144,13 @@ class VerdictDetail(QWidget):
                 f"<i>Overruled by event {failure.overruled_by[:12]}{why}. "
                 "It does not count; U undoes the overrule.</i>"
             )
+        doubt = data.doubt_of(failure.case_id) if failure.status == "in_doubt" else None
+        if doubt is not None:
+            lines.append(
+                f"<i>In doubt: {_h(doubt.describe())} This verdict settles nothing until you "
+                f"decide: L sets the case's language, K keeps "
+                f"{_h(data.kept_language(failure.case_id))}.</i>"
+            )
         lines.append(f"Expected language: {_h(data.expected_text(failure.case_id))}")
         if case.detected_language and case.language_evidence:
             lines.append(f"Read in the prompt: {_h(case.language_evidence)}")

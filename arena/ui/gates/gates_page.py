@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 
 from arena.gates.screening import GateFailure
 from arena.ledger import Ledger
+from arena.pairs.case_doubt import Doubt
 from arena.ui.gates.gates_corrections import CorrectionActions
-from arena.ui.gates.gates_data import GatesData, ReadingCache, Suspect
+from arena.ui.gates.gates_data import GatesData, ReadingCache
 from arena.ui.gates.gates_detail import VerdictDetail
 from arena.ui.gates.gates_tree import GROUPINGS, FailureTree, Key, key_of
 from arena.ui.operations import LedgerOps
@@ -38,9 +39,9 @@ from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.scroll_keep import areas_in, keep_scroll
 from arena.ui.theme import Theme
 
-# More than this many likely cases would push the verdicts off the page; the rest
-# are in the Language group anyway.
-SUSPECTS_SHOWN = 4
+# More than this many cases in doubt would push the verdicts off the page; the rest
+# are in the Language group anyway, marked "in doubt".
+DOUBTS_SHOWN = 4
 
 
 def _excerpt(text: str, size: int = 90) -> str:
@@ -59,10 +60,11 @@ class GatesPage(QWidget):
         self.grouping = GROUPINGS[0][0]
 
         self.title, self.subtitle = page_titles()
-        self.suspects = QFrame()
-        self.suspects.setObjectName("suspects")
-        self.suspect_rows = QGridLayout(self.suspects)
-        self.suspect_buttons: dict[str, QPushButton] = {}
+        self.doubts = QFrame()
+        self.doubts.setObjectName("doubts")
+        self.doubt_rows = QGridLayout(self.doubts)
+        # Per case in doubt: its "case expects L" and "keep the language" buttons.
+        self.doubt_buttons: dict[str, tuple[QPushButton, QPushButton]] = {}
         self.group_box = QComboBox()
         for name, label in GROUPINGS:
             self.group_box.addItem(label, name)
@@ -104,7 +106,7 @@ class GatesPage(QWidget):
         self.message.setObjectName("muted")
         self.message.setWordWrap(True)
 
-        heading = (self.title, self.subtitle, self.suspects)
+        heading = (self.title, self.subtitle, self.doubts)
         lay_out_page(self, heading, controls, split, self.message)
         self.setFocusProxy(self.tree)
 
@@ -138,7 +140,7 @@ class GatesPage(QWidget):
         position = self.model.keys.index(selected) if selected in self.model.keys else 0
         self.data = GatesData(self.ledger, self.family, self._cache)
         self._show_header()
-        self._show_suspects()
+        self._show_doubts()
         self._show_corrections()
         self._fill_tree(selected, position)
 
@@ -163,56 +165,62 @@ class GatesPage(QWidget):
     def _show_header(self) -> None:
         assert self.data is not None
         status = self.data.status
-        failing = sum(f.overruled_by is None for f in self.data.failures)
+        failing = sum(f.status == "failed" for f in self.data.failures)
+        overruled = sum(f.status == "overruled" for f in self.data.failures)
+        doubts = len(self.data.doubts())
         self.title.setText(f"{self.family} — gates")
         self.subtitle.setText(
-            f"{failing} failing verdicts, {len(self.data.failures) - failing} overruled · "
-            f"{status['gate_failures']} of {status['outputs']} outputs fail a gate · "
+            f"{failing} failing verdicts, {overruled} overruled · "
+            + (f"{doubts} cases in doubt · " if doubts else "")
+            + f"{status['gate_failures']} of {status['outputs']} outputs fail a gate · "
             f"{status['settled_pairs']} pairs settled without a vote · "
             f"{status['pending_pairs']} pairs left for you"
         )
 
-    def _show_suspects(self) -> None:
+    def _show_doubts(self) -> None:
         assert self.data is not None
-        while self.suspect_rows.count():
-            taken = self.suspect_rows.takeAt(0)
+        while self.doubt_rows.count():
+            taken = self.doubt_rows.takeAt(0)
             assert taken is not None  # count() > 0
             child = taken.widget()
             if child is not None:
                 child.deleteLater()
-        self.suspect_buttons = {}
-        found = self.data.suspects()
-        self.suspects.setVisible(bool(found))
+        self.doubt_buttons = {}
+        found = self.data.doubts()
+        self.doubts.setVisible(bool(found))
         heading = QLabel(
-            "<b>Does the prompt ask for another language?</b> In these cases most "
-            "systems answered in the same other language:"
+            "<b>Does the prompt ask for another language?</b> Most answers to these cases "
+            "are in the same other language, so their Language verdicts settle nothing "
+            "until you decide: L sets the case's language, K keeps the one it has."
         )
-        self.suspect_rows.addWidget(heading, 0, 0, 1, 2)
-        for row, suspect in enumerate(found[:SUSPECTS_SHOWN], start=1):
-            self._suspect_row(row, suspect)
-        if len(found) > SUSPECTS_SHOWN:
+        heading.setWordWrap(True)
+        self.doubt_rows.addWidget(heading, 0, 0, 1, 3)
+        for row, doubt in enumerate(found[:DOUBTS_SHOWN], start=1):
+            self._doubt_row(row, doubt)
+        if len(found) > DOUBTS_SHOWN:
             more = QLabel(
-                f"and {len(found) - SUSPECTS_SHOWN} more such cases, in the Language group below."
+                f"and {len(found) - DOUBTS_SHOWN} more cases in doubt, in the Language group below."
             )
-            self.suspect_rows.addWidget(more, SUSPECTS_SHOWN + 1, 0, 1, 2)
-        self.suspect_rows.setColumnStretch(0, 1)
+            self.doubt_rows.addWidget(more, DOUBTS_SHOWN + 1, 0, 1, 3)
+        self.doubt_rows.setColumnStretch(0, 1)
 
-    def _suspect_row(self, row: int, suspect: Suspect) -> None:
+    def _doubt_row(self, row: int, doubt: Doubt) -> None:
         assert self.data is not None
-        prompt = _excerpt(self.data.case(suspect.case_id).prompt)
+        case_id, language = doubt.case_id, doubt.language
+        prompt = _excerpt(self.data.case(case_id).prompt)
         label = QLabel(
-            f"Case {suspect.case_id}: {suspect.systems} of {suspect.of} systems "
-            f"answered in {suspect.language} — “{prompt}”"
+            f"Case {case_id}: {doubt.outputs} of {doubt.of} answers are in {language} — “{prompt}”"
         )
         label.setTextFormat(Qt.TextFormat.PlainText)
-        button = QPushButton(f"Case expects {suspect.language}…")
-        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        button.clicked.connect(
-            lambda _checked=False, s=suspect: self.correct.set_language(s.case_id, s.language)
-        )
-        self.suspect_buttons[suspect.case_id] = button
-        self.suspect_rows.addWidget(label, row, 0)
-        self.suspect_rows.addWidget(button, row, 1)
+        expects = QPushButton(f"Case expects {language}…")
+        expects.clicked.connect(lambda _checked=False: self.correct.set_language(case_id, language))
+        keep = QPushButton(f"Keep {self.data.kept_language(case_id)}…")
+        keep.clicked.connect(lambda _checked=False: self.correct.confirm_language(case_id))
+        for column, widget in enumerate((label, expects, keep)):
+            if isinstance(widget, QPushButton):
+                widget.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            self.doubt_rows.addWidget(widget, row, column)
+        self.doubt_buttons[case_id] = (expects, keep)
 
     def _show_corrections(self) -> None:
         assert self.data is not None
@@ -268,8 +276,10 @@ class GatesPage(QWidget):
     def status_text(self) -> str:
         if self.data is None:
             return ""
-        failing = sum(f.overruled_by is None for f in self.data.failures)
-        return f"{self.family} · gates: {failing} failing verdicts"
+        failing = sum(f.status == "failed" for f in self.data.failures)
+        doubts = len(self.data.doubts())
+        in_doubt = f", {doubts} cases in doubt" if doubts else ""
+        return f"{self.family} · gates: {failing} failing verdicts{in_doubt}"
 
     def say(self, text: str) -> None:
         self.message.setText(text)

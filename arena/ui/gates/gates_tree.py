@@ -1,8 +1,9 @@
 """The failing verdicts of a family as a tree: by gate then system, or by system then gate.
 
-Each group says how many verdicts it holds that still count (overruled ones are
-listed, marked, and counted apart), so the rater sees at a glance which gate or
-which system the automatic decisions fall on.
+Each group says how many verdicts it holds that still count (overruled ones, and
+Language verdicts on a case in doubt, are listed, marked, and counted apart), so
+the rater sees at a glance which gate or which system the automatic decisions
+fall on.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ GROUPINGS = (("gate", "Gate ▸ system"), ("system", "System ▸ gate"))
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 Key = tuple[str, str]
+# A verdict's status (``GateFailure.status``) as its row and its group's count say it.
+STATUSES = {"failed": "failing", "in_doubt": "in doubt", "overruled": "overruled"}
 
 
 def key_of(index: QModelIndex) -> Key | None:
@@ -31,10 +34,10 @@ def key_of(index: QModelIndex) -> Key | None:
 
 
 def _counted(failures: list[GateFailure]) -> str:
-    failing = sum(f.overruled_by is None for f in failures)
-    text = f"{failing} failing"
-    overruled = len(failures) - failing
-    return text + (f", {overruled} overruled" if overruled else "")
+    counts = {status: sum(f.status == status for f in failures) for status in STATUSES}
+    return ", ".join(
+        f"{n} {STATUSES[status]}" for status, n in counts.items() if n or status == "failed"
+    )
 
 
 class FailureTree(QStandardItemModel):
@@ -101,14 +104,14 @@ class FailureTree(QStandardItemModel):
         self.keys.append(key)
         title = f"case {failure.case_id} · {failure.output_id[:8]}"
         reason = short_reason(failure)
-        if failure.overruled_by is not None:
-            title += " · overruled"
+        if failure.status != "failed":
+            title += f" · {STATUSES[failure.status]}"
         name, why = QStandardItem(title), QStandardItem(reason)
         for item in (name, why):
             item.setEditable(False)
             item.setData(" ".join(key), KEY_ROLE)
             item.setToolTip(failure.reason)
-            if failure.overruled_by is not None:
+            if failure.status != "failed":
                 item.setForeground(self.muted)
                 font = QFont(item.font())
                 font.setItalic(True)
