@@ -191,8 +191,7 @@ def test_overrule_writes_one_event_and_undo_retracts_it(qtbot, gates, reasons):
     assert page.data.status["gate_failures"] == before["gate_failures"] - 1
     assert page.data.status["pending_pairs"] > before["pending_pairs"]
     assert (
-        page.corrections.count() == 1
-        and "German is fine here" in page.corrections.item(0).text()
+        page.corrections.count() == 1 and "German is fine here" in page.corrections.item(0).text()
     )
 
     queue.append(...)  # accept the prefilled reason
