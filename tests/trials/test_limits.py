@@ -197,3 +197,16 @@ def test_a_diff_neither_applies_is_failed_with_both_refusals(project):
         None,
     )
     assert "git apply:" in trial.log_tail and "patch --fuzz:" in trial.log_tail
+
+
+def test_arena_tests_run_refuses_a_weak_sandbox_unless_asked(project, monkeypatch, capsys):
+    from arena.cli.main import main as arena_main
+
+    weak = sandbox.Sandbox("unshare", "unshare 2.38 (weak: …)", "/usr/bin/unshare")
+    monkeypatch.setattr(sandbox, "best", lambda: weak)
+    project.load(GOOD, [project.task("add", "pass\n")])
+    argv = ["--ledger", str(project.ledger_path), "tests", "run", "--family", "code"]
+    assert arena_main(argv) == 3
+    assert "--weak-sandbox" in capsys.readouterr().err
+    with Ledger.open(project.ledger_path, readonly=True) as ledger:
+        assert trial_store.trials(ledger, "code") == []
