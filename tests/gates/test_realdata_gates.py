@@ -16,6 +16,7 @@ import pytest
 
 from arena import family_state
 from arena.gates.evidence import language_pieces
+from arena.gates.language_gate import expected_codes
 from arena.intake.outputs import FamilySettings, import_file
 from arena.ledger import Ledger
 from arena.rating.corrections import set_case_language
@@ -133,3 +134,42 @@ def test_each_failure_left_is_one_case_language_away_from_passing(real, family):
         )
     still = {o.output_id for o in _language_failures(real, family)}
     assert not still & {o.output_id for o in failing}
+
+
+@pytest.mark.parametrize(("family", "asked"), [("alpaca", {"fr"}), ("arenahard", {"nl", "vi"})])
+def test_no_pair_is_settled_by_the_language_gate_where_most_answers_share_another_language(
+    real, family, asked
+):
+    state = family_state.load(real, family)
+    # Read here from the evidence, apart from the rule: each answer's main language.
+    main: dict[str, list[str]] = {}
+    for output in state.in_force:
+        read: Counter[str] = Counter()
+        for piece in language_pieces(output, state.cases[output.case_id], state.family):
+            read[piece.language] += piece.weight
+        language, weight = read.most_common(1)[0] if read else ("", 0)
+        if language and 2 * weight > read.total():
+            main.setdefault(output.case_id, []).append(language)
+    shared = {
+        case_id: language
+        for case_id, languages in main.items()
+        for language, n in Counter(languages).most_common(1)
+        if language not in expected_codes(state.cases[case_id], state.family)
+        and n >= 2
+        and 2 * n >= len(languages)
+    }
+    assert set(shared.values()) == asked  # the prompts that ask for French, Dutch, Vietnamese
+    language_failing = {
+        o.output_id
+        for o in state.in_force
+        if any(r.gate == "language" and not r.passed for r in state.gate_results[o.output_id])
+    }
+    settled_by_language = [
+        c
+        for c in state.settled
+        if c.rule in ("gate_loses", "both_gated")
+        and {c.output_a, c.output_b} & language_failing & state.failing
+    ]
+    assert settled_by_language  # the other Language failures still settle
+    assert not [c for c in settled_by_language if c.case_id in shared]
+    assert set(state.in_doubt) == set(shared)
