@@ -22,15 +22,8 @@ from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
 from tests.bundle.rebundle import rehash
 from tests.conftest import native_line
+from tests.rating.test_corrections import ENGLISH, FRENCH
 
-ENGLISH = (
-    "The answer walks through the question step by step, naming each part plainly "
-    "so that a reader new to the subject can follow it without trouble."
-)
-FRENCH = (
-    "La réponse reprend la question pas à pas, en nommant chaque partie simplement "
-    "afin qu'un lecteur novice puisse la suivre sans aucune difficulté."
-)
 PROMPT = "Write the paragraph in French."
 
 
