@@ -44,13 +44,11 @@ VOTE_CHOICES: tuple[str, ...] = ("left", "right", "tie", "both_bad")
 IDLE_CAP_MS = 5 * 60 * 1000
 TestResult = Literal["passed", "failed", "errored"]
 TEST_RESULTS: tuple[str, ...] = ("passed", "failed", "errored")
-# A trial's result: a test run that overran its time limit is its own result (it counts
-# as failed, as an errored one does).
+# A trial's result: one stopped at its time or another limit counts as failed.
 TrialResult = Literal["passed", "failed", "errored", "timed_out", "resource_limit"]
 TRIAL_RESULTS: tuple[str, ...] = ("passed", "failed", "errored", "timed_out", "resource_limit")
-# Where a trial came from: a report imported with the outputs, a run in a sandbox, a run
-# in a sandbox that lets the tests read the user's files (``--weak-sandbox``), or a run
-# the user allowed without one (``--no-sandbox``).
+# Where a trial came from: a report imported with the outputs, a run in a sandbox, in a
+# weak one that lets tests read the user's files, or in none (docs/tests.md).
 TrialSource = Literal["imported", "sandbox", "weak_sandbox", "no_sandbox"]
 TRIAL_SOURCES: tuple[str, ...] = ("imported", "sandbox", "weak_sandbox", "no_sandbox")
 # How a trial's diff was put in place: ``git apply``, or ``patch --fuzz`` after it failed.
@@ -242,8 +240,14 @@ class GateResult:
 
 
 EventKind = Literal[
-    "retire_case", "remove_output", "flag", "set_language", "overrule", "retract", "confirm_language"
-]  # fmt: skip
+    "retire_case",
+    "remove_output",
+    "flag",
+    "set_language",
+    "overrule",
+    "retract",
+    "confirm_language",
+]
 
 
 @dataclass(frozen=True)
@@ -364,51 +368,3 @@ class Trial:
     task_hash: str | None = None
     # None when no diff was applied (an imported trial, an empty or refused diff).
     applied_with: AppliedWith | None = None
-
-
-@dataclass(frozen=True)
-class Task:
-    """A tests family's case as a task: where the repository is, the hidden tests (path in
-    the checkout -> sha256 of the file in the ledger's file store), the command that runs
-    them and its limits. ``repo`` is {"kind": "git", "path": ..., "base_commit": ...} (a
-    repository referred to by its absolute path and full commit id), or {"kind": "folder" |
-    "tarball", "archive": sha256} (a tar archive in the file store, so a run never needs the
-    original again; a tarball may add "root", the folder inside it that is the repository).
-    """
-
-    family: str
-    case_id: CaseId
-    repo: dict[str, Any]
-    hidden_tests: dict[str, str]
-    test_command: tuple[str, ...]
-    time_limit_s: float = 300.0
-    memory_mb: int = 2048
-    environment: str = ""
-    # Limits and paths a task file may set; None or empty: the default (arena.trials.limits).
-    max_processes: int | None = None
-    disk_mb: int | None = None
-    log_mb: int | None = None
-    read_only_paths: tuple[str, ...] = ()
-
-    def canonical(self) -> dict[str, Any]:
-        fields: dict[str, Any] = {
-            "case_id": self.case_id,
-            "repo": self.repo,
-            "hidden_tests": dict(sorted(self.hidden_tests.items())),
-            "test_command": list(self.test_command),
-            "time_limit_s": repr(float(self.time_limit_s)),
-            "memory_mb": self.memory_mb,
-            "environment": self.environment,
-        }
-        # Only when given, so a task stored before these fields keeps its hash.
-        optional = {
-            "max_processes": self.max_processes,
-            "disk_mb": self.disk_mb,
-            "log_mb": self.log_mb,
-            "read_only_paths": list(self.read_only_paths) or None,
-        }
-        return fields | {k: v for k, v in optional.items() if v is not None}
-
-    @property
-    def task_hash(self) -> str:
-        return content_hash(self.canonical())

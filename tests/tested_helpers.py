@@ -8,7 +8,8 @@ from pathlib import Path
 from arena.clock import now_iso
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger, catalog, trial_store
-from arena.records import CaseId, Task, Trial
+from arena.records import CaseId, Trial
+from arena.tasks import Task
 from tests.conftest import native_line
 
 # A task of case t1 of family t (its files are not stored: enough for the ledger's rows).

@@ -8,7 +8,8 @@ from typing import Any
 from arena.canonical import canonical_json, content_hash
 from arena.clock import now_iso
 from arena.ledger.connection import Ledger
-from arena.records import CaseId, OutputId, SystemId, Task, Trial
+from arena.records import CaseId, OutputId, SystemId, Trial
+from arena.tasks import Task
 
 _TRIAL_COLUMNS = (
     "trial_id",

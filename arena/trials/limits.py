@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.records import Task
+from arena.tasks import Task
 
 DEFAULT_TIME_LIMIT_S = 300.0
 DEFAULT_MEMORY_MB = 2048

@@ -27,7 +27,8 @@ from arena.errors import BadInput, LedgerError
 from arena.ledger import Ledger, catalog, trial_store
 from arena.ledger.file_store import FileStore
 from arena.pairs.settling import TESTED_KINDS
-from arena.records import TRIAL_RESULTS, Family, Output, Task, Trial, TrialResult
+from arena.records import TRIAL_RESULTS, Family, Output, Trial, TrialResult
+from arena.tasks import Task
 from arena.trials import runner, trial_root, view, workspace
 from arena.trials.checkout import CheckoutFailed
 from arena.trials.limits import Limits

@@ -20,7 +20,8 @@ from arena.gates.case_language import detect_case_language
 from arena.ledger import Ledger, catalog, trial_store
 from arena.ledger.file_store import FileStore
 from arena.pairs.settling import TESTED_KINDS
-from arena.records import LANGUAGE_TAG, Case, CaseId, Family, Kind, Task
+from arena.records import LANGUAGE_TAG, Case, CaseId, Family, Kind
+from arena.tasks import Task
 from arena.trials import checkout
 from arena.trials.task_files import RepoSpec, TaskSpec, read_task_file
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from arena.ledger.file_store import FileStore
-from arena.records import AppliedWith, Task
+from arena.records import AppliedWith
+from arena.tasks import Task
 from arena.trials import checkout
 
 # An argument of a test command that is exactly this stands for python_program().

@@ -11,7 +11,8 @@ import pytest
 
 from arena.canonical import content_hash
 from arena.errors import BadInput
-from arena.records import CaseId, Task
+from arena.records import CaseId
+from arena.tasks import Task
 from arena.trials.task_files import read_task_file
 
 TOML = """\
