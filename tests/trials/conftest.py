@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from arena.ledger import Ledger
+from arena.records import Trial
+from arena.trials.sandbox import Sandbox
 
 PYTHON = sys.executable
 BASE = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
@@ -109,6 +111,18 @@ class Project:
                 }
                 out.write(json.dumps(record) + "\n")
         return path
+
+    def run(self, chosen: Sandbox, *, rerun: bool = False) -> list[Trial]:
+        """Run the family's trials in ``chosen`` (all again with ``rerun``): this run's."""
+        from arena.ledger import trial_store
+        from arena.trials import run_trials
+
+        with Ledger.open(self.ledger_path) as ledger:
+            planned = run_trials.plan(ledger, "code", rerun="all" if rerun else None)
+            run_trials.run(ledger, planned, sandbox=chosen)
+            return trial_store.trials(ledger, "code")[
+                len(trial_store.trials(ledger, "code")) - len(planned.jobs) :
+            ]
 
     def load(self, outputs: list[tuple[str, str, str]], tasks: list[dict[str, object]]) -> None:
         """Import the outputs, then the tasks, into the family ``code``."""

@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli.main import main as arena_main
-from arena.ledger import Ledger, trial_store
-from arena.trials import run_trials, sandbox, view
+from arena.trials import sandbox, view
 from arena.trials.sandbox import NONE
 from tests.trials.conftest import (
     BASE,
@@ -90,13 +89,6 @@ def _reader(paths: list[Path]) -> str:
     )
 
 
-def _run(project: Project, chosen: sandbox.Sandbox, *, rerun: bool = False):
-    with Ledger.open(project.ledger_path) as ledger:
-        planned = run_trials.plan(ledger, "code", rerun="all" if rerun else None)
-        run_trials.run(ledger, planned, sandbox=chosen)
-        return trial_store.trials(ledger, "code")[-len(planned.jobs) :]
-
-
 def _files_under(folder: Path, *, besides: set[Path]) -> list[bytes]:
     return [p.read_bytes() for p in folder.rglob("*") if p.is_file() and p not in besides]
 
@@ -117,7 +109,7 @@ def test_a_hidden_test_and_a_diff_see_none_of_the_raters_files(rater):
         [("add", "snoop", snooping_fix), ("add", "plain", diff("calc.py", BASE, FIXED))],
         [project.task("add", HEADER + _reader(paths) + "assert read == 0, read\n")],
     )
-    inside = _run(project, sandbox.bubblewrap())
+    inside = project.run(sandbox.bubblewrap())
     for trial in inside:
         assert trial.result == "passed" and trial.source == "sandbox", trial.log_tail
         reads = [line for line in trial.log_tail.splitlines() if line.startswith("READ")]
@@ -134,7 +126,7 @@ def test_a_hidden_test_and_a_diff_see_none_of_the_raters_files(rater):
     for secret in rater.secrets.values():
         assert not any(secret.encode() in data for data in stored), secret
     # The control: without the sandbox the same test and diff read every file.
-    control = _run(project, NONE, rerun=True)
+    control = project.run(NONE, rerun=True)
     for trial in control:
         assert trial.result == "failed" and trial.source == "no_sandbox"
         assert all(s in trial.log_tail for s in rater.secrets.values()), trial.log_tail
@@ -145,7 +137,7 @@ def test_the_environment_holds_only_the_documented_variables(project, monkeypatc
     monkeypatch.setenv("ARENA_PLANTED_TOKEN", "planted-token")
     show = HEADER + "import os\nprint(sorted(os.environ))\nprint(os.environ['PATH'])\n"
     project.load([("add", "good", diff("calc.py", BASE, FIXED))], [project.task("add", show)])
-    (trial,) = _run(project, sandbox.bubblewrap())
+    (trial,) = project.run(sandbox.bubblewrap())
     names, path = trial.log_tail.splitlines()[:2]
     assert names == str(sorted(["HOME", "LANG", "NO_COLOR", "PATH", "TMPDIR"]))
     assert "planted-token" not in trial.log_tail
@@ -169,7 +161,7 @@ def test_read_only_paths_show_what_a_task_lists_and_nothing_around_it(rater):
         [("add", "good", diff("calc.py", BASE, FIXED))],
         [project.task("add", test, read_only_paths=[str(rater.folder / "data")])],
     )
-    (trial,) = _run(project, sandbox.bubblewrap())
+    (trial,) = project.run(sandbox.bubblewrap())
     assert trial.result == "passed" and data in trial.log_tail, trial.log_tail
     assert "write refused" in trial.log_tail and not (rater.folder / "data" / "new.txt").exists()
     # A listed folder that holds the home folder is refused outright, naming it.
@@ -177,6 +169,6 @@ def test_read_only_paths_show_what_a_task_lists_and_nothing_around_it(rater):
         [("add", "good", diff("calc.py", BASE, FIXED))],
         [project.task("add", test, read_only_paths=[str(rater.folder)])],
     )
-    (trial,) = _run(project, sandbox.bubblewrap(), rerun=True)
+    (trial,) = project.run(sandbox.bubblewrap(), rerun=True)
     assert trial.result == "errored" and trial.reason.startswith("unsafe_path:")
     assert str(rater.home) in trial.reason

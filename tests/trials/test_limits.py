@@ -24,10 +24,7 @@ GOOD = [("add", "good", diff("calc.py", BASE, FIXED))]
 
 
 def one_trial(project, chosen: sandbox.Sandbox, rerun: bool = False):
-    with Ledger.open(project.ledger_path) as ledger:
-        planned = run_trials.plan(ledger, "code", rerun="all" if rerun else None)
-        run_trials.run(ledger, planned, sandbox=chosen)
-        return trial_store.trials(ledger, "code")[-1]
+    return project.run(chosen, rerun=rerun)[-1]
 
 
 # Forks 4 × the limit of children that sleep, then waits for them: a fork bomb that ends

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.ledger import Ledger, trial_store
-from arena.trials import run_trials, sandbox, view
+from arena.trials import sandbox, view
 from arena.trials.limits import Limits
 from arena.trials.sandbox import NONE
 from arena.trials.view import system_view
@@ -24,10 +23,7 @@ GOOD = [("add", "good", diff("calc.py", BASE, FIXED))]
 
 
 def one_trial(project, chosen: sandbox.Sandbox, rerun: bool = False):
-    with Ledger.open(project.ledger_path) as ledger:
-        planned = run_trials.plan(ledger, "code", rerun="all" if rerun else None)
-        run_trials.run(ledger, planned, sandbox=chosen)
-        return trial_store.trials(ledger, "code")[-1]
+    return project.run(chosen, rerun=rerun)[-1]
 
 
 @pytest.fixture
