@@ -18,26 +18,33 @@ from fitting import DEFAULT_PENALTY, DEFAULT_THRESHOLD, MIN_LENGTH_COMPARISONS
 
 if TYPE_CHECKING:
     from fitting import (
+        AgreementResult,
         bootstrap_points,
         fit_points,
         information,
         length_bias,
+        proportion_interval,
         rater_agreement,
         simulate,
+        split_half_interval,
         split_half_tau,
     )
 
 _LOADED_ON_USE = (
+    "AgreementResult",
     "bootstrap_points",
     "fit_points",
     "information",
     "length_bias",
+    "proportion_interval",
     "rater_agreement",
     "simulate",
+    "split_half_interval",
     "split_half_tau",
 )
 
 __all__ = [
+    "AgreementResult",
     "DEFAULT_PENALTY",
     "DEFAULT_THRESHOLD",
     "MIN_LENGTH_COMPARISONS",
@@ -46,8 +53,10 @@ __all__ = [
     "information",
     "length_bias",
     "macro_interval",
+    "proportion_interval",
     "rater_agreement",
     "simulate",
+    "split_half_interval",
     "split_half_tau",
 ]
 

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from .length_bias import LengthBiasResult, length_bias
     from .points import PointsResult, fit_points
     from .points_interval import PointsInterval, bootstrap_points
-    from .split_half import SplitHalfResult, split_half_tau
+    from .proportion import proportion_interval
+    from .split_half import SplitHalfResult, split_half_interval, split_half_tau
 
 # Where each name that needs numpy is defined.
 _MODULES = {
@@ -40,7 +41,9 @@ _MODULES = {
     "fit_points": "points",
     "PointsInterval": "points_interval",
     "bootstrap_points": "points_interval",
+    "proportion_interval": "proportion",
     "SplitHalfResult": "split_half",
+    "split_half_interval": "split_half",
     "split_half_tau": "split_half",
 }
 
@@ -60,7 +63,9 @@ __all__ = [
     "bootstrap_points",
     "fit_points",
     "length_bias",
+    "proportion_interval",
     "rater_agreement",
+    "split_half_interval",
     "split_half_tau",
 ]
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .proportion import proportion_interval
+
 #: The vote choices, as the ledger records them.
 CHOICES = ("left", "right", "tie", "both_bad")
 
@@ -27,11 +29,16 @@ class AgreementResult:
         original vote.
     count : int
         Repeats compared.
+    low, high : float
+        Wilson's 95% interval of ``share`` (:func:`~fitting.proportion_interval`);
+        NaN when there are no repeats.
     """
 
     share: float
     agreed: int
     count: int
+    low: float = math.nan
+    high: float = math.nan
 
 
 def rater_agreement(
@@ -74,7 +81,14 @@ def rater_agreement(
     mapped = [_MIRROR[c] if f else c for c, f in zip(again.tolist(), flip.tolist(), strict=True)]
     agreed = sum(m == o for m, o in zip(mapped, first.tolist(), strict=True))
     count = len(mapped)
-    return AgreementResult(share=agreed / count if count else math.nan, agreed=agreed, count=count)
+    low, high = proportion_interval(agreed, count)
+    return AgreementResult(
+        share=agreed / count if count else math.nan,
+        agreed=agreed,
+        count=count,
+        low=low,
+        high=high,
+    )
 
 
 def _choices_iv(values: ArrayLike, name: str) -> np.ndarray:

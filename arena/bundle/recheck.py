@@ -27,7 +27,8 @@ from arena.rounds.comparisons import (
     vote_status,
 )
 from arena.rounds.model import RoundSettings
-from arena.rounds.scoring import BoardFit, fit_board, summary
+from arena.rounds.round_summary import summary
+from arena.rounds.scoring import BoardFit, fit_board
 
 POINTS_TOLERANCE = 0.01
 
@@ -344,12 +345,17 @@ def refit(
     ).to_json()
     for key, published in board["summary"].items():
         value = again[key]
-        if isinstance(published, (int, float)) and isinstance(value, (int, float)):
-            if not _same(
-                float(published),
-                float(value),
-                1e-6 if "tau" in key or "agreement" in key else POINTS_TOLERANCE,
-            ):
-                report.problems.append(f"summary {key}: published {published}, refit {value}")
-        elif published != value:
+        # τ, shares and their intervals to 1e-6; the rest to the points' tolerance.
+        exact = any(word in key for word in ("tau", "agreement", "share"))
+        tolerance = 1e-6 if exact else POINTS_TOLERANCE
+        if not _same_figure(published, value, tolerance):
             report.problems.append(f"summary {key}: published {published}, refit {value}")
+
+
+def _same_figure(published: Any, value: Any, tolerance: float) -> bool:
+    """A number, or a list of numbers (an interval), the same within ``tolerance``."""
+    if isinstance(published, list) and isinstance(value, list) and len(published) == len(value):
+        return all(_same_figure(p, v, tolerance) for p, v in zip(published, value, strict=True))
+    if isinstance(published, (int, float)) and isinstance(value, (int, float)):
+        return _same(float(published), float(value), tolerance)
+    return bool(published == value)

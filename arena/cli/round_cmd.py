@@ -17,6 +17,7 @@ from arena.cli.board_text import (
 )
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
+from arena.rounds import summary_text
 
 if TYPE_CHECKING:
     from arena.rounds.model import BoardRow, Round
@@ -271,18 +272,28 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
     summary = shown["summary"]
     print()
     agreement = fmt(summary["rater_agreement"], percent=True) or "—"
+    spread = summary_text.interval(summary.get("rater_agreement_ci95"), percent=True)
     print(
         "rater agreement: "
-        + told(summary, "rater_agreement", f"{agreement} over {summary['repeats']} repeats")
+        + told(
+            summary,
+            "rater_agreement",
+            f"{agreement} over {summary['repeats']} repeats" + (f" ({spread})" if spread else ""),
+        )
     )
-    print(
-        f"split-half τ: {told(summary, 'split_half_tau', fmt(summary['split_half_tau'], 2) or '—')}"
-    )
-    within = fmt(summary.get("within_session_tau"), 2) or "—"
-    print(
-        "split-half τ within sessions (odd/even votes by time, same sittings: reads higher): "
-        + told(summary, "within_session_tau", within)
-    )
+    for key, name in (
+        ("split_half_tau", "split-half τ"),
+        (
+            "within_session_tau",
+            "split-half τ within sessions (odd/even votes by time, same sittings: reads higher)",
+        ),
+    ):
+        tau = fmt(summary.get(key), 2) or "—"
+        detail = summary_text.tau_detail(summary, key) if summary.get(key) is not None else ""
+        print(f"{name}: {told(summary, key, f'{tau} {detail}'.strip())}")
+    side = summary_text.side_preference(summary)
+    if side:
+        print(f"side preference: {side}")
     for key, name in (
         ("length_bias_points_per_sd", "length bias"),
         ("diff_length_bias_points_per_sd", "diff length bias"),

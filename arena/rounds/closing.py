@@ -26,7 +26,8 @@ from arena.rounds import uncertainty
 from arena.rounds.comparison_table import Column, Comparisons
 from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
-from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, sides, summary
+from arena.rounds.round_summary import summary
+from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, sides
 
 # The points axis starts at most this far below the top score; below it is "far behind".
 AXIS_SPAN = 600.0

@@ -200,6 +200,20 @@ class Board:
         )
 
 
+# The figures' uncertainty, recorded from the rounds that have ``decisive_votes`` on: a
+# round closed before has none of them (RoundSummary.to_json leaves them out).
+UNCERTAINTY_FIELDS = (
+    "rater_agreement_ci95",
+    "split_half_tau_ci95",
+    "split_half_tau_null_p",
+    "within_session_tau_ci95",
+    "within_session_tau_null_p",
+    "left_share",
+    "left_share_ci95",
+    "decisive_votes",
+)
+
+
 @dataclass(frozen=True)
 class RoundSummary:
     rater_agreement: float | None = None
@@ -211,6 +225,16 @@ class RoundSummary:
     # Split-half τ of odd- against even-numbered votes by time within each session (None
     # in rounds closed before it was recorded, or where it cannot be told).
     within_session_tau: float | None = None
+    # 95% intervals ([low, high]) and the share of random votes reaching each τ.
+    rater_agreement_ci95: list[float] | None = None
+    split_half_tau_ci95: list[float] | None = None
+    split_half_tau_null_p: float | None = None
+    within_session_tau_ci95: list[float] | None = None
+    within_session_tau_null_p: float | None = None
+    # The share of decisive votes (left or right) in the fit that chose the left side.
+    left_share: float | None = None
+    left_share_ci95: list[float] | None = None
+    decisive_votes: int | None = None
     left_out: dict[str, int] = field(default_factory=dict)
     length_bias_points_per_sd: float | None = None
     diff_length_bias_points_per_sd: float | None = None
@@ -229,6 +253,9 @@ class RoundSummary:
                 del data[name]
         if self.unavailable is None:  # closed before standard errors were recorded
             del data["length_bias_standard_error"]
+        if self.decisive_votes is None:  # closed before uncertainty was recorded
+            for name in UNCERTAINTY_FIELDS:
+                del data[name]
         return data
 
     @classmethod

@@ -124,6 +124,17 @@ def stream(category: str | None) -> int:
     return 0 if category is None else 1 + zlib.crc32(category.encode("utf-8"))
 
 
+def case_clusters(comparisons: Comparisons) -> np.ndarray:
+    """Each comparison's case as a cluster number, numbered by case id, not by import
+    order: a bundle resamples the same draws."""
+    cases = comparisons["case_id"]
+    rank = np.empty(len(cases.values), dtype=np.int64)
+    rank[np.argsort(np.array([str(v) for v in cases.values], dtype=object))] = np.arange(
+        len(cases.values)
+    )
+    return rank[cases.codes]
+
+
 def intervals(
     comparisons: Comparisons,
     weights: np.ndarray,
@@ -155,18 +166,12 @@ def intervals(
     index = {s: i for i, s in enumerate(systems)}
     live = weights > 0
     a, b = (side[live] for side in sides(comparisons, index))
-    cases = comparisons["case_id"]
-    # Clusters numbered by case id, not by import order: a bundle refits the same draws.
-    rank = np.empty(len(cases.values), dtype=np.int64)
-    rank[np.argsort(np.array([str(v) for v in cases.values], dtype=object))] = np.arange(
-        len(cases.values)
-    )
     result = fit.bootstrap_points(
         a,
         b,
         comparisons["y"][live],
         weights[live],
-        cluster=rank[cases.codes[live]],
+        cluster=case_clusters(comparisons)[live],
         n_systems=len(systems),
         rng=np.random.default_rng([settings.seed, stream(category)]),
         penalty=settings.penalty,

@@ -108,6 +108,24 @@ def test_a_rehashed_bundle_with_changed_points_fails_the_refit(closed, tmp_path)
     assert any("refit gives" in p for p in report.problems), report.problems
 
 
+@pytest.mark.parametrize(
+    ("key", "forged"), [("left_share_ci95", [0.1, 0.2]), ("left_share", 0.9), ("decisive_votes", 9)]
+)
+def test_the_summarys_uncertainty_travels_and_is_derived_again(closed, tmp_path, key, forged):
+    out = tmp_path / "b"
+    export_round(closed, out, family="small")
+    board = json.loads((out / "board.json").read_text())
+    summary = board["summary"]
+    # Three decisive votes (left, right, left; the tie is not one), two for the left.
+    assert (summary["decisive_votes"], summary["left_share"]) == (3, pytest.approx(2 / 3))
+    assert summary["left_share_ci95"][0] < 2 / 3 < summary["left_share_ci95"][1]
+    summary[key] = forged
+    (out / "board.json").write_text(json.dumps(board))
+    rehash(out)
+    problems = verify_bundle(out).problems
+    assert any(p.startswith(f"summary {key}: published") for p in problems), problems
+
+
 def test_verify_on_the_command_line(closed, tmp_path, capsys):
     from arena.cli.main import main
 

@@ -9,6 +9,7 @@ overrules, repeats, retractions and skips go through both.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import random
@@ -32,7 +33,8 @@ from arena.rounds.comparisons import (
     vote_status,
 )
 from arena.rounds.model import RoundSettings
-from arena.rounds.scoring import fit_board, fitted_weights, summary
+from arena.rounds.round_summary import summary
+from arena.rounds.scoring import fit_board, fitted_weights
 from tests.conftest import native_line
 
 TEXTS = (
@@ -252,6 +254,31 @@ def _number(value):
     return None if value is None or not math.isfinite(value) else float(value)
 
 
+def _wilson(k: int, n: int) -> list[float]:
+    """Wilson's score interval at 95%, by its formula."""
+    z, p = 1.959963984540054, k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return [centre - half, centre + half]
+
+
+def _tau_b(x, z) -> float:
+    pairs = list(itertools.combinations(range(len(x)), 2))
+    sx = [(x[i] > x[j]) - (x[i] < x[j]) for i, j in pairs]
+    sz = [(z[i] > z[j]) - (z[i] < z[j]) for i, j in pairs]
+    untied = sum(v != 0 for v in sx) * sum(v != 0 for v in sz)
+    return sum(u * v for u, v in zip(sx, sz, strict=True)) / math.sqrt(untied)
+
+
+def _random_votes_share(split) -> float:
+    """How many orders of the even half's points, of all of them, reach the τ found:
+    what random votes, which order each half at random, would give."""
+    x, z = split.odd.points[split.both], split.even.points[split.both]
+    found = _tau_b(x, z)
+    orders = list(itertools.permutations(z))
+    return sum(_tau_b(x, order) >= found - 1e-12 for order in orders) / len(orders)
+
+
 def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
     index = {s: i for i, s in enumerate(systems)}
     by_vote = {c.vote_id: c for c in comparisons if c.source == "vote"}
@@ -271,9 +298,16 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
     )
     human = [i for i, c in enumerate(comparisons) if c.source == "vote" and weights[i] > 0]
     votes = [comparisons[i] for i in human]
-    tau = bias = error = within_tau = None
+    tau = bias = error = within_tau = tau_p = within_p = None
     halves: dict = {"odd": {}, "even": {}}
     unavailable = {}
+    agreement_ci = None
+    if pairs:
+        agreed = sum(
+            {"left": "right", "right": "left"}.get(str(r.choice), r.choice) == o.choice
+            for o, r in pairs
+        )
+        agreement_ci = _wilson(agreed, len(pairs))
     if len(pairs) < 10:  # the rule: agreement needs 10 repeats
         agreed = sum(
             {"left": "right", "right": "left"}.get(str(r.choice), r.choice) == o.choice
@@ -282,7 +316,11 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
         unavailable["rater_agreement"] = (
             f"{len(pairs)} repeat{'' if len(pairs) == 1 else 's'} ({agreed} agreed); it needs 10"
         )
-        agreement = None
+        agreement = agreement_ci = None
+    decisive = [c.choice for c in votes if c.choice in ("left", "right")]
+    left = decisive.count("left")
+    if not decisive:
+        unavailable["left_share"] = "no decisive votes in the fit"
     if not votes:
         unavailable["split_half_tau"] = "no human votes in the fit"
         unavailable["length_bias_points_per_sd"] = "no human votes in the fit"
@@ -310,6 +348,8 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
                 "in each half and 3 systems"
             )
             tau = None
+        elif tau is not None:
+            tau_p = _random_votes_share(split)
         # Within each session, the 1st, 3rd, 5th… vote against the 2nd, 4th…
         cast: dict = {}
         by_vote_order = []
@@ -335,6 +375,7 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
             )
         else:
             within_tau = _number(within.tau)
+            within_p = None if within_tau is None else _random_votes_share(within)
         length = fitting.length_bias(
             a,
             b,
@@ -374,6 +415,12 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
         "split_half_tau": tau,
         "split_half_points": halves,
         "within_session_tau": within_tau,
+        "rater_agreement_ci95": agreement_ci,
+        "split_half_tau_null_p": tau_p,
+        "within_session_tau_null_p": within_p,
+        "left_share": left / len(decisive) if decisive else None,
+        "left_share_ci95": _wilson(left, len(decisive)) if decisive else None,
+        "decisive_votes": len(decisive),
         "left_out": left_out,
         "bias": bias,
         "length_bias_standard_error": error,
@@ -414,7 +461,18 @@ def test_columns_give_what_one_record_per_comparison_gave(tmp_path, seed):
             ).to_json()
             found["bias"] = found.pop("length_bias_points_per_sd")
             del found["diff_length_bias_points_per_sd"]
-            assert found == _oracle_summary(expected, weights, systems, settings, reference)
+            # The τ intervals resample: each is there exactly when its τ is (and the fit has
+            # a penalty), inside [-1, 1]; tests/fitting checks how they cover.
+            for name in ("split_half_tau", "within_session_tau"):
+                ci = found.pop(f"{name}_ci95")
+                assert (ci is not None) == (found[name] is not None and settings.penalty > 0)
+                assert ci is None or -1 <= ci[0] <= ci[1] <= 1
+            oracle = _oracle_summary(expected, weights, systems, settings, reference)
+            for name in ("rater_agreement_ci95", "left_share_ci95"):
+                assert found.pop(name) == pytest.approx(oracle.pop(name), abs=1e-12)
+            for name in ("split_half_tau_null_p", "within_session_tau_null_p"):
+                assert found.pop(name) == pytest.approx(oracle.pop(name), abs=1e-9)
+            assert found == oracle
         closed = close_round(ledger, "f", RoundSettings(), allow_missing=True)
         stored = list(stored_rounds.items(ledger, closed.round_id, "comparison"))
         weights = _oracle_weights(expected, RoundSettings())

@@ -15,7 +15,7 @@ from arena.ledger import Ledger, catalog
 from arena.rating.session import RatingSession
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
-from arena.rounds.within_session import vote_halves
+from arena.rounds.split_halves import vote_halves
 from tests.conftest import native_line
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")  # best first
@@ -92,6 +92,7 @@ def test_round_show_labels_it_beside_the_headline(voted, capsys):
     line = next(x for x in out.splitlines() if x.startswith("split-half τ within sessions"))
     assert re.fullmatch(
         r"split-half τ within sessions \(odd/even votes by time, same sittings: reads "
-        r"higher\): [01]\.\d\d",
+        r"higher\): [01]\.\d\d \(95% -?[01]\.\d\d–[01]\.\d\d\); random votes reach this "
+        r"(under 1%|\d+%) of the time",
         line,
     )

@@ -1,0 +1,48 @@
+"""The summary figures' uncertainty in plain words, for the CLI and the window alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TAU_KEYS = ("split_half_tau", "within_session_tau")
+
+
+def interval(ci: list[float] | None, *, percent: bool = False) -> str:
+    """``95% 0.21–0.85`` (or ``95% 64–88%``); '' without an interval."""
+    if not ci:
+        return ""
+    if percent:
+        return f"95% {100 * ci[0]:.0f}–{100 * ci[1]:.0f}%"
+    return f"95% {ci[0]:.2f}–{ci[1]:.2f}"
+
+
+def random_votes(p: float | None) -> str:
+    """How often random votes would reach a τ, as a sentence's end; '' unknown."""
+    if p is None:
+        return ""
+    share = "under 1%" if p < 0.01 else f"{100 * p:.0f}%"
+    return f"random votes reach this {share} of the time"
+
+
+def tau_detail(summary: dict[str, Any], key: str) -> str:
+    """``(95% 0.21–0.85); random votes reach this 12% of the time`` for a τ of the
+    summary ('' in a round closed before the τ's uncertainty was recorded)."""
+    within = interval(summary.get(f"{key}_ci95"))
+    chance = random_votes(summary.get(f"{key}_null_p"))
+    return "; ".join(filter(None, [f"({within})" if within else "", chance]))
+
+
+def side_preference(summary: dict[str, Any]) -> str:
+    """The share of decisive votes for the left side, its interval, and a plain sentence
+    when the interval leaves out one half; '' when the round has no such figure."""
+    share, votes = summary.get("left_share"), summary.get("decisive_votes")
+    if share is None or not votes:
+        return ""
+    ci = summary.get("left_share_ci95") or [0.0, 1.0]
+    spread = interval(ci, percent=True)
+    text = f"left side chosen in {100 * share:.0f}% of {votes} decisive votes ({spread})"
+    if ci[0] > 0.5:
+        return text + ": more often than chance would, a lean to the left"
+    if ci[1] < 0.5:
+        return text + ": less often than chance would, a lean to the right"
+    return text + ": no lean to either side that the votes can tell"
