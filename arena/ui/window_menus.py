@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QMenuBar
+from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox, QWidget
 
+from arena import __version__
 from arena.ui.board.round_actions import ActionFactory, BoardHost, RoundActions
 from arena.ui.theme import Theme
 
@@ -21,6 +23,7 @@ class MenuHost(BoardHost, Protocol):
     theme: Theme
 
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 (Qt's name)
+    def window(self) -> QWidget: ...
     def choose_ledger(self) -> None: ...
     def choose_import(self) -> None: ...
     def close(self) -> bool: ...
@@ -87,4 +90,23 @@ def build_menus(window: MenuHost, make: ActionFactory) -> Menus:
     settings.addAction(make("&Keys and preferences…", window.edit_settings))
     help_menu = bar.addMenu("&Help")
     help_menu.addAction(window.key_actions["help"])
+    help_menu.addAction(make("&About Arena", lambda: show_about(window.window())))
     return Menus(recent, back, round_actions, dark)
+
+
+def show_about(parent: QWidget) -> QMessageBox:
+    """Help ▸ About Arena: the version, the one ``arena --version`` prints."""
+    box = QMessageBox(
+        QMessageBox.Icon.Information,
+        "About Arena",
+        f"Arena {__version__}",
+        QMessageBox.StandardButton.Ok,
+        parent,
+    )
+    box.setInformativeText(
+        "Judge AI outputs side by side, offline, and publish a leaderboard others can verify."
+    )
+    box.setObjectName("arena-about")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
