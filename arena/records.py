@@ -36,6 +36,10 @@ ShownRow = tuple[
 
 Kind = Literal["votes", "tests", "tests_then_votes", "graded"]
 KINDS: tuple[str, ...] = ("votes", "tests", "tests_then_votes", "graded")
+# The kinds whose boards rest on the rater's votes.
+VOTED_KINDS: tuple[str, ...] = ("votes", "tests_then_votes")
+# How a rating session picks the next system pair once each has a vote (arena.pairs.adaptive).
+PAIR_CHOICES: tuple[str, ...] = ("adaptive", "coverage")
 Choice = Literal["left", "right", "tie", "both_bad", "skip"]
 CHOICES: tuple[str, ...] = ("left", "right", "tie", "both_bad", "skip")
 # What a rater can answer (a skip is not a vote).

@@ -105,7 +105,7 @@ def test_repeat_settings_are_set_shown_and_read_by_the_next_session(arena, bench
     code, out, _ = arena("family", "create", "j", "--language", "ja", "--repeat-gap", "40")
     assert code == 0
     code, out, _ = arena("family", "set", "j", "--repeat-minutes", "45", "--repeat-share", "0.2")
-    assert code == 0 and "repeats follow it from the next rating session" in out
+    assert code == 0 and "in force from the next rating session" in out
     code, out, _ = arena("family", "show", "j")
     assert "20% of votes shown again, at least 40 pairs later" in out and "45 minutes" in out
     shown = json.loads(arena("family", "show", "j", "--json")[1])
@@ -122,3 +122,29 @@ def test_repeat_settings_are_set_shown_and_read_by_the_next_session(arena, bench
         session = RatingSession(ledger, "j", seed=1)
         assert session.repeats == RepeatPolicy(share=0.2, gap=40, minutes=45)
         assert session.scheduler.policy == session.repeats
+
+
+def test_the_pair_choice_is_set_shown_read_by_the_session_and_recorded_by_rounds(
+    arena, bench, tmp_path
+):
+    from arena.ledger import Ledger
+    from arena.rating.session import RatingSession
+
+    assert arena("family", "create", "j", "--language", "ja")[0] == 0
+    shown = json.loads(arena("family", "show", "j", "--json")[1])
+    assert shown["pairs"] == "adaptive" and shown["changes"] == []  # the default, unrecorded
+    code, out, _ = arena("family", "set", "j", "--pairs", "coverage")
+    assert code == 0 and "pairs coverage (in force from the next rating session)" in out
+    assert "pairs: coverage" in arena("family", "show", "j")[1]
+    assert arena("import", bench, "--family", "j")[0] == 0
+    with Ledger.open(tmp_path / "l.sqlite") as ledger:
+        assert RatingSession(ledger, "j", seed=1).pair_choice == "coverage"
+    assert arena("round", "close", "--family", "j")[0] == 0
+    code, out, _ = arena("round", "show", "--family", "j", "--json")
+    assert json.loads(out)["settings"]["pairs"] == "coverage"
+    assert "pairs coverage" in arena("round", "show", "--family", "j")[1]
+    with pytest.raises(SystemExit):  # argparse knows the two choices
+        arena("family", "set", "j", "--pairs", "greedy")
+    assert arena("family", "create", "t", "--kind", "tests")[0] == 0
+    code, _, err = arena("family", "set", "t", "--pairs", "adaptive")
+    assert code == 2 and "a tests family asks for no votes" in err

@@ -105,14 +105,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="where to write the demo ledger")
     p.set_defaults(handler=cmd_demo)
 
-
     p = sub.add_parser("vote", help="open the rater window on a family")
     p.add_argument("--family", required=True, help="the family to vote on")
     p.add_argument(
         "--pairs",
         choices=("adaptive", "coverage"),
         help="once every system pair has a vote, ask next about the one of most use to the "
-        "order (adaptive) or the least voted (coverage); remembered for later sessions",
+        "order (adaptive) or the least voted (coverage); recorded as the family's choice "
+        "(as `arena family set --pairs`)",
     )
     p.set_defaults(handler=cmd_vote)
 
@@ -264,7 +264,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return _window(path, None)
 
 
-def _window(ledger_path: Path, family: str | None, pair_choice: str | None = None) -> int:
+def _window(ledger_path: Path, family: str | None) -> int:
     if not _has_display():
         raise NotAvailable(
             "no display to open the window on: run it under `xvfb-run -a`, or use the "
@@ -284,14 +284,19 @@ def _window(ledger_path: Path, family: str | None, pair_choice: str | None = Non
         import arena.rating.session  # noqa: F401
         from arena.ui.app import run
 
-    return run(["arena"], ledger_path=ledger_path, family=family, pair_choice=pair_choice)
+    return run(["arena"], ledger_path=ledger_path, family=family)
 
 
 def cmd_vote(args: argparse.Namespace) -> int:
     from arena.ledger import catalog
 
     path = Path(args.ledger).expanduser() if args.ledger else default_ledger_path()
-    with Ledger.open(path, readonly=True) as ledger:
+    with Ledger.open(path, readonly=args.pairs is None) as ledger:
         if catalog.get_family(ledger, args.family) is None:
             raise BadInput(f"no family named {args.family!r} in {path}", field="--family")
-    return _window(path, args.family, args.pairs)
+        if args.pairs is not None:
+            from arena.intake.families import set_family
+            from arena.intake.family_settings import FamilySettings
+
+            set_family(ledger, args.family, FamilySettings(pairs=args.pairs), reason="arena vote")
+    return _window(path, args.family)

@@ -7,6 +7,7 @@ from typing import Any
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
+from arena.records import PAIR_CHOICES, VOTED_KINDS
 
 KINDS = ("votes", "tests", "tests_then_votes")
 
@@ -51,6 +52,13 @@ def _settings_options(p: argparse.ArgumentParser, *, new: bool) -> None:
         metavar="MINUTES",
         help="minutes, at least, from a vote to its repeat, in any session"
         + (" (default 20)" if new else ""),
+    )
+    p.add_argument(
+        "--pairs",
+        choices=PAIR_CHOICES,
+        help="once every system pair has a vote, ask next about the one of most use to the "
+        "order (adaptive) or the least voted (coverage); from the next rating session"
+        + (" (default adaptive)" if new else ""),
     )
 
 
@@ -128,11 +136,11 @@ def _settings_text(row: dict[str, Any]) -> str:
 def _create(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from arena.intake.families import create_family, repeat_settings
+    from arena.intake.families import create_family, session_settings
 
     with open_ledger(args) as ledger:
         family = create_family(ledger, args.name, _given(args))
-        repeats = repeat_settings(ledger, family.name)
+        repeats = session_settings(ledger, family.name)
     row = asdict(family)
     if args.json:
         output.emit_json({**row, "reference": args.reference, **repeats})
@@ -171,16 +179,16 @@ def _set(args: argparse.Namespace) -> int:
     if not result.changes:
         print(f"{args.name}: nothing changed (the settings given are those in force)")
         return 0
-    repeats = result.repeats or {}
+    session = result.session or {}
     done = ", ".join(
-        f"{k} {repeats[k] if k in repeats else getattr(result.family, k)}" for k in result.changes
+        f"{k} {session[k] if k in session else getattr(result.family, k)}" for k in result.changes
     )
     when = [
         "in force from now; the next round records it"
-        if any(k not in repeats for k in result.changes)
+        if any(k not in session for k in result.changes)
         else "",
-        "repeats follow it from the next rating session"
-        if any(k in repeats for k in result.changes)
+        "in force from the next rating session"
+        if any(k in session for k in result.changes)
         else "",
     ]
     print(f"{args.name}: {done} ({'; '.join(w for w in when if w)})")
@@ -243,6 +251,8 @@ def _show(args: argparse.Namespace) -> int:
         reference += " (once an import brings it)"
     print(f"  reference: {reference}; outputs: {shown['outputs']}")
     print(f"  repeats: {_repeats_text(shown)}")
+    if shown["kind"] in VOTED_KINDS:
+        print(f"  pairs: {shown['pairs']} (once every system pair has a vote)")
     print(f"  created {created['at']}: {_settings_text(created)}")
     for change in shown["changes"]:
         why = f" ({change['reason']})" if change["reason"] else ""

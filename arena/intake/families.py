@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from arena.errors import BadInput
 from arena.intake.family_settings import FamilySettings, check_settings
 from arena.ledger import Ledger, catalog, family_changes
+from arena.pairs import adaptive
 from arena.pairs.scheduling import RepeatPolicy
-from arena.records import Family
+from arena.records import VOTED_KINDS, Family
 
 if TYPE_CHECKING:
     from arena.gates.screening import GateSummary
@@ -70,7 +71,8 @@ def create_family(ledger: Ledger, name: str, settings: FamilySettings) -> Family
             field="--kind",
         )
     check_settings(given)
-    repeats = settings.repeats_given()
+    session = settings.session_given()
+    _check_pairs(session, given.get("kind", "votes"))
     reference = given.pop("reference", None)
     family = Family(name=name, **given)
     with ledger.atomic():
@@ -79,18 +81,29 @@ def create_family(ledger: Ledger, name: str, settings: FamilySettings) -> Family
             family_changes.add_change(
                 ledger, name, "reference", reference, reason="given at creation"
             )
-        for key, value in repeats.items():
+        for key, value in session.items():
             family_changes.add_change(ledger, name, key, value, reason="given at creation")
     return family
 
 
-def repeat_settings(ledger: Ledger, name: str) -> dict[str, Any]:
-    """The family's repeat settings in force: how often and how far apart repeats come."""
+def _check_pairs(session: dict[str, Any], kind: str) -> None:
+    if "pairs" in session and kind not in VOTED_KINDS:
+        raise BadInput(
+            f"a {kind} family asks for no votes: a pair choice is for "
+            f"{' and '.join(VOTED_KINDS)} families",
+            field="--pairs",
+        )
+
+
+def session_settings(ledger: Ledger, name: str) -> dict[str, Any]:
+    """The family's settings in force that the rating session reads: how often and how far
+    apart repeats come, and how the next system pair is chosen."""
     policy = RepeatPolicy.of(family_changes.repeat_settings(ledger, name))
     return {
         "repeat_share": policy.share,
         "repeat_gap": policy.gap,
         "repeat_minutes": policy.minutes,
+        "pairs": adaptive.choice_of(ledger, name),
     }
 
 
@@ -101,8 +114,8 @@ class SetResult:
     family: Family
     changes: dict[str, str]
     regated: GateSummary | None = None
-    # The repeat settings in force after the change (``repeat_settings``).
-    repeats: dict[str, Any] | None = None
+    # The settings the rating session reads, in force after the change (``session_settings``).
+    session: dict[str, Any] | None = None
 
 
 def set_family(
@@ -123,13 +136,14 @@ def set_family(
     """
     family = require(ledger, name)
     given = settings.given()
-    repeats = settings.repeats_given()
-    if not given and not repeats:
+    session = settings.session_given()
+    if not given and not session:
         raise BadInput(
             "nothing to change: give --language, --min-chars, --max-chars, --aspect, "
-            "--reference, --kind, --repeat-share, --repeat-gap or --repeat-minutes",
+            "--reference, --kind, --repeat-share, --repeat-gap, --repeat-minutes or --pairs",
             field="FAMILY",
         )
+    _check_pairs(session, given.get("kind", family.kind))
     check_settings({**asdict(family), **given})
     if "kind" in given and given["kind"] != family.kind:
         if family.kind == "graded" or given["kind"] not in MADE_KINDS:
@@ -151,8 +165,8 @@ def set_family(
             )
         given["reference"] = system.system_id
     changed = {k: v for k, v in given.items() if getattr(family, k) != v}
-    in_force = repeat_settings(ledger, name)
-    changed.update({k: v for k, v in repeats.items() if in_force[k] != v})
+    in_force = session_settings(ledger, name)
+    changed.update({k: v for k, v in session.items() if in_force[k] != v})
     ids: dict[str, str] = {}
     with ledger.atomic():
         for key, value in changed.items():
@@ -164,7 +178,7 @@ def set_family(
         from arena.gates.screening import rerun
 
         regated = rerun(ledger, family_state.load(ledger, name), progress)
-    return SetResult(after, ids, regated, repeat_settings(ledger, name))
+    return SetResult(after, ids, regated, session_settings(ledger, name))
 
 
 def rename_family(ledger: Ledger, name: str, label: str, *, reason: str = "") -> str:
@@ -209,7 +223,7 @@ def describe(ledger: Ledger, name: str) -> dict[str, Any]:
         **family_row(family, listing),
         # The reference's label; one given at creation and not imported yet, as given.
         "reference_label": system.label if system else (given[-1] if given else None),
-        **repeat_settings(ledger, name),
+        **session_settings(ledger, name),
         "outputs": catalog.count_outputs(ledger, name),
         "created": {**asdict(created[0]), "at": created[1]},
         "changes": [c.as_json() for c in history],

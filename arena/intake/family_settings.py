@@ -10,11 +10,13 @@ from typing import Any
 from arena.errors import BadInput
 from arena.intake.readers import ParsedOutput
 from arena.ledger import Ledger, catalog
-from arena.records import KINDS, LANGUAGE_TAG, Family
+from arena.records import KINDS, LANGUAGE_TAG, PAIR_CHOICES, Family
 
-# How often and how far apart repeats come back (arena.pairs.scheduling.RepeatPolicy): set
-# by `arena family create/set` only, read by the rating session, never by gates or rounds.
+# How often and how far apart repeats come back (arena.pairs.scheduling.RepeatPolicy), and
+# how the next system pair is chosen (``pairs``, arena.pairs.adaptive): set by `arena family
+# create/set` only, read by the rating session, never by gates or rounds.
 REPEAT_FIELDS = ("repeat_share", "repeat_gap", "repeat_minutes")
+SESSION_FIELDS = (*REPEAT_FIELDS, "pairs")
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class FamilySettings:
     repeat_share: float | None = None
     repeat_gap: int | None = None
     repeat_minutes: float | None = None
+    pairs: str | None = None
 
     @classmethod
     def from_options(cls, options: object) -> FamilySettings:
@@ -42,13 +45,15 @@ class FamilySettings:
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if getattr(self, f.name) is not None and f.name not in REPEAT_FIELDS
+            if getattr(self, f.name) is not None and f.name not in SESSION_FIELDS
         }
 
-    def repeats_given(self) -> dict[str, Any]:
-        """The repeat settings given (``REPEAT_FIELDS``), checked."""
-        given = {k: getattr(self, k) for k in REPEAT_FIELDS if getattr(self, k) is not None}
+    def session_given(self) -> dict[str, Any]:
+        """The settings given that the rating session reads (``SESSION_FIELDS``), checked."""
+        given = {k: getattr(self, k) for k in SESSION_FIELDS if getattr(self, k) is not None}
         check_repeats(given)
+        if given.get("pairs", PAIR_CHOICES[0]) not in PAIR_CHOICES:
+            raise BadInput(f"expected one of {', '.join(PAIR_CHOICES)}", field="--pairs")
         return given
 
 

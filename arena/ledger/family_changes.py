@@ -4,8 +4,9 @@ A family's row keeps what it was created with and is never rewritten; each chang
 row of ``family_changes`` (append-only, sealed like every table). What is in force is
 the row overlaid with the newest change of each setting (``in_force``); ``catalog``
 returns families that way, so the gates, rounds and status read the settings in force.
-The repeat settings (how often and how far apart repeats come back) are read apart by
-the rating session (``repeat_settings``): the gates and rounds never read them.
+The repeat settings (how often and how far apart repeats come back) and the pair choice
+are read apart by the rating session (``repeat_settings``, ``pair_choice``): the gates
+never read them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 from arena.clock import now_iso
 from arena.ledger.connection import Ledger
 from arena.ledger.migrations_0013 import FAMILY_SETTINGS
-from arena.ledger.migrations_0015 import CHANGEABLE, REPEAT_SETTINGS
+from arena.ledger.migrations_0015 import REPEAT_SETTINGS
+from arena.ledger.migrations_0021 import CHANGEABLE, PAIR_SETTING
 from arena.ledger.voting import new_id
 from arena.records import Family, SystemId
 
@@ -119,6 +121,16 @@ def repeat_settings(ledger: Ledger, family: str) -> dict[str, Any]:
     a setting never changed is absent (the scheduler's default holds)."""
     newest = _newest(changes(ledger, family))
     return {k: v for k, v in newest.items() if k in REPEAT_SETTINGS}
+
+
+def pair_choice(ledger: Ledger, family: str) -> str | None:
+    """The pair choice recorded for ``family`` (the newest), or None when it has none."""
+    row = ledger.conn.execute(
+        "SELECT value FROM family_changes WHERE family = ? AND setting = ? "
+        "ORDER BY seq DESC LIMIT 1",
+        [family, PAIR_SETTING],
+    ).fetchone()
+    return None if row is None else str(json.loads(row[0]))
 
 
 def in_force(

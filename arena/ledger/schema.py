@@ -22,13 +22,15 @@ from arena.ledger import (  # noqa: F401
     migrations_0017,
     migrations_0018,
     migrations_0019,
+    migrations_0020,
+    migrations_0021,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 19
+SCHEMA_VERSION = 21
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

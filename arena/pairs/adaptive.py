@@ -17,14 +17,22 @@ from typing import Any
 import numpy as np
 
 from arena import fit
-from arena.records import SystemId
+from arena.ledger import Ledger, family_changes
+from arena.records import PAIR_CHOICES, SystemId
 
-#: How the scheduler picks the next system pair once each has a vote.
-ADAPTIVE, COVERAGE = "adaptive", "coverage"
-PAIR_CHOICES = (ADAPTIVE, COVERAGE)
-# Coverage-first stays the default: adaptive has not yet shown the savings it must
-# (benchmarks/scheduler_sim.py), and the board's intervals were calibrated on it.
-DEFAULT_PAIR_CHOICE = COVERAGE
+#: How the scheduler picks the next system pair once each has a vote: a family records
+#: its choice with ``arena family set --pairs``.
+ADAPTIVE, COVERAGE = PAIR_CHOICES
+#: The choice of a family that records none. Adaptive saves votes for the same board
+#: (docs/fitting.md, "Adaptive pair choice"); the families of a ledger made before it was
+#: the default were recorded as coverage-first when the ledger was upgraded (0021).
+DEFAULT_PAIR_CHOICE = ADAPTIVE
+
+
+def choice_of(ledger: Ledger, family: str) -> str:
+    """The pair choice in force for ``family`` (from its next rating session)."""
+    return family_changes.pair_choice(ledger, family) or DEFAULT_PAIR_CHOICE
+
 
 #: Below this expected share of system pairs the wrong way round, the window suggests
 #: the rater may stop (the order is unlikely to change with more votes).

@@ -23,7 +23,7 @@ from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, family_changes, voting
 from arena.ledger.history import family_history
-from arena.pairs.adaptive import DEFAULT_PAIR_CHOICE
+from arena.pairs import adaptive
 from arena.pairs.live_scheduler import LiveScheduler, Standing
 from arena.pairs.scheduling import NextPair, RepeatPolicy
 from arena.rating.leaks import LeakFinder
@@ -78,7 +78,7 @@ class RatingSession:
         seed: int | None = None,
         repeat_share: float | None = None,
         repeats: RepeatPolicy | None = None,
-        pair_choice: str = DEFAULT_PAIR_CHOICE,
+        pair_choice: str | None = None,
         actor: str = "rater",
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], str] = now_iso,
@@ -87,7 +87,8 @@ class RatingSession:
         settings, `arena family set --repeat-…`); ``repeat_share`` overrides its share.
         ``clock`` times each vote; ``wall_clock`` stamps presentations and votes (ISO
         8601) and tells the scheduler how long ago a vote was cast. ``pair_choice``: how
-        the next system pair is chosen once each has a vote (``arena.pairs.adaptive``)."""
+        the next system pair is chosen once each has a vote (``arena.pairs.adaptive``; default:
+        the family's, `arena family set --pairs`)."""
         found = catalog.get_family(ledger, family)
         if found is None:
             raise BadInput(f"no family named {family!r}", field="--family")
@@ -101,7 +102,7 @@ class RatingSession:
         if repeat_share is not None:
             policy = dataclasses.replace(policy, share=repeat_share)
         self.repeats = policy
-        self.pair_choice = pair_choice
+        self.pair_choice = pair_choice or adaptive.choice_of(ledger, family)
         self.actor = actor
         self.clock = clock
         self.wall_clock = wall_clock

@@ -21,7 +21,8 @@ from arena.gates import screening
 from arena.ledger import Ledger, catalog, chain
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.voting import new_id
-from arena.records import Family, Output, OutputId, System, SystemId
+from arena.pairs import adaptive
+from arena.records import VOTED_KINDS, Family, Output, OutputId, System, SystemId
 from arena.rounds import uncertainty
 from arena.rounds.comparison_table import Column, Comparisons
 from arena.rounds.comparisons import family_comparisons
@@ -236,6 +237,7 @@ def _close(
         marks=catalog.marks(ledger),
         # The settings in force (they change by recorded changes): what the gates read.
         family_settings=dataclasses.asdict(family),
+        pairs=adaptive.choice_of(ledger, family.name) if family.kind in VOTED_KINDS else None,
     )
     with ledger.atomic():
         stored_rounds.add_round(

@@ -284,6 +284,10 @@ class Round:
     # The family's settings in force at closing (kind, language, bounds, aspect, reference):
     # they change by recorded changes (`arena family set`). None in rounds closed before.
     family_settings: dict[str, Any] | None = None
+    # How the rating sessions chose the next system pair (the family's choice in force at
+    # closing: adaptive or coverage); None for a family that asks for no votes, and in
+    # rounds closed before it was recorded.
+    pairs: str | None = None
 
     @property
     def anchor(self) -> Anchor | None:
@@ -302,6 +306,8 @@ class Round:
         }
         if self.family_settings is not None:
             recorded["family"] = self.family_settings
+        if self.pairs is not None:
+            recorded["pairs"] = self.pairs
         return recorded
 
     def to_json(self) -> dict[str, Any]:
@@ -326,6 +332,7 @@ class Round:
         software = recorded.pop("software", "")
         events = tuple(recorded.pop("events", ()))
         family_settings = recorded.pop("family", None)
+        pairs = recorded.pop("pairs", None)
         return cls(
             round_id=data["round"],
             family=data["family"],
@@ -341,4 +348,5 @@ class Round:
             chain_heads=data["chain_heads"],
             marks=data.get("marks"),
             family_settings=family_settings,
+            pairs=pairs,
         )

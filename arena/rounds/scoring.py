@@ -16,7 +16,7 @@ import numpy as np
 from arena import fit
 from arena.errors import BadInput
 from arena.intake.battles import read_battles
-from arena.records import SystemId
+from arena.records import VOTED_KINDS, SystemId
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.model import RoundSettings
 
@@ -102,9 +102,6 @@ def fit_board(
     return BoardFit(
         scores, anchor, result.anchor_reason, result.mle_exists, result.iterations, result.converged
     )
-
-
-VOTED_KINDS = ("votes", "tests_then_votes")
 
 
 def describe_settled(settled: dict[str, Any], kind: str) -> str:

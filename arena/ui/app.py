@@ -62,14 +62,10 @@ def run(
     *,
     ledger_path: Path,
     family: str | None = None,
-    pair_choice: str | None = None,
 ) -> int:
-    """Open the window on ``ledger_path`` (and ``family``, if given) until it closes;
-    ``pair_choice`` is remembered for the sessions to come."""
+    """Open the window on ``ledger_path`` (and ``family``, if given) until it closes."""
     app = application(argv)
     settings = Settings()
-    if pair_choice is not None:
-        settings.pair_choice = pair_choice
     # The window and a session on its family make a few hundred thousand objects and no
     # garbage: the cycle collector waits while they are made.
     with collector.paused():

@@ -70,7 +70,6 @@ class MainWindow(QMainWindow):
             break_minutes=settings.break_minutes,
             clock=clock,
         )
-        self.rating.pair_choice = settings.pair_choice
         # The Board and Gates pages, made when first shown (``board``, ``gates``).
         self.made_board: BoardPage | None = None
         self.made_gates: GatesPage | None = None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from arena.pairs.adaptive import DEFAULT_PAIR_CHOICE, PAIR_CHOICES
 from arena.ui.keys import ACTIONS, KeyMap, default_key_map, normalise, problems
 
 THEMES = ("light", "dark")
@@ -105,16 +104,6 @@ class Settings:
     @break_minutes.setter
     def break_minutes(self, value: int) -> None:
         self._set("session/break_minutes", int(value))
-
-    @property
-    def pair_choice(self) -> str:
-        """How the rating session picks the next system pair (``arena.pairs.adaptive``)."""
-        value = self.store.value("session/pair_choice", DEFAULT_PAIR_CHOICE)
-        return value if value in PAIR_CHOICES else DEFAULT_PAIR_CHOICE
-
-    @pair_choice.setter
-    def pair_choice(self, value: str) -> None:
-        self._set("session/pair_choice", value)
 
     @property
     def key_map(self) -> KeyMap:

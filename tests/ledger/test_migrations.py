@@ -233,9 +233,10 @@ def test_family_changes_before_0015_keep_their_rows_and_seals(tmp_path):
     db.conn.commit()
     db.close()
     with Ledger.open(path) as ledger:
-        assert [(c.change_id, c.value) for c in family_changes.changes(ledger, "f")] == [
-            ("c1", "ja")
-        ]
+        # c1 kept as it was; 0021 records that the voted family keeps coverage-first.
+        found = [(c.setting, c.value, c.actor) for c in family_changes.changes(ledger, "f")]
+        assert found == [("language", "ja", "rater"), ("pairs", "coverage", "arena")]
+        assert family_changes.changes(ledger, "f")[0].change_id == "c1"
         assert seals.verify(ledger.db) == []
         ledger.db.execute(  # the CHECK takes the repeat settings now
             "INSERT INTO family_changes (change_id, family, setting, value, actor, at) "

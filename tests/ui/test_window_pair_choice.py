@@ -1,4 +1,4 @@
-"""The window's pair choice (a remembered setting) and its suggestion to stop."""
+"""The window's pair choice (the family's, a recorded setting) and its suggestion to stop."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from arena.intake.families import set_family
+from arena.intake.family_settings import FamilySettings
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger
 from tests.ui.conftest import SYSTEMS, write_family
@@ -14,6 +16,7 @@ SETTLED = "unlikely to change the order"
 
 
 def _ledger(tmp_path: Path) -> Path:
+    tmp_path.mkdir(exist_ok=True)
     path = tmp_path / "choice.sqlite"
     with Ledger.open(path) as ledger:
         family = write_family(tmp_path / "f.jsonl", "f", systems=SYSTEMS[:3], cases=12)
@@ -21,12 +24,14 @@ def _ledger(tmp_path: Path) -> Path:
     return path
 
 
-def test_the_session_uses_the_remembered_pair_choice(open_window, make_settings, tmp_path):
-    make_settings().pair_choice = "adaptive"
-    assert open_window(_ledger(tmp_path), "f").rating.session.pair_choice == "adaptive"
-    settings = make_settings()
-    settings.store.setValue("session/pair_choice", "greedy")  # not a choice: the default
-    assert settings.pair_choice == "coverage"
+def test_the_session_uses_the_familys_pair_choice(open_window, tmp_path):
+    # A family made now chooses adaptively; a recorded change holds from the next session.
+    path = _ledger(tmp_path)
+    assert open_window(path, "f").rating.session.pair_choice == "adaptive"
+    other = _ledger(tmp_path / "other")
+    with Ledger.open(other) as ledger:
+        set_family(ledger, "f", FamilySettings(pairs="coverage"))
+    assert open_window(other, "f").rating.session.pair_choice == "coverage"
 
 
 def test_the_status_line_suggests_stopping_once_the_order_is_settled(qtbot, open_window, tmp_path):

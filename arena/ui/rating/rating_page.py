@@ -17,7 +17,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from arena.ledger import Ledger
-from arena.pairs.adaptive import DEFAULT_PAIR_CHOICE
 from arena.rating.session import PairView as Pair
 from arena.rating.session import RatingSession
 from arena.records import Choice, PresentationId, Vote
@@ -80,7 +79,6 @@ class RatingPage(QWidget):
         self.family = ""
         self.session: RatingSession | None = None
         self.session_votes = 0
-        self.pair_choice = DEFAULT_PAIR_CHOICE  # the window's setting (Settings.pair_choice)
         self.progress: tuple[int, int] = (0, 0)
         self.order_settled = False  # a suggestion to stop, no claim about a system
         self.ended_note = ""
@@ -195,7 +193,7 @@ class RatingPage(QWidget):
         return (
             self.ops.run(
                 "session",
-                lambda: RatingSession(ledger, family, pair_choice=self.pair_choice),
+                lambda: RatingSession(ledger, family),
                 opened,
             )
             and self.show_current()

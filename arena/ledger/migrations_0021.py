@@ -1,0 +1,74 @@
+"""Migration 0021: a family's pair choice (``pairs``: adaptive or coverage) changes by
+``family_changes`` rows like its repeat settings; the voted families the ledger holds keep
+coverage-first, the choice they were voted under, by a row each."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import TYPE_CHECKING
+
+from arena.clock import now_iso
+from arena.errors import UnsealedRows
+from arena.ledger import seals
+from arena.ledger.guards import IMMUTABLE_FAMILY_CHANGES, guard_sql
+from arena.ledger.migrations_0013 import family_changes_table
+from arena.ledger.migrations_0015 import CHANGEABLE as CHANGEABLE_0015
+from arena.ledger.steps import migrations, run_script, set_version
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+# How a rating session picks the next system pair (arena.pairs.adaptive).
+PAIR_SETTING = "pairs"
+CHANGEABLE: tuple[str, ...] = (*CHANGEABLE_0015, PAIR_SETTING)
+KEPT = "voted coverage-first before adaptive became the default"
+
+
+@migrations(name="0021_pair_choice")
+def _pair_choice(db: Database) -> None:
+    """SQLite cannot change a CHECK constraint, so ``family_changes`` is rebuilt with its
+    rows copied unchanged (same seq, same values: their seals still match) and its index
+    and guards re-created. The rows recording coverage-first for the families there are
+    sealed by a ``migration`` commit; a ledger with rows slipped in since its last seal is
+    refused, so that this commit never seals them."""
+    found = seals.unsealed(db, seals.marks(db))
+    if found:
+        raise UnsealedRows(
+            "the ledger cannot be upgraded: rows were added outside Arena since its last "
+            f"write ({'; '.join(found)}); run `arena check` with the previous Arena"
+        )
+    sealed = seals.marks(db)
+    run_script(
+        db,
+        f"""
+        {family_changes_table("family_changes_0021", CHANGEABLE)}
+        INSERT INTO family_changes_0021 (seq, change_id, family, setting, value, actor,
+                                         reason, at)
+            SELECT seq, change_id, family, setting, value, actor, reason, at
+            FROM family_changes ORDER BY seq;
+        DROP TABLE family_changes;
+        ALTER TABLE family_changes_0021 RENAME TO family_changes;
+        CREATE INDEX family_changes_by_family ON family_changes(family, seq);
+        """,
+    )
+    for table, key in IMMUTABLE_FAMILY_CHANGES.items():
+        run_script(db, guard_sql(table, key, chained=False))
+    families = [
+        name
+        for (name,) in db.execute(
+            "SELECT name FROM families WHERE kind IN ('votes', 'tests_then_votes') ORDER BY rowid"
+        )
+    ]
+    db.conn.executemany(
+        "INSERT INTO family_changes (change_id, family, setting, value, actor, reason, at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (uuid.uuid4().hex, name, PAIR_SETTING, json.dumps("coverage"), "arena", KEPT, now_iso())
+            for name in families
+        ],
+    )
+    kept = len(families)
+    if kept:
+        seals.seal(db, sealed, kind="migration", note="pair choice kept (migration 0021)")
+    set_version(db, 21)
