@@ -6,7 +6,9 @@
     python3 packaging/dev.py arena ... # any arena command
 
 Needs only python3 >= 3.11. The environment is (re)installed when
-pyproject.toml changes; everything else is left alone.
+pyproject.toml changes; everything else is left alone. On Debian/Ubuntu, run as root,
+it installs the system packages it needs with apt-get (python3-venv; for `test`, also
+the sandbox's and the real window's tools); as another user it prints the apt-get line.
 """
 
 from __future__ import annotations
@@ -33,21 +35,56 @@ def _run(*cmd: str | Path, **kwargs) -> None:
     subprocess.run([str(c) for c in cmd], check=True, **kwargs)
 
 
-def _make_venv() -> None:
-    if PYTHON.exists():
-        return
+# The commands the test suite runs, and the Debian packages that provide them. Without
+# them the tests that need them are skipped: bwrap, git and patch for the hidden tests run
+# in the sandbox (tests/trials), xvfb-run, xauth and xdotool for the real window
+# (tests/ui/*_xvfb.py).
+TEST_TOOLS = {
+    "bwrap": "bubblewrap",
+    "git": "git",
+    "patch": "patch",
+    "xvfb-run": "xvfb",
+    "xauth": "xauth",
+    "xdotool": "xdotool",
+}
+
+
+def _has_venv() -> bool:
     try:
         import ensurepip  # noqa: F401  (Debian ships it separately, in python3-venv)
     except ImportError:
-        if os.geteuid() == 0 and shutil.which("apt-get"):
-            _say("installing python3-venv (Debian splits venv out of python3)")
-            _run("apt-get", "update", "-qq")
-            _run("apt-get", "install", "-y", "-qq", "python3-venv")
-        else:
-            sys.exit(
-                "[dev] python3 cannot make virtual environments here: "
-                "run `sudo apt-get install python3-venv` and try again"
-            )
+        return False
+    return True
+
+
+def missing_packages(command: str) -> list[str]:
+    """The Debian packages ``command`` needs that this machine lacks (bubblewrap and the
+    X tools are Linux's: elsewhere only what makes a venv is looked for)."""
+    missing = [] if PYTHON.exists() or _has_venv() else ["python3-venv"]
+    if command == "test" and sys.platform == "linux":
+        missing += [package for tool, package in TEST_TOOLS.items() if not shutil.which(tool)]
+    return missing
+
+
+def _install_system(packages: list[str]) -> None:
+    """Install ``packages`` with apt-get as root; otherwise say how, and stop only when
+    no virtual environment can be made without them."""
+    if not packages:
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        _say(f"installing {' '.join(packages)} with apt-get (for the venv and the tests)")
+        _run("apt-get", "update", "-qq")
+        _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages)
+        return
+    how = ("sudo apt-get install " if shutil.which("apt-get") else "install ") + " ".join(packages)
+    if "python3-venv" in packages:
+        sys.exit(f"[dev] python3 cannot make virtual environments here: run `{how}` and try again")
+    _say(f"missing {', '.join(packages)}: the tests that need them are skipped; to run them: {how}")
+
+
+def _make_venv() -> None:
+    if PYTHON.exists():
+        return
     _say(f"creating {VENV}")
     _run(sys.executable, "-m", "venv", VENV)
 
@@ -68,9 +105,10 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("demo", "test", "arena"):
         print(__doc__)
         return 2
+    command, rest = argv[0], argv[1:]
+    _install_system(missing_packages(command))
     _make_venv()
     _install()
-    command, rest = argv[0], argv[1:]
     if command == "test":
         cmd = [PYTHON, "-m", "pytest", *rest]
     elif command == "demo":
