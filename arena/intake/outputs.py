@@ -13,10 +13,12 @@ from arena.family_state import with_decided_languages
 from arena.gates.case_language import detect_case_language
 from arena.gates.screening import Fingerprints
 from arena.intake import gate_pool
+from arena.intake.case_rows import store_cases
 from arena.intake.families import unknown_family
 from arena.intake.family_settings import FamilySettings, check_unchanged, merged_settings
 from arena.intake.imported_trials import ImportedTrials, untested_warning
 from arena.intake.readers import DEFAULT_KINDS, READERS, ParsedOutput, ReadOptions
+from arena.intake.readers.case_files import read_swebench_tasks
 from arena.intake.readers.sniff import with_hint
 from arena.ledger import Ledger, bulk, catalog, events, verdicts
 from arena.ledger.voting import new_id
@@ -46,7 +48,7 @@ class ImportReport:
     notes: tuple[str, ...] = ()
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -99,6 +101,10 @@ def import_file(
             run.check()  # a record read before the bad one may be refused first
             raise
         run.finish(fmt)
+        if fmt == "swebench" and options.tasks is not None and run.family is not None:
+            # Every task is a case, so one a run did not answer counts against it.
+            tasks = read_swebench_tasks(options.tasks, options)
+            run.counts["cases"] += store_cases(ledger, run.family, tasks, options.tasks)[1]
     notes += run.untested_note()
     return dataclasses.replace(run.report(), notes=tuple(notes))
 
@@ -363,7 +369,7 @@ class _Import:
                 "family": self.name,
                 "path": str(self.path),
                 "format": fmt,
-                "file_sha256": _sha256(self.path),
+                "file_sha256": file_sha256(self.path),
                 "records": self.counts["records"],
                 "added": self.counts["outputs"],
             },

@@ -53,6 +53,15 @@ class _Counting(io.RawIOBase):
 
 
 def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
+    for line, row in rows(path, options, REQUIRED, OPTIONAL):
+        yield _parsed(row, path, line)
+
+
+def rows(
+    path: Path, options: ReadOptions, required: tuple[str, ...], optional: tuple[str, ...]
+) -> Iterator[tuple[int, dict[str, str]]]:
+    """``(line, row)`` of a CSV file whose header has every ``required`` column and no
+    column outside ``required`` and ``optional``; each row redacted."""
     with open(path, "rb") as raw:
         binary = io.BufferedReader(_Counting(raw, options.progress))
         text = io.TextIOWrapper(binary, encoding="utf-8-sig", errors="strict", newline="")
@@ -63,12 +72,12 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
             header = reader.fieldnames or []
         except (UnicodeDecodeError, csv.Error) as exc:
             raise BadInput(f"unreadable header ({exc})", path=str(path), line=1) from None
-        missing = [c for c in REQUIRED if c not in header]
+        missing = [c for c in required if c not in header]
         if missing:
             raise BadInput(
                 f"missing column(s) {', '.join(missing)}", path=str(path), line=1, field="header"
             )
-        unknown = [c for c in header if c not in REQUIRED + OPTIONAL]
+        unknown = [c for c in header if c not in required + optional]
         if unknown:
             raise BadInput(
                 f"unknown column(s) {', '.join(unknown)}", path=str(path), line=1, field="header"
@@ -89,18 +98,15 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
                 ) from None
             if None in row:
                 raise bad(path, line, "(row)", "more values than header columns")
-            yield _parsed(options.redactor.value(row), path, line)
+            for name in required:
+                if row.get(name) is None:
+                    raise bad(path, line, name, "missing value (fewer values than header columns)")
+            yield line, options.redactor.value(row)
 
 
-def _parsed(row: dict, path: Path, line: int) -> ParsedOutput:
-    for name in REQUIRED:
-        if row.get(name) is None:
-            raise bad(path, line, name, "missing value (fewer values than header columns)")
-    label = as_text(row["system"], path, line, "system").strip()
-    if not label:
-        raise bad(path, line, "system", "a system needs a name")
-    sample = as_count(row.get("sample"), path, line, "sample")
-    language = (row.get("language") or "").strip() or None
+def as_language(value: str | None, path: Path, line: int) -> str | None:
+    """A cell's language tag; None when empty."""
+    language = (value or "").strip() or None
     if language is not None and not LANGUAGE_TAG.match(language):
         raise bad(
             path,
@@ -108,6 +114,14 @@ def _parsed(row: dict, path: Path, line: int) -> ParsedOutput:
             "language",
             f"expected a language tag such as fr or zh-Hans, found {language!r}",
         )
+    return language
+
+
+def _parsed(row: dict, path: Path, line: int) -> ParsedOutput:
+    label = as_text(row["system"], path, line, "system").strip()
+    if not label:
+        raise bad(path, line, "system", "a system needs a name")
+    sample = as_count(row.get("sample"), path, line, "sample")
     return ParsedOutput(
         line=line,
         case_id=as_case_id(row["case_id"], path, line, "case_id"),
@@ -123,5 +137,5 @@ def _parsed(row: dict, path: Path, line: int) -> ParsedOutput:
         prompt_tokens=as_count(row.get("prompt_tokens"), path, line, "prompt_tokens"),
         completion_tokens=as_count(row.get("completion_tokens"), path, line, "completion_tokens"),
         test_result=as_test_result(row.get("test_result"), path, line, "test_result"),
-        language=language,
+        language=as_language(row.get("language"), path, line),
     )

@@ -198,12 +198,24 @@ def _keyed(path: Path) -> list[tuple[int, Any]] | None:
 
 
 def read_tasks(path: Path) -> dict[str, tuple[str, str]]:
-    """instance id -> (problem statement, repository) of a SWE-bench task file: JSON Lines
-    or a JSON array of the dataset's records (``instance_id``, ``problem_statement``, and
-    ``repo`` when given)."""
+    """instance id -> (problem statement, repository) of a SWE-bench task file
+    (``task_records``)."""
+    return {instance_id: task for _, (instance_id, task, _) in task_records(path)}
+
+
+def task_records(path: Path) -> Iterator[tuple[int, tuple[str, tuple[str, str], dict[str, Any]]]]:
+    """``(line, (instance id, (problem statement, repository), record))`` of a SWE-bench
+    task file: JSON Lines or a JSON array of the dataset's records (``instance_id``,
+    ``problem_statement``, and ``repo`` when given), or a plain list of instance ids, one
+    a line (each task's prompt then says where its text is, ``default_prompt``)."""
     if not path.is_file():
         raise BadInput("no such file", path=str(path), field="--tasks")
-    tasks: dict[str, tuple[str, str]] = {}
+    with open(path, "rb") as handle:
+        start = handle.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not start.startswith((b"{", b"[")):
+        yield from _task_ids(path)
+        return
+    seen: dict[str, int] = {}
     for line, record in _records(path, ReadOptions()):
         record = as_record(
             record,
@@ -212,10 +224,37 @@ def read_tasks(path: Path) -> dict[str, tuple[str, str]]:
             ("instance_id", "problem_statement"),
             expected="expected an object with instance_id, problem_statement",
         )
-        instance_id = as_case_id(record["instance_id"], path, line, "instance_id")
+        instance_id = _new_task(
+            as_case_id(record["instance_id"], path, line, "instance_id"), seen, path, line
+        )
         statement = as_text(record["problem_statement"], path, line, "problem_statement")
         repo = record.get("repo")
         if repo is not None and not isinstance(repo, str):
             raise bad(path, line, "repo", "expected text such as django/django")
-        tasks[instance_id] = (statement, repo or repository(instance_id))
-    return tasks
+        yield line, (instance_id, (statement, repo or repository(instance_id)), record)
+
+
+def _task_ids(path: Path) -> Iterator[tuple[int, tuple[str, tuple[str, str], dict[str, Any]]]]:
+    seen: dict[str, int] = {}
+    try:
+        lines = path.read_text("utf-8-sig").splitlines()
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"not UTF-8 text ({exc.reason})", path=str(path)) from None
+    for line, text in enumerate(lines, start=1):
+        instance_id = text.strip()
+        if not instance_id or instance_id.startswith("#"):
+            continue
+        if any(c.isspace() for c in instance_id):
+            raise bad(path, line, "instance_id", "expected one instance id a line")
+        _new_task(instance_id, seen, path, line)
+        task = (default_prompt(instance_id), repository(instance_id))
+        yield line, (instance_id, task, {})
+
+
+def _new_task(instance_id: str, seen: dict[str, int], path: Path, line: int) -> str:
+    if instance_id in seen:
+        raise bad(
+            path, line, "instance_id", f"{instance_id!r} is already on line {seen[instance_id]}"
+        )
+    seen[instance_id] = line
+    return instance_id
