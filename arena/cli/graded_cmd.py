@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import output
+from arena.cli.collect_cmd import add_collect_options, cmd_collect_outputs
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
 
@@ -22,10 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument(
         "suite",
         metavar="SUITE_OR_FAMILY",
-        help="a suite file, a bundled suite name (starter), or a graded family",
+        nargs="?",
+        help="a suite file, a bundled suite name (starter), or a graded family; without it, "
+        "fill --family from its systems (`arena systems add`)",
     )
-    c.add_argument("--endpoint", required=True, help="the server, e.g. http://127.0.0.1:8000")
-    c.add_argument("--model", required=True, help="the model id the endpoint serves")
+    c.add_argument("--endpoint", help="with a suite: the server, e.g. http://127.0.0.1:8000")
+    c.add_argument("--model", help="with a suite: the model id the endpoint serves")
     c.add_argument(
         "--api-key-env",
         metavar="VAR",
@@ -52,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--artifact-digest", help="digest of the model weights")
     c.add_argument("--quantization", help="quantization of the served model")
     c.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_collect_options(c)
     c.set_defaults(handler=cmd_collect)
 
     g = sub.add_parser("grade", help="grade a graded family again and print its scores")
@@ -84,6 +88,12 @@ def _suite(ledger: Any, name: str) -> tuple[Any, str | None]:
 
 def cmd_collect(args: argparse.Namespace) -> int:
     from tqdm import tqdm
+
+    if args.suite is None:
+        return cmd_collect_outputs(args)
+    for name in ("endpoint", "model"):
+        if getattr(args, name) is None:
+            raise BadInput("required with a suite", field=f"--{name}")
 
     from arena.graded.run_settings import CollectSettings, load_prices
     from arena.graded.runs import collect_run

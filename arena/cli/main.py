@@ -11,6 +11,7 @@ from arena import __version__
 from arena.cli import (
     bundle_cmd,
     check_cmd,
+    collect_cmd,
     commands,
     corrections_cmd,
     family_cmd,
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     bundle_cmd.register(sub)
     graded_cmd.register(sub)
     corrections_cmd.register(sub)
+    collect_cmd.register(sub)  # after corrections: it adds to `case`
     family_cmd.register(sub)
     flags_cmd.register(sub)
     tests_cmd.register(sub)

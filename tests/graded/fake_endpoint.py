@@ -24,6 +24,15 @@ class Reply:
 
 
 @dataclass(frozen=True)
+class Echo:
+    """A reply that says what it answers: the model, the system prompt and the number
+    of earlier assistant turns, then the user's last message."""
+
+    delay: float = 0.0
+    usage: tuple[int, int] = (12, 5)
+
+
+@dataclass(frozen=True)
 class Fail:
     status: int
     retry_after: str | None = None
@@ -47,7 +56,7 @@ class Hangup:
     """Close the connection without a reply."""
 
 
-Step = Reply | Fail | Raw | EchoToken | Hangup
+Step = Reply | Echo | Fail | Raw | EchoToken | Hangup
 
 
 @dataclass
@@ -143,11 +152,26 @@ def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any], 
         return
     if step.delay:
         time.sleep(step.delay)
+    if isinstance(step, Echo):
+        _send(
+            handler,
+            200,
+            json.dumps(_completion(body["model"], echo(body), "stop", step.usage)).encode(),
+        )
+        return
     _send(
         handler,
         200,
         json.dumps(_completion(body["model"], step.text, step.finish_reason, step.usage)).encode(),
     )
+
+
+def echo(body: dict[str, Any]) -> str:
+    """What an ``Echo`` step answers to a request ``body``."""
+    messages = body["messages"]
+    system = next((m["content"] for m in messages if m["role"] == "system"), "")
+    earlier = sum(m["role"] == "assistant" for m in messages)
+    return f"{body['model']} [{system}] after {earlier}: {messages[-1]['content']}"
 
 
 def _completion(
@@ -184,3 +208,19 @@ def _send(
         handler.send_header(name, value)
     handler.end_headers()
     handler.wfile.write(payload)
+
+
+def main() -> None:
+    """Serve ``Echo`` replies after ``--delay`` seconds until killed; print the URL."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--delay", type=float, default=0.0)
+    args = parser.parse_args()
+    with FakeEndpoint(default=Echo(delay=args.delay)) as server:
+        print(server.url, flush=True)
+        server.thread.join()
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli.main import main
 from arena.errors import BadInput
 from arena.intake.case_import import import_cases
 from arena.intake.families import create_family
@@ -137,6 +138,14 @@ def test_an_unknown_family_is_refused(ledger, tmp_path):
     path = _write(tmp_path / "c.jsonl", [{"id": "a", "prompt": "P"}])
     with pytest.raises(BadInput, match="no family"):
         import_cases(ledger, path, family="nope", fmt="native")
+
+
+def test_the_command_prints_file_line_and_field(tmp_path, capsys):
+    ledger = str(tmp_path / "l.sqlite")
+    assert main(["--ledger", ledger, "family", "create", "f", "--kind", "votes"]) == 0
+    bad = _write(tmp_path / "c.jsonl", [{"id": "a", "prompt": "P"}, {"id": "b"}])
+    assert main(["--ledger", ledger, "case", "import", str(bad), "--family", "f"]) != 0
+    assert f"{bad}:2" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not MT_BENCH.is_dir(), reason="needs shared/realdata")

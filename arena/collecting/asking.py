@@ -1,0 +1,294 @@
+"""A collecting run: every job's turns asked of its system's endpoint, a few at a time.
+
+Workers ask; the calling thread stores each answer as it arrives (``on_answer``), so
+what was stored stays stored whatever happens next. Each endpoint has one connection
+pool and a limit on requests in flight, shared by the systems it serves. A budget
+(``max_cost``) is kept by reserving each job's worst case before it is sent: a job is
+sent only while what was spent, plus what is reserved, plus its own worst case stays
+within the budget.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+import httpx
+
+from arena.collecting.systems_file import settings_of
+from arena.collecting.work import Answer, Job, joined
+from arena.errors import BadInput, LedgerError
+from arena.graded.endpoint import ChatReply, Client, Message, pool
+from arena.graded.run_settings import completions_url
+
+# Tokens a chat template may add around each message, beyond the message's own bytes.
+_TEMPLATE_TOKENS = 16
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    workers: int = 4
+    per_endpoint: int | None = None  # requests in flight to one endpoint (None: workers)
+    max_cost: float | None = None
+    timeout_s: float = 120.0
+    retries: int = 4
+    backoff_s: float = 1.0  # the first retry's wait when the server gives no Retry-After
+
+
+@dataclass(frozen=True)
+class Failure:
+    label: str
+    case_id: str
+    sample: int
+    error: str
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    answered: int
+    failed: int
+    total: int
+    cost: float
+    elapsed_s: float
+    # label -> (answered, failed, to do) in this run
+    by_system: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        return self.answered / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    total: int  # jobs this run had to do
+    answered: int
+    failures: tuple[Failure, ...]
+    not_sent: int  # left for a later run: the budget, or a stop
+    cost: float
+    elapsed_s: float
+    stopped_by_budget: bool
+
+
+class _Budget:
+    """What was spent and what in-flight jobs may still spend (their worst case)."""
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.spent = 0.0
+        self.reserved = 0.0
+
+    def admits(self, worst: float) -> bool:
+        return self.limit is None or self.spent + self.reserved + worst <= self.limit
+
+    def settle(self, worst: float, spent: float) -> None:
+        self.reserved -= worst
+        self.spent += spent
+
+
+class _Endpoints:
+    """One connection pool and one limit on requests in flight per endpoint; one client
+    per system (its own key and settings) over its endpoint's pool."""
+
+    def __init__(self, jobs: Sequence[Job], options: RunOptions, stop: threading.Event) -> None:
+        limit = options.per_endpoint or options.workers
+        self.pools: dict[str, httpx.Client] = {}
+        self.slots: dict[str, threading.Semaphore] = {}
+        self.clients: dict[str, Client] = {}
+        for job in jobs:
+            system = job.system
+            if system.system_id in self.clients:
+                continue
+            settings = settings_of(
+                system,
+                timeout_s=options.timeout_s,
+                retries=options.retries,
+                backoff_s=options.backoff_s,
+            )
+            settings.check()
+            # The key is read from its variable now: an unset one stops the run unsent.
+            settings.check_secrets(label=system.label)
+            url = completions_url(settings.endpoint)
+            if url not in self.pools:
+                self.pools[url] = pool(settings, limit)
+                self.slots[url] = threading.Semaphore(limit)
+            self.clients[system.system_id] = Client(
+                settings, settings.api_key(), stop, http=self.pools[url], slots=self.slots[url]
+            )
+
+    def close(self) -> None:
+        for http in self.pools.values():
+            http.close()
+
+
+@dataclass(frozen=True)
+class _Result:
+    job: Job
+    answer: Answer | None
+    error: str
+    cost: float
+
+
+def worst_cost(job: Job, client: Client) -> float:
+    """The most ``job`` can cost: every prompt token counted as a byte of its messages
+    (a token is at least one byte) plus each earlier answer at ``max_tokens``, and every
+    answer at ``max_tokens``."""
+    settings = client.settings
+    prices, most = settings.prices, settings.inference.get("max_tokens")
+    if prices is None or not isinstance(most, int):
+        raise BadInput(
+            f"--max-cost needs prices and max_tokens for every system; {job.system.label!r} "
+            "lacks them",
+            field="--max-cost",
+        )
+    system = len((settings.system_prompt or "").encode()) + _TEMPLATE_TOKENS
+    total, asked = 0.0, system
+    for index, turn in enumerate(job.turns):
+        asked += len(turn.encode()) + _TEMPLATE_TOKENS + (most + _TEMPLATE_TOKENS if index else 0)
+        total += prices.cost(asked, most) or 0.0
+    return total
+
+
+def _ask(job: Job, client: Client) -> _Result:
+    """Every turn of ``job``, each sent with the system's own earlier answers."""
+    conversation: list[Message] = []
+    replies: list[ChatReply] = []
+    spent = 0.0
+    for turn in job.turns:
+        conversation.append({"role": "user", "content": turn})
+        reply = client.ask(client.messages(conversation))
+        if reply is None:
+            return _Result(job, None, "stopped", spent)
+        spent += reply.cost or 0.0
+        if reply.status != "ok":
+            return _Result(job, None, f"turn {len(replies) + 1}: {reply.error}", spent)
+        replies.append(reply)
+        conversation.append({"role": "assistant", "content": reply.text or ""})
+    return _Result(job, _answer(replies), "", spent)
+
+
+def _answer(replies: Sequence[ChatReply]) -> Answer:
+    def total(name: str) -> float | None:
+        values = [getattr(r, name) for r in replies]
+        return None if any(v is None for v in values) else sum(values)
+
+    reasons = [r.finish_reason for r in replies]
+    # One turn cut short is an answer cut short (the Truncated gate reads this).
+    cut = next((r for r in reasons if r in ("length", "max_tokens")), None)
+    prompt, completion = total("prompt_tokens"), total("completion_tokens")
+    return Answer(
+        text=joined([r.text or "" for r in replies]),
+        finish_reason=cut or reasons[-1],
+        latency_ms=total("latency_ms"),
+        prompt_tokens=None if prompt is None else int(prompt),
+        completion_tokens=None if completion is None else int(completion),
+        cost=total("cost"),
+    )
+
+
+def run(
+    jobs: Sequence[Job],
+    options: RunOptions,
+    *,
+    on_answer: Callable[[Job, Answer], None],
+    on_progress: Callable[[RunProgress], None] | None = None,
+    stop: threading.Event | None = None,
+) -> RunSummary:
+    """Ask for every job; hand each answer to ``on_answer`` on this thread, in the order
+    they arrive. ``stop`` (set from another thread) sends nothing more and stores what
+    is in flight; an exception from ``on_answer`` (or Ctrl-C) drops what is in flight."""
+    if options.workers < 1:
+        raise BadInput("at least 1", field="--workers")
+    stop = stop or threading.Event()
+    endpoints = _Endpoints(jobs, options, stop)
+    budget = _Budget(options.max_cost)
+    worst = {
+        job.output_id: worst_cost(job, endpoints.clients[job.system.system_id])
+        if options.max_cost is not None
+        else 0.0
+        for job in jobs
+    }
+    to_do = Counter(job.system.label for job in jobs)
+    answered: Counter[str] = Counter()
+    failed: Counter[str] = Counter()
+    failures: list[Failure] = []
+    started = time.monotonic()
+    queue = list(reversed(jobs))
+    over_budget = False
+
+    def report() -> None:
+        if on_progress is not None:
+            on_progress(
+                RunProgress(
+                    sum(answered.values()),
+                    sum(failed.values()),
+                    len(jobs),
+                    budget.spent,
+                    time.monotonic() - started,
+                    {k: (answered[k], failed[k], n) for k, n in to_do.items()},
+                )
+            )
+
+    executor = ThreadPoolExecutor(options.workers, thread_name_prefix="arena-collect")
+    in_flight: set[Future[_Result]] = set()
+
+    def send() -> None:
+        nonlocal over_budget
+        while queue and len(in_flight) < options.workers and not stop.is_set():
+            job = queue[-1]
+            if not budget.admits(worst[job.output_id]):
+                over_budget = True
+                return
+            queue.pop()
+            budget.reserved += worst[job.output_id]
+            in_flight.add(executor.submit(_ask, job, endpoints.clients[job.system.system_id]))
+
+    report()
+    try:
+        send()
+        while in_flight:
+            finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+            results = [future.result() for future in finished]
+            for result in results:
+                budget.settle(worst[result.job.output_id], result.cost)
+            # The workers get their next jobs before the answers are stored: a store's
+            # commit then overlaps the requests in flight instead of delaying them.
+            send()
+            for result in results:
+                job = result.job
+                if result.answer is not None:
+                    _refuse_leak(endpoints.clients[job.system.system_id], job, result.answer)
+                    on_answer(job, result.answer)
+                    answered[job.system.label] += 1
+                elif result.error != "stopped":
+                    failed[job.system.label] += 1
+                    failures.append(
+                        Failure(job.system.label, job.case.case_id, job.sample, result.error)
+                    )
+                report()
+    finally:
+        stop.set()  # ends any back-off wait of a request left in flight
+        executor.shutdown(wait=False, cancel_futures=True)
+        endpoints.close()
+    return RunSummary(
+        total=len(jobs),
+        answered=sum(answered.values()),
+        failures=tuple(failures),
+        not_sent=len(jobs) - sum(answered.values()) - len(failures),
+        cost=budget.spent,
+        elapsed_s=time.monotonic() - started,
+        stopped_by_budget=over_budget and bool(queue),
+    )
+
+
+def _refuse_leak(client: Client, job: Job, answer: Answer) -> None:
+    """The last look before an answer is stored: a key left in it stops the run instead."""
+    leak = client.redactor.leak([answer.text, answer.finish_reason])
+    if leak:
+        raise LedgerError(
+            f"{job.system.label}'s answer to case {job.case.case_id} still holds {leak} after "
+            "redaction; nothing of it was stored, and the run stops"
+        )
