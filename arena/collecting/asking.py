@@ -193,7 +193,7 @@ def run(
     jobs: Sequence[Job],
     options: RunOptions,
     *,
-    on_answer: Callable[[Job, Answer], None],
+    on_answer: Callable[[Job, Answer], object],
     on_progress: Callable[[RunProgress], None] | None = None,
     stop: threading.Event | None = None,
 ) -> RunSummary:

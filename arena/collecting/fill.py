@@ -20,6 +20,30 @@ from arena.collecting.work import (
 from arena.gates.screening import Fingerprints
 from arena.ledger import Ledger
 from arena.ledger.voting import new_id
+from arena.records import Family
+
+
+class Plan:
+    """A run's jobs, read from the ledger, and how each answer is stored in it."""
+
+    def __init__(self, ledger: Ledger, family: Family, labels: Sequence[str]) -> None:
+        self.ledger = ledger
+        self.family = family
+        self.systems = tuple(chosen_systems(ledger, family.name, labels))
+        todo, self.already_done = jobs(ledger, family, self.systems)
+        self.jobs = tuple(todo)
+        self.run_id = "collect-" + new_id()
+        self._fingerprints = Fingerprints(family)
+
+    def store(self, job: Job, answer: Answer) -> bool:
+        """Store ``job``'s answer, gated, in its own transaction (on the ledger's thread)."""
+        output = output_of(job, answer, self.family)
+        return store(self.ledger, self.family, self._fingerprints, output, job.case, self.run_id)
+
+
+def plan(ledger: Ledger, family: str, labels: Sequence[str] = ()) -> Plan:
+    """Every job left for the chosen systems of ``family`` (those ``labels`` name, or all)."""
+    return Plan(ledger, family_to_collect(ledger, family), labels)
 
 
 @dataclass(frozen=True)
@@ -41,16 +65,12 @@ def fill(
 ) -> FillReport:
     """Ask every chosen system of ``family`` for every job left; each answer is stored,
     gated, in its own transaction as it arrives."""
-    found = family_to_collect(ledger, family)
-    systems = chosen_systems(ledger, family, labels)
-    todo, done = jobs(ledger, found, systems)
-    fingerprints = Fingerprints(found)
-    run_id = "collect-" + new_id()
-
-    def on_answer(job: Job, answer: Answer) -> None:
-        store(ledger, found, fingerprints, output_of(job, answer, found), job.case, run_id)
-
+    work = plan(ledger, family, labels)
     summary = asking.run(
-        todo, options or RunOptions(), on_answer=on_answer, on_progress=on_progress, stop=stop
+        work.jobs,
+        options or RunOptions(),
+        on_answer=work.store,
+        on_progress=on_progress,
+        stop=stop,
     )
-    return FillReport(family, tuple(s.label for s in systems), done, summary)
+    return FillReport(family, tuple(s.label for s in work.systems), work.already_done, summary)

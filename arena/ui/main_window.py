@@ -325,6 +325,14 @@ class MainWindow(QMainWindow):
         if path is not None:
             self.import_path(path)
 
+    def choose_collect(self) -> None:
+        # The collecting machinery (httpx, the gates) loads on first use, not with the window.
+        from arena.ui import collect_dialog
+
+        self.collecting = collect_dialog.open_collect(
+            self, self.ops, self.ledger, self.current_family()
+        )
+
     def import_path(self, path: Path) -> bool:
         from arena.ui import import_flow
 

@@ -70,9 +70,15 @@ class LedgerOps(QObject):
             return ledger
 
     def run(
-        self, kind: str, op: Callable[[], Any], done: Callable[[Any], object] | None = None
+        self,
+        kind: str,
+        op: Callable[[], Any],
+        done: Callable[[Any], object] | None = None,
+        *,
+        announce: bool = True,
     ) -> bool:
-        """Run ``op``; on success call ``done`` with its result and announce ``kind``."""
+        """Run ``op``; on success call ``done`` with its result and announce ``kind`` (a
+        caller making many small writes may announce them together itself instead)."""
         if self.read_only and kind not in READS:
             self.last_error = self.read_only
             show_error(self._window, f"Nothing was recorded: {self.read_only}")
@@ -92,7 +98,8 @@ class LedgerOps(QObject):
         self.last_error = ""
         if done is not None:
             done(result)
-        self.changed.emit(kind)
+        if announce:
+            self.changed.emit(kind)
         return True
 
 

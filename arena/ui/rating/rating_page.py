@@ -212,6 +212,8 @@ class RatingPage(QWidget):
         # correction, the gates re-run at round close) may change its pairs.
         if self.session is not None and kind not in SESSION_WRITES:
             self.session.refresh()
+            if kind == "collect" and self.current_pair() is None:  # new answers, new pairs
+                self.show_current()
 
     def _awake(self) -> bool:
         """A session to act in: a new one when the last ended while idle."""
