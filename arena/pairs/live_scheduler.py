@@ -328,8 +328,9 @@ class LiveScheduler:
 
     def _tips_sides(self, entry: Entry) -> bool:
         """Whether showing ``entry`` again, sides swapped, would put one system of its
-        pair on the left twice more than the other: it waits for a first showing to even
-        them, so sides stay within one while any first showing of the pair is left."""
+        pair on the left twice more than the other: it waits for a showing the other way
+        (a first showing, or another repeat) to even them, and is not shown if none comes,
+        so sides stay within one over every presentation."""
         left, right = self.systems[entry.right_output], self.systems[entry.left_output]
         pair = system_pair(left, right)
         return self.in_pair[(pair, left)] > self.in_pair[(pair, right)]
@@ -353,7 +354,7 @@ class LiveScheduler:
                 else (time_now - entry.cast) / 60,
                 earlier_session=entry.session_id != self.session,
                 finished=finished,
-            ) or (not finished and self._tips_sides(entry)):
+            ) or self._tips_sides(entry):
                 continue
             if entry.case_id != last_case:
                 return _swapped(entry)

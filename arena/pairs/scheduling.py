@@ -17,8 +17,9 @@ recorded seed, so a restart (or a crash) resumes exactly where it stopped:
 - Sides: within a system pair each system sits left as often as right
   (difference at most 1); on a tie, the system placed left less often overall
   goes left; on a tie again, the generator decides. A repeat that would tip its
-  pair's sides beyond 1 waits for a first showing to even them, until no unvoted
-  pair is left.
+  pair's sides beyond 1 waits for a showing the other way to even them (a first
+  showing, or a repeat of a vote the other way round); if none comes, it is never
+  shown: sides stay within one over every presentation, repeats included.
 - Repeats: a voted pair is chosen for a repeat when a hash of its vote id falls
   under the repeat share; it comes back sides swapped, indistinguishable from a
   first showing, once both hold (``RepeatPolicy``): at least ``minutes`` have

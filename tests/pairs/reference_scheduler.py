@@ -214,8 +214,8 @@ class Scheduler:
             minutes = minutes_between(s.voted_at, self.now)
             if minutes is not None and minutes < policy.minutes:
                 continue
-            if not finished and self._tips_sides(s.right_output, s.left_output):
-                continue  # it waits for a first showing to even the sides
+            if self._tips_sides(s.right_output, s.left_output):
+                continue  # it waits for a showing the other way to even the sides
             if (
                 finished
                 or s.session_id != self.session

@@ -104,7 +104,9 @@ def _measured(
             break
         clock.advance(24 * 3600)
     summary = close_round(ledger, "f", RoundSettings()).summary
-    assert summary.rater_agreement is not None and summary.repeats >= 100
+    # Half the votes are chosen for a repeat (about 120); those that would tip their pair's
+    # sides once every pair is voted never come back.
+    assert summary.rater_agreement is not None and summary.repeats >= 90
     return summary.rater_agreement, rater
 
 
