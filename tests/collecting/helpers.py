@@ -54,10 +54,17 @@ def systems_file(folder: Path, url: str, *, labels=("brief", "thorough"), **extr
 
 
 def make_family(
-    ledger_path: Path, folder: Path, url: str, *, cases: int, turns: int = 2, **extra
+    ledger_path: Path,
+    folder: Path,
+    url: str,
+    *,
+    cases: int,
+    turns: int = 2,
+    kind: str = "votes",
+    **extra,
 ) -> None:
     with Ledger.open(ledger_path) as ledger:
         with ledger.atomic():
-            create_family(ledger, "fam", FamilySettings(kind="votes", language="en"))
+            create_family(ledger, "fam", FamilySettings(kind=kind, language="en"))
         import_cases(ledger, cases_file(folder, cases, turns), family="fam", fmt="native")
         add_systems(ledger, systems_file(folder, url, **extra), "fam")

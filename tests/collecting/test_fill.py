@@ -171,6 +171,17 @@ def test_a_stop_sends_nothing_more_and_keeps_what_arrived(ledger_path, tmp_path,
     assert rest.summary.answered == 80 - stored and rest.already_done == stored
 
 
+def test_a_tests_then_votes_family_stores_the_replys_diff(ledger_path, tmp_path, key):
+    diff = "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n"
+    reply = Reply(text=f"The fix:\n\n```diff\n{diff}```\nDone.")
+    with FakeEndpoint(default=reply) as server:
+        make_family(ledger_path, tmp_path, server.url, cases=2, turns=1, kind="tests_then_votes")
+        with Ledger.open(ledger_path) as ledger:
+            fill(ledger, "fam", options=FAST)
+    outputs = _outputs(ledger_path)
+    assert len(outputs) == 4 and all(o.is_diff and o.text == diff for o in outputs)
+
+
 def test_only_votes_and_tests_then_votes_families_collect(ledger_path, tmp_path, key):
     from arena.intake.families import create_family
     from arena.intake.family_settings import FamilySettings
