@@ -19,7 +19,7 @@ from arena.family_state import with_decided_languages
 from arena.gates.screening import Fingerprints
 from arena.intake.readers.fastchat import join_turns
 from arena.ledger import Ledger, catalog, events, roster, verdicts
-from arena.records import Case, Family, Output, OutputId, System, output_id
+from arena.records import Case, Family, Output, OutputDetails, OutputId, System, output_id
 
 # Kinds whose outputs are votes' matter; a tests-then-votes family's answers are diffs.
 COLLECTED_KINDS = ("votes", "tests_then_votes")
@@ -99,22 +99,18 @@ def jobs(ledger: Ledger, family: Family, systems: Sequence[System]) -> tuple[lis
     return todo, done
 
 
-@dataclass(frozen=True)
-class Answer:
+@dataclass(frozen=True, kw_only=True)
+class Answer(OutputDetails):
     """A job's answer: every turn's reply joined, with their details summed."""
 
     text: str
-    finish_reason: str | None
-    latency_ms: float | None
-    prompt_tokens: int | None
-    completion_tokens: int | None
-    cost: float | None
 
 
 def output_of(job: Job, answer: Answer, family: Family) -> Output:
-    is_diff = family.kind == "tests_then_votes"
+    details = answer.details()
     text = answer.text
-    if is_diff:
+    if family.kind == "tests_then_votes":
+        details["is_diff"] = True
         fenced = _FENCED_DIFF.search(text)
         text = fenced.group(1) if fenced else text
     return Output(
@@ -124,12 +120,7 @@ def output_of(job: Job, answer: Answer, family: Family) -> Output:
         job.system.system_id,
         job.sample,
         text,
-        is_diff=is_diff,
-        finish_reason=answer.finish_reason,
-        latency_ms=answer.latency_ms,
-        cost=answer.cost,
-        prompt_tokens=answer.prompt_tokens,
-        completion_tokens=answer.completion_tokens,
+        **details,
     )
 
 
