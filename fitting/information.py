@@ -27,7 +27,9 @@ the chance of a misorder, ``Phi(-z)``, which weighed the first version: over the
 
 ``expected_discordance`` is ``sum Phi(-z_kl)`` (``Posterior.misorder``) over all pairs
 divided by their number: the expected share of pairs the current order has the wrong way
-round.
+round. ``votes_to_settle`` guesses how many more votes bring it under a threshold: the
+means as they stand, every variance shrinking as one over the votes (information grows with
+them; the prior's share of it is left out, so the guess errs a little low).
 """
 
 from __future__ import annotations
@@ -111,3 +113,33 @@ def expected_discordance(post: Posterior) -> float:
     if n < 2:
         return 0.0
     return float(post.misorder().sum() / (n * (n - 1)))
+
+
+def votes_to_settle(post: Posterior, votes: float, threshold: float) -> float | None:
+    """How many votes beyond ``votes`` (those ``post`` was fitted to) bring the expected
+    discordance to ``threshold``, if every variance shrank as ``1 / votes`` and the means
+    stayed: 0 when it is there already; None when there are no votes to scale or no number
+    of votes would do (means too nearly equal: past a million times today's votes)."""
+    if not 0.0 < threshold < 1.0:
+        raise ValueError("`threshold` must be in (0, 1).")
+    if votes <= 0:
+        return None
+    n = post.mean.shape[0]
+    if n < 2 or expected_discordance(post) <= threshold:
+        return 0.0
+    upper = np.triu_indices(n, k=1)
+    var = post.difference_variance()[upper]
+    gap = np.abs(np.subtract.outer(post.mean, post.mean))[upper]
+
+    def settled(log_shrink: float) -> bool:  # with var * exp(log_shrink) left
+        return float(scipy.special.ndtr(-gap / np.sqrt(var * math.exp(log_shrink))).mean()) <= (
+            threshold
+        )
+
+    low, high = -math.log(1e6), 0.0  # the variance left: a millionth of today's, and all
+    if not settled(low):
+        return None
+    while high - low > 1e-4:
+        middle = (low + high) / 2
+        low, high = (middle, high) if settled(middle) else (low, middle)
+    return votes * (math.exp(-low) - 1.0)

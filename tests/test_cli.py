@@ -101,6 +101,7 @@ def test_import_then_status(capsys, tmp_path, small_family_file):
         "votes": 0,
         "settled_pairs": 0,
         "pending_pairs": 12,
+        "votes_to_settle": None,
         "aspect": "",
         "label": "small",
         "archived": False,

@@ -122,6 +122,19 @@ def voted_pairs(ledger: Ledger, family: str) -> tuple[int, int]:
     return int(votes), int(pairs)
 
 
+def system_votes(ledger: Ledger, family: str) -> tuple[list[SystemId], list[SystemId], list[str]]:
+    """The left system, the right system and the choice of each vote in force in
+    ``family`` on a first showing (skips and repeats apart): what the scheduler's model
+    of the order counts (``arena.pairs.adaptive.OrderModel``)."""
+    rows = ledger.conn.execute(
+        "SELECT (SELECT system_id FROM outputs WHERE output_id = left_output), "
+        "(SELECT system_id FROM outputs WHERE output_id = right_output), choice "
+        f"FROM votes WHERE {_IN_FORCE} AND repeat_of IS NULL",
+        [family],
+    ).fetchall()
+    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+
+
 def votes_on(
     ledger: Ledger, family: str, outputs: Collection[OutputId]
 ) -> tuple[list[OutputId], list[OutputId]]:

@@ -11,6 +11,7 @@ the same votes give the same choice, so a restart resumes exactly.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -102,3 +103,22 @@ class OrderModel:
     def expected_discordance(self) -> float:
         """The expected share of system pairs the fitted order has the wrong way round."""
         return fit.information.expected_discordance(self._posterior())
+
+    def every_pair_voted(self) -> bool:
+        """Whether each two of the systems have a vote between them."""
+        voted = (self.wins + self.wins.T) > 0
+        return bool(voted.sum() == len(self.names) * (len(self.names) - 1))
+
+    def settled(self, covered: bool) -> bool:
+        """The stop suggestion: ``covered`` (every system pair that can have a vote has
+        one) and at most ``STOP_DISCORDANCE`` of the system pairs expected the wrong way
+        round."""
+        return covered and self.expected_discordance() <= STOP_DISCORDANCE
+
+    def votes_to_settle(self, covered: bool) -> int | None:
+        """About how many more votes until ``settled`` (0: it is); None when that cannot
+        be told: before ``covered``, or when no number of votes would do."""
+        if not covered:
+            return None
+        left = fit.information.votes_to_settle(self._posterior(), self.votes, STOP_DISCORDANCE)
+        return None if left is None else math.ceil(left)

@@ -23,7 +23,6 @@ from arena.pairs.adaptive import (
     ADAPTIVE,
     DEFAULT_PAIR_CHOICE,
     PAIR_CHOICES,
-    STOP_DISCORDANCE,
     OrderModel,
 )
 from arena.pairs.pair_index import PairIndex, PairKey, SystemPair, pair_key
@@ -213,8 +212,15 @@ class LiveScheduler:
         pairs for the rater has a vote, and the model expects at most
         ``STOP_DISCORDANCE`` of the system pairs the wrong way round. A suggestion to
         stop, not a claim about any system."""
-        covered = all(self.index.pair_votes[p] for p in self.index.system_pairs())
-        return covered and self.model.expected_discordance() <= STOP_DISCORDANCE
+        return self.model.settled(self._covered())
+
+    def votes_to_settle(self) -> int | None:
+        """About how many more votes until ``order_settled`` (0: it is), or None when it
+        cannot be told (a system pair with pairs for the rater has no vote yet)."""
+        return self.model.votes_to_settle(self._covered())
+
+    def _covered(self) -> bool:
+        return all(self.index.pair_votes[p] for p in self.index.system_pairs())
 
     def _gap(self, entry: Entry) -> int | None:
         vote_id = entry.vote_id

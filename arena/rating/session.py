@@ -147,6 +147,11 @@ class RatingSession:
         the rater may stop; ``LiveScheduler.order_settled``)."""
         return self.scheduler.order_settled()
 
+    def votes_to_settle(self) -> int | None:
+        """About how many more votes until ``order_settled`` (None: cannot be told yet;
+        ``LiveScheduler.votes_to_settle``)."""
+        return self.scheduler.votes_to_settle()
+
     def current(self) -> PairView | None:
         """The pair on screen, recording its presentation when it is first shown."""
         if self._current is None:

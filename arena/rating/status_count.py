@@ -16,9 +16,10 @@ from arena.decisions import decisions
 from arena.family_state import doubted_cases
 from arena.ledger import Ledger, events, tallies, verdicts, voting
 from arena.pairs import case_doubt
+from arena.pairs.adaptive import OrderModel
 from arena.pairs.counting import CaseOutputs, PairCounts, count, distinct_pairs, plain_cases
 from arena.pairs.settling import TESTED_KINDS, any_gate_failed, overrules_by_output
-from arena.records import CaseId, Family, OutputId, OutputPlace
+from arena.records import VOTED_KINDS, CaseId, Family, OutputId, OutputPlace, SystemId
 
 if TYPE_CHECKING:
     from arena import family_state
@@ -83,19 +84,36 @@ def _counted_row(ledger: Ledger, family: Family) -> dict[str, Any]:
         on_others = tallies.votes_on(ledger, family.name, set_aside) if set_aside else ([], [])
         counts = count(plain, counted, failing, voted - distinct_pairs(on_others), on_others)
     # Plain cases with the same systems share one list of them (``tallies.case_tallies``).
-    systems = {id(listed): listed for _, _, _, listed in plain}.values()
+    listed = {id(listed): listed for _, _, _, listed in plain}.values()
+    systems = set(chain(*listed, *(listed for _, _, listed, _ in counted)))
     return {
         "name": family.name,
         "kind": family.kind,
         "language": family.language,
-        "systems": len(set(chain(*systems, *(listed for _, _, listed, _ in counted)))),
+        "systems": len(systems),
         "cases": tallies.case_count(ledger, family.name, retired),
         "outputs": sum(n for _, n, _, _ in plain) + sum(len(o) for _, o, _, _ in counted),
         "gate_failures": len(failing),
         "votes": votes,
         "settled_pairs": counts.settled,
         "pending_pairs": counts.unvoted,
+        "votes_to_settle": votes_to_settle(ledger, family, systems),
     }
+
+
+def votes_to_settle(ledger: Ledger, family: Family, systems: AbstractSet[SystemId]) -> int | None:
+    """The window's estimate of the votes left until "the order is unlikely to change"
+    (``OrderModel.votes_to_settle``); None for a family without votes, or before each two
+    of its ``systems`` have a vote between them (status does not list the pairs, so a
+    system pair whose every pair the gates settle keeps it None, where the window, which
+    lists them, passes it by)."""
+    if family.kind not in VOTED_KINDS:
+        return None
+    lefts, rights, choices = tallies.system_votes(ledger, family.name)
+    model = OrderModel({*systems, *lefts, *rights})
+    if lefts:
+        model.count_all(lefts, rights, choices)
+    return model.votes_to_settle(model.every_pair_voted())
 
 
 def _without(found: CaseOutputs, removed: AbstractSet[OutputId]) -> CaseOutputs:
@@ -132,6 +150,7 @@ def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
         "votes": len(votes),
         "settled_pairs": len(settlement.settled),
         "pending_pairs": _pending(state, voted),
+        "votes_to_settle": votes_to_settle(ledger, family, {o.system_id for o in outputs}),
         **(_tested_counts(state) if family.kind in TESTED_KINDS else {}),
     }
 

@@ -16,6 +16,7 @@ from fitting.information import (
     expected_discordance,
     order_gain,
     posterior,
+    votes_to_settle,
 )
 
 
@@ -93,6 +94,35 @@ def test_expected_discordance_of_two_systems_is_their_chance_of_standing_the_oth
     sd = math.sqrt(0.5 + 0.4 - 0.2)
     assert expected_discordance(post) == pytest.approx(norm.cdf(-0.5 / sd), rel=1e-12)
     assert expected_discordance(Posterior(np.zeros(1), np.eye(1))) == 0.0
+
+
+def test_votes_to_settle_of_two_systems_solves_their_chance_of_standing_the_other_way():
+    # One difference: Phi(-gap / (sd * sqrt(v / (v + m)))) = threshold, solved for m.
+    post = Posterior(np.array([0.3, -0.2]), np.array([[0.5, 0.1], [0.1, 0.4]]))
+    sd, threshold = math.sqrt(0.5 + 0.4 - 0.2), 0.05
+    kept = (0.5 / (sd * norm.ppf(1.0 - threshold))) ** 2
+    assert votes_to_settle(post, 40, threshold) == pytest.approx(40 * (1 / kept - 1), rel=1e-3)
+    assert votes_to_settle(post, 40, 0.4) == 0.0  # already under it
+
+
+def test_votes_to_settle_on_many_systems_reaches_the_threshold_and_no_sooner():
+    post = posterior(_wins(np.random.default_rng(4), 6))
+    votes = 60.0
+    more = votes_to_settle(post, votes, 0.025)
+    assert more is not None and more > 0
+
+    def scaled(extra: float) -> float:  # the expected discordance with ``extra`` more votes
+        return expected_discordance(Posterior(post.mean, post.cov * votes / (votes + extra)))
+
+    assert scaled(more) <= 0.025 < scaled(0.99 * more)
+
+
+def test_votes_to_settle_cannot_be_told_without_votes_or_between_equal_means():
+    post = Posterior(np.array([0.3, -0.2]), np.eye(2))
+    assert votes_to_settle(post, 0, 0.025) is None
+    assert votes_to_settle(Posterior(np.zeros(3), np.eye(3)), 10, 0.025) is None
+    with pytest.raises(ValueError, match="threshold"):
+        votes_to_settle(post, 10, 1.5)
 
 
 def test_the_posterior_needs_a_proper_prior():

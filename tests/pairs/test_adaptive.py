@@ -128,11 +128,14 @@ def test_a_tests_then_votes_family_gets_one_vote_per_case_and_system_pair():
 def test_the_order_settles_only_after_coverage_and_enough_votes():
     candidates, systems = _family(cases=60)
     scheduler = LiveScheduler(candidates, systems, [], seed=2, repeats=RepeatPolicy(0.0))
-    assert not scheduler.order_settled()
+    assert not scheduler.order_settled() and scheduler.votes_to_settle() is None
     _rate(scheduler, systems, 14, seed=2)
     assert not scheduler.order_settled()  # one system pair still has no vote
+    assert scheduler.votes_to_settle() is None
+    _rate(scheduler, systems, 1, seed=2)
+    assert scheduler.votes_to_settle() > 0
     _rate(scheduler, systems, 400, seed=2)
-    assert scheduler.order_settled()
+    assert scheduler.order_settled() and scheduler.votes_to_settle() == 0
 
 
 def test_an_unknown_pair_choice_is_refused():

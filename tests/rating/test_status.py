@@ -12,12 +12,14 @@ from arena.errors import BadInput
 from arena.intake.outputs import FamilySettings, import_file
 from arena.ledger import catalog, events, tallies, verdicts, voting
 from arena.ledger.history import COLUMNS, family_history
+from arena.pairs.adaptive import OrderModel
 from arena.rating.corrections import overrule, remove_output, retire_case, retract
 from arena.rating.session import RatingSession
 from arena.rating.status import family_status
 from arena.rating.status_count import counted_rows, full_status_row
 from arena.records import (
     GATES,
+    VOTED_KINDS,
     GateResult,
     Output,
     OutputId,
@@ -191,7 +193,20 @@ def _listed(ledger, name):
         "votes": len(votes),
         "settled_pairs": settled,
         "pending_pairs": len(pending - {frozenset((v.left_output, v.right_output)) for v in votes}),
+        "votes_to_settle": _votes_to_settle(ledger, name, votes),
     }
+
+
+def _votes_to_settle(ledger, name, votes):
+    """The scheduler's model of the first showings' votes, read as records."""
+    if catalog.get_family(ledger, name).kind not in VOTED_KINDS:
+        return None
+    system = {o.output_id: o.system_id for o in catalog.outputs(ledger, name)}
+    model = OrderModel(system.values())
+    for v in votes:
+        if v.repeat_of is None:
+            model.count(system[v.left_output], system[v.right_output], v.choice, +1)
+    return model.votes_to_settle(model.every_pair_voted())
 
 
 def _as_listed(ledger):
@@ -361,3 +376,34 @@ def test_status_reads_the_votes_and_failures_from_their_indexes(busy):
     assert "USING INDEX votes_by_pair_in_order (family=?)" in counted
     assert "USING INDEX votes_by_pair_in_order (family=? AND <expr>=?)" in on
     assert failed.startswith("SCAN g USING INDEX gate_failures")
+
+
+def test_status_tells_about_how_many_votes_until_the_order_settles(ledger, tmp_path):
+    systems = ("alpha", "beta", "gamma", "delta")
+    lines = [
+        native_line(f"c{c:02d}", s, f"{s} on c{c}: {ENGLISH}") for c in range(40) for s in systems
+    ]
+    import_file(ledger, _write(tmp_path, "o", lines), family="o", fmt="native")
+    session = RatingSession(ledger, "o", seed=1, repeat_share=0.0)
+    rank = {catalog.find_system(ledger, s, "o").system_id: r for r, s in enumerate(systems)}
+
+    def vote(n):
+        for _ in range(n):
+            view = session.current()
+            # Mostly the better system (earlier in ``systems``), now and then the other.
+            better = rank[view.left.system_id] < rank[view.right.system_id]
+            session.vote(
+                "left" if better != (session.scheduler.index.voted_pairs % 7 == 0) else "right"
+            )
+        return family_status(ledger, "o")[0]["votes_to_settle"]
+
+    assert family_status(ledger, "o")[0]["votes_to_settle"] is None
+    assert vote(5) is None  # one system pair has no vote yet
+    first = vote(1)
+    assert first == session.scheduler.votes_to_settle() and first > 0
+    later = vote(40)
+    assert later == session.scheduler.votes_to_settle() and later < first
+    while not session.order_settled():
+        left = vote(1)
+        assert left is not None and left > 0
+    assert vote(0) == 0

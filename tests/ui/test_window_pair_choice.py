@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -53,3 +54,31 @@ def test_the_status_line_suggests_stopping_once_the_order_is_settled(qtbot, open
             assert settled_after is None  # the suggestion does not come and go
     # Not before every system pair has a vote, and long before the family is done.
     assert settled_after is not None and 3 < settled_after < 30
+
+
+def test_the_status_line_tells_about_how_many_votes_are_left_until_then(
+    qtbot, open_window, tmp_path
+):
+    window = open_window(_ledger(tmp_path), "f")
+    page = window.rating
+    left = re.compile(r"about ([\d,]+) more votes until the order is unlikely to change")
+
+    def rank(output) -> int:
+        return next(i for i, s in enumerate(SYSTEMS[:3]) if f"{s}-{i}" in output.text)
+
+    told = []
+    for vote in range(1, 34):
+        pair = page.current_pair()
+        qtbot.keyClick(window, Qt.Key.Key_1 if rank(pair.left) < rank(pair.right) else Qt.Key.Key_2)
+        qtbot.waitUntil(lambda n=vote: page.progress[0] == n)
+        found = left.search(page.status_text())
+        if vote < 3:  # a system pair has no vote yet: it cannot be told
+            assert found is None
+        elif SETTLED in page.status_text():
+            assert found is None
+            break
+        else:
+            told.append(int(found.group(1).replace(",", "")))
+            estimate = page.session.votes_to_settle()
+            assert told[-1] > 0 and abs(told[-1] - estimate) <= 0.05 * estimate
+    assert told and told[-1] < told[0]

@@ -50,6 +50,11 @@ NEXT_STEPS = (
 )
 
 
+def _rounded(votes: int) -> int:
+    """``votes`` to two significant figures: an estimate, not a count."""
+    return int(float(f"{votes:.2g}"))
+
+
 def _clock_text(seconds: float) -> str:
     whole = int(seconds)
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
@@ -81,6 +86,7 @@ class RatingPage(QWidget):
         self.session_votes = 0
         self.progress: tuple[int, int] = (0, 0)
         self.order_settled = False  # a suggestion to stop, no claim about a system
+        self.votes_to_settle: int | None = None
         self.ended_note = ""
         self._started = 0.0
         self._next_break = 0.0
@@ -251,7 +257,14 @@ class RatingPage(QWidget):
         if self.session is None:
             return self.ended_note or ""
         voted, total = self.progress
-        settled = "  ·  more votes are unlikely to change the order" if self.order_settled else ""
+        settled = ""
+        if self.order_settled:
+            settled = "  ·  more votes are unlikely to change the order"
+        elif self.votes_to_settle:
+            settled = (
+                f"  ·  about {_rounded(self.votes_to_settle):,} more votes until the order is "
+                "unlikely to change"
+            )
         return (
             f"{self.family}: {voted}/{total} pairs voted  ·  session "
             f"{self.session.session.number}: {self.session_votes} votes  ·  "
@@ -296,6 +309,7 @@ class RatingPage(QWidget):
             return
         self.progress = session.progress()
         self.order_settled = session.order_settled()
+        self.votes_to_settle = session.votes_to_settle()
         self.status_changed.emit()
         # With adaptive choice the next pair depends on the vote: one per outcome.
         upcoming = session.peek_next()
