@@ -129,7 +129,7 @@ class _Result:
     job: Job
     answer: Answer | None
     error: str
-    cost: float
+    cost: float | None  # None: a reply said no usage, so what it cost is not known
 
 
 def worst_cost(job: Job, client: Client) -> float:
@@ -156,13 +156,16 @@ def _ask(job: Job, client: Client) -> _Result:
     """Every turn of ``job``, each sent with the system's own earlier answers."""
     conversation: list[Message] = []
     replies: list[ChatReply] = []
-    spent = 0.0
+    spent: float | None = 0.0
     for turn in job.turns:
         conversation.append({"role": "user", "content": turn})
         reply = client.ask(client.messages(conversation))
         if reply is None:
             return _Result(job, None, "stopped", spent)
-        spent += reply.cost or 0.0
+        if reply.status == "ok" and reply.cost is None:
+            spent = None
+        elif spent is not None:
+            spent += reply.cost or 0.0
         if reply.status != "ok":
             return _Result(job, None, f"turn {len(replies) + 1}: {reply.error}", spent)
         replies.append(reply)
@@ -253,7 +256,9 @@ def run(
             finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
             results = [future.result() for future in finished]
             for result in results:
-                budget.settle(worst[result.job.output_id], result.cost)
+                # A cost not known is taken to be the most the job could cost.
+                most = worst[result.job.output_id]
+                budget.settle(most, most if result.cost is None else result.cost)
             # The workers get their next jobs before the answers are stored: a store's
             # commit then overlaps the requests in flight instead of delaying them.
             send()

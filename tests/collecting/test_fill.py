@@ -126,6 +126,29 @@ def test_max_cost_is_never_passed(ledger_path, tmp_path, key):
     assert len(_outputs(ledger_path)) == report.summary.answered
 
 
+def test_a_reply_without_usage_counts_at_the_most_it_could_cost(ledger_path, tmp_path, key):
+    from arena.collecting.asking import worst_cost
+    from arena.collecting.fill import plan
+    from arena.collecting.systems_file import settings_of
+    from arena.graded.endpoint import Client
+
+    with FakeEndpoint(default=Reply(usage=None)) as server:
+        make_family(
+            ledger_path, tmp_path, server.url, cases=20, input_price=1000, output_price=2000
+        )
+        with Ledger.open(ledger_path) as ledger:
+            most = {}
+            for job in plan(ledger, "fam").jobs:
+                settings = settings_of(job.system, timeout_s=1, retries=0, backoff_s=0)
+                most[job.output_id] = worst_cost(job, Client(settings, None, threading.Event()))
+            limit = 5 * max(most.values())
+            report = fill(ledger, "fam", options=RunOptions(workers=2, max_cost=limit))
+            stored = [o.output_id for o in catalog.outputs(ledger, "fam")]
+    assert report.summary.stopped_by_budget and 4 <= len(stored) == report.summary.answered
+    assert report.summary.cost == pytest.approx(sum(most[o] for o in stored))
+    assert report.summary.cost <= limit
+
+
 def test_max_cost_needs_prices_and_max_tokens(ledger_path, tmp_path, key):
     with FakeEndpoint(default=Echo()) as server:
         make_family(ledger_path, tmp_path, server.url, cases=2)
