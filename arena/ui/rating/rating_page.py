@@ -26,6 +26,7 @@ from arena.ui.operations import LedgerOps
 from arena.ui.rating.after_paint import AfterPaint
 from arena.ui.rating.pair_view import PairView
 from arena.ui.rating.render_cache import RenderCache
+from arena.ui.rating.status_line import clock_text, stop_note
 from arena.ui.theme import Theme
 
 IDLE_SECONDS = 15 * 60
@@ -48,16 +49,6 @@ NEXT_STEPS = (
     ("board", f"Open the board   [{BOARD_KEY}]"),
     ("families", "Another family   [Esc]"),
 )
-
-
-def _rounded(votes: int) -> int:
-    """``votes`` to two significant figures: an estimate, not a count."""
-    return int(float(f"{votes:.2g}"))
-
-
-def _clock_text(seconds: float) -> str:
-    whole = int(seconds)
-    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
 class RatingPage(QWidget):
@@ -85,8 +76,7 @@ class RatingPage(QWidget):
         self.session: RatingSession | None = None
         self.session_votes = 0
         self.progress: tuple[int, int] = (0, 0)
-        self.order_settled = False  # a suggestion to stop, no claim about a system
-        self.votes_to_settle: int | None = None
+        self.stop_note = ""
         self.ended_note = ""
         self._started = 0.0
         self._next_break = 0.0
@@ -257,18 +247,10 @@ class RatingPage(QWidget):
         if self.session is None:
             return self.ended_note or ""
         voted, total = self.progress
-        settled = ""
-        if self.order_settled:
-            settled = "  ·  more votes are unlikely to change the order"
-        elif self.votes_to_settle:
-            settled = (
-                f"  ·  about {_rounded(self.votes_to_settle):,} more votes until the order is "
-                "unlikely to change"
-            )
         return (
             f"{self.family}: {voted}/{total} pairs voted  ·  session "
             f"{self.session.session.number}: {self.session_votes} votes  ·  "
-            f"{_clock_text(self.elapsed())}{settled}"
+            f"{clock_text(self.elapsed())}{self.stop_note}"
         )
 
     # -- the pair -------------------------------------------------------------
@@ -308,8 +290,7 @@ class RatingPage(QWidget):
         if session is None:
             return
         self.progress = session.progress()
-        self.order_settled = session.order_settled()
-        self.votes_to_settle = session.votes_to_settle()
+        self.stop_note = stop_note(session)
         self.status_changed.emit()
         # With adaptive choice the next pair depends on the vote: one per outcome.
         upcoming = session.peek_next()
