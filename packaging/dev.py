@@ -8,11 +8,12 @@
 Needs only python3 >= 3.11. The environment is (re)installed when
 pyproject.toml changes; everything else is left alone. On Debian/Ubuntu, run as root,
 it installs the system packages it needs with apt-get (python3-venv; for `test`, also
-the sandbox's and the real window's tools); as another user it prints the apt-get line.
+the sandbox's tools, Xvfb and Qt's libraries); as another user it prints the apt-get line.
 """
 
 from __future__ import annotations
 
+import ctypes.util
 import hashlib
 import os
 import shutil
@@ -35,18 +36,41 @@ def _run(*cmd: str | Path, **kwargs) -> None:
     subprocess.run([str(c) for c in cmd], check=True, **kwargs)
 
 
-# The commands the test suite runs, and the Debian packages that provide them. Without
-# them the tests that need them are skipped: bwrap, git and patch for the hidden tests run
-# in the sandbox (tests/trials), xvfb-run, xauth and xdotool for the real window
-# (tests/ui/*_xvfb.py).
-TEST_TOOLS = {
+# What the tests need of the system, by how to tell it is there (a command, or a shared
+# library as ``lib:NAME``), and the Debian package that provides it. Without a command the
+# tests that run it are skipped: bwrap, git and patch for the hidden tests run in the sandbox
+# (tests/trials), xvfb-run, xauth and xdotool for the real window (tests/ui/*_xvfb.py).
+# Without a library Qt cannot start: offscreen (EGL to dbus-1) or under Xvfb (the rest).
+TEST_NEEDS = {
     "bwrap": "bubblewrap",
     "git": "git",
     "patch": "patch",
     "xvfb-run": "xvfb",
     "xauth": "xauth",
     "xdotool": "xdotool",
+    "lib:EGL": "libegl1",
+    "lib:GL": "libgl1",
+    "lib:fontconfig": "libfontconfig1",
+    "lib:xkbcommon": "libxkbcommon0",
+    "lib:glib-2.0": "libglib2.0-0",
+    "lib:dbus-1": "libdbus-1-3",
+    "lib:xkbcommon-x11": "libxkbcommon-x11-0",
+    "lib:xcb-cursor": "libxcb-cursor0",
+    "lib:xcb-icccm": "libxcb-icccm4",
+    "lib:xcb-keysyms": "libxcb-keysyms1",
+    "lib:xcb-image": "libxcb-image0",
+    "lib:xcb-render-util": "libxcb-render-util0",
+    "lib:xcb-shape": "libxcb-shape0",
+    "lib:xcb-xkb": "libxcb-xkb1",
+    "lib:X11-xcb": "libx11-xcb1",
+    "lib:xcb-randr": "libxcb-randr0",
 }
+
+
+def _present(need: str) -> bool:
+    if need.startswith("lib:"):
+        return ctypes.util.find_library(need.removeprefix("lib:")) is not None
+    return shutil.which(need) is not None
 
 
 def _has_venv() -> bool:
@@ -58,11 +82,11 @@ def _has_venv() -> bool:
 
 
 def missing_packages(command: str) -> list[str]:
-    """The Debian packages ``command`` needs that this machine lacks (bubblewrap and the
-    X tools are Linux's: elsewhere only what makes a venv is looked for)."""
+    """The Debian packages ``command`` needs that this machine lacks (the test needs are
+    Linux's: elsewhere only what makes a venv is looked for)."""
     missing = [] if PYTHON.exists() or _has_venv() else ["python3-venv"]
     if command == "test" and sys.platform == "linux":
-        missing += [package for tool, package in TEST_TOOLS.items() if not shutil.which(tool)]
+        missing += [package for need, package in TEST_NEEDS.items() if not _present(need)]
     return missing
 
 
@@ -73,8 +97,9 @@ def _install_system(packages: list[str]) -> None:
         return
     if os.geteuid() == 0 and shutil.which("apt-get"):
         _say(f"installing {' '.join(packages)} with apt-get (for the venv and the tests)")
-        _run("apt-get", "update", "-qq")
-        _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages)
+        quiet = {"stdout": subprocess.DEVNULL}  # dpkg's progress; errors still reach stderr
+        _run("apt-get", "update", "-qq", **quiet)
+        _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages, **quiet)
         return
     how = ("sudo apt-get install " if shutil.which("apt-get") else "install ") + " ".join(packages)
     if "python3-venv" in packages:
