@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,7 @@ import scipy.special
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from regimes import REGIMES, Regime, add_argument  # noqa: E402
 from scheduler_sim import count  # noqa: E402
 
 from fitting import simulate as sim  # noqa: E402
@@ -38,11 +40,11 @@ from fitting.bradley_terry import PairwiseObjective, newton  # noqa: E402
 from fitting.information import SCHEDULER_PENALTY  # noqa: E402
 
 
-def measured_kappa(n: int, cases: int = 150, seed: int = 0) -> float:
+def measured_kappa(n: int, regime: Regime, cases: int = 150, seed: int = 0) -> float:
     """The slope of the fitted strengths on the planted ones, every pair on every case."""
     rng = np.random.default_rng([seed, n])
-    systems = sim.draw_systems(n, rng=rng)
-    family = sim.draw_family(systems, cases, rng=rng)
+    systems = regime.systems(n, rng)
+    family = regime.family(systems, cases, rng)
     rater = sim.SimulatedRater(family, sim.RaterTraits(), rng=np.random.default_rng(seed))
     wins = np.zeros((n, n))
     for case in range(cases):
@@ -69,22 +71,36 @@ class Design:
         self.gap = np.abs(strengths[self.first] - strengths[self.second])
         self.n = n
 
-    def discordance(self, w: np.ndarray) -> float:
+    def discordance(self, w: np.ndarray) -> tuple[float, np.ndarray]:
+        """The expected discordance of ``w`` and its gradient: one more vote on pair ``p``
+        takes ``h_p (a_kl^T cov d_p)^2`` off each difference's variance ``var_kl``."""
         info = (self.d.T * (w * self.h)) @ self.d + SCHEDULER_PENALTY * np.eye(self.n)
         cov = np.linalg.inv(info)
         f, s = self.first, self.second
-        sd = np.sqrt(cov[f, f] + cov[s, s] - 2.0 * cov[f, s])
-        return float(scipy.special.ndtr(-self.gap / sd).sum())
+        var = cov[f, f] + cov[s, s] - 2.0 * cov[f, s]
+        z = self.gap / np.sqrt(var)
+        # d Phi(-z) / d var = phi(z) z / (2 var): the weights of a Laplacian over the pairs.
+        weight = np.zeros((self.n, self.n))
+        weight[f, s] = np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi) * z / (2.0 * var)
+        weight += weight.T
+        spread = cov @ (np.diag(weight.sum(axis=1)) - weight) @ cov
+        along = spread[f, f] + spread[s, s] - 2.0 * spread[f, s]
+        return float(scipy.special.ndtr(-z).sum()), -self.h * along
 
     def best(self, votes: float) -> float:
         """The least expected discordance of any allocation of ``votes`` votes."""
         pairs = len(self.first)
         starts = [np.zeros(pairs), -2.0 * self.gap / self.gap.std()]  # uniform; close first
 
-        def objective(x: np.ndarray) -> float:
-            return self.discordance(votes * scipy.special.softmax(x))
+        def objective(x: np.ndarray) -> tuple[float, np.ndarray]:
+            share = scipy.special.softmax(x)
+            value, grad = self.discordance(votes * share)
+            weighted = votes * share * grad
+            return value, weighted - share * weighted.sum()
 
-        return min(scipy.optimize.minimize(objective, x0, method="L-BFGS-B").fun for x0 in starts)
+        return min(
+            scipy.optimize.minimize(objective, x0, jac=True, method="L-BFGS-B").fun for x0 in starts
+        )
 
     def votes_to_match(self, target: float, votes: float) -> float:
         """The fewest votes (to 0.5%) with which the best allocation reaches ``target``."""
@@ -95,26 +111,41 @@ class Design:
         return high
 
 
+@dataclass(frozen=True)
+class Bound:
+    kappa: float
+    votes: int  # spread evenly over the system pairs
+    ratios: np.ndarray  # per draw: the best allocation's votes to match them, over ``votes``
+
+
+def design_bound(n: int, regime: Regime, draws: int, votes: int = 0) -> Bound:
+    """The best fixed allocation's share of ``votes`` (default 13 per system pair) spread
+    evenly, for ``draws`` draws of ``n`` systems of ``regime``."""
+    kappa = measured_kappa(n, regime)
+    votes = votes or 13 * n * (n - 1) // 2
+    ratios = []
+    for draw in range(draws):
+        rng = np.random.default_rng([draw, n])
+        design = Design(kappa * regime.systems(n, rng).strengths)
+        even = np.full(len(design.first), votes / len(design.first))
+        ratios.append(design.votes_to_match(design.discordance(even)[0], votes) / votes)
+    return Bound(kappa, votes, np.array(ratios))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--systems", default="20")
     parser.add_argument("--draws", type=int, default=20)
     parser.add_argument("--votes", type=int, default=0, help="default: 13 per system pair")
+    add_argument(parser)
     args = parser.parse_args(argv)
     for n in (int(x) for x in args.systems.split(",")):
-        kappa = measured_kappa(n)
-        votes = args.votes or 13 * n * (n - 1) // 2
-        ratios = []
-        for draw in range(args.draws):
-            rng = np.random.default_rng([draw, n])
-            design = Design(kappa * sim.draw_systems(n, rng=rng).strengths)
-            uniform = design.discordance(np.full(len(design.first), votes / len(design.first)))
-            ratios.append(design.votes_to_match(uniform, votes) / votes)
-        r = np.array(ratios)
+        bound = design_bound(n, REGIMES[args.regime], args.draws, args.votes)
+        r = bound.ratios
         print(
-            f"{n} systems, kappa {kappa:.2f}, {votes} votes spread evenly: the best allocation "
-            f"does as well with {r.mean():.2f}x of them (range {r.min():.2f}-{r.max():.2f}, "
-            f"{args.draws} draws)",
+            f"{n} systems ({args.regime}), kappa {bound.kappa:.2f}, {bound.votes} votes spread "
+            f"evenly: the best allocation does as well with {r.mean():.2f}x of them (range "
+            f"{r.min():.2f}-{r.max():.2f}, {args.draws} draws)",
             flush=True,
         )
     return 0

@@ -3,6 +3,8 @@
     python benchmarks/interval_calibration.py                  # every regime, 1,000 rounds each
     python benchmarks/interval_calibration.py --rounds 200     # quicker
     python benchmarks/interval_calibration.py --only 8x252 --variant settled   # some regimes
+    python benchmarks/interval_calibration.py --pairs adaptive --only 8x1000 --variant plain \
+        --regime near-ties                                     # the real scheduler, adaptive
 
 Each regime fixes the systems (true strengths N(0, 1) logits, gate failure rates,
 typical lengths) and the rater (ties, both bad, 10% of choices at random, case
@@ -22,6 +24,11 @@ as expected per case, the same penalty, anchor and total weight), worked out fro
 ``population_cases`` fresh cases per regime. It is not the planted strengths: ties,
 random choices, hard cases and gate verdicts shrink every fit toward the middle, and
 an interval can only speak for what the votes measure.
+
+``--pairs coverage|adaptive`` has the real scheduler (``arena.pairs.live_scheduler``) pick
+the votes one at a time instead, each answered before the next is chosen: under adaptive
+choice the votes depend on the answers before them, which the intervals must survive.
+``--regime`` draws the systems and outputs of ``benchmarks/regimes.py`` (default: as above).
 
 Prints one line per regime: coverage (over every ranked system but the anchor, in the
 rounds shown), its standard error (from the per-round coverages), the median interval
@@ -44,6 +51,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from regimes import REGIMES, add_argument  # noqa: E402
+from scheduler_sim import Scheduled  # noqa: E402
 
 from arena.rounds import uncertainty  # noqa: E402
 from fitting import bootstrap_points, fit_points  # noqa: E402
@@ -118,28 +128,71 @@ def _truth(expected: np.ndarray, settled: np.ndarray, pairs: np.ndarray, cases: 
     return fitted.points
 
 
-def run_regime(args: tuple[Regime, int, int]) -> dict:
-    regime, rounds, seed = args
+def scheduled_votes(
+    family: sim.SimulatedFamily,
+    rater: sim.RaterTraits,
+    n_votes: int,
+    *,
+    rng: np.random.Generator,
+    pending: np.ndarray,
+    pair_choice: str,
+) -> sim.SimulatedVotes:
+    """``n_votes`` votes on the pending pairs chosen by the real scheduler (``pair_choice``),
+    answered one at a time; the fields a calibration reads (no repeats)."""
+    n, s = family.systems.n_systems, family.samples
+    seed = int(rng.integers(2**31))
+    chooser = Scheduled(n, family.n_cases, seed, pair_choice, pending=pending, samples=s)
+    answers = sim.SimulatedRater(family, rater, rng=rng)
+    for _ in range(min(n_votes, pending.shape[0])):
+        case, left, right = chooser.next()
+        chooser.voted(answers.choose(case, left, right))
+    shown = np.array(answers.answers, dtype=np.intp).reshape(-1, 4)
+    case, left, right, choice = shown.T
+    empty = np.zeros(0, dtype=np.intp)
+    return sim.SimulatedVotes(
+        case=case,
+        left=left,
+        right=right,
+        a=left // s,
+        b=right // s,
+        choice=choice.astype(np.int8),
+        y=np.array([1.0, 0.0, 0.5, 0.5])[choice],
+        len_a=family.length[case, left],
+        len_b=family.length[case, right],
+        session=np.ones(case.size, dtype=np.int64),
+        repeat_of=empty,
+        repeat_choice=empty.astype(np.int8),
+    )
+
+
+def run_regime(args: tuple[Regime, int, int, str, str]) -> dict:
+    regime, rounds, seed, pair_choice, strengths = args
     variant = VARIANTS[regime.variant]
     n, samples, settle = regime.systems, variant["samples"], variant["settle_share"]
     rng = np.random.default_rng([seed, n, regime.votes, list(VARIANTS).index(regime.variant)])
-    systems = sim.draw_systems(n, rng=rng, settle_share=settle)
+    kind = REGIMES[strengths]
+    systems = kind.systems(n, rng, settle_share=settle)
     rater = sim.RaterTraits(
         **RATER, side_bias=variant["side_bias"], length_preference=variant["length_preference"]
     )
     per_case = (n * samples) * (n * samples - 1) // 2 - n * samples * (samples - 1) // 2
     population_cases = max(400, 1_000_000 // per_case)
     expected, settled = _population(
-        sim.draw_family(systems, population_cases, rng=rng, samples=samples, identical_share=0.01),
+        kind.family(systems, population_cases, rng, samples=samples, identical_share=0.01),
         rater,
     )
     cases = max(40, math.ceil(1.5 * regime.votes / (per_case * (1 - settle))))
     started = time.perf_counter()
     hits, counts, widths, shares, shown = [], [], [], [], 0
     for _ in range(rounds):
-        family = sim.draw_family(systems, cases, rng=rng, samples=samples, identical_share=0.01)
+        family = kind.family(systems, cases, rng, samples=samples, identical_share=0.01)
         done, pending = sim.settled_pairs(family)
-        votes = sim.simulate_votes(family, rater, regime.votes, rng=rng, pending=pending)
+        if pair_choice == "simulated":
+            votes = sim.simulate_votes(family, rater, regime.votes, rng=rng, pending=pending)
+        else:
+            votes = scheduled_votes(
+                family, rater, regime.votes, rng=rng, pending=pending, pair_choice=pair_choice
+            )
         a = np.concatenate([votes.a, done.a])
         b = np.concatenate([votes.b, done.b])
         y = np.concatenate([votes.y, done.y])
@@ -185,6 +238,8 @@ def run_regime(args: tuple[Regime, int, int]) -> dict:
     coverage = float(np.sum(hits) / max(np.sum(counts), 1)) if counts else math.nan
     return {
         "regime": regime.name,
+        "strengths": strengths,
+        "pairs": pair_choice,
         "systems": n,
         "votes": regime.votes,
         "variant": regime.variant,
@@ -208,6 +263,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated systems x votes, e.g. 8x168,20x420")
     parser.add_argument("--variant", choices=list(VARIANTS), help="only this variant")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--pairs",
+        choices=("simulated", "coverage", "adaptive"),
+        default="simulated",
+        help="who picks the votes: the vectorised coverage-first stand-in "
+        "(fitting.simulate.simulate_votes) or the real scheduler, either way",
+    )
+    add_argument(parser)
     args = parser.parse_args(argv)
     todo = regimes()
     if args.only:
@@ -215,12 +278,13 @@ def main(argv: list[str] | None = None) -> int:
         todo = [r for r in todo if f"{r.systems}x{r.votes}" in wanted]
     if args.variant:
         todo = [r for r in todo if r.variant == args.variant]
-    jobs = [(r, args.rounds, args.seed) for r in todo]
+    jobs = [(r, args.rounds, args.seed, args.pairs, args.regime) for r in todo]
     # The slowest (50 systems) first, so two workers finish together.
     jobs.sort(key=lambda job: -job[0].systems * job[0].votes)
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(run_regime, jobs, chunksize=1)
     results.sort(key=lambda r: (not r["inside"], r["systems"], r["votes"], r["variant"]))
+    print(f"pairs: {args.pairs}, strengths: {args.regime}, {args.rounds} rounds per regime")
     print(
         "| regime | cases | settled share | rounds shown | coverage | ± se | "
         "median width (points) | s |"

@@ -37,6 +37,7 @@ which it stays right). A run that has not got there by the cap counts the cap.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -50,6 +51,8 @@ import scipy.stats
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from regimes import REGIMES, add_argument  # noqa: E402
 
 from arena.pairs.live_scheduler import LiveScheduler  # noqa: E402
 from arena.pairs.pending import PendingPairs  # noqa: E402
@@ -92,38 +95,55 @@ def board(wins: np.ndarray) -> np.ndarray:
 
 
 class Scheduled:
-    """The real scheduler, fed each vote as the rating session feeds it."""
+    """The real scheduler, fed each vote as the rating session feeds it. ``pending``: the
+    pairs for the rater as rows (case, output, output), output ``o`` of system ``o //
+    samples`` (default: every pair of ``n`` systems, one output each, on every case)."""
 
-    def __init__(self, n: int, cases: int, seed: int, pair_choice: str) -> None:
-        systems = {f"{c}:{s:03d}": f"s{s:03d}" for c in range(cases) for s in range(n)}
-        candidates = [
-            Candidate(str(c), f"{c}:{a:03d}", f"{c}:{b:03d}")
-            for c in range(cases)
-            for a in range(n)
-            for b in range(a + 1, n)
-        ]
+    def __init__(
+        self,
+        n: int,
+        cases: int,
+        seed: int,
+        pair_choice: str,
+        *,
+        pending: np.ndarray | None = None,
+        samples: int = 1,
+        repeats: RepeatPolicy | None = None,
+    ) -> None:
+        if pending is None:
+            first, second = np.triu_indices(n, k=1)
+            pending = np.array(
+                [(c, a, b) for c in range(cases) for a, b in zip(first, second, strict=True)]
+            )
+        outputs = range(n * samples)
+        systems = {f"{c}:{o:03d}": f"s{o // samples:03d}" for c in range(cases) for o in outputs}
+        candidates = [Candidate(str(c), f"{c}:{a:03d}", f"{c}:{b:03d}") for c, a, b in pending]
         self.scheduler = LiveScheduler(
             PendingPairs.of(candidates),
             systems,
             [],
             seed=seed,
-            repeats=RepeatPolicy(share=0.0),
+            repeats=repeats or RepeatPolicy(share=0.0),
             pair_choice=pair_choice,
         )
         self.shown = 0
+        self.repeat_of: str | None = None  # of the pair shown last
 
     def next(self) -> tuple[int, int, int]:
         planned = self.scheduler.next()
         assert planned is not None, "the family ran out of pairs: raise --cases"
         pid = f"p{self.shown}"
         self.shown += 1
-        self.scheduler.shown(pid, planned.case_id, planned.left_output, planned.right_output, None)
+        self.repeat_of = planned.repeat_of
+        self.scheduler.shown(
+            pid, planned.case_id, planned.left_output, planned.right_output, planned.repeat_of
+        )
         self._pid = pid
         left, right = (int(o.split(":")[1]) for o in (planned.left_output, planned.right_output))
         return int(planned.case_id), left, right
 
-    def voted(self, choice: str) -> None:
-        self.scheduler.voted(self._pid, f"v{self._pid}", choice)
+    def voted(self, choice: str, session: str | None = None) -> None:
+        self.scheduler.voted(self._pid, f"v{self._pid}", choice, session_id=session)
 
 
 class Uniform:
@@ -238,11 +258,14 @@ class Oracle:
         count(self.wins, *self._shown, choice)
 
 
-def one_run(n: int, method: str, run: int, cases: int, cap: int, tau_only: bool) -> Outcome:
+def one_run(
+    n: int, method: str, run: int, cases: int, cap: int, tau_only: bool, regime: str = "default"
+) -> Outcome:
     started = time.perf_counter()
     rng = np.random.default_rng([run, n])
-    systems = sim.draw_systems(n, rng=rng)
-    family = sim.draw_family(systems, cases, rng=rng)
+    kind = REGIMES[regime]
+    systems = kind.systems(n, rng)
+    family = kind.family(systems, cases, rng)
     rater = sim.SimulatedRater(family, sim.RaterTraits(), rng=np.random.default_rng([run, n, 7]))
     chooser: Scheduled | Uniform | InformationGainReference | Oracle
     if method in ("coverage", "adaptive"):
@@ -302,13 +325,13 @@ def key_cost(n: int = 50, cases: int = 2, keys: int = 1600) -> None:
         )
 
 
-def _job(args: tuple[int, str, int, int, int, bool]) -> Outcome:
+def _job(args: tuple[int, str, int, int, int, bool, str]) -> Outcome:
     return one_run(*args)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--systems", default="8,20,50", help="sizes, comma-separated")
+    parser.add_argument("--systems", default="20", help="sizes, comma-separated")
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--methods", default=",".join(METHODS))
     parser.add_argument("--cases", type=int, default=0, help="default: enough for the cap")
@@ -319,6 +342,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--key-cost", action="store_true", help="only the time per key at 50 systems"
     )
+    parser.add_argument(
+        "--cap",
+        type=int,
+        default=0,
+        help="votes per system pair before a run gives up (default 40, 12 above 20 systems)",
+    )
+    add_argument(parser)
+    parser.add_argument(
+        "--json", action="store_true", help="print the figures and the design bound as JSON"
+    )
+    parser.add_argument("--bound-draws", type=int, default=20, help="draws for the design bound")
     args = parser.parse_args(argv)
     if args.key_cost:
         key_cost()
@@ -327,31 +361,70 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(methods) - set(METHODS + BOUNDS)
     if unknown:
         parser.error(f"--methods: unknown {', '.join(sorted(unknown))}")
+    report = []
     for n in (int(x) for x in args.systems.split(",")):
         pairs = n * (n - 1) // 2
-        cap = 40 * pairs if n <= 20 else 12 * pairs
+        cap = (args.cap or (40 if n <= 20 else 12)) * pairs
         cases = args.cases or max(60, 3 * cap // pairs)
-        print(f"\n{n} systems ({pairs} system pairs), {cases} cases, {args.runs} runs, cap {cap}")
-        print(
-            f"{'method':<10} {'tau>=0.9 mean':>14} {'median':>8} {'vs coverage':>12} "
-            f"{'top right 95%':>14} {'s/run':>7}"
-        )
+        if not args.json:
+            print(
+                f"\n{n} systems ({pairs} system pairs), {args.regime}, {cases} cases, "
+                f"{args.runs} runs, cap {cap}"
+            )
+            print(
+                f"{'method':<10} {'tau>=0.9 mean':>14} {'median':>8} {'vs coverage':>12} "
+                f"{'top right 95%':>14} {'s/run':>7}"
+            )
         baseline = None
+        found = {}
         for method in methods:
-            jobs = [(n, method, run, cases, cap, args.tau_only) for run in range(args.runs)]
+            jobs = [
+                (n, method, run, cases, cap, args.tau_only, args.regime) for run in range(args.runs)
+            ]
             with ProcessPoolExecutor(args.workers) as pool:
                 outcomes = list(pool.map(_job, jobs))
             tau = np.array([o.tau_votes for o in outcomes])
             top = np.array([o.top_votes for o in outcomes])
             if method == "coverage" or baseline is None:
                 baseline = baseline or float(tau.mean())
-            top_text = "-" if args.tau_only else f"{np.percentile(top, 95):.0f}"
-            print(
-                f"{method:<10} {tau.mean():>14.0f} {np.median(tau):>8.0f} "
-                f"{tau.mean() / baseline:>11.2f}x {top_text:>14} "
-                f"{np.mean([o.seconds for o in outcomes]):>7.2f}",
-                flush=True,
+            found[method] = {
+                "tau_votes_mean": float(tau.mean()),
+                "tau_votes_median": float(np.median(tau)),
+                "vs_coverage": float(tau.mean() / baseline),
+                "top_right_95": None if args.tau_only else float(np.percentile(top, 95)),
+                "at_cap": int((tau == cap).sum()),
+            }
+            if not args.json:
+                top_text = "-" if args.tau_only else f"{np.percentile(top, 95):.0f}"
+                print(
+                    f"{method:<10} {tau.mean():>14.0f} {np.median(tau):>8.0f} "
+                    f"{tau.mean() / baseline:>11.2f}x {top_text:>14} "
+                    f"{np.mean([o.seconds for o in outcomes]):>7.2f}",
+                    flush=True,
+                )
+        if args.json:
+            from design_bound import design_bound
+
+            bound = design_bound(n, REGIMES[args.regime], args.bound_draws)
+            report.append(
+                {
+                    "regime": args.regime,
+                    "systems": n,
+                    "runs": args.runs,
+                    "cap": cap,
+                    "reference": methods[0],
+                    "methods": found,
+                    "design_bound": {
+                        "mean": float(bound.ratios.mean()),
+                        "min": float(bound.ratios.min()),
+                        "max": float(bound.ratios.max()),
+                        "draws": args.bound_draws,
+                        "kappa": bound.kappa,
+                    },
+                }
             )
+    if args.json:
+        print(json.dumps(report, indent=1))
     return 0
 
 
