@@ -69,8 +69,8 @@ def heading_anchors(text: str) -> set[str]:
 
 @dataclass(frozen=True)
 class JsonSpec:
-    """A ``--json`` field list: the inline ``{"key", …}`` after a ``--json``, a ``| key |
-    meaning |`` table, or a ```` ```json ```` example right after a ``--json``."""
+    """A ``--json`` field list: the inline ``{"key", …}`` (or ``[{…}]``) after a ``--json``,
+    a ``| key | meaning |`` table, or a ```` ```json ```` example right after a ``--json``."""
 
     heading: str
     ordinal: int  # its place among the lists under the same heading
@@ -92,7 +92,7 @@ def json_specs(text: str) -> list[JsonSpec]:
             heading = line.lstrip("#").strip()
         headings.append(heading)
     found: list[tuple[int, str, str]] = []  # (line index, kind, body)
-    for match in re.finditer(r"`--json`[^`]{0,40}?`(\{[^`]*\})`", text):
+    for match in re.finditer(r"`--json`[^`]{0,40}?`(\[?\{[^`]*\}\]?)`", text):
         found.append((text.count("\n", 0, match.start(1)), "inline", match.group(1)))
     i = 0
     while i < len(lines):
@@ -141,12 +141,14 @@ def documented_keys(spec: JsonSpec) -> Keys:
         for row in spec.body.splitlines():
             names |= set(re.findall(r"`([^`]+)`", row.split("|")[1]))
         return Keys(names)
-    keys = _quoted_keys(spec.body)
+    # A list of objects (``[{"a", "b"}]``) is described by its objects' keys.
+    body = spec.body[1:-1] if spec.body.startswith("[") else spec.body
+    keys = _quoted_keys(body)
     if spec.kind == "inline":
         # Only a nested object named wholly by its keys is a field list ("created": {the
         # settings as created, "at"} describes one in words).
         for name in list(keys.nested):
-            inner = re.search(rf'"{re.escape(name)}":\s*\[?\{{([^{{}}]*)\}}', spec.body)
+            inner = re.search(rf'"{re.escape(name)}":\s*\[?\{{([^{{}}]*)\}}', body)
             if inner is None or re.sub(r'"[^"]*"|[\s,]', "", inner.group(1)):
                 del keys.nested[name]
     return keys

@@ -9,19 +9,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import re
 import shlex
-import zipfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arena import __version__
-from arena.cli.main import build_parser, main
-from tests.conftest import REPO, native_line
+from arena.cli.main import build_parser
+from tests.conftest import REPO
 from tests.docs_checks import (
     JsonSpec,
     command_lines,
@@ -30,6 +27,7 @@ from tests.docs_checks import (
     json_specs,
     links,
 )
+from tests.docs_ledger import printed_json
 
 DOCS = sorted((REPO / "docs").glob("*.md")) + [REPO / "README.md", REPO / "benchmarks/README.md"]
 PARSER = build_parser()
@@ -113,10 +111,11 @@ def _filled(words: list[str]) -> list[str]:
 def _subcommand_chain(words: list[str]) -> list[argparse.ArgumentParser]:
     chain, parser = [], PARSER
     for word in words:
-        parser = _subcommands(parser).get(word)  # type: ignore[assignment]
-        if parser is None:
+        found = _subcommands(parser).get(word)
+        if found is None:
             break
-        chain.append(parser)
+        chain.append(found)
+        parser = found
     return chain
 
 
@@ -194,105 +193,11 @@ def test_every_link_resolves(doc):
 
 @pytest.fixture(scope="module")
 def printed(tmp_path_factory) -> Iterator[dict[str, Any]]:
-    """What each command with a documented ``--json`` prints on the demo ledger, rated by a
-    simple rater (one flag), closed, exported, corrected; and a graded family collected from
-    a local fake endpoint."""
-    from arena.intake.demo import build_demo
-    from tests.graded.fake_endpoint import FakeEndpoint
-
     folder = tmp_path_factory.mktemp("docs")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HOME", str(folder / "home"))  # the signing key goes there
         patch.setenv("XDG_DATA_HOME", str(folder / "home" / "data"))
-        ledger = folder / "demo.sqlite"
-        build_demo(ledger, replace=False)
-        _rate(ledger, "prose-en", votes=60)
-
-        def arena(*args: str, as_json: bool = True) -> Any:
-            out, err = io.StringIO(), io.StringIO()
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main(["--ledger", str(ledger), *args, *(["--json"] if as_json else [])])
-            assert code == 0, (args, err.getvalue())
-            return json.loads(out.getvalue()) if as_json else None
-
-        answers = folder / "answers.jsonl"
-        answers.write_text('{"task_id": "reasoning-01", "output": "Answer: 42"}\n')
-        small = folder / "small.jsonl"
-        small.write_text("\n".join(native_line(c, s, f"{s} on {c}.") for c in "ab" for s in "xy"))
-        votes = folder / "votes.jsonl"
-        vote = {"case_id": "explain-01", "left_system": "aurora-7b", "right_system": "basalt-13b"}
-        at = {"shown_at": "2026-11-01T10:00:00Z", "voted_at": "2026-11-01T10:00:30Z"}
-        votes.write_text(
-            json.dumps({**vote, "choice": "left", "session": "s", "actor": "ann", **at})
-        )
-        bundle, battles = str(folder / "round.zip"), str(folder / "battles.json")
-        out: dict[str, Any] = {}
-        out["round close"] = arena("round", "close", "--family", "prose-en")
-        out["round show"] = arena("round", "show", "--family", "prose-en")
-        out["round show category"] = arena(
-            "round", "show", "--family", "prose-en", "--category", "explain"
-        )
-        arena("round", "close", "--family", "fixes")
-        out["round show tests"] = arena("round", "show", "--family", "fixes")
-        arena("export", "--family", "prose-en", "--out", bundle, as_json=False)
-        with zipfile.ZipFile(bundle) as opened:
-            out["manifest"] = json.loads(opened.read("manifest.json"))
-        out["verify"] = arena("verify", bundle)
-        arena(
-            "export", "--family", "prose-en", "--format", "battles", "--out", battles, as_json=False
-        )
-        out["fit"] = arena("fit", battles)
-        out["key"] = arena("key")
-        out["import"] = arena("import", str(small), "--family", "small", "--create")
-        with FakeEndpoint() as server:
-            out["collect"] = arena(
-                "collect", "starter", "--endpoint", server.url, "--model", "fake", "--family", "g"
-            )
-        out["import graded"] = arena(
-            "import",
-            str(answers),
-            "--kind",
-            "graded",
-            "--suite",
-            "starter",
-            "--model",
-            "m",
-            "--family",
-            "imported",
-        )
-        out["grade"] = arena("grade", "g")
-        arena("round", "close", "--family", "g")
-        out["round show graded"] = arena("round", "show", "--family", "g")
-        out["import-votes"] = arena("import-votes", str(votes), "--family", "prose-en")
-        out["tests run"] = arena("tests", "run", "--family", "fixes", "--no-sandbox")
-        out["tasks import"] = arena(
-            "tasks", "import", str(REPO / "resources/demo/fixes/tasks.toml"), "--family", "fixes"
-        )
-        arena("family", "set", "prose-en", "--aspect", "prose", "--reason", "docs", "--no-gate")
-        out["family show"] = arena("family", "show", "prose-en")
-        out["family list"] = arena("family", "list")
-        out["case retire"] = arena(
-            "case", "retire", "write-10", "--family", "prose-en", "--reason", "docs"
-        )
-        out["event list"] = arena("event", "list", "--family", "prose-en")
-        out["flags"] = arena("flags")
-        out["status"] = arena("status")
-        out["gate"] = arena("gate")
-        out["gate list"] = arena("gate", "--list")
-        out["check"] = arena("check")
-        yield out
-
-
-def _rate(path: Path, family: str, *, votes: int) -> None:
-    """``votes`` votes through the rating session (left, right or tie in turn), and a flag."""
-    from arena.ledger import Ledger
-    from arena.rating.session import RatingSession
-
-    with Ledger.open(path) as ledger:
-        session = RatingSession(ledger, family, seed=1, repeat_share=0.2)
-        session.flag("the left answer quotes the prompt")
-        for n in range(votes):
-            session.vote(("left", "right", "left", "tie")[n % 4])
+        yield printed_json(folder)
 
 
 def _each(value: Any) -> list[dict[str, Any]]:
@@ -316,6 +221,7 @@ WHERE: dict[Where, tuple[tuple[str, ...], tuple[str, ...], tuple[Where, ...]]] =
     ("cli.md", "arena gate", 1): (("gate",), ("families",), ()),
     ("cli.md", "arena gate", 2): (("gate list",), (), ()),
     ("cli.md", "arena case", 0): (("case retire",), (), ()),
+    ("cli.md", "arena case", 1): (("case import",), (), ()),
     ("cli.md", "arena event", 0): (("event list",), (), ()),
     ("cli.md", "arena flags", 0): (("flags",), (), ()),
     ("cli.md", "arena flags", 1): (("flags",), ("flags",), ()),
@@ -329,6 +235,8 @@ WHERE: dict[Where, tuple[tuple[str, ...], tuple[str, ...], tuple[Where, ...]]] =
     ("cli.md", "arena key", 0): (("key",), (), ()),
     ("cli.md", "arena fit", 0): (("fit",), (), ()),
     ("cli.md", "arena collect", 0): (("collect",), (), ()),
+    ("cli.md", "arena collect", 1): (("collect family",), (), ()),
+    ("cli.md", "arena systems", 0): (("systems list",), (), ()),
     ("cli.md", "arena grade", 0): (("grade",), (), ()),
     ("cli.md", "arena tasks", 0): (("tasks import",), (), ()),
     ("cli.md", "arena tests", 0): (("tests run",), (), ()),
@@ -360,7 +268,7 @@ def test_a_json_field_list_is_what_the_command_prints(printed, where):
     outputs, path, adds_to = WHERE[where]
     objects = []
     for name in outputs:
-        found = [printed[name]]
+        found = _each(printed[name])
         for key in path:
             found = [item for value in found for item in _each(value[key])]
         objects += found
