@@ -104,7 +104,10 @@ def _install_system(packages: list[str]) -> None:
     how = ("sudo apt-get install " if shutil.which("apt-get") else "install ") + " ".join(packages)
     if "python3-venv" in packages:
         sys.exit(f"[dev] python3 cannot make virtual environments here: run `{how}` and try again")
-    _say(f"missing {', '.join(packages)}: the tests that need them are skipped; to run them: {how}")
+    _say(
+        f"missing {', '.join(packages)}, which tests need (without them the sandbox's and the "
+        f"window's are skipped); to install: {how}"
+    )
 
 
 def _make_venv() -> None:
