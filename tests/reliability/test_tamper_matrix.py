@@ -16,15 +16,20 @@ import pytest
 from sqlite_utils import Database
 
 from arena.bundle.export import export_round
+from arena.collecting.systems_file import add_systems
 from arena.errors import LedgerBehindHeadFile, UnsealedRows
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
+from arena.intake.case_import import import_cases
+from arena.intake.families import create_family
+from arena.intake.family_settings import FamilySettings
 from arena.ledger import Ledger, chain, events, family_changes, heads, seals, trial_store
 from arena.ledger.guards import APPEND_ONLY
 from arena.ledger.integrity import check
 from arena.rating.session import RatingSession
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
+from tests.collecting.helpers import cases_file, systems_file
 from tests.conftest import copy_ledger
 from tests.graded.fake_endpoint import FakeEndpoint, Reply
 from tests.graded.test_graded import _settings
@@ -34,7 +39,8 @@ from tests.tested_helpers import TASK, add_trial, make_tests_family
 @pytest.fixture(scope="module")
 def everything(tmp_path_factory, template_ledger) -> Path:
     """A ledger with rows in every table: votes, undos, a flag, a correction, a closed
-    round, a graded run, and a tests family with a task and a trial."""
+    round, a graded run, a tests family with a task and a trial, and a votes family with
+    cases and systems to collect from."""
     path = copy_ledger(template_ledger, tmp_path_factory.mktemp("matrix") / "full.sqlite")
     starter = load_suite("starter")
     with Ledger.open(path) as ledger:
@@ -54,6 +60,9 @@ def everything(tmp_path_factory, template_ledger) -> Path:
         add_trial(ledger, "t", "t1", "b", "passed", log_tail="ok", log_hash="0" * 64)
         with ledger.atomic():
             trial_store.add_task(ledger, TASK)
+            create_family(ledger, "col", FamilySettings(kind="votes", language="en"))
+        import_cases(ledger, cases_file(path.parent, 2), family="col", fmt="native")
+        add_systems(ledger, systems_file(path.parent, "http://127.0.0.1:9"), "col")
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return path
 
@@ -72,7 +81,7 @@ TABLES = [
     "families", "systems", "cases", "outputs", "gate_results", "imports", "sessions",
     "presentations", "votes", "retractions", "events", "rounds", "round_items",
     "round_comparisons", "suites", "runs", "attempts", "grades", "tasks", "trials",
-    "output_keys", "family_changes",
+    "output_keys", "family_changes", "case_details", "family_systems",
 ]  # fmt: skip
 
 
