@@ -22,6 +22,14 @@ from .defaults import (
 if TYPE_CHECKING:
     from .agreement import AgreementResult, rater_agreement
     from .bootstrap import ConfidenceInterval, MacroScoreResult, bootstrap_macro_score
+    from .judge_agreement import (
+        Estimate,
+        PairAgreement,
+        PositionResult,
+        krippendorff_alpha,
+        pair_agreement,
+        position_bias,
+    )
     from .length_bias import LengthBiasResult, length_bias
     from .points import PointsResult, fit_points
     from .points_interval import PointsInterval, bootstrap_points
@@ -35,6 +43,12 @@ _MODULES = {
     "ConfidenceInterval": "bootstrap",
     "MacroScoreResult": "bootstrap",
     "bootstrap_macro_score": "bootstrap",
+    "Estimate": "judge_agreement",
+    "PairAgreement": "judge_agreement",
+    "PositionResult": "judge_agreement",
+    "krippendorff_alpha": "judge_agreement",
+    "pair_agreement": "judge_agreement",
+    "position_bias": "judge_agreement",
     "LengthBiasResult": "length_bias",
     "length_bias": "length_bias",
     "PointsResult": "points",
@@ -54,15 +68,21 @@ __all__ = [
     "POINTS_PER_LOGIT",
     "AgreementResult",
     "ConfidenceInterval",
+    "Estimate",
     "LengthBiasResult",
     "MacroScoreResult",
+    "PairAgreement",
     "PointsInterval",
     "PointsResult",
+    "PositionResult",
     "SplitHalfResult",
     "bootstrap_macro_score",
     "bootstrap_points",
     "fit_points",
+    "krippendorff_alpha",
     "length_bias",
+    "pair_agreement",
+    "position_bias",
     "proportion_interval",
     "rater_agreement",
     "split_half_interval",

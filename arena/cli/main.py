@@ -18,6 +18,7 @@ from arena.cli import (
     flags_cmd,
     gate_cmd,
     graded_cmd,
+    judges_cmd,
     output,
     round_cmd,
     tests_cmd,
@@ -49,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     family_cmd.register(sub)
     flags_cmd.register(sub)
     tests_cmd.register(sub)
+    judges_cmd.register(sub)
     return parser
 
 

@@ -24,13 +24,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0019,
     migrations_0020,
     migrations_0021,
+    migrations_0022,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 21
+SCHEMA_VERSION = 22
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

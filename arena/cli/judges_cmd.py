@@ -1,0 +1,100 @@
+"""`arena judges`: import another judge's verdicts; show each judge beside the rater."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from arena.cli import output
+from arena.cli.commands import open_ledger
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from arena.judges.importing import FORMATS, KINDS
+
+    judges = sub.add_parser("judges", help="other judges beside the rater (docs/judges.md)")
+    verbs = judges.add_subparsers(dest="verb", metavar="VERB", required=True)
+    p = verbs.add_parser("import", help="import a judge's verdicts (one transaction)")
+    p.add_argument("file", type=Path, help="the verdict file")
+    p.add_argument("--family", required=True, help="the family judged")
+    p.add_argument("--judge", required=True, help="the judge's name (not 'rater')")
+    p.add_argument("--kind", required=True, choices=KINDS, help="a person or a model")
+    p.add_argument("--format", dest="fmt", default="native", choices=FORMATS)
+    p.add_argument("--column", help="pandalm: the annotator column to read (e.g. annotator2)")
+    p.set_defaults(handler=cmd_import)
+    p = verbs.add_parser("show", help="each judge's agreement with the rater, and α")
+    p.add_argument("--family", required=True, help="the family")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(handler=cmd_show)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from arena.judges.importing import import_judge
+
+    with open_ledger(args) as ledger:
+        report = import_judge(
+            ledger,
+            args.file,
+            family=args.family,
+            judge=args.judge,
+            kind=args.kind,
+            fmt=args.fmt,
+            column=args.column,
+        )
+    note = f", {report.skipped} games without a verdict skipped" if report.skipped else ""
+    again = "" if report.verdicts_added else " (this file was imported for this judge before)"
+    print(
+        f"{report.judge}: {report.verdicts_added} verdicts added from {report.records} "
+        f"records{note}{again}; source sha256 {report.source_sha256}"
+    )
+    return 0
+
+
+def _shown(figure: dict[str, Any] | None) -> str:
+    if figure is None or figure["value"] is None:
+        return "—"
+    if figure["low"] is None:
+        return f"{figure['value']:.3f}"
+    return f"{figure['value']:.3f} [{figure['low']:.3f}, {figure['high']:.3f}]"
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from arena.judges.comparison import judges_report
+
+    with open_ledger(args, readonly=True) as ledger:
+        report = judges_report(ledger, args.family)
+    if args.json:
+        output.emit_json(report)
+        return 0
+    rater = report["rater"]
+    print(f"rater: {rater['verdicts']} votes on {rater['items']} items")
+    if not report["judges"]:
+        print(f"no judges in {args.family}: `arena judges import` adds one")
+        return 0
+    print(
+        output.table(
+            ["judge", "kind", "verdicts", "overlap", "agree", "agree (no ties)", "κ"],
+            [
+                [
+                    j["judge"],
+                    j["kind"],
+                    j["verdicts"],
+                    j["overlap"],
+                    _shown(j["agreement_with_ties"]),
+                    _shown(j["agreement_without_ties"]),
+                    _shown(j["kappa"]),
+                ]
+                for j in report["judges"]
+            ],
+        )
+    )
+    for j in report["judges"]:
+        if j["position_consistency"] is not None:
+            print(
+                f"{j['judge']}: position consistency {_shown(j['position_consistency'])}, "
+                f"first position preferred {_shown(j['first_position_preference'])}"
+            )
+    print(f"Krippendorff's α (ordinal, rater and all judges): {_shown(report['alpha'])}")
+    print(f"95% intervals: bootstrap over items, seed {report['seed']}")
+    return 0

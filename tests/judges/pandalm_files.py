@@ -1,0 +1,45 @@
+"""PandaLM's test set as Arena files: each item a case with its two answers, and one
+annotator's labels as a vote log (`python tests/judges/pandalm_files.py TESTSET OUT N`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+CHOICE = {0: "tie", 1: "left", 2: "right"}
+
+
+def write_files(testset: Path, out: Path, annotator: int = 1) -> tuple[Path, Path]:
+    """Write ``outputs.jsonl`` and ``votes.jsonl`` (annotator ``annotator``) into ``out``."""
+    items = json.loads(testset.read_text(encoding="utf-8"))
+    out.mkdir(parents=True, exist_ok=True)
+    outputs, votes = out / "outputs.jsonl", out / "votes.jsonl"
+    with outputs.open("w", encoding="utf-8") as o, votes.open("w", encoding="utf-8") as v:
+        for item in items:
+            models = item["cmp_key"].split("_")
+            prompt = "\n\n".join(p for p in (item["instruction"], item["input"]) if p)
+            for model, answer in zip(models, (item["response1"], item["response2"]), strict=True):
+                record = {
+                    "case": {"id": item["idx"], "prompt": prompt},
+                    "system": {"label": model, "model": model},
+                    # Six answers are JSON booleans: kept as the JSON text.
+                    "output": answer if isinstance(answer, str) else json.dumps(answer),
+                }
+                o.write(json.dumps(record, ensure_ascii=False) + "\n")
+            vote = {
+                "case_id": item["idx"],
+                "left_system": models[0],
+                "right_system": models[1],
+                "choice": CHOICE[item[f"annotator{annotator}"]],
+                "session": "pandalm",
+                "actor": f"annotator{annotator}",
+                "shown_at": "2023-04-30T00:00:00Z",
+                "voted_at": "2023-04-30T00:00:00Z",
+            }
+            v.write(json.dumps(vote) + "\n")
+    return outputs, votes
+
+
+if __name__ == "__main__":
+    write_files(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
