@@ -50,7 +50,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# The repository, and this folder for its neighbours (a test imports this module).
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 from regimes import REGIMES, add_argument  # noqa: E402
 from scheduler_sim import Scheduled  # noqa: E402

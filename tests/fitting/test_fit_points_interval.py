@@ -100,7 +100,9 @@ def test_intervals_cover_the_truth_in_a_small_regime():
     # 200 simulated rounds of 8 systems and 252 votes (every system at the region's edge of
     # 60 votes), as benchmarks/interval_calibration.py runs 1,000 of each regime.
     calibration = _calibration()
-    found = calibration.run_regime((calibration.Regime(8, 252, "biased"), 200, 5))
+    found = calibration.run_regime(
+        (calibration.Regime(8, 252, "biased"), 200, 5, "simulated", "default")
+    )
     assert found["shown"] >= 190
     assert 0.925 <= found["coverage"] <= 0.975, found
 
@@ -113,5 +115,7 @@ def test_intervals_cover_93_to_97_percent_over_1000_rounds(regime):
     calibration = _calibration()
     size, variant = regime.split()
     n, votes = map(int, size.split("x"))
-    found = calibration.run_regime((calibration.Regime(n, votes, variant), 1000, 17))
+    found = calibration.run_regime(
+        (calibration.Regime(n, votes, variant), 1000, 17, "simulated", "default")
+    )
     assert 0.93 <= found["coverage"] <= 0.97, found
