@@ -12,7 +12,10 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 LEDGER="$WORK/demo.sqlite"
 
-"$APP" --version
+# The bundle names the version the source does (arena/__init__.py, the one place it is set).
+VERSION=$("$APP" --version)
+echo "$VERSION"
+[ "$VERSION" = "arena $(PYTHONPATH=. python3 -c 'import arena; print(arena.__version__)')" ]
 "$APP" demo --no-gui --out "$LEDGER"
 export LEDGER APP WORK HOME="$WORK"
 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
