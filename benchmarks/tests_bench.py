@@ -123,9 +123,7 @@ def loop_script(folder: Path, repo: Path, pieces: list[dict], sandbox: Sandbox |
         i, work = piece["index"], f"work_{piece['index']}"
         argv = piece["command"]
         if sandbox is not None:
-            seen = view_for(
-                tuple(argv), uses_running_python=False, read_only_paths=(), protected=[]
-            )
+            seen = view_for(tuple(argv), python=None, read_only_paths=(), protected=[])
             argv = sandbox.wrap(tuple(argv), root=folder / work, view=seen, limits=Limits())
         command = " ".join(shlex.quote(a) for a in argv)
         lines += [

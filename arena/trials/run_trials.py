@@ -245,7 +245,11 @@ def _attempt_once(job: Job, bench: _Bench) -> dict[str, Any]:
             seen = (
                 view.view_for(
                     command,
-                    uses_running_python=workspace.PYTHON_PLACEHOLDER in task.test_command,
+                    python=(
+                        workspace.python_program()
+                        if workspace.PYTHON_PLACEHOLDER in task.test_command
+                        else None
+                    ),
                     read_only_paths=task.read_only_paths,
                     protected=bench.protected,
                 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import stat
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,9 +119,26 @@ def _venv_home(prefix: Path) -> Path | None:
     return None
 
 
-def running_python() -> list[Path]:
-    """The installation of the Python running Arena (what ``{python}`` stands for)."""
-    return sorted({Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+_ASK = "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)"
+
+
+@functools.cache
+def python_at(program: str) -> tuple[str, tuple[Path, ...]] | None:
+    """The interpreter ``program`` runs and the folders of its installation (its prefix and
+    base prefix: a virtual environment and the Python it was made from). The Python running
+    Arena knows its own; another is asked, since ``program`` may be a launcher (a pyenv
+    shim, a link) that hands over to the real one. None when it does not answer."""
+    if program == sys.executable:
+        found = [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix]
+    else:
+        try:
+            done = subprocess.run([program, "-c", _ASK], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        found = done.stdout.splitlines()
+        if done.returncode != 0 or len(found) != 3:
+            return None
+    return found[0], tuple(sorted({Path(p).resolve() for p in found[1:]}))
 
 
 def installation_of(program: str) -> list[Path]:
@@ -160,17 +178,18 @@ def protected_places(ledger_path: Path | None) -> list[Path]:
 def view_for(
     command: tuple[str, ...],
     *,
-    uses_running_python: bool,
+    python: str | None,
     read_only_paths: tuple[str, ...],
     protected: list[Path],
 ) -> View:
     """What a trial whose test command is ``command`` sees: the system, the installation
-    of its program when named by an absolute path, the Python running Arena's when the
-    command uses ``{python}``, and ``read_only_paths``. Raises Unsafe when one of those
-    holds a protected place."""
+    of its program when named by an absolute path, the installation of ``python`` (what
+    ``{python}`` stood for, when the command used it), and ``read_only_paths``. Raises
+    Unsafe when one of those holds a protected place."""
     links, system = system_parts()
     system_paths = [Path(p) for p in system] + [Path(link) for link, _ in links]
-    extra: list[Path] = running_python() if uses_running_python else []
+    found = python_at(python) if python else None
+    extra: list[Path] = list(found[1]) if found else []
     if os.path.isabs(command[0]):
         extra += installation_of(command[0])
     extra += [Path(p) for p in read_only_paths]

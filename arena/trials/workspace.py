@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from arena.ledger.file_store import FileStore
 from arena.records import AppliedWith
 from arena.tasks import Task
-from arena.trials import checkout
+from arena.trials import checkout, view
 
 # An argument of a test command that is exactly this stands for python_program().
 PYTHON_PLACEHOLDER = "{python}"
@@ -128,9 +128,13 @@ def environment(root: Path, path: str | None = None) -> dict[str, str]:
 
 def python_program() -> str | None:
     """The Python ``{python}`` stands for: the interpreter running Arena; in a frozen
-    build (which has no interpreter of its own to lend) ``python3`` on PATH, if any."""
+    build (which has no interpreter of its own to lend) the one ``python3`` on PATH runs
+    (a launcher such as a pyenv shim resolved to it: the sandbox shows only the real
+    interpreter's installation), if any."""
     if getattr(sys, "frozen", False) or not sys.executable:
-        return shutil.which("python3") or shutil.which("python")
+        launcher = shutil.which("python3") or shutil.which("python")
+        found = view.python_at(launcher) if launcher else None
+        return found[0] if found else launcher
     return sys.executable
 
 

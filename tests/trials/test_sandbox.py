@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
 
 import pytest
 
-from arena.trials import sandbox, view
+from arena.trials import sandbox, view, workspace
 from arena.trials.limits import Limits
 from arena.trials.sandbox import NONE
 from arena.trials.view import system_view
@@ -166,7 +167,9 @@ def request_cleanup(request):
 
 
 @needs_bwrap
-def test_a_python_installed_under_tmp_still_runs_inside(tmp_path, monkeypatch, request_cleanup):
+def test_a_python_installed_under_tmp_still_runs_inside(
+    tmp_path, monkeypatch, request_cleanup, request
+):
     # A checkout (and its virtual environment) under /tmp, as CI clones may be: the
     # private /tmp would hide the interpreter that `{python}` names.
     prefix = Path(tempfile.mkdtemp(prefix="arena-venv-", dir="/tmp"))
@@ -176,14 +179,37 @@ def test_a_python_installed_under_tmp_still_runs_inside(tmp_path, monkeypatch, r
     program.write_text("#!/bin/sh\necho seen from inside\n")
     program.chmod(0o755)
     found = sandbox.bubblewrap()
-    seen = view.view_for(("{python}",), uses_running_python=True, read_only_paths=(), protected=[])
+    seen = view.view_for(("{python}",), python=sys.executable, read_only_paths=(), protected=[])
     assert not seen.shows(str(program))  # not the running Python's: not shown
     assert run_inside(found, tmp_path, (str(program),), seen).returncode != 0
     monkeypatch.setattr("sys.prefix", str(prefix))
-    seen = view.view_for(("{python}",), uses_running_python=True, read_only_paths=(), protected=[])
+    view.python_at.cache_clear()
+    request.addfinalizer(view.python_at.cache_clear)
+    seen = view.view_for(("{python}",), python=sys.executable, read_only_paths=(), protected=[])
     assert seen.shows(str(program)) and f"{prefix}/bin" in seen.path.split(":")
     done = run_inside(found, tmp_path, (str(program),), seen)
     assert done.returncode == 0 and done.stdout == "seen from inside\n", done.stderr
     # Read-only: the installation cannot be changed from inside.
     done = run_inside(found, tmp_path, ("/bin/sh", "-c", f"touch {prefix}/x"), seen)
     assert done.returncode != 0 and not (prefix / "x").exists()
+
+
+@needs_bwrap
+def test_a_frozen_arena_lends_the_python_a_launcher_on_path_hands_over_to(
+    project, tmp_path, monkeypatch, request
+):
+    # A frozen build has no Python of its own: {python} is python3 on PATH, here a
+    # launcher script (as a pyenv shim is) that the sandbox does not show. The trial runs
+    # the interpreter it hands over to, whose installation is shown.
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "python3").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+    (shims / "python3").chmod(0o755)
+    monkeypatch.setattr("sys.frozen", True, raising=False)
+    monkeypatch.setenv("PATH", f"{shims}:{os.defpath}")
+    request.addfinalizer(view.python_at.cache_clear)
+    assert workspace.python_program() == sys.executable
+    test = "import sys\nprint('ran', sys.executable)\n"
+    project.load(GOOD, [project.task("add", test, test_command=["{python}", "tests/test_add.py"])])
+    trial = one_trial(project, sandbox.bubblewrap())
+    assert trial.result == "passed" and f"ran {sys.executable}" in trial.log_tail, trial.log_tail
