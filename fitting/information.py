@@ -115,6 +115,27 @@ def expected_discordance(post: Posterior) -> float:
     return float(post.misorder().sum() / (n * (n - 1)))
 
 
+def stop_threshold(n_systems: int, *, tau: float = 0.9, chance: float = 0.05) -> float:
+    """The expected discordance (a share of the ``n_systems`` system pairs) at which the
+    chance that so many pairs stand the wrong way round that Kendall's tau falls below
+    ``tau`` is ``chance``, their count taken as Poisson (a sum of small independent
+    chances). Few systems need a low share: among 10, three pairs put tau under 0.9."""
+    if n_systems < 2:
+        raise ValueError("`n_systems` must be at least 2.")
+    if not (0.0 < chance < 1.0 and -1.0 < tau < 1.0):
+        raise ValueError("`chance` must be in (0, 1) and `tau` in (-1, 1).")
+    pairs = n_systems * (n_systems - 1) // 2
+    # tau = 1 - 2 d / pairs: more than (1 - tau) / 2 of the pairs discordant is too many.
+    too_many = math.floor((1.0 - tau) / 2.0 * pairs + 1e-9) + 1
+    low, high = 0.0, float(too_many)  # P(count >= too_many) at mean ``too_many`` is > chance
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (
+            (middle, high) if scipy.special.pdtrc(too_many - 1, middle) <= chance else (low, middle)
+        )
+    return low / pairs
+
+
 def votes_to_settle(post: Posterior, votes: float, threshold: float) -> float | None:
     """How many votes beyond ``votes`` (those ``post`` was fitted to) bring the expected
     discordance to ``threshold``, if every variance shrank as ``1 / votes`` and the means

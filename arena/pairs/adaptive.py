@@ -35,7 +35,9 @@ def choice_of(ledger: Ledger, family: str) -> str:
     return family_changes.pair_choice(ledger, family) or DEFAULT_PAIR_CHOICE
 
 
-#: Below this expected share of system pairs the wrong way round, the window suggests
+#: Below this expected share of system pairs the wrong way round, and below the share at
+#: which the order's Kendall tau against the truth falls under 0.9 with a chance of 5%
+#: (``fitting.information.stop_threshold``: fewer systems need less), the window suggests
 #: the rater may stop (the order is unlikely to change with more votes).
 STOP_DISCORDANCE = 0.025
 
@@ -53,6 +55,7 @@ class OrderModel:
         # Fits by win matrix: a peek at each outcome of the vote on screen, then the real
         # one, ask again for the same few.
         self._fitted: dict[bytes, Any] = {}
+        self._stop: float | None = None
 
     def count(self, left: SystemId, right: SystemId, choice: str | None, sign: int) -> None:
         """Count (+1) or take back (-1) an ordinary vote of ``left`` against ``right``."""
@@ -109,16 +112,27 @@ class OrderModel:
         voted = (self.wins + self.wins.T) > 0
         return bool(voted.sum() == len(self.names) * (len(self.names) - 1))
 
+    def stop_discordance(self) -> float:
+        """The expected discordance under which the order is settled (``STOP_DISCORDANCE``
+        at most)."""
+        if self._stop is None:  # the systems do not change: worked out once
+            n = len(self.names)
+            found = fit.information.stop_threshold(n) if n > 1 else STOP_DISCORDANCE
+            self._stop = min(STOP_DISCORDANCE, found)
+        return self._stop
+
     def settled(self, covered: bool) -> bool:
         """The stop suggestion: ``covered`` (every system pair that can have a vote has
-        one) and at most ``STOP_DISCORDANCE`` of the system pairs expected the wrong way
+        one) and at most ``stop_discordance`` of the system pairs expected the wrong way
         round."""
-        return covered and self.expected_discordance() <= STOP_DISCORDANCE
+        return covered and self.expected_discordance() <= self.stop_discordance()
 
     def votes_to_settle(self, covered: bool) -> int | None:
         """About how many more votes until ``settled`` (0: it is); None when that cannot
         be told: before ``covered``, or when no number of votes would do."""
         if not covered:
             return None
-        left = fit.information.votes_to_settle(self._posterior(), self.votes, STOP_DISCORDANCE)
+        left = fit.information.votes_to_settle(
+            self._posterior(), self.votes, self.stop_discordance()
+        )
         return None if left is None else math.ceil(left)

@@ -210,7 +210,8 @@ class LiveScheduler:
     def order_settled(self) -> bool:
         """Whether more votes are unlikely to change the order: every system pair with
         pairs for the rater has a vote, and the model expects at most
-        ``STOP_DISCORDANCE`` of the system pairs the wrong way round. A suggestion to
+        ``OrderModel.stop_discordance`` of the system pairs the wrong way round (2.5% at
+        most, less for fewer than 15 systems). A suggestion to
         stop, not a claim about any system."""
         return self.model.settled(self._covered())
 

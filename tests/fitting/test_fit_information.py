@@ -16,6 +16,7 @@ from fitting.information import (
     expected_discordance,
     order_gain,
     posterior,
+    stop_threshold,
     votes_to_settle,
 )
 
@@ -123,6 +124,18 @@ def test_votes_to_settle_cannot_be_told_without_votes_or_between_equal_means():
     assert votes_to_settle(Posterior(np.zeros(3), np.eye(3)), 10, 0.025) is None
     with pytest.raises(ValueError, match="threshold"):
         votes_to_settle(post, 10, 1.5)
+
+
+def test_the_stop_threshold_gives_a_5_percent_chance_of_tau_under_0_9():
+    from scipy.stats import poisson
+
+    # 5 systems: one pair the wrong way round puts tau at 0.8; 10 systems: three (0.87).
+    assert stop_threshold(5) * 10 == pytest.approx(-math.log(0.95), rel=1e-9)
+    assert poisson.sf(2, stop_threshold(10) * 45) == pytest.approx(0.05, rel=1e-9)
+    assert poisson.sf(9, stop_threshold(20) * 190) == pytest.approx(0.05, rel=1e-9)
+    assert stop_threshold(10) < stop_threshold(20)
+    with pytest.raises(ValueError, match="n_systems"):
+        stop_threshold(1)
 
 
 def test_the_posterior_needs_a_proper_prior():
