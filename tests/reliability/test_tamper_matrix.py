@@ -8,6 +8,7 @@ head file alone does not count.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -23,7 +24,17 @@ from arena.graded.suites import load_suite
 from arena.intake.case_import import import_cases
 from arena.intake.families import create_family
 from arena.intake.family_settings import FamilySettings
-from arena.ledger import Ledger, chain, events, family_changes, heads, seals, trial_store
+from arena.judges.importing import import_judge
+from arena.ledger import (
+    Ledger,
+    catalog,
+    chain,
+    events,
+    family_changes,
+    heads,
+    seals,
+    trial_store,
+)
 from arena.ledger.guards import APPEND_ONLY
 from arena.ledger.integrity import check
 from arena.rating.session import RatingSession
@@ -39,8 +50,8 @@ from tests.tested_helpers import TASK, add_trial, make_tests_family
 @pytest.fixture(scope="module")
 def everything(tmp_path_factory, template_ledger) -> Path:
     """A ledger with rows in every table: votes, undos, a flag, a correction, a closed
-    round, a graded run, a tests family with a task and a trial, and a votes family with
-    cases and systems to collect from."""
+    round, a graded run, a tests family with a task and a trial, a votes family with
+    cases and systems to collect from, and a judge's verdict."""
     path = copy_ledger(template_ledger, tmp_path_factory.mktemp("matrix") / "full.sqlite")
     starter = load_suite("starter")
     with Ledger.open(path) as ledger:
@@ -63,6 +74,15 @@ def everything(tmp_path_factory, template_ledger) -> Path:
             create_family(ledger, "col", FamilySettings(kind="votes", language="en"))
         import_cases(ledger, cases_file(path.parent, 2), family="col", fmt="native")
         add_systems(ledger, systems_file(path.parent, "http://127.0.0.1:9"), "col")
+        first, second = (s.label for s in catalog.systems(ledger, "rel")[:2])
+        verdicts = path.parent / "judge.jsonl"
+        verdicts.write_text(
+            json.dumps(
+                {"case_id": "c1", "left_system": first, "right_system": second, "winner": "tie"}
+            )
+            + "\n"
+        )
+        import_judge(ledger, verdicts, family="rel", judge="colleague", kind="human")
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return path
 
@@ -81,7 +101,7 @@ TABLES = [
     "families", "systems", "cases", "outputs", "gate_results", "imports", "sessions",
     "presentations", "votes", "retractions", "events", "rounds", "round_items",
     "round_comparisons", "suites", "runs", "attempts", "grades", "tasks", "trials",
-    "output_keys", "family_changes", "case_details", "family_systems",
+    "output_keys", "family_changes", "case_details", "family_systems", "judge_verdicts",
 ]  # fmt: skip
 
 
