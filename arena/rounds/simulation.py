@@ -136,9 +136,11 @@ def rate(
     seed: int = 0,
     repeat_share: float = 0.1,
     clock: Callable[[], str] | None = None,
+    pair_choice: str | None = None,
 ) -> RatingRun:
     """Vote ``votes`` times (repeats included) with ``rater`` (a
-    ``fitting.simulate.SimulatedRater``), a new session every ``session_votes``."""
+    ``fitting.simulate.SimulatedRater``), a new session every ``session_votes``;
+    ``pair_choice`` in place of the family's."""
     run = RatingRun()
     wall = clock or SimulatedClock()
     while run.votes < votes:
@@ -149,6 +151,7 @@ def rate(
             seed=seed + run.sessions,
             repeat_share=repeat_share,
             wall_clock=wall,  # stamps the votes: repeats are spaced in time too
+            pair_choice=pair_choice,
         )
         run.sessions += 1
         run.session_seconds += time.perf_counter() - started
@@ -183,9 +186,11 @@ def simulate_round(
     session_votes: int = 200,
     repeat_share: float = 0.1,
     settings: RoundSettings | None = None,
+    pair_choice: str | None = None,
 ) -> tuple[Round, RatingRun, Any]:
     """Import ``family``, rate it with a rater of ``traits`` (``fitting.simulate``
-    records) and close a round; returns the round, the run and the rater."""
+    records; ``pair_choice`` in place of the family's) and close a round; returns the
+    round, the run and the rater."""
     where = build_family(ledger, name, family, folder=folder, seed=seed)
     rater = fit.simulate.SimulatedRater(family, traits, rng=np.random.default_rng(seed))
     run = rate(
@@ -197,5 +202,6 @@ def simulate_round(
         session_votes=session_votes,
         seed=seed,
         repeat_share=repeat_share,
+        pair_choice=pair_choice,
     )
     return close_round(ledger, name, settings or RoundSettings(seed=seed)), run, rater
