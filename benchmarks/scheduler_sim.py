@@ -1,13 +1,15 @@
 """How many votes each way of choosing pairs needs before the board's order is right.
 
-    python benchmarks/scheduler_sim.py                       # 8, 20 and 50 systems, 200 runs
-    python benchmarks/scheduler_sim.py --systems 20 --runs 50
+    python benchmarks/scheduler_sim.py                       # 20 systems, 200 runs
+    python benchmarks/scheduler_sim.py --regime wide --json  # another regime, as JSON
+    python benchmarks/scheduler_sim.py --systems 8,20,50 --runs 50
     python benchmarks/scheduler_sim.py --workers 2           # runs spread over processes
     python benchmarks/scheduler_sim.py --key-cost            # ms per key, 50 systems
 
-Each run draws a family with ``fitting.simulate`` (true strengths N(0, 1) logits, each
-output's quality its system's plus N(0, 0.5), case difficulty, 5% ties and 3% "both
-bad"; one output per system on each of ``--cases`` cases, no gates) and a simulated
+Each run draws a family with ``fitting.simulate`` (by default true strengths N(0, 1)
+logits, each output's quality its system's plus N(0, 0.5); ``--regime``, see
+``benchmarks/regimes.py``; case difficulty, 5% ties and 3% "both bad"; one output per
+system on each of ``--cases`` cases, no gates) and a simulated
 rater, then votes one pair at a time, chosen by:
 
 - ``coverage``: the real scheduler (``arena.pairs.live_scheduler``), coverage-first;
@@ -392,6 +394,12 @@ def main(argv: list[str] | None = None) -> int:
                 "tau_votes_median": float(np.median(tau)),
                 "vs_coverage": float(tau.mean() / baseline),
                 "top_right_95": None if args.tau_only else float(np.percentile(top, 95)),
+                # The cap stands for "not by the cap": the share of runs right by then, and
+                # the votes from which the top was right in half and in 90% of the runs.
+                "top_right_by_cap": None if args.tau_only else float(np.mean(top < cap)),
+                "top_right_50_90": None
+                if args.tau_only
+                else [float(np.percentile(top, q)) for q in (50, 90)],
                 "at_cap": int((tau == cap).sum()),
             }
             if not args.json:
