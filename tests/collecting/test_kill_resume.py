@@ -53,16 +53,34 @@ def _vote_once(ledger_path: Path) -> bool:
         return True
 
 
+def _stored(ledger_path: Path) -> int:
+    with Ledger.open(ledger_path, readonly=True) as ledger:
+        return catalog.count_outputs(ledger, "fam")
+
+
+def _wait_for(run: subprocess.Popen[bytes], ledger_path: Path, outputs: int) -> None:
+    """Until the ledger holds ``outputs`` outputs (or the run has ended)."""
+    deadline = time.monotonic() + 60
+    while run.poll() is None and time.monotonic() < deadline:
+        if _stored(ledger_path) >= outputs:
+            return
+        time.sleep(0.02)
+
+
 def _kill_and_resume(ledger_path: Path, tmp_path: Path, *, cases: int, kills: int, seed: int):
     rng = random.Random(seed)
     voted = 0
     stored_after_kills: list[int] = []
     with FakeEndpoint(default=Echo(delay=0.05)) as server:
         make_family(ledger_path, tmp_path, server.url, cases=cases)
-        for _ in range(kills):
+        for kill in range(kills):
             run = _collect(ledger_path)
-            # From before the ledger is open to well into the run.
-            time.sleep(rng.uniform(0.2, 2.0))
+            stored = _stored(ledger_path)
+            left = 2 * cases - stored
+            if kill == 0 or left <= 4:
+                time.sleep(rng.uniform(0.05, 0.5))  # before the ledger is open, or soon after
+            else:  # with part of the work stored: a number of answers, not a time
+                _wait_for(run, ledger_path, stored + rng.randint(1, left - 4))
             run.send_signal(signal.SIGKILL)
             run.wait()
             with Ledger.open(ledger_path, readonly=True) as ledger:
