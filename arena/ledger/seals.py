@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.canonical import canonical_json, sha256_hex
 from arena.clock import now_iso
+from arena.errors import UnsealedRows
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
 
 if TYPE_CHECKING:
@@ -161,6 +162,19 @@ def unsealed(db: Connection, sealed: dict[str, int]) -> list[str]:
         for table, rowid in newest(db).items()
         if rowid > sealed.get(table, 0)
     ]
+
+
+def sealed_marks(db: Connection) -> dict[str, int]:
+    """Where each table's seals end, for a migration that seals rows of its own: a ledger
+    with rows slipped in since its last seal is refused, so that its commit never seals
+    them."""
+    found = unsealed(db, marks(db))
+    if found:
+        raise UnsealedRows(
+            "the ledger cannot be upgraded: rows were added outside Arena since its last "
+            f"write ({'; '.join(found)}); run `arena check` with the previous Arena"
+        )
+    return marks(db)
 
 
 def seal(
