@@ -13,7 +13,6 @@ from arena.bundle.export import export_round, read_bundle
 from arena.bundle.verify import verify_bundle
 from arena.cli.main import main
 from arena.errors import BadInput
-from arena.intake.outputs import import_file
 from arena.rating.corrections import confirm_case_language, retract, set_case_language
 from arena.rating.status import family_status
 from arena.rating.status_count import full_status_row
@@ -22,7 +21,7 @@ from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
 from tests.bundle.rebundle import rehash
 from tests.conftest import native_line
-from tests.rating.test_corrections import ENGLISH, FRENCH
+from tests.rating.test_corrections import ENGLISH, FRENCH, import_with_english_cases
 
 PROMPT = "Write the paragraph in French."
 
@@ -35,13 +34,7 @@ def doubted(ledger, tmp_path):
         native_line("t", "beta", FRENCH + " Voilà.", prompt=PROMPT),
         native_line("t", "gamma", ENGLISH, prompt=PROMPT),
     ]
-    for case in ("u", "v"):
-        for label in ("alpha", "beta", "gamma"):
-            lines.append(native_line(case, label, f"{label} on {case}: {ENGLISH}"))
-    path = tmp_path / "m.jsonl"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    import_file(ledger, path, family="m", fmt="native")
-    return ledger
+    return import_with_english_cases(ledger, tmp_path, lines)
 
 
 def _language_settled(ledger) -> list:

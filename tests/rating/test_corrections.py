@@ -37,6 +37,18 @@ FRENCH = (
 )
 
 
+def import_with_english_cases(ledger, tmp_path, lines: list[str]):
+    """Import family ``m``: case t's ``lines``, then cases u and v answered in English by
+    alpha, beta and gamma."""
+    for case in ("u", "v"):
+        for label in ("alpha", "beta", "gamma"):
+            lines.append(native_line(case, label, f"{label} on {case}: {ENGLISH}"))
+    path = tmp_path / "m.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    import_file(ledger, path, family="m", fmt="native")
+    return ledger
+
+
 @pytest.fixture
 def mixed(ledger, tmp_path):
     """Case t asks for a French answer: alpha answers in French, beta and gamma in English."""
@@ -53,13 +65,7 @@ def mixed(ledger, tmp_path):
             "t", "gamma", ENGLISH + " Fine.", prompt="Translate the paragraph into French."
         ),
     ]
-    for case in ("u", "v"):
-        for label in ("alpha", "beta", "gamma"):
-            lines.append(native_line(case, label, f"{label} on {case}: {ENGLISH}"))
-    path = tmp_path / "m.jsonl"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    import_file(ledger, path, family="m", fmt="native")
-    return ledger
+    return import_with_english_cases(ledger, tmp_path, lines)
 
 
 def _output(ledger: Ledger, case: str, label: str):
