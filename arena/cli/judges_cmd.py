@@ -27,6 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--family", required=True, help="the family")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_show)
+    p = verbs.add_parser("disagreements", help="where a judge and the rater differ, surest first")
+    p.add_argument("--family", required=True, help="the family")
+    p.add_argument("--judge", required=True, help="the judge")
+    p.add_argument("--limit", type=int, help="list only the first N")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(handler=cmd_disagreements)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -97,4 +103,50 @@ def cmd_show(args: argparse.Namespace) -> int:
             )
     print(f"Krippendorff's α (ordinal, rater and all judges): {_shown(report['alpha'])}")
     print(f"95% intervals: bootstrap over items, seed {report['seed']}")
+    return 0
+
+
+def cmd_disagreements(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from arena.judges.disagreements import disagreements
+
+    with open_ledger(args, readonly=True) as ledger:
+        found = disagreements(ledger, args.family, args.judge)
+    listed = found[: args.limit] if args.limit is not None else found
+    if args.json:
+        output.emit_json(
+            {
+                "family": args.family,
+                "judge": args.judge,
+                "count": len(found),
+                "disagreements": [asdict(d) for d in listed],
+            }
+        )
+        return 0
+    if not found:
+        print(f"{args.judge} and the rater answered every shared item alike")
+        return 0
+    print(
+        output.table(
+            ["#", "case", "left", "right", "rater", args.judge, "in order | swapped"],
+            [
+                [
+                    rank,
+                    d.case_id,
+                    d.left.label,
+                    d.right.label,
+                    ", ".join(d.rater),
+                    d.judge_answer,
+                    f"{', '.join(d.judge_in_order) or '—'} | {', '.join(d.judge_swapped) or '—'}",
+                ]
+                for rank, d in enumerate(listed, 1)
+            ],
+        )
+    )
+    shown = f"the first {len(listed)} of " if len(listed) < len(found) else ""
+    print(
+        f"{shown}{len(found)} disagreements, most confident first; answers on the sides "
+        "the rater first saw (left, tie, right)"
+    )
     return 0

@@ -133,3 +133,14 @@ def judges_report(ledger: Ledger, family: str, *, seed: int = SEED) -> dict[str,
         "judges": [_judge_row(s, answers[s.judge], rater, seed) for s in summaries],
         "alpha": _figure(alpha) if alpha else None,
     }
+
+
+def coded_answers(ledger: Ledger, family: str) -> dict[str, list[tuple[Item, int, bool]]]:
+    """Each answer of the rater (key ``rater``, first) and of each judge, coded as
+    `judges_report` codes it: (item, answer on the item's order, shown in that order)."""
+    rater = judge_store.rater_verdicts(ledger, family)
+    orders = _orders(rater)
+    coded = {"rater": [_coded(v, orders) for v in rater]}
+    for verdict in judge_store.verdicts(ledger, family):
+        coded.setdefault(verdict.judge, []).append(_coded(verdict, orders))
+    return coded

@@ -1,0 +1,123 @@
+"""`arena judges disagreements`: the items where a judge's answer is not the rater's, most
+confident first.
+
+Items and answers are read as `judges_report` reads them (comparison.py): a pair of
+systems on one case, in the order the rater first saw it, and one answer per item (the
+same answer each time is that answer, differing answers a tie). A disagreement is a shared
+item whose two answers differ, exactly the items the report's agreement with ties counts
+against the judge.
+
+Confidence, highest first:
+
+1. *opposite*: both answers decisive and opposite (the rater chose one system, the judge
+   the other) before one answer a tie and the other decisive;
+2. *support*: one point when the judge answered the item more than once (both orders, or
+   several games) always alike, one when the rater did (a repeat with sides swapped);
+   two points before one, one before none;
+3. then by case id and the pair's systems, so the same ledger lists them in the same order.
+
+Each entry names the pair as the rater first saw it (left, right: the outputs of the
+rater's first vote on it, which is what the window opens), and every answer is said on
+those sides: ``left``, ``tie`` or ``right``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.errors import BadInput
+from arena.judges.comparison import Item, coded_answers
+from arena.ledger import Ledger, catalog, voting
+from arena.records import Vote
+
+SAID = {-1: "left", 0: "tie", 1: "right"}
+
+
+@dataclass(frozen=True)
+class Side:
+    """One system of the pair, and its output the rater saw there."""
+
+    system_id: str
+    label: str
+    output_id: str
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    case_id: str
+    left: Side
+    right: Side
+    vote_id: str  # the rater's first vote in force on the pair
+    rater: tuple[str, ...]  # each of the rater's answers, oldest first
+    rater_answer: str
+    judge_in_order: tuple[str, ...]  # the judge's answers with ``left`` shown on the left
+    judge_swapped: tuple[str, ...]  # and with the sides swapped (said on this pair's sides)
+    judge_answer: str
+    opposite: bool
+    judge_consistent: bool
+    rater_consistent: bool
+
+
+def _one_answer(answers: list[int]) -> int:
+    """The item's answer, as the report reads several."""
+    return answers[0] if len(set(answers)) == 1 else 0
+
+
+def _alike(answers: list[int]) -> bool:
+    return len(answers) > 1 and len(set(answers)) == 1
+
+
+def _first_votes(ledger: Ledger, family: str) -> dict[tuple[str, str, str], Vote]:
+    """The rater's first vote in force on each item, by (case, left system, right system)."""
+    system_of = {o.output_id: o.system_id for o in catalog.outputs(ledger, family)}
+    first: dict[tuple[str, str, str], Vote] = {}
+    for vote in voting.votes_in_force(ledger, family):
+        if vote.actor != "settler":
+            key = (vote.case_id, system_of[vote.left_output], system_of[vote.right_output])
+            first.setdefault(key, vote)
+    return first
+
+
+def disagreements(ledger: Ledger, family: str, judge: str) -> list[Disagreement]:
+    """The items where ``judge`` and the rater answered differently, most confident first."""
+    if catalog.get_family(ledger, family) is None:
+        raise catalog.no_such_family(ledger, family)
+    coded = coded_answers(ledger, family)
+    if judge == "rater" or judge not in coded:
+        known = ", ".join(sorted(set(coded) - {"rater"})) or "none"
+        raise BadInput(f"no judge {judge!r} in {family} (judges: {known})", field="--judge")
+    rater: dict[Item, list[int]] = {}
+    for item, answer, _ in coded["rater"]:
+        rater.setdefault(item, []).append(answer)
+    games: dict[Item, tuple[list[int], list[int]]] = {}
+    for item, answer, shown_in_order in coded[judge]:
+        games.setdefault(item, ([], []))[0 if shown_in_order else 1].append(answer)
+    votes = _first_votes(ledger, family)
+    labels: dict[str, str] = {s.system_id: s.label for s in catalog.systems(ledger, family)}
+    found = []
+    for item in sorted(set(rater) & set(games)):
+        in_order, swapped = games[item]
+        said, heard = _one_answer(rater[item]), _one_answer(in_order + swapped)
+        if said == heard:
+            continue
+        vote = votes[item]
+        case, first, second = item
+        found.append(
+            Disagreement(
+                case,
+                Side(first, labels.get(first, first), vote.left_output),
+                Side(second, labels.get(second, second), vote.right_output),
+                vote.vote_id,
+                tuple(SAID[a] for a in rater[item]),
+                SAID[said],
+                tuple(SAID[a] for a in in_order),
+                tuple(SAID[a] for a in swapped),
+                SAID[heard],
+                opposite=said * heard == -1,
+                judge_consistent=_alike(in_order + swapped),
+                rater_consistent=_alike(rater[item]),
+            )
+        )
+    # Stable: within one confidence, the items' order (case, then systems) stays.
+    found.sort(key=lambda d: (not d.opposite, -(d.judge_consistent + d.rater_consistent)))
+    return found
