@@ -206,7 +206,9 @@ def import_judge(
         )
     added = 0
     if not judge_store.source_imported(ledger, family, judge, sha):
+        source = {"family": family, "judge": judge, "source_sha256": sha, "format": fmt}
         with ledger.atomic():
+            judge_store.add_source(ledger, {**source, "signer": None, "imported_at": at})
             judge_store.add_verdicts(ledger, rows)
         added = len(rows)
     return JudgeImportReport(family, judge, len(lines), added, skipped, sha)

@@ -1,4 +1,5 @@
-"""Judges' verdicts (migration 0022), and the rater's votes read as the same kind of row."""
+"""Judges' verdicts (migration 0022) and their sources (0023), and the rater's votes read
+as the same kind of row."""
 
 from __future__ import annotations
 
@@ -24,6 +25,17 @@ class JudgeVerdict:
 
 
 @dataclass(frozen=True)
+class JudgeSource:
+    """One file imported for a judge."""
+
+    judge: str
+    sha256: str
+    format: str | None  # None: imported before sources were recorded (0023)
+    signer: str | None  # a colleague's bundle: the fingerprint of the key that signed it
+    imported_at: str
+
+
+@dataclass(frozen=True)
 class JudgeSummary:
     judge: str
     kind: str
@@ -40,10 +52,39 @@ def judge_kind(ledger: Ledger, family: str, judge: str) -> str | None:
 
 def source_imported(ledger: Ledger, family: str, judge: str, sha256: str) -> bool:
     row = ledger.conn.execute(
-        "SELECT 1 FROM judge_verdicts WHERE family = ? AND judge = ? AND source_sha256 = ? LIMIT 1",
+        "SELECT 1 FROM judge_sources WHERE family = ?1 AND judge = ?2 AND source_sha256 = ?3 "
+        "UNION ALL SELECT 1 FROM judge_verdicts WHERE family = ?1 AND judge = ?2 "
+        "AND source_sha256 = ?3 LIMIT 1",
         [family, judge, sha256],
     ).fetchone()
     return row is not None
+
+
+def add_source(ledger: Ledger, row: dict) -> None:
+    """Append one ``judge_sources`` row (every column but ``seq``); call inside
+    ``ledger.atomic()``."""
+    names = list(row)
+    ledger.conn.execute(
+        f"INSERT INTO judge_sources ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
+        [row[n] for n in names],
+    )
+
+
+def judge_sources(ledger: Ledger, family: str, judge: str | None = None) -> list[JudgeSource]:
+    """The files imported for ``judge`` (every judge of ``family`` if None), oldest first.
+
+    A source imported before 0023 is known by its verdicts alone: no format, no signer."""
+    rows = ledger.conn.execute(
+        "SELECT judge, source_sha256, format, signer, imported_at FROM judge_sources "
+        "WHERE family = ?1 AND (?2 IS NULL OR judge = ?2) "
+        "UNION ALL SELECT judge, source_sha256, NULL, NULL, MIN(imported_at) FROM judge_verdicts v "
+        "WHERE family = ?1 AND (?2 IS NULL OR judge = ?2) AND NOT EXISTS (SELECT 1 FROM "
+        "judge_sources s WHERE s.family = v.family AND s.judge = v.judge "
+        "AND s.source_sha256 = v.source_sha256) GROUP BY judge, source_sha256 "
+        "ORDER BY imported_at, judge, source_sha256",
+        [family, judge],
+    )
+    return [JudgeSource(*row) for row in rows]
 
 
 def add_verdicts(ledger: Ledger, rows: Sequence[dict]) -> None:

@@ -82,3 +82,19 @@ def test_a_judge_keeps_its_kind(family, tmp_path, capsys):
                  "--judge", "gpt", "--kind", "human"])  # fmt: skip
     assert code == 2
     assert "already a model judge" in capsys.readouterr().err
+
+
+def test_each_source_is_recorded_once_with_its_format(family, tmp_path, capsys):
+    import hashlib
+
+    from arena.ledger import Ledger, judge_store
+
+    good = {"case_id": "q1", "left_system": "a", "right_system": "b", "winner": "tie"}
+    path = _lines(tmp_path / "v.jsonl", [good])
+    assert _import(family, path) == 0 and _import(family, path) == 0
+    assert "imported for this judge before" in capsys.readouterr().out
+    with Ledger.open(family, readonly=True) as ledger:
+        [source] = judge_store.judge_sources(ledger, "f")
+        assert judge_store.judge_sources(ledger, "f", "someone else") == []
+    sha = hashlib.sha256((tmp_path / "v.jsonl").read_bytes()).hexdigest()
+    assert source == judge_store.JudgeSource("gpt", sha, "native", None, source.imported_at)

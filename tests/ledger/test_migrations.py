@@ -284,3 +284,37 @@ def test_confirm_language_events_keep_the_chain_and_seals_of_the_events_before(t
         assert "'retract', 'confirm_language')" in table["sql"]
         with pytest.raises(sqlite3.DatabaseError):
             ledger.conn.execute("UPDATE events SET note = 'changed' WHERE event_id = 'e1'")
+
+
+def test_judge_verdicts_before_0023_keep_their_source_without_a_format(tmp_path):
+    import json
+
+    from arena.ledger import integrity, judge_store
+    from arena.records import SystemDescriptor
+
+    path = tmp_path / "v22.sqlite"
+    db = _old_ledger(path, "0023_judge_sources")
+    a, b = (SystemDescriptor(model=m) for m in "ab")
+    for system in (a, b):
+        db["systems"].insert(
+            {"system_id": system.system_id, "label": system.model,
+             "descriptor": json.dumps({"model": system.model}), "created_at": "2026"}
+        )  # fmt: skip
+    db["cases"].insert(
+        {"family": "f", "case_id": "q1", "category": "c", "prompt": "p", "language_evidence": ""}
+    )
+    verdict = {"family": "f", "judge": "gpt", "kind": "model", "case_id": "q1",
+               "left_system": a.system_id, "right_system": b.system_id, "winner": "tie",
+               "game": 1, "source_sha256": "5" * 64, "source_line": 1,
+               "imported_at": "2026-01-02"}  # fmt: skip
+    db["judge_verdicts"].insert(verdict)
+    db["judge_verdicts"].insert({**verdict, "game": 2, "imported_at": "2026-01-03"})
+    seals.seal(db, seals.marks(db))
+    db.conn.commit()
+    db.close()
+    with Ledger.open(path) as ledger:
+        assert judge_store.judge_sources(ledger, "f") == [
+            judge_store.JudgeSource("gpt", "5" * 64, None, None, "2026-01-02")
+        ]
+        assert judge_store.source_imported(ledger, "f", "gpt", "5" * 64)
+        assert [p for p in integrity.check(ledger) if "head file" not in p] == []

@@ -102,6 +102,7 @@ TABLES = [
     "presentations", "votes", "retractions", "events", "rounds", "round_items",
     "round_comparisons", "suites", "runs", "attempts", "grades", "tasks", "trials",
     "output_keys", "family_changes", "case_details", "family_systems", "judge_verdicts",
+    "judge_sources",
 ]  # fmt: skip
 
 
