@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
+from arena.judges.figures import shown as _shown
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,14 +57,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shown(figure: dict[str, Any] | None) -> str:
-    if figure is None or figure["value"] is None:
-        return "—"
-    if figure["low"] is None:
-        return f"{figure['value']:.3f}"
-    return f"{figure['value']:.3f} [{figure['low']:.3f}, {figure['high']:.3f}]"
-
-
 def cmd_show(args: argparse.Namespace) -> int:
     from arena.judges.comparison import judges_report
 
@@ -109,7 +101,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_disagreements(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from arena.judges.disagreements import disagreements
+    from arena.judges.disagreements import COLUMNS, disagreements, row
 
     with open_ledger(args, readonly=True) as ledger:
         found = disagreements(ledger, args.family, args.judge)
@@ -127,23 +119,8 @@ def cmd_disagreements(args: argparse.Namespace) -> int:
     if not found:
         print(f"{args.judge} and the rater answered every shared item alike")
         return 0
-    print(
-        output.table(
-            ["#", "case", "left", "right", "rater", args.judge, "in order | swapped"],
-            [
-                [
-                    rank,
-                    d.case_id,
-                    d.left.label,
-                    d.right.label,
-                    ", ".join(d.rater),
-                    d.judge_answer,
-                    f"{', '.join(d.judge_in_order) or '—'} | {', '.join(d.judge_swapped) or '—'}",
-                ]
-                for rank, d in enumerate(listed, 1)
-            ],
-        )
-    )
+    headers = [args.judge if c == "judge" else c for c in COLUMNS]
+    print(output.table(headers, [row(rank, d) for rank, d in enumerate(listed, 1)]))
     shown = f"the first {len(listed)} of " if len(listed) < len(found) else ""
     print(
         f"{shown}{len(found)} disagreements, most confident first; answers on the sides "

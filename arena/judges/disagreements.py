@@ -31,6 +31,8 @@ from arena.ledger import Ledger, catalog, voting
 from arena.records import Vote
 
 SAID = {-1: "left", 0: "tie", 1: "right"}
+# A list of disagreements as the CLI and the window lay it out ("judge": the judge's name).
+COLUMNS = ("#", "case", "left", "right", "rater", "judge", "in order | swapped")
 
 
 @dataclass(frozen=True)
@@ -121,3 +123,10 @@ def disagreements(ledger: Ledger, family: str, judge: str) -> list[Disagreement]
     # Stable: within one confidence, the items' order (case, then systems) stays.
     found.sort(key=lambda d: (not d.opposite, -(d.judge_consistent + d.rater_consistent)))
     return found
+
+
+def row(rank: int, d: Disagreement) -> list[str | int]:
+    """``d`` in ``COLUMNS``: each answer on the rater's sides, the judge's games by order."""
+    games = (", ".join(answers) or "—" for answers in (d.judge_in_order, d.judge_swapped))
+    rater = ", ".join(d.rater)
+    return [rank, d.case_id, d.left.label, d.right.label, rater, d.judge_answer, " | ".join(games)]

@@ -49,6 +49,11 @@ class HelpOverlay(QWidget):
             ("Esc", "Back to the page you came from"),
         ]
         flags = [(display(default_keys(a)), a.label) for a in FLAGS_ACTIONS]
+        judges = [
+            ("Tab", "The judges, then the selected judge's disagreements"),
+            ("Enter", "Open the disagreement side by side (read-only)"),
+            ("Esc", "Back to the list, then to the page you came from"),
+        ]
         # Two columns, so the list fits a laptop screen.
         self.label.setText(
             "<table><tr><td valign='top'><h3>Rating</h3>"
@@ -60,6 +65,8 @@ class HelpOverlay(QWidget):
             + _table(gates)
             + "<h3>Flags page</h3>"
             + _table(flags)
+            + "<h3>Judges page</h3>"
+            + _table(judges)
             + "</td></tr></table>"
         )
 

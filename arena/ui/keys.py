@@ -96,11 +96,13 @@ RESERVED_STANDARD = (
 BOARD_KEY = "B"
 GATES_KEY = "G"
 FLAGS_KEY = "Shift+F"
+JUDGES_KEY = "J"
 CLOSE_ROUND_KEY = "Ctrl+Shift+R"
 BOARD_KEYS = {
     BOARD_KEY: "the family list's Board key",
     GATES_KEY: "the Gates page key",
     FLAGS_KEY: "the Flags page key",
+    JUDGES_KEY: "the Judges page key",
     CLOSE_ROUND_KEY: "the Close round key",
 }
 # The pages' keys, as the help overlay lists them.
@@ -108,6 +110,7 @@ PAGE_KEYS: tuple[tuple[str, str], ...] = (
     (BOARD_KEY, "The family's board (from the family list)"),
     (GATES_KEY, "The family's gate failures (Gates page)"),
     (FLAGS_KEY, "The family's flagged pairs (Flags page)"),
+    (JUDGES_KEY, "Other judges beside you (Judges page)"),
     (CLOSE_ROUND_KEY, "Close a round of the family"),
 )
 # The Gates page's corrections (gates_page.py). They act only while that page has

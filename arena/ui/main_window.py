@@ -39,6 +39,7 @@ from arena.ui.window_view import WindowView
 if TYPE_CHECKING:
     from arena.ui.board.board_page import BoardPage
     from arena.ui.gates.gates_page import GatesPage
+    from arena.ui.judges.judges_page import JudgesPage
     from arena.ui.rating.flags_page import FlagsPage
 INPUT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
 LEDGER_FILES = "Arena ledgers (*.sqlite *.db);;All files (*)"
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self.made_board: BoardPage | None = None
         self.made_gates: GatesPage | None = None
         self.made_flags: FlagsPage | None = None
+        self.made_judges: JudgesPage | None = None
         # The page the Gates (or Flags) page was opened from, where Esc goes back to.
         self.gates_from: QWidget = self.families
         self.pages = QStackedWidget()
@@ -251,6 +253,18 @@ class MainWindow(QMainWindow):
             self.ops.changed.connect(self._ledger_changed)
         return self.made_flags
 
+    @property
+    def judges(self) -> JudgesPage:
+        if self.made_judges is None:
+            from arena.ui.judges.judges_page import JudgesPage
+
+            self.made_judges = JudgesPage(self.ops, self.theme, self.settings.font_size)
+            self.made_judges.studied.connect(self._update_status)
+            self.pages.addWidget(self.made_judges)
+            self.ops.changed.disconnect(self._ledger_changed)  # after the page, as for gates
+            self.ops.changed.connect(self._ledger_changed)
+        return self.made_judges
+
     def show_board(self, name: str | None = None, round_id: str | None = None) -> bool:
         """The board of ``name`` (default: the current family), on ``round_id`` or the newest."""
         name = name or self.current_family()
@@ -273,13 +287,23 @@ class MainWindow(QMainWindow):
         """The Flags page of ``name`` (default: the current family); Esc comes back here."""
         return self._show_aside(lambda: self.flags, name)
 
-    def _show_aside(self, make: Callable[[], GatesPage | FlagsPage], name: str | None) -> bool:
+    def show_judges(self, name: str | None = None) -> bool:
+        """The Judges page of ``name`` (default: the current family); Esc comes back here."""
+        return self._show_aside(lambda: self.judges, name)
+
+    def _asides(self) -> tuple[QWidget | None, ...]:
+        """The pages Esc leaves for the page they were opened from."""
+        return (self.made_gates, self.made_flags, self.made_judges)
+
+    def _show_aside(
+        self, make: Callable[[], GatesPage | FlagsPage | JudgesPage], name: str | None
+    ) -> bool:
         name = name or self.current_family()
         if self.ledger is None or name is None:
             return False
         page, aside = self.pages.currentWidget(), make()
         assert page is not None  # the stack always holds its pages
-        if page not in (self.made_gates, self.made_flags):
+        if page not in self._asides():
             self.gates_from = page
         self.rating.stop()
         self._set_rating_actions(False)
@@ -295,14 +319,16 @@ class MainWindow(QMainWindow):
             self.overlay.hide()
             return
         page, name = self.pages.currentWidget(), self.current_family()
-        on_gates = page is not None and page in (self.made_gates, self.made_flags)
+        if page is not None and page is self.made_judges and self.made_judges.back():
+            return  # from a pair opened there back to its list
+        on_gates = page is not None and page in self._asides()
         if on_gates and name and self.gates_from is self.rating:
             # Back to rating: a new session on a family its corrections may have changed.
             if self.open_family(name):
                 return
         if on_gates and name and self.gates_from is self.made_board:
             self.show_board(name)
-        elif page in (self.rating, self.made_board, self.made_gates, self.made_flags):
+        elif page in (self.rating, self.made_board, *self._asides()):
             self.show_families()
             if name:
                 self.families.select(name)
@@ -350,8 +376,9 @@ class MainWindow(QMainWindow):
 
     # -- view (window_view.py) ------------------------------------------------
 
-    def made_pages(self) -> list[BoardPage | GatesPage | FlagsPage]:
-        return [p for p in (self.made_board, self.made_gates, self.made_flags) if p is not None]
+    def made_pages(self) -> list[BoardPage | GatesPage | FlagsPage | JudgesPage]:
+        made = (self.made_board, self.made_gates, self.made_flags, self.made_judges)
+        return [p for p in made if p is not None]
 
     def toggle_theme(self) -> None:
         self.view.toggle_theme()

@@ -75,15 +75,15 @@ def test_the_key_map_refuses_platform_shortcuts_and_keys_bound_twice(qtbot):
 def test_a_remapped_key_votes_and_the_old_one_no_longer_does(qtbot, open_window, ui_ledger):
     window = open_window(ui_ledger, "prose")
     key_map = default_key_map()
-    key_map["left"] = ["J"]
+    key_map["left"] = ["H"]
     window.settings.key_map = key_map
     window.apply_key_map(window.settings.key_map)
     qtbot.keyClick(window, Qt.Key.Key_1)
     assert voting.votes_in_force(window.ledger, "prose") == []
-    qtbot.keyClick(window, Qt.Key.Key_J)
+    qtbot.keyClick(window, Qt.Key.Key_H)
     assert [v.choice for v in voting.votes_in_force(window.ledger, "prose")] == ["left"]
-    assert "[J]" in window.rating.buttons["left"].text()
-    assert "J" in window.overlay.label.text()
+    assert "[H]" in window.rating.buttons["left"].text()
+    assert "H" in window.overlay.label.text()
 
 
 def _drop(window, path) -> None:

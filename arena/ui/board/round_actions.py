@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QMenu, QStackedWidget, QStatusBar, QWidget
 
 from arena.ledger import Ledger
 from arena.ui import dialogs
-from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, FLAGS_KEY, GATES_KEY
+from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, FLAGS_KEY, GATES_KEY, JUDGES_KEY
 from arena.ui.operations import LedgerOps, progress, show_error
 
 # The board, the rounds and the exports load when first used: the menu is built at
@@ -46,6 +46,7 @@ class BoardHost(Protocol):
     def show_board(self, name: str | None = None, round_id: str | None = None) -> bool: ...
     def show_gates(self, name: str | None = None) -> bool: ...
     def show_flags(self, name: str | None = None) -> bool: ...
+    def show_judges(self, name: str | None = None) -> bool: ...
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 (Qt's name)
     def window(self) -> QWidget: ...  # the top-level widget: the parent of dialogs
 
@@ -57,6 +58,7 @@ class RoundActions:
             "board": make("Show &board", host.show_board, [BOARD_KEY]),
             "gates": make("&Gates…", host.show_gates, [GATES_KEY]),
             "flags": make("&Flags…", host.show_flags, [FLAGS_KEY]),
+            "judges": make("&Judges…", host.show_judges, [JUDGES_KEY]),
             "close_round": make("&Close round…", self.close_round, [CLOSE_ROUND_KEY]),
             "export_csv": make("Export board as &CSV…", self.export_csv),
             "export_image": make("Export board as &image (PNG, SVG)…", self.export_image),
@@ -64,6 +66,7 @@ class RoundActions:
         menu.addAction(self.actions["board"])
         menu.addAction(self.actions["gates"])
         menu.addAction(self.actions["flags"])
+        menu.addAction(self.actions["judges"])
         menu.addAction(self.actions["close_round"])
         menu.addSeparator()
         menu.addAction(self.actions["export_csv"])
@@ -83,6 +86,10 @@ class RoundActions:
         )
         # Shift+F too: from rating (to act on a flag just raised), the list or the board.
         self.actions["flags"].setEnabled(self.actions["gates"].isEnabled())
+        # J not from rating: the page names the systems, which voting never shows.
+        self.actions["judges"].setEnabled(
+            window.ledger is not None and page is not None and page in (window.families, board)
+        )
         self.actions["close_round"].setEnabled(window.ledger is not None)
         shown = board is not None and page is board and board.found is not None
         self.actions["export_csv"].setEnabled(shown)

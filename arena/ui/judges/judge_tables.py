@@ -1,0 +1,83 @@
+"""The Judges page's two lists: each judge beside the rater, and one judge's disagreements.
+
+Qt table models over what the core worked out (``judges_report``, ``disagreements``): they
+hold it and format it, and ask nothing of the ledger. The judges' columns are whatever the
+report's rows hold (``figures.columns``), so a figure the report gains shows up here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from arena.judges import figures
+from arena.judges.disagreements import COLUMNS, Disagreement, row
+from arena.ui.tables import Index, RowsModel
+
+
+def heading(key: str) -> str:
+    """A report field as a column's heading: ``agreement_with_ties`` → ``Agreement with ties``."""
+    return key.replace("_", " ").capitalize()
+
+
+class JudgeTable(RowsModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict[str, Any]] = []
+        self.columns: list[str] = []
+
+    def load(self, rows: list[dict[str, Any]]) -> None:
+        self.beginResetModel()
+        self.rows, self.columns = rows, figures.columns(rows)
+        self.endResetModel()
+
+    def cell(self, judge: dict[str, Any], column: int) -> str:
+        value = judge.get(self.columns[column])
+        if value is None or figures.is_figure(value):
+            return figures.shown(value)
+        return str(value)
+
+    def column_count(self) -> int:
+        return len(self.columns)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        judge = self.rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cell(judge, index.column())
+        value = judge.get(self.columns[index.column()])
+        if role == Qt.ItemDataRole.ToolTipRole and value is not None and figures.is_figure(value):
+            return f"value [95% interval], over {value.get('count')}"
+        return None
+
+    def header_data(self, section: int, role: int) -> Any:
+        return heading(self.columns[section]) if role == Qt.ItemDataRole.DisplayRole else None
+
+
+class DisagreementTable(RowsModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[Disagreement] = []
+        self.judge = ""
+
+    def load(self, judge: str, found: list[Disagreement]) -> None:
+        self.beginResetModel()
+        self.judge, self.rows = judge, found
+        self.endResetModel()
+
+    def cell(self, rank: int, column: int) -> str:
+        return str(row(rank + 1, self.rows[rank])[column])
+
+    def column_count(self) -> int:
+        return len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cell(index.row(), index.column())
+        return None
+
+    def header_data(self, section: int, role: int) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        name = COLUMNS[section]
+        return self.judge if name == "judge" else name.capitalize()

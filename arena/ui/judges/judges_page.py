@@ -1,0 +1,242 @@
+"""One family's judges beside the rater: each judge's figures, Krippendorff's α, and the
+selected judge's disagreements, each opening its pair side by side (``judge_pair.py``).
+
+The figures' bootstrap takes a moment on a large family, so the page works them out on a
+thread of its own (``Background``) over a read-only connection of its own, and shows a
+busy bar meanwhile; the window stays usable. The page never writes the ledger. It works
+them out again when it opens and whenever the ledger changes while it is shown (a judge
+imported, a vote undone elsewhere).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from arena.judges import figures
+from arena.judges.comparison import judges_report
+from arena.judges.disagreements import Disagreement, disagreements
+from arena.ledger import Ledger
+from arena.ui.background import Background
+from arena.ui.family_list import FamilyTable
+from arena.ui.judges.judge_pair import JudgePair
+from arena.ui.judges.judge_tables import DisagreementTable, JudgeTable, heading
+from arena.ui.operations import LedgerOps
+from arena.ui.pages import lay_out_page, page_titles
+from arena.ui.tables import pick_rows
+from arena.ui.theme import Theme
+
+
+@dataclass(frozen=True)
+class Study:
+    """What the page shows of a family: the report, and each judge's disagreements."""
+
+    report: dict[str, Any]
+    found: dict[str, list[Disagreement]]
+
+
+def study(path: Path, family: str) -> Study:
+    """Work out ``family``'s judges on a connection of the caller's thread."""
+    with Ledger.open(path, readonly=True) as ledger:
+        report = judges_report(ledger, family)
+        found = {j["judge"]: disagreements(ledger, family, j["judge"]) for j in report["judges"]}
+    return Study(report, found)
+
+
+def _table(model: JudgeTable | DisagreementTable) -> QTableView:
+    table = FamilyTable()  # Enter activates a row on every platform, as on the family list
+    table.setModel(model)
+    pick_rows(table)
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    table.verticalHeader().hide()
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setStretchLastSection(True)
+    return table
+
+
+class JudgesPage(QWidget):
+    studied = Signal()  # the figures shown are worked out
+
+    def __init__(
+        self, ops: LedgerOps, theme: Theme, point_size: float, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.ledger: Ledger | None = None
+        self.family = ""
+        self.shown: Study | None = None
+        self.background = Background(self)
+
+        self.title, self.subtitle = page_titles()
+        self.busy = QProgressBar()
+        self.busy.setObjectName("arena-busy")
+        self.busy.setRange(0, 0)  # no end known: a busy bar
+        self.busy.setMaximumWidth(160)
+        self.busy.hide()
+        self.message = QLabel()
+        self.message.setObjectName("muted")
+        self.message.setWordWrap(True)
+        controls = QHBoxLayout()
+        controls.addWidget(self.busy)
+        controls.addWidget(self.message, 1)
+
+        self.judges = JudgeTable()
+        self.judge_table = _table(self.judges)
+        self.alpha = QLabel()
+        self.found = DisagreementTable()
+        self.found_table = _table(self.found)
+        self.found_title = QLabel()
+        top, bottom = QWidget(), QWidget()
+        for box, widgets in (
+            (top, (self.judge_table, self.alpha)),
+            (bottom, (self.found_title, self.found_table)),
+        ):
+            layout = QVBoxLayout(box)
+            layout.setContentsMargins(0, 0, 0, 0)
+            for widget in widgets:
+                layout.addWidget(widget)
+        lists = QSplitter(Qt.Orientation.Vertical)
+        lists.addWidget(top)
+        lists.addWidget(bottom)
+        lists.setSizes([250, 450])
+        self.pair = JudgePair(theme, point_size)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(lists)
+        self.stack.addWidget(self.pair)
+        self.lists = lists
+
+        lay_out_page(self, (self.title, self.subtitle), controls, self.stack)
+        self.setFocusProxy(self.judge_table)
+        self.judge_table.selectionModel().currentRowChanged.connect(self._judge_selected)
+        self.found_table.activated.connect(self._open)
+        self.found_table.doubleClicked.connect(self._open)
+        ops.changed.connect(self._ledger_changed)
+
+    # -- what is shown ------------------------------------------------------------
+
+    def load(self, ledger: Ledger, family: str) -> None:
+        if (ledger, family) != (self.ledger, self.family):
+            self.shown = None
+            self.judges.load([])
+            self.found.load("", [])
+        self.ledger, self.family = ledger, family
+        self.back()
+        self.reload()
+
+    def clear(self) -> None:
+        self.background.cancel()
+        self.ledger, self.family, self.shown = None, "", None
+        self.judges.load([])
+        self.found.load("", [])
+        self.busy.hide()
+        self.stack.setCurrentWidget(self.lists)
+
+    def reload(self) -> None:
+        """Work the figures out again (on a thread), keeping what is shown meanwhile."""
+        if self.ledger is None:
+            return
+        self.title.setText(f"{self.family} — judges")
+        self.busy.show()
+        self.message.setText("Working out each judge's figures and intervals…")
+        path, family = Path(self.ledger.path), self.family
+        self.background.start(lambda: study(path, family), self._studied, self._failed)
+
+    def _studied(self, found: Study) -> None:
+        self.busy.hide()
+        self.message.clear()
+        keep = self.selected_judge()
+        self.shown = found
+        report = found.report
+        rater = report["rater"]
+        self.subtitle.setText(
+            f"You: {rater['verdicts']} votes on {rater['items']} items · "
+            f"95% intervals: bootstrap over items, seed {report['seed']}"
+        )
+        self.judges.load(report["judges"])
+        self.judge_table.resizeColumnsToContents()
+        extra = [k for k, v in report.items() if figures.is_figure(v) and k != "alpha"]
+        alpha = figures.shown(report["alpha"])
+        lines = [f"Krippendorff's α (ordinal; you and all judges): {alpha}"]
+        lines += [f"{heading(k)}: {figures.shown(report[k])}" for k in extra]
+        self.alpha.setText("\n".join(lines))
+        if not report["judges"]:
+            self.message.setText(
+                f"No judges in {self.family}: `arena judges import` adds one (docs/judges.md)."
+            )
+            self.found.load("", [])
+            self.found_title.clear()
+            self.studied.emit()
+            return
+        names = [j["judge"] for j in report["judges"]]
+        self.judge_table.selectRow(names.index(keep) if keep in names else 0)
+        self._judge_selected()
+        self.studied.emit()
+
+    def _failed(self, error: BaseException) -> None:
+        self.busy.hide()
+        self.message.setText(f"The judges could not be worked out: {error}")
+
+    def selected_judge(self) -> str | None:
+        row = self.judge_table.currentIndex().row()
+        return self.judges.rows[row]["judge"] if 0 <= row < len(self.judges.rows) else None
+
+    def _judge_selected(self, *_: QModelIndex) -> None:
+        judge = self.selected_judge()
+        if judge is None or self.shown is None:
+            return
+        found = self.shown.found.get(judge, [])
+        self.found.load(judge, found)
+        self.found_table.resizeColumnsToContents()
+        if found:
+            self.found_table.selectRow(0)
+        self.found_title.setText(
+            f"Where {judge} and you answered differently: {len(found)} items, most confident "
+            "first (opposite answers, then those either of you gave alike more than once). "
+            "Enter opens one side by side."
+        )
+
+    def _open(self, index: QModelIndex) -> bool:
+        if self.ledger is None or not index.isValid():
+            return False
+        d = self.found.rows[index.row()]
+        if not self.pair.show_disagreement(self.ledger, self.family, d, self.found.judge):
+            self.message.setText(f"The pair on case {d.case_id} is no longer in the ledger.")
+            return False
+        self.stack.setCurrentWidget(self.pair)
+        self.pair.setFocus()
+        return True
+
+    def back(self) -> bool:
+        """Close the pair opened, back to the lists (False when none was open)."""
+        if self.stack.currentWidget() is not self.pair:
+            return False
+        self.stack.setCurrentWidget(self.lists)
+        self.found_table.setFocus()
+        return True
+
+    def _ledger_changed(self, _kind: str) -> None:
+        if self.ledger is not None and self.isVisible():
+            self.reload()
+
+    def status_text(self) -> str:
+        if self.shown is None:
+            return f"{self.family} · judges: working them out…"
+        return f"{self.family} · {len(self.shown.report['judges'])} judges"
+
+    def set_theme(self, theme: Theme) -> None:
+        self.pair.set_theme(theme)

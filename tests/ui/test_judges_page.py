@@ -1,0 +1,141 @@
+"""The Judges page: each judge's figures, its disagreements most confident first, and a
+disagreement opened side by side, read-only (tests/judges/disagreement_ledger.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from arena.judges import figures
+from arena.judges.comparison import judges_report
+from arena.judges.importing import import_judge
+from arena.ledger import voting
+from tests.judges.disagreement_ledger import EXPECTED, build
+
+
+@pytest.fixture(scope="module")
+def judges_template(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("judges")
+    return build(folder / "judges.sqlite", folder)
+
+
+@pytest.fixture
+def on_page(qtbot, open_window, judges_template, tmp_path):
+    """A window on the Judges page of family ``f``, its figures worked out."""
+    from tests.conftest import copy_ledger
+
+    window = open_window(copy_ledger(judges_template, tmp_path / "judges.sqlite"))
+    window.families.select("f")
+    qtbot.keyClick(window.families.table, Qt.Key.Key_J)
+    page = window.judges
+    assert window.pages.currentWidget() is page
+    assert page.background.busy and not page.busy.isHidden()  # worked out on a thread
+    qtbot.waitUntil(lambda: not page.background.busy, timeout=20_000)
+    assert page.busy.isHidden()
+    return window, page
+
+
+def test_the_table_shows_each_judge_with_the_reports_figures(on_page):
+    window, page = on_page
+    report = judges_report(window.ledger, "f")
+    assert [row["judge"] for row in page.judges.rows] == ["gpt"]
+    columns = page.judges.columns
+    assert {"judge", "overlap", "agreement_with_ties", "kappa"} <= set(columns)
+    assert "sources" not in columns  # a list: not a cell
+    cells = [page.judges.cell(page.judges.rows[0], c) for c in range(len(columns))]
+    expected = report["judges"][0]
+    for column, cell in zip(columns, cells, strict=True):
+        value = expected[column]
+        assert cell == (figures.shown(value) if figures.is_figure(value) else str(value))
+    kappa = figures.shown(expected["kappa"])
+    assert "[" in kappa and kappa in cells  # a value with its interval
+    assert figures.shown(report["alpha"]) in page.alpha.text()
+    assert "f · 1 judges" in window.status.text()
+
+
+def test_a_judges_disagreements_most_confident_first(on_page):
+    _, page = on_page
+    assert page.selected_judge() == "gpt"
+    assert [d.case_id for d in page.found.rows] == EXPECTED
+    assert page.found.headerData(5, Qt.Orientation.Horizontal) == "gpt"
+    assert [page.found.cell(0, c) for c in range(7)] == [
+        "1", "q3", "a", "b", "left, left", "right", "right | right",
+    ]  # fmt: skip
+
+
+def test_enter_opens_the_pair_read_only_and_esc_goes_back(qtbot, on_page):
+    window, page = on_page
+    votes = len(voting.votes_in_force(window.ledger, "f"))
+    page.found_table.setFocus()
+    page.found_table.selectRow(EXPECTED.index("q2"))
+    qtbot.keyClick(page.found_table, Qt.Key.Key_Return)
+    assert page.stack.currentWidget() is page.pair
+    view = page.pair.view
+    # Both outputs as the rating page renders them: Markdown, the bold gone.
+    assert view.left.browser.toPlainText().strip() == "a answers q2."
+    assert view.right.browser.toPlainText().strip() == "b answers q2."
+    assert "Question q2?" in view.prompt.toPlainText()
+    assert (view.left.title.text(), view.right.title.text()) == ("Left: a", "Right: b")
+    said = page.pair.answers.text()
+    assert "left (a), left (a) → left (a)" in said  # the rater's vote and its repeat
+    assert "right (b) in this order; — with the sides swapped → right (b)" in said
+    for key in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3):
+        qtbot.keyClick(window, key)
+    assert len(voting.votes_in_force(window.ledger, "f")) == votes  # nothing recorded
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert window.pages.currentWidget() is page and page.stack.currentWidget() is page.lists
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert window.pages.currentWidget() is window.families
+
+
+def test_double_click_opens_a_pair_too(qtbot, on_page):
+    _, page = on_page
+    rect = page.found_table.visualRect(page.found.index(EXPECTED.index("q5"), 1))
+    viewport, left = page.found_table.viewport(), Qt.MouseButton.LeftButton
+    qtbot.mouseClick(viewport, left, pos=rect.center())  # a double click follows a press
+    qtbot.mouseDClick(viewport, left, pos=rect.center())
+    assert page.stack.currentWidget() is page.pair
+    assert page.pair.shown is not None and page.pair.shown.case_id == "q5"
+    assert "left (b) in this order; right (c) with the sides swapped → tie" in (
+        page.pair.answers.text()
+    )
+
+
+def test_the_page_follows_a_judge_import(qtbot, on_page, tmp_path):
+    window, page = on_page
+    path = tmp_path / "claude.jsonl"
+    verdict = {"case_id": "q1", "left_system": "a", "right_system": "b", "winner": "tie"}
+    path.write_text(json.dumps(verdict) + "\n", encoding="utf-8")
+    ledger = window.ledger
+    assert window.ops.run(
+        "judges",
+        lambda: import_judge(ledger, path, family="f", judge="claude", kind="model"),
+    )
+    qtbot.waitUntil(lambda: len(page.judges.rows) == 2, timeout=20_000)
+    assert [row["judge"] for row in page.judges.rows] == ["gpt", "claude"]
+    assert page.selected_judge() == "gpt"  # the judge selected stays selected
+    page.judge_table.selectRow(1)
+    assert [d.case_id for d in page.found.rows] == ["q1"]
+
+
+def test_j_opens_it_from_the_board_not_from_rating(qtbot, on_page):
+    window, _ = on_page
+    window.escape()
+    assert window.open_family("f")
+    assert not window.round_actions.actions["judges"].isEnabled()
+    window.escape()
+    window.families.select("f")
+    window.show_board("f")
+    assert window.round_actions.actions["judges"].isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_J)
+    assert window.pages.currentWidget() is window.judges
+    window.escape()
+    assert window.pages.currentWidget() is window.board
+
+
+def test_the_help_overlay_lists_the_judges_page(on_page):
+    window, _ = on_page
+    text = window.overlay.label.text()
+    assert "Judges page" in text and "Other judges beside you" in text
