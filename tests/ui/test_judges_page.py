@@ -52,7 +52,18 @@ def test_the_table_shows_each_judge_with_the_reports_figures(on_page):
     kappa = figures.shown(expected["kappa"])
     assert "[" in kappa and kappa in cells  # a value with its interval
     assert figures.shown(report["alpha"]) in page.alpha.text()
-    assert "f · 1 judges" in window.status.text()
+    assert window.status.text() == "f · 1 judge"
+
+
+def test_the_table_shows_whatever_figures_a_row_holds():
+    from arena.ui.judges.judge_tables import JudgeTable
+
+    figure = {"value": 0.25, "low": 0.125, "high": 0.5, "count": 8}
+    model = JudgeTable()
+    model.load([{"judge": "gpt", "length_bias": figure, "board": [{"system": "a"}], "tau": None}])
+    assert model.columns == ["judge", "length_bias", "tau"]  # a list is not a cell
+    assert [model.cell(model.rows[0], c) for c in range(3)] == ["gpt", "0.250 [0.125, 0.500]", "—"]
+    assert model.headerData(1, Qt.Orientation.Horizontal) == "Length bias"
 
 
 def test_a_judges_disagreements_most_confident_first(on_page):
@@ -80,7 +91,7 @@ def test_enter_opens_the_pair_read_only_and_esc_goes_back(qtbot, on_page):
     assert (view.left.title.text(), view.right.title.text()) == ("Left: a", "Right: b")
     said = page.pair.answers.text()
     assert "left (a), left (a) → left (a)" in said  # the rater's vote and its repeat
-    assert "right (b) in this order; — with the sides swapped → right (b)" in said
+    assert "gpt</b>: right (b) as shown → right (b)" in said
     for key in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3):
         qtbot.keyClick(window, key)
     assert len(voting.votes_in_force(window.ledger, "f")) == votes  # nothing recorded
@@ -98,9 +109,7 @@ def test_double_click_opens_a_pair_too(qtbot, on_page):
     qtbot.mouseDClick(viewport, left, pos=rect.center())
     assert page.stack.currentWidget() is page.pair
     assert page.pair.shown is not None and page.pair.shown.case_id == "q5"
-    assert "left (b) in this order; right (c) with the sides swapped → tie" in (
-        page.pair.answers.text()
-    )
+    assert "left (b) as shown; right (c) sides swapped → tie" in page.pair.answers.text()
 
 
 def test_the_page_follows_a_judge_import(qtbot, on_page, tmp_path):

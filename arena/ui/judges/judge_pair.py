@@ -25,19 +25,22 @@ def _named(answer: str, d: Disagreement) -> str:
 
 
 def _answers(answers: tuple[str, ...], d: Disagreement) -> str:
-    return ", ".join(_named(a, d) for a in answers) or "—"
+    return ", ".join(_named(a, d) for a in answers)
 
 
 def answers_html(d: Disagreement, judge: str) -> str:
     """What each said on the pair, on its sides as shown below."""
     h = html.escape
+    games = [
+        f"{_answers(answers, d)} {how}"
+        for answers, how in ((d.judge_in_order, "as shown"), (d.judge_swapped, "sides swapped"))
+        if answers
+    ]
     return (
         f"<b>Case {h(d.case_id)}</b> · left {h(d.left.label)}, right {h(d.right.label)} "
         "(as you first saw it)<br>"
         f"<b>You</b>: {h(_answers(d.rater, d))} → {h(_named(d.rater_answer, d))}<br>"
-        f"<b>{h(judge)}</b>: {h(_answers(d.judge_in_order, d))} in this order; "
-        f"{h(_answers(d.judge_swapped, d))} with the sides swapped → "
-        f"{h(_named(d.judge_answer, d))}<br>"
+        f"<b>{h(judge)}</b>: {h('; '.join(games))} → {h(_named(d.judge_answer, d))}<br>"
         "<i>Read-only: nothing is recorded here. Esc goes back to the list.</i>"
     )
 

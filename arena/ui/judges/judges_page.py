@@ -236,7 +236,8 @@ class JudgesPage(QWidget):
     def status_text(self) -> str:
         if self.shown is None:
             return f"{self.family} · judges: working them out…"
-        return f"{self.family} · {len(self.shown.report['judges'])} judges"
+        count = len(self.shown.report["judges"])
+        return f"{self.family} · {count} judge{'' if count == 1 else 's'}"
 
     def set_theme(self, theme: Theme) -> None:
         self.pair.set_theme(theme)
