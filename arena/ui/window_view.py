@@ -4,7 +4,7 @@ layout and the key map, each remembered in the settings and passed on to the pag
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QStatusBar, QWidget
@@ -15,6 +15,9 @@ from arena.ui.rating.render_cache import RenderCache
 from arena.ui.settings import Settings
 from arena.ui.settings_dialog import SettingsDialog
 from arena.ui.theme import THEMES, Theme, apply_theme, button_css
+
+if TYPE_CHECKING:
+    from arena.ui.judges.judges_page import JudgesPage
 
 
 class Themed(Protocol):
@@ -30,6 +33,7 @@ class ViewHost(Protocol):
     rating: RatingPage
     key_actions: dict[str, QAction]
     dark_action: QAction
+    made_judges: JudgesPage | None  # its pair is drawn at the rating page's size
 
     def made_pages(self) -> Sequence[Themed]: ...  # the board, gates and flags pages made so far
     def apply_key_map(self, key_map: KeyMap) -> None: ...
@@ -63,6 +67,8 @@ class WindowView:
         settings = self.host.settings
         settings.font_size = settings.font_size + step
         self.host.rating.pair_view.set_point_size(settings.font_size)
+        if self.host.made_judges is not None:
+            self.host.made_judges.pair.set_point_size(settings.font_size)
 
     def toggle_sync(self) -> None:
         settings = self.host.settings

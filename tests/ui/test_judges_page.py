@@ -95,6 +95,10 @@ def test_enter_opens_the_pair_read_only_and_esc_goes_back(qtbot, on_page):
     for key in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3):
         qtbot.keyClick(window, key)
     assert len(voting.votes_in_force(window.ledger, "f")) == votes  # nothing recorded
+    size = view.left.browser.font().pointSizeF()
+    window.change_font(2)  # View ▸ Bigger text, as on the rating page
+    assert view.left.browser.font().pointSizeF() == size + 2
+    assert view.left.browser.toPlainText().strip() == "a answers q2."
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     assert window.pages.currentWidget() is page and page.stack.currentWidget() is page.lists
     qtbot.keyClick(window, Qt.Key.Key_Escape)

@@ -82,3 +82,7 @@ class JudgePair(QWidget):
     def set_theme(self, theme: Theme) -> None:
         self.cache.set_theme(theme)
         self.view.set_theme(theme, self.point_size)
+
+    def set_point_size(self, size: float) -> None:
+        self.point_size = size
+        self.view.set_point_size(size)
