@@ -12,16 +12,34 @@ from arena.judges.figures import shown as _shown
 
 def register(sub: argparse._SubParsersAction) -> None:
     from arena.judges.importing import FORMATS, KINDS
+    from arena.judges.verdict_files import BASELINE
 
     judges = sub.add_parser("judges", help="other judges beside the rater (docs/judges.md)")
     verbs = judges.add_subparsers(dest="verb", metavar="VERB", required=True)
     p = verbs.add_parser("import", help="import a judge's verdicts (one transaction)")
-    p.add_argument("file", type=Path, help="the verdict file")
+    p.add_argument("file", type=Path, help="the verdict file, or a colleague's bundle")
     p.add_argument("--family", required=True, help="the family judged")
     p.add_argument("--judge", required=True, help="the judge's name (not 'rater')")
     p.add_argument("--kind", required=True, choices=KINDS, help="a person or a model")
-    p.add_argument("--format", dest="fmt", default="native", choices=FORMATS)
+    p.add_argument("--format", dest="fmt", default="native", choices=(*FORMATS, "bundle"))
     p.add_argument("--column", help="pandalm: the annotator column to read (e.g. annotator2)")
+    p.add_argument(
+        "--baseline",
+        default=BASELINE,
+        help=f"arena-hard: the baseline system of lines that do not name one ({BASELINE})",
+    )
+    p.add_argument(
+        "--turns",
+        choices=("all", "first"),
+        default="all",
+        help="fastchat-pair, fastchat-single: the judgments of every turn (all) or of turn 1 "
+        "only (first: a family imported with `arena import --turns first`)",
+    )
+    p.add_argument(
+        "--signer",
+        metavar="FINGERPRINT",
+        help="bundle (required): the colleague's key, as their `arena key` prints it",
+    )
     p.set_defaults(handler=cmd_import)
     p = verbs.add_parser("show", help="each judge's agreement with the rater, and α")
     p.add_argument("--family", required=True, help="the family")
@@ -36,20 +54,24 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from arena.judges.importing import import_judge
+    from arena.errors import BadInput
+    from arena.judges.importing import check_options, import_judge
+    from arena.judges.verdict_files import Options
 
+    who = {"family": args.family, "judge": args.judge, "kind": args.kind}
+    options = Options(args.column, args.baseline, args.turns == "first")
+    check_options(args.fmt, options)
+    if (args.fmt == "bundle") != (args.signer is not None):
+        raise BadInput("only with --format bundle, which needs it", field="--signer")
     with open_ledger(args) as ledger:
-        report = import_judge(
-            ledger,
-            args.file,
-            family=args.family,
-            judge=args.judge,
-            kind=args.kind,
-            fmt=args.fmt,
-            column=args.column,
-        )
-    note = f", {report.skipped} games without a verdict skipped" if report.skipped else ""
-    again = "" if report.verdicts_added else " (this file was imported for this judge before)"
+        if args.fmt == "bundle":
+            from arena.bundle.colleague import import_bundle
+
+            report = import_bundle(ledger, args.file, signer=args.signer, **who)
+        else:
+            report = import_judge(ledger, args.file, fmt=args.fmt, options=options, **who)
+    note = f", {report.skipped} without a verdict skipped" if report.skipped else ""
+    again = "" if report.verdicts_added else " (imported for this judge before)"
     print(
         f"{report.judge}: {report.verdicts_added} verdicts added from {report.records} "
         f"records{note}{again}; source sha256 {report.source_sha256}"

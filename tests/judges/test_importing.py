@@ -47,7 +47,7 @@ def test_fastchat_pair_line_is_two_games_with_sides_swapped(family, tmp_path, ca
     line2 = {**line, "question_id": "q2", "g1_winner": "model_2", "g2_winner": "model_2"}
     path = _lines(tmp_path / "gpt-4_pair.jsonl", [line, line2])
     assert _import(family, path, "--format", "fastchat-pair") == 0
-    assert "1 games without a verdict skipped" in capsys.readouterr().out
+    assert "1 without a verdict skipped" in capsys.readouterr().out
     # q2 game 2 shows model_2 (b) on the left: its win is a left win.
     assert _rows(family) == [("q1", 0, "left", 1), ("q2", 0, "right", 1), ("q2", 0, "left", 2)]
 

@@ -1,0 +1,127 @@
+"""A colleague's bundle: imported only after it verifies against --signer; refused otherwise."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from arena.bundle.export import export_round, read_bundle, zip_bytes
+from arena.bundle.signing import SIGNATURE, fingerprint
+from arena.cli.main import main
+from arena.intake.outputs import import_file
+from arena.ledger import Ledger, catalog, judge_store, voting
+from arena.rounds.closing import close_round
+from arena.rounds.model import RoundSettings
+from tests.votes_helpers import show_and_vote
+
+KEY = Ed25519PrivateKey.generate()
+SIGNER = fingerprint(KEY.public_key())
+
+
+@pytest.fixture
+def bundle(small_family, tmp_path):
+    """The colleague's round on family small, as a signed .zip: four votes in force (left,
+    both_bad, skip, right), one retracted."""
+    ledger = small_family
+    labels = {s.system_id: s.label for s in catalog.systems(ledger, "small")}
+    by = {(o.case_id, labels[o.system_id]): o for o in catalog.outputs(ledger, "small")}
+    session = voting.start_session(ledger, "small", seed=1)
+    shown = [("c1", "alpha", "beta", "left"), ("c2", "gamma", "alpha", "both_bad"),
+             ("c3", "beta", "gamma", "skip"), ("c4", "gamma", "beta", "right"),
+             ("c1", "beta", "gamma", "left")]  # fmt: skip
+    votes = [
+        show_and_vote(ledger, session, by[case, left], by[case, right], choice)
+        for case, left, right, choice in shown
+    ]
+    voting.retract(ledger, votes[-1].vote_id)
+    close_round(ledger, "small", RoundSettings())
+    out = tmp_path / "colleague.zip"
+    export_round(ledger, out, family="small", key=KEY)
+    return out
+
+
+@pytest.fixture
+def mine(tmp_path, small_family_file):
+    """My ledger: the same outputs, in a family named otherwise."""
+    path = tmp_path / "mine.sqlite"
+    with Ledger.open(path) as ledger:
+        import_file(ledger, small_family_file, family="mine", fmt="native")
+    return str(path)
+
+
+def _import(ledger, bundle, signer=SIGNER):
+    return main(["--ledger", ledger, "judges", "import", str(bundle), "--family", "mine",
+                 "--judge", "colleague", "--kind", "human", "--format", "bundle",
+                 "--signer", signer])  # fmt: skip
+
+
+def _verdicts(ledger):
+    with Ledger.open(ledger, readonly=True) as opened:
+        labels = {s.system_id: s.label for s in catalog.systems(opened, "mine")}
+        rows = judge_store.verdicts(opened, "mine")
+        return [(v.case_id, labels[v.left_system], labels[v.right_system], v.winner) for v in rows]
+
+
+def test_a_verified_bundle_becomes_the_judges_verdicts(bundle, mine, capsys):
+    assert _import(mine, bundle) == 0
+    assert "3 verdicts added from 4 records, 1 without a verdict skipped" in capsys.readouterr().out
+    assert _verdicts(mine) == [
+        ("c1", "alpha", "beta", "left"),
+        ("c2", "gamma", "alpha", "tie"),
+        ("c4", "gamma", "beta", "right"),
+    ]
+    manifest = read_bundle(bundle)["manifest.json"]
+    with Ledger.open(mine, readonly=True) as ledger:
+        [source] = judge_store.judge_sources(ledger, "mine", "colleague")
+    assert (source.sha256, source.format, source.signer) == (
+        hashlib.sha256(manifest).hexdigest(), "bundle", SIGNER,
+    )  # fmt: skip
+    assert _import(mine, bundle) == 0  # the same bundle again adds nothing
+    assert "imported for this judge before" in capsys.readouterr().out
+    assert len(_verdicts(mine)) == 3
+
+
+def _rezipped(bundle, out, change):
+    files = read_bundle(bundle)
+    change(files)
+    out.write_bytes(zip_bytes(files))
+    return out
+
+
+def test_a_tampered_unsigned_or_otherwise_signed_bundle_is_refused(bundle, mine, tmp_path, capsys):
+    def edit(files):
+        files["votes.jsonl"] = files["votes.jsonl"].replace(b'"both_bad"', b'"left"')
+
+    tampered = _rezipped(bundle, tmp_path / "tampered.zip", edit)
+    assert _import(mine, tampered) == 2
+    err = capsys.readouterr().err
+    assert "refused, nothing imported" in err and "votes.jsonl: sha256 differs" in err
+    unsigned = _rezipped(bundle, tmp_path / "unsigned.zip", lambda f: f.pop(SIGNATURE))
+    assert _import(mine, unsigned) == 2
+    assert "the bundle is unsigned" in capsys.readouterr().err
+    other = fingerprint(Ed25519PrivateKey.generate().public_key())
+    assert _import(mine, bundle, other) == 2
+    assert f"signed by {SIGNER}, not by {other}" in capsys.readouterr().err
+    assert _verdicts(mine) == []
+    with Ledger.open(mine, readonly=True) as ledger:
+        assert judge_store.judge_sources(ledger, "mine") == []
+
+
+def test_systems_or_cases_missing_here_are_named(bundle, tmp_path, capsys):
+    lines = [line for line in (tmp_path / "small.jsonl").read_text().splitlines()
+             if '"gamma"' not in line]  # fmt: skip
+    (tmp_path / "two.jsonl").write_text("\n".join(lines) + "\n")
+    path = tmp_path / "two.sqlite"
+    with Ledger.open(path) as ledger:
+        import_file(ledger, tmp_path / "two.jsonl", family="mine", fmt="native")
+    assert _import(str(path), bundle) == 2
+    assert "systems.jsonl: no such system in family 'mine': gamma (" in capsys.readouterr().err
+    assert _verdicts(str(path)) == []
+
+
+def test_the_signer_goes_with_bundles_only(bundle, mine, capsys):
+    assert main(["--ledger", mine, "judges", "import", str(bundle), "--family", "mine",
+                 "--judge", "colleague", "--kind", "human", "--format", "bundle"]) == 2  # fmt: skip
+    assert "--signer: only with --format bundle" in capsys.readouterr().err
