@@ -15,7 +15,9 @@ stood at closing, the gate results then in force (``gates.jsonl``) and the
 events chain (``events.jsonl``: the rater's corrections), so that verify can
 settle the family again and check every settled comparison and vote status;
 and, when the rater flagged pairs, ``flags.jsonl`` (each flag with its case, the
-pair as seen, its note and what was done about it by the close).
+pair as seen, its note and what was done about it by the close). A round pooled with
+judges adds ``judges.jsonl``: every verdict of those judges from the sources the round
+records, so that verify can rebuild the judges' comparisons and their weights.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from arena import __version__, family_state
 from arena.bundle.flag_rows import flag_rows
 from arena.bundle.signing import SIGNATURE, load_or_create_key, sign
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, chain, run_store, verdicts
+from arena.ledger import Ledger, catalog, chain, judge_store, run_store, verdicts
 from arena.ledger import round_store as stored_rounds
 from arena.records import Output
 from arena.rounds.closing import find_round
@@ -91,6 +93,16 @@ def _outputs(
     used = {c[k] for c in comparisons for k in ("output_a", "output_b")}
     used |= {r["output_id"] for r in receipts if r["output_id"]}
     return [o for o in catalog.outputs(ledger, found.family) if o.output_id in used]
+
+
+def _pooled_verdicts(ledger: Ledger, found: Round) -> list[dict[str, Any]]:
+    """The verdicts a pooled round fitted: its judges', from the sources it records."""
+    sources = {(j["judge"], s["sha256"]) for j in found.judges or () for s in j["sources"]}
+    return [
+        row
+        for row in judge_store.verdict_rows(ledger, found.family, found.pooled)
+        if (row["judge"], row["source_sha256"]) in sources
+    ]
 
 
 def bundle_files(
@@ -179,6 +191,8 @@ def bundle_files(
         flags = flag_rows(ledger, name, events)
         if flags:  # the flags made readable: case, pair as seen, note, what was done
             files["flags.jsonl"] = _jsonl(flags)
+    if found.judges is not None:
+        files["judges.jsonl"] = _jsonl(_pooled_verdicts(ledger, found))
     if trials:
         files["trials.jsonl"] = _jsonl(dataclasses.asdict(t) for t in trials.values())
     head = ledger.head_digest()

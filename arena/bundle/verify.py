@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.bundle import recheck, signing
+from arena.bundle import pooled, recheck, signing
 from arena.bundle.export import FORMAT, MANIFEST, MANIFEST_HASH, read_bundle
 from arena.bundle.flag_rows import check_flags
 from arena.bundle.report import Stop, VerifyReport, lines
@@ -174,11 +174,15 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
     if "gates.jsonl" in files:
         state = recheck.bundle_state(files, manifest, case_rows, dict(chains)["events"])
         recheck.check_settlement(state, manifest, comparisons, report)
+        pooled.check_judges(files, manifest, state, comparisons, report)
+    elif any(c.source == "judge" for c in comparisons) or "judges.jsonl" in files:
+        report.problems.append("judges' verdicts in a bundle without the family's gate verdicts")
     settings = RoundSettings(
         **{
             k: manifest["settings"][k]
             for k in ("weighting", "cap", "penalty", "base", "threshold", "seed")
-        }
+        },
+        with_judges=tuple(j["judge"] for j in manifest["settings"].get("with_judges") or ()),
     )
     weights = np.array([r["fitted_weight"] for r in rows], dtype=float)
     columns = Comparisons.from_records(comparisons)

@@ -88,6 +88,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="tests families: close although some outputs have no test result (they count "
         "as failed)",
     )
+    c.add_argument(
+        "--with-judges",
+        metavar="A,B",
+        help="pool the rater's votes with these judges' verdicts (a judge weighs at most what "
+        "the rater does; docs/judges.md). Default: the rater's votes alone",
+    )
     c.add_argument("--json", action="store_true", help="print the round as JSON")
     c.set_defaults(handler=cmd_close)
 
@@ -140,7 +146,12 @@ def cmd_close(args: argparse.Namespace) -> int:
     given = {
         k: getattr(args, k) for k in ("penalty", "threshold", "cap") if getattr(args, k) is not None
     }
-    settings = RoundSettings(weighting=args.weighting, base=args.base, seed=args.seed, **given)
+    judges = tuple(name.strip() for name in (args.with_judges or "").split(",") if name.strip())
+    if args.with_judges is not None and not judges:
+        raise BadInput("name at least one judge, e.g. --with-judges A,B", field="--with-judges")
+    settings = RoundSettings(
+        weighting=args.weighting, base=args.base, seed=args.seed, with_judges=judges, **given
+    )
     with (
         open_ledger(args) as ledger,
         tqdm(desc="gates", unit="output", disable=None, file=sys.stderr, leave=False) as bar,
@@ -211,6 +222,21 @@ def _system(row: BoardRow, *, category: bool = False) -> dict[str, Any]:
     return {k: getattr(row, k) for k in keys}
 
 
+def pooled_line(judge: dict[str, Any]) -> str:
+    """One pooled judge: its verdicts, how many were fitted and at what weight."""
+    fitted = (
+        f"{judge['fitted']} fitted at weight {judge['weight']:.4g}"
+        if judge["fitted"]
+        else "none fitted"
+    )
+    left = sum(judge["left_out"].values())
+    return (
+        f"pooled: {judge['judge']} ({judge['kind']}), {judge['verdicts']} verdicts, {fitted}"
+        + (f", {left} left out" if left else "")
+        + (f", {judge['unmatched']} unmatched (no single output)" if judge["unmatched"] else "")
+    )
+
+
 def _why_unranked(row: dict[str, Any]) -> str:
     if row["status"] == "no_comparisons":
         return "no votes"
@@ -234,11 +260,16 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
         return
     if shown.get("category"):
         title += f", category {shown['category']}"
+    judges = shown["settings"].get("with_judges")
+    if judges:
+        title += ", pooled with judges " + ", ".join(j["judge"] for j in judges)
     print(title)
     print(
         f"anchor: {anchor['label']} ({anchor['reason']}); settings: "
         + ", ".join(
-            f"{k} {v}" for k, v in shown["settings"].items() if v is not None and k != "family"
+            f"{k} {v}"
+            for k, v in shown["settings"].items()
+            if v is not None and k not in ("family", "with_judges")
         )
     )
     family = shown["settings"].get("family")
@@ -248,6 +279,8 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
             f"{family['min_chars']}–{family['max_chars']}"
             + (f", aspect {family['aspect']}" if family["aspect"] else "")
         )
+    for judge in judges or ():
+        print(pooled_line(judge))
     ranked = [r for r in shown["systems"] if not r["unranked"]]
     headers, rows = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
     with_intervals(headers, rows, ranked)

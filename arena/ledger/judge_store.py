@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from arena.ledger.connection import Ledger
 
@@ -134,3 +135,39 @@ def rater_verdicts(ledger: Ledger, family: str, judge: str = "rater") -> list[Ju
         JudgeVerdict(judge, case, left, right, _RATER_WINNER[choice], 1)
         for case, left, right, choice in rows
     ]
+
+
+VERDICT_COLUMNS = (
+    "judge",
+    "kind",
+    "case_id",
+    "left_system",
+    "right_system",
+    "winner",
+    "game",
+    "source_sha256",
+    "source_line",
+)
+
+
+def verdict_rows(ledger: Ledger, family: str, judges: Sequence[str]) -> list[dict[str, Any]]:
+    """Every verdict of ``judges`` in ``family`` with its kind and source, oldest first:
+    what a round pooled with them fits, and its bundle carries."""
+    rows = ledger.conn.execute(
+        f"SELECT {', '.join(VERDICT_COLUMNS)} FROM judge_verdicts WHERE family = ? AND judge IN "
+        f"({', '.join('?' for _ in judges)}) ORDER BY seq",
+        [family, *judges],
+    )
+    return [dict(zip(VERDICT_COLUMNS, row, strict=True)) for row in rows]
+
+
+def as_verdict(row: dict[str, Any]) -> JudgeVerdict:
+    """A row of ``verdict_rows`` (or of a bundle's ``judges.jsonl``) as a verdict."""
+    return JudgeVerdict(
+        row["judge"],
+        row["case_id"],
+        row["left_system"],
+        row["right_system"],
+        row["winner"],
+        row["game"],
+    )

@@ -202,9 +202,13 @@ def items(ledger: Ledger, round_id: str, kind: str) -> Iterator[dict[str, Any]]:
         yield orjson.loads(body)
 
 
-def rounds(ledger: Ledger, family: str | None = None) -> list[dict[str, str]]:
-    """Id, family and closing time of every round, newest first."""
-    sql = "SELECT round_id, family, closed_at FROM rounds"
+def rounds(ledger: Ledger, family: str | None = None) -> list[dict[str, Any]]:
+    """Id, family, closing time and whether it pools judges' verdicts (``pooled``, 0 or 1)
+    of every round, newest first."""
+    sql = (
+        "SELECT round_id, family, closed_at, "
+        "json_extract(settings, '$.with_judges') IS NOT NULL AS pooled FROM rounds"
+    )
     params = []
     if family:
         sql += " WHERE family = ?"

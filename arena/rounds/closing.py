@@ -18,14 +18,14 @@ from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.family_state import FamilyState
 from arena.gates import screening
-from arena.ledger import Ledger, catalog, chain
+from arena.ledger import Ledger, catalog, chain, judge_store
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.voting import new_id
 from arena.pairs import adaptive
 from arena.records import VOTED_KINDS, Family, Output, OutputId, System, SystemId
 from arena.rounds import uncertainty
 from arena.rounds.comparison_table import Column, Comparisons
-from arena.rounds.comparisons import family_comparisons
+from arena.rounds.comparisons import family_comparisons, judges_record
 from arena.rounds.model import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.round_summary import summary
 from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, sides
@@ -165,6 +165,8 @@ class _Result:
     # Column by column (comparison_table.Comparisons, with the weight each was fitted with).
     comparisons: dict[str, Column]
     receipts: list[dict[str, Any]]
+    # A pooled round's judges (Round.judges).
+    judges: tuple[dict[str, Any], ...] | None = None
 
 
 def close_round(
@@ -193,6 +195,8 @@ def _close(
     allow_missing: bool,
 ) -> Round:
     found = catalog.get_family(ledger, family_name)
+    if found is not None and settings.with_judges:
+        _check_judges(ledger, found, settings.with_judges)
     before = None
     if found is not None and found.kind != "graded":
         before = _inputs(ledger, found, settings)
@@ -238,12 +242,40 @@ def _close(
         # The settings in force (they change by recorded changes): what the gates read.
         family_settings=dataclasses.asdict(family),
         pairs=adaptive.choice_of(ledger, family.name) if family.kind in VOTED_KINDS else None,
+        judges=result.judges,
     )
     with ledger.atomic():
         stored_rounds.add_round(
             ledger, closed.to_json(), result.comparisons, result.receipts, inputs=inputs
         )
     return closed
+
+
+def _check_judges(ledger: Ledger, family: Family, names: Sequence[str]) -> None:
+    """The judges named for pooling must be the family's; a graded family has no votes."""
+    if family.kind == "graded":
+        raise BadInput(
+            "a graded family's board is scored, not voted: no judges to pool with",
+            field="--with-judges",
+        )
+    known = [j.judge for j in judge_store.judges(ledger, family.name)]
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise BadInput(
+            f"no judge {', '.join(map(repr, unknown))} in family {family.name!r}; "
+            + (f"its judges: {', '.join(known)}" if known else "it has none")
+            + " (`arena judges import`)",
+            field="--with-judges",
+        )
+
+
+def _judges_pooled(ledger: Ledger, family: str, settings: RoundSettings) -> dict[str, Any]:
+    """What a pooled round reads of its judges: each one's verdicts and sources."""
+    return {
+        j.judge: [j.verdicts, list(j.sources)]
+        for j in judge_store.judges(ledger, family)
+        if j.judge in settings.with_judges
+    }
 
 
 class Inputs(NamedTuple):
@@ -261,6 +293,10 @@ class Inputs(NamedTuple):
 
 def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
     heads = chain.heads(ledger, family.name)
+    # A round of the rater's alone reads no judge: its inputs name none.
+    judged = (
+        {"judges": _judges_pooled(ledger, family.name, settings)} if settings.with_judges else {}
+    )
     gated = sha256_hex(
         json.dumps(
             {
@@ -280,6 +316,7 @@ def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
                     "software": __version__,
                     "settings": settings.as_json(),
                     "chains": heads,
+                    **judged,
                 },
                 sort_keys=True,
             )
@@ -324,7 +361,14 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _
 def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -> _Result:
     """A voted (or tested) family's round: the fit, category refits and the summary."""
     family = state.family
-    comparisons = family_comparisons(ledger, state)
+    # The rater's own board reads no judge's verdict.
+    pooled = (
+        judge_store.verdict_rows(ledger, family.name, settings.with_judges)
+        if settings.with_judges
+        else []
+    )
+    verdicts = [judge_store.as_verdict(row) for row in pooled]
+    comparisons = family_comparisons(ledger, state, verdicts)
     weights = fitted_weights(comparisons, settings)
     outputs = state.in_force
     failing = state.failing
@@ -378,4 +422,27 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
         },
         comparisons={**comparisons.columns, "fitted_weight": weights},
         receipts=[],
+        judges=_judges_recorded(ledger, family.name, comparisons, pooled)
+        if settings.with_judges
+        else None,
+    )
+
+
+def _judges_recorded(
+    ledger: Ledger, family: str, comparisons: Comparisons, pooled: list[dict[str, Any]]
+) -> tuple[dict[str, Any], ...]:
+    """Each pooled judge as the round records it: kind, counts, weight, and the sources its
+    verdicts came from (with the format read and a bundle's signer, where recorded)."""
+    kinds = {row["judge"]: row["kind"] for row in pooled}
+    used = {(row["judge"], row["source_sha256"]) for row in pooled}
+    sources: dict[str, list[dict[str, Any]]] = {}
+    for source in judge_store.judge_sources(ledger, family):
+        if (source.judge, source.sha256) in used:
+            sources.setdefault(source.judge, []).append(
+                {"sha256": source.sha256, "format": source.format, "signer": source.signer}
+            )
+    verdicts = [judge_store.as_verdict(row) for row in pooled]
+    return tuple(
+        {**entry, "kind": kinds[entry["judge"]], "sources": sources.get(entry["judge"], [])}
+        for entry in judges_record(comparisons, verdicts)
     )

@@ -22,9 +22,11 @@ LEFT_OUT_REASONS = ("retired_case", "removed_output", "failing_gate", "settled_p
 
 @dataclass(frozen=True)
 class Comparison:
-    """One comparison of system a (left, for votes) with system b; y is a's outcome."""
+    """One comparison of system a (left, for votes and judges' verdicts) with system b; y is
+    a's outcome. A judge's verdict (``source`` judge, ``actor`` ``judge:NAME``) is one only
+    in a round pooled with that judge."""
 
-    source: Literal["vote", "settled"]
+    source: Literal["vote", "settled", "judge"]
     case_id: str
     category: str
     output_a: OutputId

@@ -4,21 +4,25 @@ Every vote in force is listed once with its status: ``fitted``, ``repeat``
 (used only for rater agreement) or ``left_out`` with the reason: the case
 was retired, an output was removed, an output now fails a gate, or the pair
 now settles without a vote. Settled pairs are listed with the rule that
-settled them and their 1/(k_a·k_b) weight.
+settled them and their 1/(k_a·k_b) weight. A round pooled with judges adds their
+verdicts last (``pooled``), each given a status by the same rules as a vote.
 
 They are built here into ``comparison_table.Comparisons`` (column by column).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
+from arena.errors import BadInput
 from arena.family_state import FamilyState
 from arena.ledger import Ledger, voting
+from arena.ledger.judge_store import JudgeVerdict
 from arena.records import OutputId, SessionId
 from arena.rounds.comparison_table import (
     FIELDS,
@@ -174,9 +178,9 @@ def _add_votes(
     batches: Iterable[Sequence[tuple]],
     settled_pairs: np.ndarray,
     session_numbers: Mapping[SessionId, int],
-) -> None:
+) -> int:
     """The votes in force (rows of ``voting.vote_batches``), each with its status;
-    ``session_numbers``: each session's number by id."""
+    ``session_numbers``: each session's number by id. Returns how many are fitted."""
     parts: dict[str, list] = {name: [] for name in _VOTE_COLUMNS}
     sessions: dict[SessionId | None, int] = {}
     for batch in batches:
@@ -224,6 +228,70 @@ def _add_votes(
             "overruled": np.zeros(n, dtype=np.bool_),
         },
     )
+    return int(np.count_nonzero(status == family.code("status", ["fitted"])[0]))
+
+
+JUDGE_ACTOR = "judge:"
+
+
+def _add_judges(
+    family: _Builder, verdicts: Sequence[JudgeVerdict], settled_pairs: np.ndarray, rater: int
+) -> None:
+    """Judges' verdicts, each on the outputs of its case's two systems, with the status a
+    vote on them would have; a judge's weight is ``min(1, rater / fitted)``: its fitted
+    verdicts weigh at most what the ``rater``'s fitted votes do. A verdict whose system
+    has no output, or several (samples), on its case is not a comparison (``unmatched``)."""
+    single = _single_outputs(family)
+    kept = [
+        (v, single[v.case_id, v.left_system], single[v.case_id, v.right_system])
+        for v in verdicts
+        if single.get((v.case_id, v.left_system)) is not None
+        and single.get((v.case_id, v.right_system)) is not None
+    ]
+    n = len(kept)
+    a = np.array([k[1] for k in kept], dtype=np.int32)
+    b = np.array([k[2] for k in kept], dtype=np.int32)
+    cases = family.output_cases[a]
+    status, reason = _vote_status(family, a, b, cases, [None] * n, settled_pairs)
+    actors = [JUDGE_ACTOR + v.judge for v, _, _ in kept]
+    fitted = status == family.code("status", ["fitted"])[0]
+    counts = Counter(actor for actor, ok in zip(actors, fitted.tolist(), strict=True) if ok)
+    if counts and rater == 0:
+        raise BadInput(
+            "the rater has no votes in the fit: a judge's weight is capped at the rater's, "
+            "so there is nothing to pool with",
+            field="--with-judges",
+        )
+    scale = {actor: min(1.0, rater / count) for actor, count in counts.items()}
+    winners = [v.winner for v, _, _ in kept]
+    family.add(
+        a,
+        b,
+        cases,
+        {
+            "source": family.same("source", "judge", n),
+            "y": np.array([Y_OF_CHOICE[w] for w in winners], dtype=np.float64),
+            "weight": np.array([scale.get(actor, 1.0) for actor in actors], dtype=np.float64),
+            "actor": family.code("actor", actors),
+            "status": status,
+            "reason": reason,
+            "vote_id": [None] * n,
+            "choice": family.code("choice", winners),
+            "repeat_of": [None] * n,
+            "session": family.same("session", None, n),
+            "rule": family.same("rule", None, n),
+            "overruled": np.zeros(n, dtype=np.bool_),
+        },
+    )
+
+
+def _single_outputs(family: _Builder) -> dict[tuple[str, str], int | None]:
+    """The code of each (case, system)'s one output, or None where it has several."""
+    single: dict[tuple[str, str], int | None] = {}
+    for output in family.state.outputs.values():
+        key = (output.case_id, output.system_id)
+        single[key] = None if key in single else family.outputs[output.output_id]
+    return single
 
 
 def _vote_status(
@@ -256,16 +324,58 @@ def _vote_status(
     return status.astype(np.int32), reason
 
 
-def family_comparisons(ledger: Ledger, state: FamilyState) -> Comparisons:
+def family_comparisons(
+    ledger: Ledger, state: FamilyState, pooled: Sequence[JudgeVerdict] = ()
+) -> Comparisons:
     """Every comparison of the family as its ledger stands now (gates as last stored):
-    the settled pairs, then the votes in force, oldest first."""
+    the settled pairs, then the votes in force, oldest first, then the ``pooled``
+    judges' verdicts in the order given."""
     family = _Builder(state)
     settled_pairs = _add_settled(family)
     name = state.family.name
     batches = voting.vote_batches(ledger, name)
     numbers = {s.session_id: s.number for s in voting.sessions(ledger, name)}
-    _add_votes(family, batches, settled_pairs, numbers)
+    rater = _add_votes(family, batches, settled_pairs, numbers)
+    if pooled:
+        _add_judges(family, pooled, settled_pairs, rater)
     return family.table()
+
+
+def judge_comparisons(
+    state: FamilyState, verdicts: Sequence[JudgeVerdict], rater: int
+) -> list[Comparison]:
+    """The comparisons pooling ``verdicts`` adds to a round whose rater has ``rater``
+    fitted votes: what ``family_comparisons`` appends, rebuilt apart (a bundle's check)."""
+    family = _Builder(state)
+    _add_judges(family, verdicts, _add_settled(family), rater)
+    return [c for c in family.table() if c.source == "judge"]
+
+
+def judges_record(comparisons: Comparisons, verdicts: Sequence[JudgeVerdict]) -> list[dict]:
+    """Per judge pooled (in the order first met): its verdicts, how many are comparisons
+    fitted, left out (by reason) or unmatched, and the weight each fitted one has."""
+    rows = np.flatnonzero(comparisons.mask("source", "judge"))
+    actors = comparisons.values("actor", rows)
+    statuses = comparisons.values("status", rows)
+    reasons = comparisons.values("reason", rows)
+    weights = comparisons["weight"][rows].tolist()
+    record: dict[str, dict[str, Any]] = {}
+    for v in verdicts:
+        entry = record.setdefault(
+            v.judge,
+            {"judge": v.judge, "verdicts": 0, "fitted": 0, "left_out": {}, "weight": None},
+        )
+        entry["verdicts"] += 1
+    for actor, status, reason, weight in zip(actors, statuses, reasons, weights, strict=True):
+        entry = record[actor.removeprefix(JUDGE_ACTOR)]
+        if status == "fitted":
+            entry["fitted"] += 1
+            entry["weight"] = weight
+        else:
+            entry["left_out"][reason] = entry["left_out"].get(reason, 0) + 1
+    for entry in record.values():
+        entry["unmatched"] = entry["verdicts"] - entry["fitted"] - sum(entry["left_out"].values())
+    return list(record.values())
 
 
 def settled_output_pairs(state: FamilyState) -> set[frozenset[str]]:

@@ -37,8 +37,12 @@ class RoundSettings:
     threshold: float = fit.DEFAULT_THRESHOLD
     # Graded families: the seed of the bootstrap intervals, recorded so they can be redone.
     seed: int = 0
+    # Judges whose verdicts are fitted with the rater's votes (a pooled round), by name.
+    with_judges: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        # Sorted and once each: the same judges named in any order make the same round.
+        object.__setattr__(self, "with_judges", tuple(sorted(set(self.with_judges))))
         if self.weighting not in ("unit", "ledger"):
             raise BadInput(
                 f"weighting must be unit or ledger, not {self.weighting!r}", field="--weighting"
@@ -55,7 +59,7 @@ class RoundSettings:
             raise BadInput("the threshold must be ≥ 0", field="--threshold")
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "weighting": self.weighting,
             "cap": self.cap,
             "penalty": self.penalty,
@@ -63,6 +67,9 @@ class RoundSettings:
             "threshold": self.threshold,
             "seed": self.seed,
         }
+        if self.with_judges:  # a round of the rater's alone records no such key
+            shown["with_judges"] = list(self.with_judges)
+        return shown
 
 
 @dataclass(frozen=True)
@@ -288,6 +295,15 @@ class Round:
     # closing: adaptive or coverage); None for a family that asks for no votes, and in
     # rounds closed before it was recorded.
     pairs: str | None = None
+    # A pooled round's judges (``settings.with_judges``): each judge's name, kind, verdicts,
+    # how many were fitted, left out (by reason) or unmatched, their weight, and the sources
+    # they came from. None in a round of the rater's alone.
+    judges: tuple[dict[str, Any], ...] | None = None
+
+    @property
+    def pooled(self) -> tuple[str, ...]:
+        """The judges pooled with the rater (none: the rater's own board)."""
+        return self.settings.with_judges
 
     @property
     def anchor(self) -> Anchor | None:
@@ -308,6 +324,8 @@ class Round:
             recorded["family"] = self.family_settings
         if self.pairs is not None:
             recorded["pairs"] = self.pairs
+        if self.judges is not None:
+            recorded["with_judges"] = list(self.judges)
         return recorded
 
     def to_json(self) -> dict[str, Any]:
@@ -333,6 +351,9 @@ class Round:
         events = tuple(recorded.pop("events", ()))
         family_settings = recorded.pop("family", None)
         pairs = recorded.pop("pairs", None)
+        judges = recorded.pop("with_judges", None)
+        if judges is not None:
+            recorded["with_judges"] = tuple(j["judge"] for j in judges)
         return cls(
             round_id=data["round"],
             family=data["family"],
@@ -349,4 +370,5 @@ class Round:
             marks=data.get("marks"),
             family_settings=family_settings,
             pairs=pairs,
+            judges=tuple(judges) if judges is not None else None,
         )

@@ -56,9 +56,10 @@ def _agreement(comparisons: Comparisons) -> fit.AgreementResult:
 
 
 def _left_out(comparisons: Comparisons) -> dict[str, int]:
-    """Votes left out of the fit, counted by reason (in the order the reasons first occur)."""
+    """Votes left out of the fit, counted by reason (in the order the reasons first occur);
+    a pooled round's judges count theirs in its settings (``with_judges``)."""
     reasons = comparisons["reason"]
-    rows = comparisons.mask("status", "left_out") & ~reasons.isin(None, "")
+    rows = comparisons.mask("status", "left_out") & comparisons.votes & ~reasons.isin(None, "")
     codes, first, counts = np.unique(reasons.codes[rows], return_index=True, return_counts=True)
     return {
         reasons.values[code]: int(count)

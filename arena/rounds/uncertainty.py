@@ -45,6 +45,8 @@ class Region:
     min_cases: int = 40
     max_settled_share: float = 0.7
     penalty: float = fit.DEFAULT_PENALTY
+    # Judges pooled with the rater (``round close --with-judges``): none were simulated.
+    max_judges: int = 0
 
 
 CALIBRATED = Region()
@@ -61,10 +63,16 @@ class Regime:
     settled_share: float  # of the fit's weight
     penalty: float
     unit_weights: bool  # every comparison fitted at its own weight
+    judges: int = 0  # pooled with the rater, with a verdict in the fit
 
 
 def outside(regime: Regime, region: Region = CALIBRATED) -> str | None:
     """Why ``regime`` lies outside ``region`` (a sentence), or None when it lies inside."""
+    if regime.judges > region.max_judges:
+        return (
+            f"pooled with {regime.judges} judge{'s' if regime.judges != 1 else ''}; "
+            "intervals were checked on the rater's votes alone"
+        )
     if not region.min_systems <= regime.systems <= region.max_systems:
         return (
             f"{regime.systems} ranked systems; intervals were checked for "
@@ -106,7 +114,8 @@ def regime_of(
     counts = counts + np.bincount(b[human] + 1, minlength=len(systems) + 1)[1:]
     ranked = [index[s] for s, score in board.scores.items() if score.points is not None]
     total = float(np.sum(weights[live]))
-    settled = float(np.sum(weights[live & ~comparisons.votes]))
+    settled = float(np.sum(weights[live & comparisons.mask("source", "settled")]))
+    judged = live & comparisons.mask("source", "judge")
     return Regime(
         systems=len(ranked),
         votes=int(np.count_nonzero(human)),
@@ -115,6 +124,7 @@ def regime_of(
         settled_share=settled / total if total > 0 else 0.0,
         penalty=0.0,  # set by the caller from the round's settings
         unit_weights=bool(np.allclose(weights[live], comparisons["weight"][live], rtol=0, atol=0)),
+        judges=int(np.unique(comparisons["actor"].codes[judged]).size),
     )
 
 

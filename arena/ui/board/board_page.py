@@ -189,8 +189,10 @@ class BoardPage(QWidget):
         self.round_box.clear()
         for i, entry in enumerate(listed):
             newest = "  (newest)" if i == 0 else ""
+            pooled = " · pooled with judges" if entry["pooled"] else ""
             self.round_box.addItem(
-                f"{when(entry['closed_at'])} · {entry['round_id'][:8]}{newest}", entry["round_id"]
+                f"{when(entry['closed_at'])} · {entry['round_id'][:8]}{pooled}{newest}",
+                entry["round_id"],
             )
         self.round_box.setCurrentIndex(max(0, self.round_box.findData(round_id)))
         self.round_box.blockSignals(False)
@@ -341,6 +343,9 @@ class BoardPage(QWidget):
         if self.model.category is not None:
             title += f" · category {self.model.category}"
             subtitle += " · refitted on this category's comparisons"
+        if self.found.pooled:
+            title += " · pooled with judges " + ", ".join(self.found.pooled)
+            subtitle += " · the rater's votes fitted with these judges' verdicts"
         notes = self._notes()
         if for_image and self.model.unranked:
             notes.append(

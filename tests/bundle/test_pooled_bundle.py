@@ -1,0 +1,118 @@
+"""A pooled round's bundle carries its judges' verdicts; verify rebuilds the judges'
+comparisons from them and reports a forged verdict, a dropped one or a changed weight."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arena.bundle.export import export_round, read_bundle
+from arena.bundle.verify import verify_bundle
+from arena.rounds.closing import close_round
+from arena.rounds.model import RoundSettings
+from tests.bundle.rebundle import rehash
+from tests.rounds import pooled_ledger as pl
+
+
+@pytest.fixture
+def bundle(ledger, tmp_path):
+    pl.build(ledger, tmp_path)
+    pl.add_judges(ledger, tmp_path)
+    close_round(ledger, pl.FAMILY, RoundSettings(with_judges=("colleague", "llm")))
+    out = tmp_path / "pooled"
+    export_round(ledger, out, family=pl.FAMILY)
+    return out
+
+
+def _rows(path):
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+
+
+def _write(path, rows):
+    path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows), "utf-8")
+
+
+def _content_problems(folder):
+    """What verify finds beyond the signature, which any edit breaks."""
+    rehash(folder)
+    return [p for p in verify_bundle(folder).problems if "manifest.sig" not in p]
+
+
+def test_the_pooled_bundle_carries_the_verdicts_and_their_sources_and_verifies(bundle):
+    report = verify_bundle(bundle)
+    assert report.ok, report.problems
+    files = read_bundle(bundle)
+    verdicts = [json.loads(line) for line in files["judges.jsonl"].splitlines()]
+    assert len(verdicts) == 5 * pl.CASES  # the colleague's 48 and the LLM's 192
+    recorded = json.loads(files["manifest.json"])["settings"]["with_judges"]
+    assert [(j["judge"], j["kind"], j["verdicts"], j["weight"]) for j in recorded] == [
+        ("colleague", "human", pl.CASES, 1.0),
+        ("llm", "model", 4 * pl.CASES, 0.25),
+    ]
+    for judge in recorded:
+        (source,) = judge["sources"]
+        assert {v["source_sha256"] for v in verdicts if v["judge"] == judge["judge"]} == {
+            source["sha256"]
+        }
+        assert (source["format"], source["signer"]) == ("native", None)
+
+
+def test_a_forged_verdict_is_reported(bundle):
+    path = bundle / "judges.jsonl"
+    rows = _rows(path)
+    rows[0]["winner"] = {"left": "right", "right": "left", "tie": "left"}[rows[0]["winner"]]
+    _write(path, rows)
+    assert any(
+        "the judges' comparisons are not those judges.jsonl gives" in p
+        and "1 not from any verdict, 1 verdicts missing" in p
+        for p in _content_problems(bundle)
+    )
+
+
+def test_a_dropped_verdict_is_reported_from_either_file(bundle, tmp_path):
+    path = bundle / "judges.jsonl"
+    _write(path, _rows(path)[1:])
+    problems = _content_problems(bundle)
+    assert any("1 not from any verdict, 0 verdicts missing" in p for p in problems)
+    assert "manifest.json: judge colleague verdicts: recorded 48, judges.jsonl gives 47" in problems
+
+
+def test_a_comparison_dropped_is_a_verdict_missing(bundle):
+    path = bundle / "comparisons.jsonl"
+    rows = _rows(path)
+    first = next(i for i, r in enumerate(rows) if r["source"] == "judge")
+    _write(path, rows[:first] + rows[first + 1 :])
+    assert any("0 not from any verdict, 1 verdicts missing" in p for p in _content_problems(bundle))
+
+
+def test_a_changed_weight_is_reported(bundle):
+    path = bundle / "comparisons.jsonl"
+    rows = _rows(path)
+    for row in rows:
+        if row["actor"] == "judge:llm":  # weighed as much as every verdict of the colleague
+            row["weight"] = row["fitted_weight"] = 1.0
+    _write(path, rows)
+    problems = _content_problems(bundle)
+    assert (
+        "comparisons.jsonl: judge:llm's verdicts weigh 1; pooling gives 0.25 (the rater's "
+        "fitted votes over the judge's fitted verdicts, at most 1)" in problems
+    )
+
+
+def test_judges_verdicts_in_a_round_of_the_raters_alone_are_reported(ledger, tmp_path):
+    pl.build(ledger, tmp_path)
+    pl.add_judges(ledger, tmp_path)
+    alone = close_round(ledger, pl.FAMILY, RoundSettings())
+    close_round(ledger, pl.FAMILY, RoundSettings(with_judges=("colleague",)))
+    export_round(ledger, tmp_path / "pooled", family=pl.FAMILY)
+    export_round(ledger, tmp_path / "alone", round_id=alone.round_id)
+    assert "judges.jsonl" not in read_bundle(tmp_path / "alone")
+    # The pooled round's judge rows slipped into the rater's own round.
+    judged = [r for r in _rows(tmp_path / "pooled" / "comparisons.jsonl") if r["source"] == "judge"]
+    rows = _rows(tmp_path / "alone" / "comparisons.jsonl")
+    _write(tmp_path / "alone" / "comparisons.jsonl", rows + judged)
+    assert (
+        "comparisons.jsonl: judges' verdicts in a round that pools no judge"
+        in _content_problems(tmp_path / "alone")
+    )
