@@ -7,7 +7,8 @@
   answer and turn (``question_id``, ``model``, ``judge``, ``score``, ``turn``, as FastChat's
   ``japanese_mt_bench/model_judgment/gpt-4_single.jsonl`` has them); a score of -1 is
   FastChat's "no rating found". Every two systems scored on the same question and turn make
-  one verdict, the higher score winning, equal scores a tie.
+  one verdict, the higher score winning, equal scores a tie; the one whose name sorts first
+  is called left.
 - ``arena-hard``: arena-hard-auto ``model_judgment/<judge>/<model>.jsonl``. As its
   ``gen_judgment.py`` writes them (lm-sys/arena-hard-auto) a line is one model on one
   question (``question_id``, or ``uid`` with the ``baseline`` named, from v2.0) and two
@@ -156,11 +157,12 @@ def _fastchat_single(path: Path, options: Options) -> Iterator[Read]:
         yield Read(line, 0, case, model, None, None, fields)  # checked even when alone
         scored.setdefault((str(case), turn), []).append((line, case, model, score))
     for answers in scored.values():
+        # Left: the model whose name sorts first, so every file and turn shows a pair alike.
+        answers.sort(key=lambda answer: str(answer[2]))
         for i, (line, case, left, left_score) in enumerate(answers):
             for right_line, _, right, right_score in answers[i + 1 :]:
-                yield Read(
-                    line, -right_line, case, left, right, _by_score(left_score, right_score), fields
-                )
+                winner = _by_score(left_score, right_score)
+                yield Read(line, -right_line, case, left, right, winner, fields)
 
 
 def _by_score(left: float | None, right: float | None) -> str | None:

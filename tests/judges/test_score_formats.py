@@ -57,9 +57,9 @@ SINGLE = [
     _single(81, "a", 8, 1),
     _single(81, "b", 8, 1),
     _single(81, "c", 3, 1),
-    _single(81, "a", -1, 2),  # FastChat found no rating
-    _single(81, "b", 5, 2),
     _single(81, "c", 6.5, 2),
+    _single(81, "b", 5, 2),
+    _single(81, "a", -1, 2),  # FastChat found no rating
     _single(82, "c", 9, 1),  # alone on its question and turn: no pair
 ]
 
@@ -69,12 +69,13 @@ def test_single_scores_make_one_verdict_per_pair_equal_scores_a_tie(family, tmp_
     assert _import(family, path, "fastchat-single") == 0
     out = capsys.readouterr().out
     assert "4 verdicts added from 7 records, 2 without a verdict skipped" in out
-    # Left is the system scored first in the file; game = -(line of the right's score).
+    # Left is the system whose name sorts first, in any order of the file; the verdict's
+    # line is the left's score, and its game minus the line of the right's.
     assert _rows(family) == [
         ("81", "a", "b", "tie", -2, 1),
         ("81", "a", "c", "left", -3, 1),
         ("81", "b", "c", "left", -3, 2),
-        ("81", "b", "c", "right", -6, 5),  # turn 2: 5 < 6.5; a's -1 pairs are skipped
+        ("81", "b", "c", "right", -4, 5),  # turn 2: 5 < 6.5; a's -1 pairs are skipped
     ]
     with Ledger.open(family, readonly=True) as ledger:
         [judge] = judges_report(ledger, "f")["judges"]
