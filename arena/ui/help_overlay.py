@@ -13,6 +13,7 @@ from arena.ui.keys import (
     FIXED_KEYS,
     FLAGS_ACTIONS,
     GATES_ACTIONS,
+    JUDGES_ACTIONS,
     PAGE_KEYS,
     KeyMap,
     default_keys,
@@ -49,7 +50,8 @@ class HelpOverlay(QWidget):
             ("Esc", "Back to the page you came from"),
         ]
         flags = [(display(default_keys(a)), a.label) for a in FLAGS_ACTIONS]
-        judges = [
+        judges = [(display(default_keys(a)), a.label) for a in JUDGES_ACTIONS]
+        judges += [
             ("Tab", "The judges, then the selected judge's disagreements"),
             ("Enter", "Open the disagreement side by side (read-only)"),
             ("Esc", "Back to the list, then to the page you came from"),

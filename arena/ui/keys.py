@@ -133,6 +133,8 @@ FLAGS_ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("undo_selected", "Undo what was done about the flag…", ("U",)),
     KeyAction("undo_last", "Undo the last thing done on this page…", (), Standard.Undo),
 )
+# The Judges page's (judges/judges_page.py): like the Gates page's, only while it has the focus.
+JUDGES_ACTIONS: tuple[KeyAction, ...] = (KeyAction("import", "Import a judge's verdicts…", ("I",)),)
 ARROWS = {"Left": "←", "Right": "→", "Up": "↑", "Down": "↓"}
 
 KeyMap = dict[str, list[str]]

@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 
 from arena.judges import figures
 from arena.judges.comparison import judges_report
-from arena.judges.importing import import_judge
 from arena.ledger import voting
 from tests.judges.disagreement_ledger import EXPECTED, build
 
@@ -116,21 +115,63 @@ def test_double_click_opens_a_pair_too(qtbot, on_page):
     assert "left (b) as shown; right (c) sides swapped → tie" in page.pair.answers.text()
 
 
-def test_the_page_follows_a_judge_import(qtbot, on_page, tmp_path):
+def _import_choice(path, judge="claude"):
+    from arena.judges.verdict_files import Options
+    from arena.ui.judges.judge_import import JudgeImport
+
+    return JudgeImport(path, judge, "model", "native", Options(), None)
+
+
+def test_i_imports_a_judge_and_the_page_follows(qtbot, on_page, tmp_path, monkeypatch):
+    from arena.ui.judges import judge_import
+
     window, page = on_page
     path = tmp_path / "claude.jsonl"
     verdict = {"case_id": "q1", "left_system": "a", "right_system": "b", "winner": "tie"}
     path.write_text(json.dumps(verdict) + "\n", encoding="utf-8")
-    ledger = window.ledger
-    assert window.ops.run(
-        "judges",
-        lambda: import_judge(ledger, path, family="f", judge="claude", kind="model"),
-    )
+    monkeypatch.setattr(judge_import, "ask_judge_import", lambda *a: _import_choice(path))
+    qtbot.keyClick(page.judge_table, Qt.Key.Key_I)
     qtbot.waitUntil(lambda: len(page.judges.rows) == 2, timeout=20_000)
     assert [row["judge"] for row in page.judges.rows] == ["gpt", "claude"]
+    assert page.message.text() == "claude: 1 verdicts added from 1 records."
     assert page.selected_judge() == "gpt"  # the judge selected stays selected
     page.judge_table.selectRow(1)
     assert [d.case_id for d in page.found.rows] == ["q1"]
+
+
+def test_a_refused_import_changes_nothing(qtbot, on_page, tmp_path, monkeypatch):
+    from arena.ui.judges import judge_import
+
+    window, page = on_page
+    path = tmp_path / "bad.jsonl"
+    path.write_text(
+        '{"case_id": "q1", "left_system": "a", "right_system": "zz", "winner": "tie"}\n'
+    )
+    monkeypatch.setattr(judge_import, "ask_judge_import", lambda *a: _import_choice(path))
+    assert not page.import_verdicts()
+    assert f"{path}:1: right_system: no system 'zz'" in window.ops.last_error
+    assert [j["judge"] for j in judges_report(window.ledger, "f")["judges"]] == ["gpt"]
+
+
+def test_the_import_dialog_asks_what_the_format_reads(qtbot, tmp_path):
+    from arena.ui.judges.judge_import import JudgeImportDialog
+
+    dialog = JudgeImportDialog(None, "f")
+    qtbot.addWidget(dialog)
+    dialog.path.setText(str(tmp_path / "testset-v1.json"))
+    dialog.judge.setText("annotator2")
+    dialog.kind.setCurrentText("human")
+    dialog.fmt.setCurrentText("pandalm")
+    dialog.column.setText("annotator2")
+    assert not dialog.signer.isEnabled() and not dialog.baseline.isEnabled()
+    chosen = dialog.choice()
+    assert (chosen.judge, chosen.kind, chosen.fmt, chosen.signer) == (
+        "annotator2", "human", "pandalm", None,
+    )  # fmt: skip
+    assert chosen.options.column == "annotator2" and chosen.path.name == "testset-v1.json"
+    dialog.fmt.setCurrentText("bundle")
+    assert dialog.signer.isEnabled() and not dialog.column.isEnabled()
+    assert dialog.choice().options.column is None  # a field the format does not read
 
 
 def test_j_opens_it_from_the_board_not_from_rating(qtbot, on_page):

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QProgressBar,
+    QPushButton,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -33,8 +34,10 @@ from arena.judges.disagreements import Disagreement, disagreements
 from arena.ledger import Ledger
 from arena.ui.background import Background
 from arena.ui.family_list import FamilyTable
+from arena.ui.judges import judge_import
 from arena.ui.judges.judge_pair import JudgePair
 from arena.ui.judges.judge_tables import DisagreementTable, JudgeTable, heading
+from arena.ui.keys import JUDGES_ACTIONS, page_actions
 from arena.ui.operations import LedgerOps
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.tables import pick_rows
@@ -77,9 +80,11 @@ class JudgesPage(QWidget):
         self, ops: LedgerOps, theme: Theme, point_size: float, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
+        self.ops = ops
         self.ledger: Ledger | None = None
         self.family = ""
         self.shown: Study | None = None
+        self.note = ""  # what the last import from this page did, shown once worked out
         self.background = Background(self)
 
         self.title, self.subtitle = page_titles()
@@ -92,6 +97,16 @@ class JudgesPage(QWidget):
         self.message.setObjectName("muted")
         self.message.setWordWrap(True)
         controls = QHBoxLayout()
+        self.buttons: dict[str, QPushButton] = {}
+        self.judge_actions = page_actions(
+            self,
+            JUDGES_ACTIONS,
+            {"import": self.import_verdicts},
+            {"import": "Import verdicts…"},
+            controls,
+            self.buttons,
+            owner=self,
+        )
         controls.addWidget(self.busy)
         controls.addWidget(self.message, 1)
 
@@ -131,7 +146,7 @@ class JudgesPage(QWidget):
 
     def load(self, ledger: Ledger, family: str) -> None:
         if (ledger, family) != (self.ledger, self.family):
-            self.shown = None
+            self.shown, self.note = None, ""
             self.judges.load([])
             self.found.load("", [])
         self.ledger, self.family = ledger, family
@@ -158,7 +173,7 @@ class JudgesPage(QWidget):
 
     def _studied(self, found: Study) -> None:
         self.busy.hide()
-        self.message.clear()
+        self.message.setText(self.note)
         keep = self.selected_judge()
         self.shown = found
         report = found.report
@@ -220,6 +235,26 @@ class JudgesPage(QWidget):
         self.stack.setCurrentWidget(self.pair)
         self.pair.setFocus()
         return True
+
+    def import_verdicts(self) -> bool:
+        """Import a judge's verdicts into the family (the page then works it out again)."""
+        if self.ledger is None:
+            return False
+        chosen = judge_import.ask_judge_import(self.window(), self.family)
+        if chosen is None:
+            return False
+        ledger, family = self.ledger, self.family
+
+        def done(report: judge_import.JudgeImportReport) -> None:
+            again = "" if report.verdicts_added else " (imported for this judge before)"
+            self.note = (
+                f"{report.judge}: {report.verdicts_added} verdicts added from "
+                f"{report.records} records{again}."
+            )
+
+        return self.ops.run(
+            "judges", lambda: judge_import.import_verdicts(ledger, family, chosen), done
+        )
 
     def back(self) -> bool:
         """Close the pair opened, back to the lists (False when none was open)."""
