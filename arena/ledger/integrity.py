@@ -18,6 +18,8 @@ from arena.ledger.guards import (
     IMMUTABLE_TRIALS,
     guard_names,
 )
+from arena.ledger.migrations_0022 import JUDGE_TABLES
+from arena.ledger.migrations_0023 import JUDGE_SOURCE_TABLES
 from arena.records import SystemDescriptor, output_id
 from arena.texts import text_key
 
@@ -121,6 +123,8 @@ def _missing_guards(ledger: Ledger) -> list[str]:
         *IMMUTABLE_GRADED,
         *IMMUTABLE_TRIALS,
         *IMMUTABLE_FAMILY_CHANGES,
+        *JUDGE_TABLES,
+        *JUDGE_SOURCE_TABLES,
         "round_items",
         "round_comparisons",
     ):

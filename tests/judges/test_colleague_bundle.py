@@ -83,6 +83,15 @@ def test_a_verified_bundle_becomes_the_judges_verdicts(bundle, mine, capsys):
     assert len(_verdicts(mine)) == 3
 
 
+def test_a_bundle_as_a_folder_is_the_same_source_as_its_zip(small_family, bundle, mine, capsys):
+    folder = bundle.with_suffix("")
+    export_round(small_family, folder, family="small", key=KEY)
+    assert (folder / "manifest.json").read_bytes() == read_bundle(bundle)["manifest.json"]
+    assert _import(mine, folder) == 0 and _import(mine, bundle) == 0
+    assert "imported for this judge before" in capsys.readouterr().out
+    assert len(_verdicts(mine)) == 3
+
+
 def _rezipped(bundle, out, change):
     files = read_bundle(bundle)
     change(files)

@@ -98,3 +98,18 @@ def test_each_source_is_recorded_once_with_its_format(family, tmp_path, capsys):
         assert judge_store.judge_sources(ledger, "f", "someone else") == []
     sha = hashlib.sha256((tmp_path / "v.jsonl").read_bytes()).hexdigest()
     assert source == judge_store.JudgeSource("gpt", sha, "native", None, source.imported_at)
+
+
+@pytest.mark.parametrize("table", ["judge_verdicts", "judge_sources"])
+def test_a_dropped_guard_of_a_judges_table_is_found(family, tmp_path, table):
+    from arena.ledger import Ledger
+    from arena.ledger.integrity import check
+
+    good = {"case_id": "q1", "left_system": "a", "right_system": "b", "winner": "tie"}
+    assert _import(family, _lines(tmp_path / "v.jsonl", [good])) == 0
+    with sqlite3.connect(family) as conn:
+        conn.execute(f"DROP TRIGGER {table}_no_delete")
+    with Ledger.open(family, readonly=True) as ledger:
+        problems = check(ledger)
+    missing = f"{table}: the append-only guard {table}_no_delete is missing"
+    assert any(p.startswith(missing) for p in problems), problems

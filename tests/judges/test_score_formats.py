@@ -106,6 +106,16 @@ def test_a_bad_single_line_is_named_and_nothing_is_added(family, tmp_path, capsy
     assert _rows(family) == []
 
 
+def test_fastchat_pair_first_turn_only(family, tmp_path, capsys):
+    line = {"question_id": 81, "model_1": "a", "model_2": "b", "g1_winner": "model_1",
+            "g2_winner": "tie", "judge": ["gpt-4", "pair-v2"], "turn": 1}  # fmt: skip
+    second = {**line, "g1_winner": "model_2", "judge": ["gpt-4", "pair-v2-multi-turn"], "turn": 2}
+    path = _lines(tmp_path / "gpt-4_pair.jsonl", [line, second])
+    assert _import(family, path, "fastchat-pair", "--turns", "first") == 0
+    assert "2 verdicts added from 1 records" in capsys.readouterr().out
+    assert _rows(family) == [("81", "a", "b", "left", 1, 1), ("81", "b", "a", "tie", 2, 1)]
+
+
 def _hard(question, model, first, second, **extra):
     games = [None if s is None else {"user_prompt": "…", "judgment": "…", "score": s}
              for s in (first, second)]  # fmt: skip
