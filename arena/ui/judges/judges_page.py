@@ -116,6 +116,7 @@ class JudgesPage(QWidget):
         self.found = DisagreementTable()
         self.found_table = _table(self.found)
         self.found_title = QLabel()
+        self.found_title.setWordWrap(True)
         top, bottom = QWidget(), QWidget()
         for box, widgets in (
             (top, (self.judge_table, self.alpha)),
