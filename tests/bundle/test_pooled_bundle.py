@@ -3,12 +3,17 @@ comparisons from them and reports a forged verdict, a dropped one or a changed w
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from arena.bundle.export import export_round, read_bundle
+from arena.bundle.signing import fingerprint
 from arena.bundle.verify import verify_bundle
+from arena.cli.main import main
+from arena.ledger import Ledger
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
 from tests.bundle.rebundle import rehash
@@ -116,3 +121,29 @@ def test_judges_verdicts_in_a_round_of_the_raters_alone_are_reported(ledger, tmp
         "comparisons.jsonl: judges' verdicts in a round that pools no judge"
         in _content_problems(tmp_path / "alone")
     )
+
+
+def test_a_colleagues_bundle_pooled_records_its_signer_and_verifies(tmp_path):
+    key = Ed25519PrivateKey.generate()
+    signer = fingerprint(key.public_key())
+    theirs, mine = tmp_path / "theirs.sqlite", tmp_path / "mine.sqlite"
+    for path in (theirs, mine):
+        with Ledger.open(path) as ledger:
+            pl.build(ledger, tmp_path)
+    with Ledger.open(theirs) as ledger:
+        close_round(ledger, pl.FAMILY, RoundSettings())
+        export_round(ledger, tmp_path / "theirs.zip", family=pl.FAMILY, key=key)
+    assert main(["--ledger", str(mine), "judges", "import", str(tmp_path / "theirs.zip"),
+                 "--family", pl.FAMILY, "--judge", "colleague", "--kind", "human",
+                 "--format", "bundle", "--signer", signer]) == 0  # fmt: skip
+    with Ledger.open(mine) as ledger:
+        pooled = close_round(ledger, pl.FAMILY, RoundSettings(with_judges=("colleague",)))
+        export_round(ledger, tmp_path / "pooled", family=pl.FAMILY)
+    manifest = read_bundle(tmp_path / "theirs.zip")["manifest.json"]
+    (entry,) = pooled.judges
+    assert entry["sources"] == [
+        {"sha256": hashlib.sha256(manifest).hexdigest(), "format": "bundle", "signer": signer}
+    ]
+    assert (entry["verdicts"], entry["fitted"], entry["weight"]) == (pl.CASES, pl.CASES, 1.0)
+    report = verify_bundle(tmp_path / "pooled")
+    assert report.ok, report.problems
