@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 
 import pytest
@@ -10,25 +9,13 @@ import pytest
 from arena.cli.main import main
 from arena.judges.comparison import judges_report
 from arena.ledger import Ledger
-
-
-def _lines(path, records):
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return str(path)
+from tests.judges.judge_files import answered_family, write_lines
 
 
 @pytest.fixture
 def family(tmp_path):
     """Questions 81 and 82 (FastChat's integer ids) answered by systems a, b and c."""
-    ledger = str(tmp_path / "ledger.sqlite")
-    outputs = [
-        {"case": {"id": c, "prompt": f"question {c}"}, "system": {"label": s, "model": s},
-         "output": f"answer of {s} to {c}"}
-        for c in ("81", "82") for s in ("a", "b", "c")
-    ]  # fmt: skip
-    assert main(["--ledger", ledger, "import", _lines(tmp_path / "o.jsonl", outputs),
-                 "--family", "f", "--create"]) == 0  # fmt: skip
-    return ledger
+    return answered_family(tmp_path, ("81", "82"), ("a", "b", "c"))
 
 
 def _import(ledger, path, fmt, *extra):
@@ -65,7 +52,7 @@ SINGLE = [
 
 
 def test_single_scores_make_one_verdict_per_pair_equal_scores_a_tie(family, tmp_path, capsys):
-    path = _lines(tmp_path / "gpt-4_single.jsonl", SINGLE)
+    path = write_lines(tmp_path / "gpt-4_single.jsonl", SINGLE)
     assert _import(family, path, "fastchat-single") == 0
     out = capsys.readouterr().out
     assert "4 verdicts added from 7 records, 2 without a verdict skipped" in out
@@ -83,7 +70,7 @@ def test_single_scores_make_one_verdict_per_pair_equal_scores_a_tie(family, tmp_
 
 
 def test_single_first_turn_only(family, tmp_path, capsys):
-    path = _lines(tmp_path / "gpt-4_single.jsonl", SINGLE)
+    path = write_lines(tmp_path / "gpt-4_single.jsonl", SINGLE)
     assert _import(family, path, "fastchat-single", "--turns", "first") == 0
     assert "3 verdicts added from 4 records" in capsys.readouterr().out
     assert [row[3] for row in _rows(family)] == ["tie", "left", "left"]
@@ -100,7 +87,7 @@ def test_single_first_turn_only(family, tmp_path, capsys):
     ],
 )
 def test_a_bad_single_line_is_named_and_nothing_is_added(family, tmp_path, capsys, bad, where):
-    path = _lines(tmp_path / "s.jsonl", [SINGLE[0], bad, *SINGLE[2:]])
+    path = write_lines(tmp_path / "s.jsonl", [SINGLE[0], bad, *SINGLE[2:]])
     assert _import(family, path, "fastchat-single") == 2
     assert f"{path}:{where}" in capsys.readouterr().err
     assert _rows(family) == []
@@ -110,7 +97,7 @@ def test_fastchat_pair_first_turn_only(family, tmp_path, capsys):
     line = {"question_id": 81, "model_1": "a", "model_2": "b", "g1_winner": "model_1",
             "g2_winner": "tie", "judge": ["gpt-4", "pair-v2"], "turn": 1}  # fmt: skip
     second = {**line, "g1_winner": "model_2", "judge": ["gpt-4", "pair-v2-multi-turn"], "turn": 2}
-    path = _lines(tmp_path / "gpt-4_pair.jsonl", [line, second])
+    path = write_lines(tmp_path / "gpt-4_pair.jsonl", [line, second])
     assert _import(family, path, "fastchat-pair", "--turns", "first") == 0
     assert "2 verdicts added from 1 records" in capsys.readouterr().out
     assert _rows(family) == [("81", "a", "b", "left", 1, 1), ("81", "b", "a", "tie", 2, 1)]
@@ -134,7 +121,7 @@ def test_arena_hard_game_one_shows_the_baseline_left_game_two_the_model(family, 
     lines.append(
         {"uid": "82", "model": "b", "baseline": "c", "games": [{"score": "B>A"}, {"score": "A>B"}]}
     )
-    path = _lines(tmp_path / "b.jsonl", lines)
+    path = write_lines(tmp_path / "b.jsonl", lines)
     assert _import(family, path, "arena-hard", "--baseline", "a") == 0
     assert "8 verdicts added from 5 records, 2 without a verdict skipped" in capsys.readouterr().out
     assert _rows(family) == [
@@ -156,16 +143,16 @@ def test_arena_hard_game_one_shows_the_baseline_left_game_two_the_model(family, 
 
 
 def test_arena_hard_refusals_name_the_line_and_add_nothing(family, tmp_path, capsys):
-    path = _lines(tmp_path / "b.jsonl", [_hard("81", "b", "A>B", "B>A")])
+    path = write_lines(tmp_path / "b.jsonl", [_hard("81", "b", "A>B", "B>A")])
     assert _import(family, path, "arena-hard") == 2  # the default baseline is not in f
     assert f"{path}:1: --baseline: no system 'gpt-4-0314' in family 'f'" in capsys.readouterr().err
-    path = _lines(
+    path = write_lines(
         tmp_path / "c.jsonl",
         [_hard("81", "b", "A>B", "B>A"), {"model": "b", "question_id": "81", "games": "A>B"}],
     )
     assert _import(family, path, "arena-hard", "--baseline", "a") == 2
     assert f"{path}:2: games: expected a list of two games" in capsys.readouterr().err
-    path = _lines(tmp_path / "d.jsonl", [_hard("81", "b", 3, "B>A")])
+    path = write_lines(tmp_path / "d.jsonl", [_hard("81", "b", 3, "B>A")])
     assert _import(family, path, "arena-hard", "--baseline", "a") == 2
     assert f"{path}:1: games[0].score:" in capsys.readouterr().err
     assert _import(family, path, "native", "--baseline", "a") == 2
