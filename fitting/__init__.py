@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         pair_agreement,
         position_bias,
     )
+    from .judge_board import CaseComparisons, board_tau, length_bias_interval
     from .length_bias import LengthBiasResult, length_bias
     from .points import PointsResult, fit_points
     from .points_interval import PointsInterval, bootstrap_points
@@ -49,6 +50,9 @@ _MODULES = {
     "krippendorff_alpha": "judge_agreement",
     "pair_agreement": "judge_agreement",
     "position_bias": "judge_agreement",
+    "CaseComparisons": "judge_board",
+    "board_tau": "judge_board",
+    "length_bias_interval": "judge_board",
     "LengthBiasResult": "length_bias",
     "length_bias": "length_bias",
     "PointsResult": "points",
@@ -67,6 +71,7 @@ __all__ = [
     "MIN_LENGTH_COMPARISONS",
     "POINTS_PER_LOGIT",
     "AgreementResult",
+    "CaseComparisons",
     "ConfidenceInterval",
     "Estimate",
     "LengthBiasResult",
@@ -76,11 +81,13 @@ __all__ = [
     "PointsResult",
     "PositionResult",
     "SplitHalfResult",
+    "board_tau",
     "bootstrap_macro_score",
     "bootstrap_points",
     "fit_points",
     "krippendorff_alpha",
     "length_bias",
+    "length_bias_interval",
     "pair_agreement",
     "position_bias",
     "proportion_interval",

@@ -12,9 +12,11 @@ each time is that answer, differing answers a tie.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from arena import fit
 from arena.ledger import Ledger, catalog, judge_store
@@ -22,6 +24,12 @@ from arena.ledger.judge_store import JudgeVerdict
 
 Item = tuple[str, str, str]  # case, first system, second system (in the item's order)
 SEED = 0
+# A board as a round closes it (RoundSettings' defaults) with a round's intervals
+# (arena.rounds.uncertainty: 200 resamples, the family board's stream 0).
+BASE = 1000.0
+BOARD_RESAMPLES = 200
+# Each figure's random stream under the seed: the board's is a round's, the others apart.
+BOARD_STREAM, LENGTH_STREAM, TAU_STREAM = 0, 2, 3
 
 
 @dataclass(frozen=True)
@@ -61,7 +69,8 @@ def _answers(verdicts: Iterable[JudgeVerdict], orders: dict[Item, Item]) -> _Ans
     for verdict in verdicts:
         item, answer, shown_in_order = _coded(verdict, orders)
         given.setdefault(item, set()).add(answer)
-        (in_order if shown_in_order else swapped).setdefault(item, answer)
+        if verdict.game > 0:  # a verdict from single scores (game <= 0) was shown no way
+            (in_order if shown_in_order else swapped).setdefault(item, answer)
     combined = {item: next(iter(a)) if len(a) == 1 else 0 for item, a in given.items()}
     return _Answers(combined, in_order, swapped)
 
@@ -78,8 +87,128 @@ def _figure(estimate: Any) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Family:
+    """What the boards read of the family besides verdicts: its systems (ids, in board
+    order), their labels, the reference (the boards' anchor) and the length of each case's
+    output of each system (None where it has several, samples)."""
+
+    systems: tuple[str, ...]
+    labels: dict[str, str]
+    reference: str | None
+    lengths: dict[tuple[str, str], int | None]
+
+
+def _family(ledger: Ledger, family: str) -> Family:
+    found = catalog.get_family(ledger, family)
+    if found is None:
+        raise catalog.no_such_family(ledger, family)
+    systems = catalog.systems(ledger, family)
+    lengths: dict[tuple[str, str], int | None] = {}
+    for output in catalog.outputs(ledger, family):
+        key = (output.case_id, output.system_id)
+        lengths[key] = None if key in lengths else len(output.text)
+    return Family(
+        tuple(s.system_id for s in systems),
+        {s.system_id: s.label for s in systems},
+        found.reference,
+        lengths,
+    )
+
+
+_Y = {"left": 1.0, "tie": 0.5, "right": 0.0}
+
+
+def _votes(verdicts: Sequence[JudgeVerdict], index: dict[str, int], cases: dict[str, int]) -> Any:
+    """Each verdict as a comparison of the systems as shown (left first), clustered by case."""
+    return fit.CaseComparisons.of(
+        [index[v.left_system] for v in verdicts],
+        [index[v.right_system] for v in verdicts],
+        [_Y[v.winner] for v in verdicts],
+        [cases[v.case_id] for v in verdicts],
+    )
+
+
+def _board(votes: Any, family: Family, anchor: int | None, seed: int) -> list[dict[str, Any]]:
+    """The board fitted as a round fits the rater's (penalty, base, threshold), points from
+    ``anchor``, with the round's case-bootstrap intervals."""
+    n = len(family.systems)
+    points = fit.fit_points(
+        votes.a,
+        votes.b,
+        votes.y,
+        n_systems=n,
+        penalty=fit.DEFAULT_PENALTY,
+        anchor=anchor,
+        base=BASE,
+        threshold=fit.DEFAULT_THRESHOLD,
+    )
+    ci = fit.bootstrap_points(
+        votes.a,
+        votes.b,
+        votes.y,
+        cluster=votes.case,
+        n_systems=n,
+        rng=np.random.default_rng([seed, BOARD_STREAM]),
+        n_resamples=BOARD_RESAMPLES,
+        penalty=fit.DEFAULT_PENALTY,
+        anchor=anchor,
+        base=BASE,
+    )
+    rows = [
+        {
+            "system": system,
+            "label": family.labels[system],
+            "rank": int(points.ranks[i]) if points.ranked[i] else None,
+            "points": _figure(
+                fit.Estimate(
+                    float(points.points[i]),
+                    float(ci.low[i]),
+                    float(ci.high[i]),
+                    int(points.decisive_votes[i]),
+                )
+            ),
+        }
+        for i, system in enumerate(family.systems)
+    ]
+    return sorted(rows, key=lambda r: (r["rank"] is None, r["rank"] or 0, r["label"]))
+
+
+def _length_bias(
+    verdicts: Sequence[JudgeVerdict],
+    family: Family,
+    index: dict[str, int],
+    cases: dict[str, int],
+    seed: int,
+) -> dict[str, Any]:
+    """The rater's estimator on the verdicts whose two outputs are known (one each)."""
+    known = []
+    for v in verdicts:
+        left = family.lengths.get((v.case_id, v.left_system))
+        right = family.lengths.get((v.case_id, v.right_system))
+        if left is not None and right is not None:
+            known.append((v, left, right))
+    if not known:
+        return _figure(fit.Estimate(math.nan, math.nan, math.nan, 0))
+    return _figure(
+        fit.length_bias_interval(
+            _votes([v for v, _, _ in known], index, cases),
+            [k[1] for k in known],
+            [k[2] for k in known],
+            n_systems=len(family.systems),
+            penalty=fit.DEFAULT_PENALTY,
+            rng=np.random.default_rng([seed, LENGTH_STREAM]),
+        )
+    )
+
+
 def _judge_row(
-    summary: judge_store.JudgeSummary, answers: _Answers, rater: _Answers, seed: int
+    summary: judge_store.JudgeSummary,
+    verdicts: Sequence[JudgeVerdict],
+    answers: _Answers,
+    rater: _Answers,
+    boards: _Boards,
+    seed: int,
 ) -> dict[str, Any]:
     shared = sorted(set(answers.by_item) & set(rater.by_item))
     agreement = fit.pair_agreement(
@@ -93,6 +222,14 @@ def _judge_row(
         if both
         else None
     )
+    votes = _votes(verdicts, boards.index, boards.cases)
+    tau = fit.board_tau(
+        boards.rater,
+        votes,
+        n_systems=len(boards.family.systems),
+        penalty=fit.DEFAULT_PENALTY,
+        rng=np.random.default_rng([seed, TAU_STREAM]),
+    )
     return {
         "judge": summary.judge,
         "kind": summary.kind,
@@ -104,33 +241,66 @@ def _judge_row(
         "kappa": _figure(agreement.kappa),
         "position_consistency": _figure(position.consistency) if position else None,
         "first_position_preference": _figure(position.first_preference) if position else None,
+        "length_bias": _length_bias(verdicts, boards.family, boards.index, boards.cases, seed),
+        "board": _board(votes, boards.family, boards.anchor, seed),
+        "board_tau": _figure(tau),
         "sources": list(summary.sources),
     }
 
 
+@dataclass(frozen=True)
+class _Boards:
+    family: Family
+    index: dict[str, int]  # system id: its place on a board
+    cases: dict[str, int]  # case id: its cluster, numbered in case-id order
+    rater: Any  # the rater's votes, as fit.CaseComparisons
+    anchor: int | None  # every board's, where it has votes: the reference, else the rater's
+
+
 def judges_report(ledger: Ledger, family: str, *, seed: int = SEED) -> dict[str, Any]:
     """The judges of ``family`` against the rater, as `arena judges show --json` prints."""
-    if catalog.get_family(ledger, family) is None:
-        raise catalog.no_such_family(ledger, family)
-    rater_verdicts = judge_store.rater_verdicts(ledger, family)
+    described = _family(ledger, family)
+    verdicts = judge_store.verdicts(ledger, family)
+    judged = [
+        (s, [v for v in verdicts if v.judge == s.judge]) for s in judge_store.judges(ledger, family)
+    ]
+    return compare(judge_store.rater_verdicts(ledger, family), judged, described, family, seed=seed)
+
+
+def compare(
+    rater_verdicts: Sequence[JudgeVerdict],
+    judged: Sequence[tuple[judge_store.JudgeSummary, Sequence[JudgeVerdict]]],
+    described: Family,
+    family: str,
+    *,
+    seed: int = SEED,
+) -> dict[str, Any]:
+    """`judges_report` of the rater's verdicts and each judge's (its summary, its verdicts)."""
     orders = _orders(rater_verdicts)
     rater = _answers(rater_verdicts, orders)
-    verdicts = judge_store.verdicts(ledger, family)
-    summaries = judge_store.judges(ledger, family)
-    answers = {
-        s.judge: _answers((v for v in verdicts if v.judge == s.judge), orders) for s in summaries
-    }
+    answers = {s.judge: _answers(v, orders) for s, v in judged}
     items = sorted(set(rater.by_item).union(*(a.by_item for a in answers.values())))
     table = [
         [a.by_item.get(i, math.nan) for i in items]
-        for a in (rater, *(answers[s.judge] for s in summaries))
+        for a in (rater, *(answers[s.judge] for s, _ in judged))
     ]
-    alpha = fit.krippendorff_alpha(table, rng=seed) if summaries and items else None
+    alpha = fit.krippendorff_alpha(table, rng=seed) if judged and items else None
+    every = {v.case_id for v in rater_verdicts}.union(*({v.case_id for v in j} for _, j in judged))
+    index = {s: i for i, s in enumerate(described.systems)}
+    cases = {case: i for i, case in enumerate(sorted(every))}
+    rater_votes = _votes(rater_verdicts, index, cases)
+    anchor = index.get(described.reference) if described.reference is not None else None
+    if anchor is None and rater_verdicts:  # the system a round would choose: the most voted
+        anchor = fit.fit_points(
+            rater_votes.a, rater_votes.b, rater_votes.y, n_systems=len(index)
+        ).anchor
+    boards = _Boards(described, index, cases, rater_votes, anchor)
     return {
         "family": family,
         "seed": seed,
         "rater": {"verdicts": len(rater_verdicts), "items": len(rater.by_item)},
-        "judges": [_judge_row(s, answers[s.judge], rater, seed) for s in summaries],
+        "rater_board": _board(rater_votes, described, anchor, seed) if rater_verdicts else [],
+        "judges": [_judge_row(s, v, answers[s.judge], rater, boards, seed) for s, v in judged],
         "alpha": _figure(alpha) if alpha else None,
     }
 

@@ -11,13 +11,15 @@ def is_figure(value: Any) -> bool:
     return isinstance(value, dict) and {"value", "low", "high"} <= value.keys()
 
 
-def shown(figure: dict[str, Any] | None) -> str:
-    """``0.913 [0.895, 0.929]``; the value alone without an interval, a dash without a value."""
+def shown(figure: dict[str, Any] | None, places: int = 3) -> str:
+    """``0.913 [0.895, 0.929]`` (``places`` decimals); the value alone without an interval, a
+    dash without a value."""
     if figure is None or figure["value"] is None:
         return "—"
-    if figure["low"] is None:
-        return f"{figure['value']:.3f}"
-    return f"{figure['value']:.3f} [{figure['low']:.3f}, {figure['high']:.3f}]"
+    value, low, high = figure["value"], figure["low"], figure["high"]
+    if low is None:
+        return f"{value:.{places}f}"
+    return f"{value:.{places}f} [{low:.{places}f}, {high:.{places}f}]"
 
 
 def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
