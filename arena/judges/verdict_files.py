@@ -138,7 +138,7 @@ def _score(path: Path, line: int, value: Any) -> float | None:
 
 def _fastchat_single(path: Path, options: Options) -> Iterator[Read]:
     fields = ("question_id", "model", "model")
-    # (question, turn) -> its scores in file order: (line, question as written, model, score)
+    # (question, turn) -> its scores: (line, question as written, model, score)
     scored: dict[tuple[str, int], list[tuple[int, Any, Any, float | None]]] = {}
     seen: dict[tuple[str, str, int], int] = {}
     for line, raw in iter_json_lines(path):
@@ -174,9 +174,9 @@ def _by_score(left: float | None, right: float | None) -> str | None:
 def _arena_hard(path: Path, options: Options) -> Iterator[Read]:
     for line, raw in iter_json_lines(path):
         record = _object(path, line, raw, ("model", "games"))
-        case_field = "question_id" if "question_id" in record or "uid" not in record else "uid"
-        if case_field not in record:
-            raise _bad(path, line, "question_id", "missing")
+        case_field = next((f for f in ("question_id", "uid") if f in record), None)
+        if case_field is None:
+            raise _bad(path, line, "question_id", "missing (nor is there a uid)")
         games = record["games"]
         if not isinstance(games, list) or len(games) not in (1, 2):
             raise _bad(path, line, "games", "expected a list of two games")
