@@ -11,7 +11,8 @@ from arena.bundle.report import VerifyReport, lines
 from arena.family_state import FamilyState
 from arena.ledger.judge_store import as_verdict
 from arena.rounds.comparison_table import Comparison, Comparisons
-from arena.rounds.comparisons import judge_comparisons, judges_record
+from arena.rounds.comparisons import judge_comparisons
+from arena.rounds.pooling import judges_record
 
 # What the round records of each judge and verify works out again (kind and sources apart).
 RECORDED = ("verdicts", "fitted", "left_out", "unmatched", "weight")

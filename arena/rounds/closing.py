@@ -18,14 +18,15 @@ from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.family_state import FamilyState
 from arena.gates import screening
-from arena.ledger import Ledger, catalog, chain, judge_store
+from arena.ledger import Ledger, catalog, chain
 from arena.ledger import round_store as stored_rounds
+from arena.ledger.judge_store import as_verdict
 from arena.ledger.voting import new_id
 from arena.pairs import adaptive
 from arena.records import VOTED_KINDS, Family, Output, OutputId, System, SystemId
-from arena.rounds import uncertainty
+from arena.rounds import pooling, uncertainty
 from arena.rounds.comparison_table import Column, Comparisons
-from arena.rounds.comparisons import family_comparisons, judges_record
+from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.round_summary import summary
 from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, sides
@@ -196,7 +197,7 @@ def _close(
 ) -> Round:
     found = catalog.get_family(ledger, family_name)
     if found is not None and settings.with_judges:
-        _check_judges(ledger, found, settings.with_judges)
+        pooling.check_judges(ledger, found, settings.with_judges)
     before = None
     if found is not None and found.kind != "graded":
         before = _inputs(ledger, found, settings)
@@ -251,33 +252,6 @@ def _close(
     return closed
 
 
-def _check_judges(ledger: Ledger, family: Family, names: Sequence[str]) -> None:
-    """The judges named for pooling must be the family's; a graded family has no votes."""
-    if family.kind == "graded":
-        raise BadInput(
-            "a graded family's board is scored, not voted: no judges to pool with",
-            field="--with-judges",
-        )
-    known = [j.judge for j in judge_store.judges(ledger, family.name)]
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise BadInput(
-            f"no judge {', '.join(map(repr, unknown))} in family {family.name!r}; "
-            + (f"its judges: {', '.join(known)}" if known else "it has none")
-            + " (`arena judges import`)",
-            field="--with-judges",
-        )
-
-
-def _judges_pooled(ledger: Ledger, family: str, settings: RoundSettings) -> dict[str, Any]:
-    """What a pooled round reads of its judges: each one's verdicts and sources."""
-    return {
-        j.judge: [j.verdicts, list(j.sources)]
-        for j in judge_store.judges(ledger, family)
-        if j.judge in settings.with_judges
-    }
-
-
 class Inputs(NamedTuple):
     """What a voted round is worked out from, as hashes: all of it, and what the gates read.
 
@@ -295,7 +269,9 @@ def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
     heads = chain.heads(ledger, family.name)
     # A round of the rater's alone reads no judge: its inputs name none.
     judged = (
-        {"judges": _judges_pooled(ledger, family.name, settings)} if settings.with_judges else {}
+        {"judges": pooling.inputs(ledger, family.name, settings.with_judges)}
+        if settings.with_judges
+        else {}
     )
     gated = sha256_hex(
         json.dumps(
@@ -361,14 +337,8 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _
 def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -> _Result:
     """A voted (or tested) family's round: the fit, category refits and the summary."""
     family = state.family
-    # The rater's own board reads no judge's verdict.
-    pooled = (
-        judge_store.verdict_rows(ledger, family.name, settings.with_judges)
-        if settings.with_judges
-        else []
-    )
-    verdicts = [judge_store.as_verdict(row) for row in pooled]
-    comparisons = family_comparisons(ledger, state, verdicts)
+    pooled = pooling.rows(ledger, family.name, settings.with_judges)
+    comparisons = family_comparisons(ledger, state, [as_verdict(row) for row in pooled])
     weights = fitted_weights(comparisons, settings)
     outputs = state.in_force
     failing = state.failing
@@ -422,27 +392,7 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
         },
         comparisons={**comparisons.columns, "fitted_weight": weights},
         receipts=[],
-        judges=_judges_recorded(ledger, family.name, comparisons, pooled)
+        judges=pooling.recorded(ledger, family.name, comparisons, pooled)
         if settings.with_judges
         else None,
-    )
-
-
-def _judges_recorded(
-    ledger: Ledger, family: str, comparisons: Comparisons, pooled: list[dict[str, Any]]
-) -> tuple[dict[str, Any], ...]:
-    """Each pooled judge as the round records it: kind, counts, weight, and the sources its
-    verdicts came from (with the format read and a bundle's signer, where recorded)."""
-    kinds = {row["judge"]: row["kind"] for row in pooled}
-    used = {(row["judge"], row["source_sha256"]) for row in pooled}
-    sources: dict[str, list[dict[str, Any]]] = {}
-    for source in judge_store.judge_sources(ledger, family):
-        if (source.judge, source.sha256) in used:
-            sources.setdefault(source.judge, []).append(
-                {"sha256": source.sha256, "format": source.format, "signer": source.signer}
-            )
-    verdicts = [judge_store.as_verdict(row) for row in pooled]
-    return tuple(
-        {**entry, "kind": kinds[entry["judge"]], "sources": sources.get(entry["judge"], [])}
-        for entry in judges_record(comparisons, verdicts)
     )

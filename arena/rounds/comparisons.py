@@ -351,33 +351,6 @@ def judge_comparisons(
     return [c for c in family.table() if c.source == "judge"]
 
 
-def judges_record(comparisons: Comparisons, verdicts: Sequence[JudgeVerdict]) -> list[dict]:
-    """Per judge pooled (in the order first met): its verdicts, how many are comparisons
-    fitted, left out (by reason) or unmatched, and the weight each fitted one has."""
-    rows = np.flatnonzero(comparisons.mask("source", "judge"))
-    actors = comparisons.values("actor", rows)
-    statuses = comparisons.values("status", rows)
-    reasons = comparisons.values("reason", rows)
-    weights = comparisons["weight"][rows].tolist()
-    record: dict[str, dict[str, Any]] = {}
-    for v in verdicts:
-        entry = record.setdefault(
-            v.judge,
-            {"judge": v.judge, "verdicts": 0, "fitted": 0, "left_out": {}, "weight": None},
-        )
-        entry["verdicts"] += 1
-    for actor, status, reason, weight in zip(actors, statuses, reasons, weights, strict=True):
-        entry = record[actor.removeprefix(JUDGE_ACTOR)]
-        if status == "fitted":
-            entry["fitted"] += 1
-            entry["weight"] = weight
-        else:
-            entry["left_out"][reason] = entry["left_out"].get(reason, 0) + 1
-    for entry in record.values():
-        entry["unmatched"] = entry["verdicts"] - entry["fitted"] - sum(entry["left_out"].values())
-    return list(record.values())
-
-
 def settled_output_pairs(state: FamilyState) -> set[frozenset[str]]:
     return {_pair(s.output_a, s.output_b) for s in state.settled}
 
