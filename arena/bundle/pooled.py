@@ -37,6 +37,7 @@ def check_judges(
                 "comparisons.jsonl: judges' verdicts in a round that pools no judge"
             )
         return
+    report.judges = [j["judge"] for j in recorded]
     if "judges.jsonl" not in files:
         report.problems.append("judges.jsonl: missing from a round pooled with judges")
         return

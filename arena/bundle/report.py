@@ -19,6 +19,8 @@ class VerifyReport:
     signer: str | None = None
     # The ledger's head digest when the bundle was exported (None: made before seals).
     ledger_head: str | None = None
+    # The judges a pooled round fitted with the rater's votes (none: the rater's own).
+    judges: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

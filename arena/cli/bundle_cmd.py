@@ -97,6 +97,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 "systems": report.systems,
                 "largest_difference": report.largest_difference,
                 "intervals": report.intervals,
+                "judges": report.judges,
                 "problems": report.problems,
             }
         )
@@ -111,6 +112,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 if report.intervals
                 else ""
             )
+            + (f"; pooled with judges {', '.join(report.judges)}" if report.judges else "")
         )
     else:
         for line in report.problems:

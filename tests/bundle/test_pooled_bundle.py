@@ -44,9 +44,11 @@ def _content_problems(folder):
     return [p for p in verify_bundle(folder).problems if "manifest.sig" not in p]
 
 
-def test_the_pooled_bundle_carries_the_verdicts_and_their_sources_and_verifies(bundle):
+def test_the_pooled_bundle_carries_the_verdicts_and_their_sources_and_verifies(bundle, capsys):
     report = verify_bundle(bundle)
     assert report.ok, report.problems
+    assert main(["verify", str(bundle)]) == 0
+    assert "; pooled with judges colleague, llm" in capsys.readouterr().out
     files = read_bundle(bundle)
     verdicts = [json.loads(line) for line in files["judges.jsonl"].splitlines()]
     assert len(verdicts) == 5 * pl.CASES  # the colleague's 48 and the LLM's 192
