@@ -63,7 +63,12 @@ def board(
     family = kind.family(systems, cases, rng)
     rater = sim.SimulatedRater(family, TRAITS, rng=np.random.default_rng([*seed, 12]))
     chooser = Scheduled(
-        n, cases, seed[-1], pairs, repeats=RepeatPolicy(share=0.1, gap=30, minutes=0)
+        n,
+        cases,
+        seed[-1],
+        pairs,
+        repeats=RepeatPolicy(share=0.1, gap=30, minutes=0),
+        session_votes=session_votes,
     )
     shown: dict[str, tuple[int, int, int, str, int]] = {}  # presentation: case, l, r, choice, at
     first, again, planted = [], [], []

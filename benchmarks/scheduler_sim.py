@@ -10,12 +10,13 @@ Each run draws a family with ``fitting.simulate`` (by default true strengths N(0
 logits, each output's quality its system's plus N(0, 0.5); ``--regime``, see
 ``benchmarks/regimes.py``; case difficulty, 5% ties and 3% "both bad"; one output per
 system on each of ``--cases`` cases, no gates) and a simulated
-rater, then votes one pair at a time, chosen by:
+rater, then votes one pair at a time, in sessions of 150 votes, chosen by:
 
 - ``coverage``: the real scheduler (``arena.pairs.live_scheduler``), coverage-first;
 - ``adaptive``: the real scheduler, adaptive (``arena.pairs.adaptive``): coverage
   until every system pair has a vote, then the system pair whose vote tells most
-  about the order, with every promise of the coverage rule kept;
+  about the order by the votes of the session's half (odd or even sessions), with
+  every promise of the coverage rule kept;
 - ``uniform``: an open pair drawn uniformly at random, sides at random;
 - ``reference``: our implementation of the published method, active sampling by
   expected information gain (Mikhailiuk et al., ICPR 2020): a Thurstone model with a
@@ -69,6 +70,8 @@ BOUNDS = ("oracle",)
 TARGET_TAU = 0.9
 # The top system must have stayed right over this many checks before a run ends.
 TOP_CHECKS = 5
+# Votes in a sitting: the simulated rater's sessions (odd and even halves).
+SESSION_VOTES = 150
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,9 @@ def board(wins: np.ndarray) -> np.ndarray:
 class Scheduled:
     """The real scheduler, fed each vote as the rating session feeds it. ``pending``: the
     pairs for the rater as rows (case, output, output), output ``o`` of system ``o //
-    samples`` (default: every pair of ``n`` systems, one output each, on every case)."""
+    samples`` (default: every pair of ``n`` systems, one output each, on every case).
+    The votes come in numbered sessions of ``session_votes``, as a rater's sittings do:
+    adaptive choice steers each by the votes of its half (odd or even sessions) alone."""
 
     def __init__(
         self,
@@ -111,6 +116,7 @@ class Scheduled:
         pending: np.ndarray | None = None,
         samples: int = 1,
         repeats: RepeatPolicy | None = None,
+        session_votes: int = SESSION_VOTES,
     ) -> None:
         if pending is None:
             first, second = np.triu_indices(n, k=1)
@@ -119,6 +125,7 @@ class Scheduled:
             )
         outputs = range(n * samples)
         systems = {f"{c}:{o:03d}": f"s{o // samples:03d}" for c in range(cases) for o in outputs}
+        self.halves: dict[str, int] = {}  # each session's half, filled as they start
         candidates = [Candidate(str(c), f"{c}:{a:03d}", f"{c}:{b:03d}") for c, a, b in pending]
         self.scheduler = LiveScheduler(
             PendingPairs.of(candidates),
@@ -127,11 +134,15 @@ class Scheduled:
             seed=seed,
             repeats=repeats or RepeatPolicy(share=0.0),
             pair_choice=pair_choice,
+            halves=self.halves,
         )
         self.shown = 0
+        self.session_votes = session_votes
         self.repeat_of: str | None = None  # of the pair shown last
 
     def next(self) -> tuple[int, int, int]:
+        if self.shown % self.session_votes == 0:
+            self.start_session(1 + self.shown // self.session_votes)
         planned = self.scheduler.next()
         assert planned is not None, "the family ran out of pairs: raise --cases"
         pid = f"p{self.shown}"
@@ -144,8 +155,15 @@ class Scheduled:
         left, right = (int(o.split(":")[1]) for o in (planned.left_output, planned.right_output))
         return int(planned.case_id), left, right
 
-    def voted(self, choice: str, session: str | None = None) -> None:
-        self.scheduler.voted(self._pid, f"v{self._pid}", choice, session_id=session)
+    def start_session(self, number: int) -> None:
+        """Votes from here on are session ``number``'s (a new rating session reads the
+        family's history into the same state, in a new session)."""
+        session = f"s{number}"
+        self.halves[session] = number % 2
+        self.scheduler.session = session
+
+    def voted(self, choice: str) -> None:
+        self.scheduler.voted(self._pid, f"v{self._pid}", choice, session_id=self.scheduler.session)
 
 
 class Uniform:

@@ -93,6 +93,7 @@ class LiveScheduler:
         clock: Callable[[], str] = now_iso,
         pair_choice: str = DEFAULT_PAIR_CHOICE,
         once_per_case: bool = False,
+        halves: Mapping[SessionId, int] | None = None,
     ) -> None:
         """``history``: the family's presentations in order, as records or as rows of
         their fields (what the ledger reads, without a record made per row first).
@@ -100,7 +101,11 @@ class LiveScheduler:
         ISO 8601 (how long ago a vote waiting for its repeat was cast); ``pair_choice``:
         after the coverage phase, the system pair of most use to the board's order
         (``adaptive``) or the least voted (``coverage``); ``once_per_case``: one vote per
-        case and system pair (``tests_then_votes``)."""
+        case and system pair (``tests_then_votes``); ``halves``: each session's half
+        (the parity of its number): adaptive choice then steers a session by the votes of
+        its own half alone, so that the odd and the even sessions are two boards each
+        chosen from its own votes, as split-half τ compares them (votes of a session
+        with no half count in both)."""
         if pair_choice not in PAIR_CHOICES:
             raise ValueError(f"pair_choice must be one of {PAIR_CHOICES}, not {pair_choice!r}")
         self.systems = systems
@@ -133,6 +138,14 @@ class LiveScheduler:
         # Kept in both modes: it also tells when the order has settled (``order_settled``).
         self.model = OrderModel(systems.values())
         self.adaptive = pair_choice == ADAPTIVE
+        # With halves, a model of each half's votes chooses that half's system pairs: a
+        # model of every vote would steer the even sessions by the odd ones' answers and
+        # the halves would agree more than two boards voted apart (docs/fitting.md).
+        self.halves: Mapping[SessionId, int] = {}
+        self.steer: dict[int, OrderModel] = {}
+        if halves is not None and self.adaptive:
+            self.halves = halves
+            self.steer = {half: OrderModel(systems.values()) for half in (0, 1)}
         # The history's votes counted in bulk, what ``_count`` does vote by vote: side
         # counts over every one, skips and ordinary votes (not on a repeat) for the index.
         cast = [e for e in self.history if e.vote_id is not None]
@@ -149,11 +162,15 @@ class LiveScheduler:
         ordinary = [at for at, e in enumerate(cast) if e.choice != "skip" and e.repeat_of is None]
         for at in ordinary:
             cast[at].gap = self._gap(cast[at])
-        self.model.count_all(
-            [lefts[at] for at in ordinary],
-            [rights[at] for at in ordinary],
-            [cast[at].choice for at in ordinary],
-        )
+        for model, counted in [(self.model, ordinary)] + [
+            (model, [at for at in ordinary if self._in_half(cast[at], half)])
+            for half, model in self.steer.items()
+        ]:
+            model.count_all(
+                [lefts[at] for at in counted],
+                [rights[at] for at in counted],
+                [cast[at].choice for at in counted],
+            )
         self.index = PairIndex(
             candidates,
             systems,
@@ -264,6 +281,18 @@ class LiveScheduler:
             self.index.vote(_key(entry), self._pair(entry), entry.case_id, sign)
             left, right = self.systems[entry.left_output], self.systems[entry.right_output]
             self.model.count(left, right, entry.choice, sign)
+            for half, model in self.steer.items():
+                if self._in_half(entry, half):
+                    model.count(left, right, entry.choice, sign)
+
+    def _in_half(self, entry: Entry, half: int) -> bool:
+        found = None if entry.session_id is None else self.halves.get(entry.session_id)
+        return found is None or found == half
+
+    def _chooser(self) -> OrderModel:
+        """The model that steers the session showing pairs now: its half's, if it has one."""
+        half = self.halves.get(self.session) if self.session is not None else None
+        return self.model if half is None else self.steer[half]
 
     def _waiting(self, entry: Entry) -> bool:
         """Whether ``entry``'s vote waits for its repeat."""
@@ -295,7 +324,7 @@ class LiveScheduler:
         repeat = self._due_repeat(last_case, finished=not self.index.open_count)
         if repeat is not None:
             return repeat
-        chosen = self.index.pick(last_case, rng, self.model.best if self.adaptive else None)
+        chosen = self.index.pick(last_case, rng, self._chooser().best if self.adaptive else None)
         if chosen is None:
             return None
         left, right = self._sides(chosen.output_a, chosen.output_b, rng)

@@ -135,6 +135,8 @@ class RatingSession:
             clock=self.wall_clock,
             pair_choice=self.pair_choice,
             once_per_case=self.family.kind == "tests_then_votes",
+            # Odd and even sessions, as split-half τ halves them: each steered by its own.
+            halves={s.session_id: s.number % 2 for s in voting.sessions(self.ledger, name)},
         )
         self.find_leak = LeakFinder.for_systems(catalog.systems(self.ledger, name))
 

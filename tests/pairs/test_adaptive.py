@@ -3,6 +3,7 @@ votes where the order is in doubt."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from itertools import combinations
 
@@ -11,7 +12,7 @@ import pytest
 
 from arena.pairs.adaptive import PAIR_CHOICES
 from arena.pairs.live_scheduler import LiveScheduler
-from arena.pairs.scheduling import Candidate, RepeatPolicy, system_pair
+from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown, system_pair
 
 SYSTEMS = 6
 # Planted strengths far apart: the rater's choice is almost always the stronger system.
@@ -33,22 +34,22 @@ def _family(cases: int, samples: int = 1):
     return candidates, systems
 
 
-def _rate(scheduler: LiveScheduler, systems, votes: int, seed: int = 0, repeats: bool = False):
+def _rate(scheduler: LiveScheduler, systems, votes: int, seed: int = 0, session: str = "s"):
     """Vote ``votes`` times as a rater following the planted strengths; the shown pairs."""
     rng = np.random.default_rng(seed)
     shown = []
-    for n in range(votes):
+    for _ in range(votes):
         planned = scheduler.next()
         if planned is None:
             break
-        pid = f"p{n}"
+        pid = f"p{len(scheduler.history)}"
         scheduler.shown(
             pid, planned.case_id, planned.left_output, planned.right_output, planned.repeat_of
         )
         left, right = systems[planned.left_output], systems[planned.right_output]
         p_left = 1 / (1 + np.exp(STRENGTH[right] - STRENGTH[left]))
         choice = "left" if rng.random() < p_left else "right"
-        scheduler.voted(pid, f"v{n}", choice, session_id="s", voted_at=None)
+        scheduler.voted(pid, f"v{pid}{session}", choice, session_id=session, voted_at=None)
         shown.append(planned)
     return shown
 
@@ -102,6 +103,61 @@ def test_after_coverage_the_votes_go_where_the_order_is_in_doubt():
     assert votes[("coverage", "next")] == pytest.approx(285 * 5 / 15, abs=3)
     assert votes[("adaptive", "next")] > 2 * votes[("coverage", "next")]
     assert votes[("adaptive", "far")] < votes[("coverage", "far")] / 3
+
+
+def _history(scheduler: LiveScheduler) -> list[Shown]:
+    return [
+        Shown(
+            e.presentation_id,
+            e.case_id,
+            e.left_output,
+            e.right_output,
+            e.repeat_of,
+            e.vote_id,
+            e.choice,
+            e.session_id,
+        )
+        for e in scheduler.history
+    ]
+
+
+def test_with_halves_a_session_is_steered_by_the_votes_of_its_own_half_alone():
+    candidates, systems = _family(cases=60)
+    halves = {"s1": 1, "s2": 0, "s3": 1}
+
+    def scheduler(history, session, halves):
+        return LiveScheduler(
+            candidates,
+            systems,
+            history,
+            seed=4,
+            repeats=RepeatPolicy(0.0),
+            session=session,
+            halves=halves,
+        )
+
+    first = scheduler([], "s1", halves)
+    _rate(first, systems, 40, seed=4, session="s1")  # every system pair, then 25 steered
+    second = scheduler(_history(first), "s2", halves)
+    _rate(second, systems, 30, seed=5, session="s2")
+    history = _history(second)
+    # The odd session's answers drawn again: the same pairs shown, other choices.
+    rng = np.random.default_rng(6)
+    redrawn = [
+        dataclasses.replace(h, choice=str(rng.choice(["left", "right"])))
+        if h.session_id == "s1"
+        else h
+        for h in history
+    ]
+
+    def upcoming(history, session, halves):
+        shown = _rate(scheduler(history, session, halves), systems, 20, seed=7, session=session)
+        return [(p.left_output, p.right_output) for p in shown]
+
+    assert upcoming(history, "s2", halves) == upcoming(redrawn, "s2", halves)
+    # Steered by every vote, or in an odd session, the odd session's answers tell.
+    assert upcoming(history, "s2", None) != upcoming(redrawn, "s2", None)
+    assert upcoming(history, "s3", halves) != upcoming(redrawn, "s3", halves)
 
 
 def test_a_tests_then_votes_family_gets_one_vote_per_case_and_system_pair():
