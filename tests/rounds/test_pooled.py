@@ -12,7 +12,7 @@ import pytest
 from arena.bundle.export import export_round, read_bundle
 from arena.cli.main import main
 from arena.errors import BadInput
-from arena.ledger import Ledger, events
+from arena.ledger import Ledger, events, voting
 from arena.ledger import round_store as stored_rounds
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
@@ -185,3 +185,22 @@ def test_round_show_says_the_round_is_pooled_and_with_whom(tmp_path, capsys):
     assert "pooled: llm (model), 192 verdicts, 192 fitted at weight 0.25" in text
     assert main([*base, "close", "--family", "p", "--with-judges", "gpt"]) == 2
     assert "--with-judges: no judge 'gpt'" in capsys.readouterr().err
+
+
+def test_pooling_with_a_rater_without_votes_is_refused(ledger, tmp_path):
+    pl.build(ledger, tmp_path)
+    pl.add_judges(ledger, tmp_path)
+    for vote_id in [r[0] for r in ledger.conn.execute("SELECT vote_id FROM votes")]:
+        voting.retract(ledger, vote_id)
+    with pytest.raises(BadInput, match="the rater has no votes in the fit"):
+        close_round(ledger, pl.FAMILY, RoundSettings(with_judges=("colleague",)))
+    assert stored_rounds.rounds(ledger, pl.FAMILY) == []
+
+
+def test_with_judges_names_at_least_one(tmp_path, capsys):
+    path = tmp_path / "cli.sqlite"
+    with Ledger.open(path) as ledger:
+        pl.build(ledger, tmp_path)
+    command = ["--ledger", str(path), "round", "close", "--family", "p", "--with-judges", " , "]
+    assert main(command) == 2
+    assert "--with-judges: name at least one judge" in capsys.readouterr().err
