@@ -140,6 +140,15 @@ def test_arena_hard_game_one_shows_the_baseline_left_game_two_the_model(family, 
     # only on (82, b, c), where b won twice.
     assert judge["position_consistency"]["count"] == 3
     assert judge["position_consistency"]["value"] == pytest.approx(1 / 3)
+    # The same judge's scores shown apart: (82, a, c), seen by arena-hard only with c left,
+    # gains a verdict with a left, which has no position: still three items, one alike.
+    scores = write_lines(tmp_path / "s.jsonl", [_single(82, "a", 4, 1), _single(82, "c", 9, 1)])
+    assert _import(family, scores, "fastchat-single") == 0
+    with Ledger.open(family, readonly=True) as ledger:
+        [judge] = judges_report(ledger, "f")["judges"]
+    assert judge["verdicts"] == 9
+    assert judge["position_consistency"]["count"] == 3
+    assert judge["position_consistency"]["value"] == pytest.approx(1 / 3)
 
 
 def test_arena_hard_refusals_name_the_line_and_add_nothing(family, tmp_path, capsys):
