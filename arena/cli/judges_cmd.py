@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
+from arena.judges.figures import boards
 from arena.judges.figures import shown as _shown
 
 
@@ -129,27 +129,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         )
     )
     print()
-    print(_boards(report))
+    print(output.table(*boards(report)))
     print(
         "points of each board [95% interval]; length bias, τ and boards: bootstrap over "
         f"cases, seed {report['seed']}"
     )
     return 0
-
-
-def _boards(report: dict[str, Any]) -> str:
-    """The rater's board and each judge's side by side: points [95% interval] by system,
-    in the rater's order (a system the rater never saw last)."""
-    boards = [report["rater_board"], *(j["board"] for j in report["judges"])]
-    rows = {row["system"]: row for board in reversed(boards) for row in board}
-    by_system = [{row["system"]: row["points"] for row in board} for board in boards]
-    return output.table(
-        ["system", "rater", *(j["judge"] for j in report["judges"])],
-        [
-            [rows[s]["label"], *(_shown(board.get(s), 0) for board in by_system)]
-            for s in dict.fromkeys(r["system"] for board in boards for r in board)
-        ],
-    )
 
 
 def cmd_disagreements(args: argparse.Namespace) -> int:

@@ -1,5 +1,6 @@
-"""How `judges_report` figures read: a value with its 95% interval, and which fields of a
-judge's row a table shows (a report may hold more figures: a table lists whatever it has)."""
+"""How `judges_report` figures read: a value with its 95% interval, which fields of a
+judge's row a table shows (a report may hold more figures: a table lists whatever it has),
+and the boards side by side."""
 
 from __future__ import annotations
 
@@ -30,3 +31,15 @@ def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
         return value is None or is_figure(value) or isinstance(value, (str, int, float))
 
     return [key for key in rows[0] if all(cell(row.get(key)) for row in rows)] if rows else []
+
+
+def boards(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The rater's board and each judge's side by side, as headers and rows: points [95%
+    interval] by system, in the rater's order (a system the rater never saw last)."""
+    boards = [report["rater_board"], *(j["board"] for j in report["judges"])]
+    rows = {row["system"]: row for board in reversed(boards) for row in board}
+    by_system = [{row["system"]: row["points"] for row in board} for board in boards]
+    return ["system", "rater", *(j["judge"] for j in report["judges"])], [
+        [rows[s]["label"], *(shown(board.get(s), 0) for board in by_system)]
+        for s in dict.fromkeys(r["system"] for board in boards for r in board)
+    ]

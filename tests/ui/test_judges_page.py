@@ -51,6 +51,13 @@ def test_the_table_shows_each_judge_with_the_reports_figures(on_page):
     kappa = figures.shown(expected["kappa"])
     assert "[" in kappa and kappa in cells  # a value with its interval
     assert figures.shown(report["alpha"]) in page.alpha.text()
+    headers, rows = figures.boards(report)  # the boards side by side, under their tab
+    assert page.tabs.tabText(1) == "Boa&rds" and len(rows) == 3
+    assert page.boards.rows == rows and [r[0] for r in rows] == ["a", "b", "c"]
+    assert [page.boards.headerData(c, Qt.Orientation.Horizontal) for c in range(3)] == [
+        "System", "Rater", "gpt",
+    ]  # fmt: skip
+    assert "[" in rows[0][1]  # points with their interval
     assert window.status.text() == "f · 1 judge"
 
 

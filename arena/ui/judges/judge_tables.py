@@ -1,4 +1,5 @@
-"""The Judges page's two lists: each judge beside the rater, and one judge's disagreements.
+"""The Judges page's lists: each judge beside the rater, the boards side by side, and one
+judge's disagreements.
 
 Qt table models over what the core worked out (``judges_report``, ``disagreements``): they
 hold it and format it, and ask nothing of the ledger. The judges' columns are whatever the
@@ -81,3 +82,31 @@ class DisagreementTable(RowsModel):
             return None
         name = COLUMNS[section]
         return self.judge if name == "judge" else name.capitalize()
+
+
+class BoardTable(RowsModel):
+    """The rater's board and each judge's side by side (``figures.boards``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headers: list[str] = []
+        self.rows: list[list[str]] = []
+
+    def load(self, report: dict[str, Any] | None) -> None:
+        self.beginResetModel()
+        self.headers, self.rows = figures.boards(report) if report else ([], [])
+        self.endResetModel()
+
+    def column_count(self) -> int:
+        return len(self.headers)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.rows[index.row()][index.column()]
+        return None
+
+    def header_data(self, section: int, role: int) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        name = self.headers[section]
+        return name.capitalize() if section < 2 else name  # system, rater; then the judges

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -36,7 +37,7 @@ from arena.ui.background import Background
 from arena.ui.family_list import FamilyTable
 from arena.ui.judges import judge_import
 from arena.ui.judges.judge_pair import JudgePair
-from arena.ui.judges.judge_tables import DisagreementTable, JudgeTable, heading
+from arena.ui.judges.judge_tables import BoardTable, DisagreementTable, JudgeTable, heading
 from arena.ui.keys import JUDGES_ACTIONS, page_actions
 from arena.ui.operations import LedgerOps
 from arena.ui.pages import lay_out_page, page_titles
@@ -60,7 +61,7 @@ def study(path: Path, family: str) -> Study:
     return Study(report, found)
 
 
-def _table(model: JudgeTable | DisagreementTable) -> QTableView:
+def _table(model: JudgeTable | DisagreementTable | BoardTable) -> QTableView:
     table = FamilyTable()  # Enter activates a row on every platform, as on the family list
     table.setModel(model)
     pick_rows(table)
@@ -117,18 +118,29 @@ class JudgesPage(QWidget):
         self.found_table = _table(self.found)
         self.found_title = QLabel()
         self.found_title.setWordWrap(True)
-        top, bottom = QWidget(), QWidget()
+        self.boards = BoardTable()
+        self.board_table = _table(self.boards)
+        self.board_note = QLabel(
+            "Each board fitted as a round fits yours, on the same anchor: points [95% "
+            "interval], bootstrap over cases."
+        )
+        self.board_note.setWordWrap(True)
+        top, found, boards = QWidget(), QWidget(), QWidget()
         for box, widgets in (
             (top, (self.judge_table, self.alpha)),
-            (bottom, (self.found_title, self.found_table)),
+            (found, (self.found_title, self.found_table)),
+            (boards, (self.board_note, self.board_table)),
         ):
             layout = QVBoxLayout(box)
             layout.setContentsMargins(0, 0, 0, 0)
             for widget in widgets:
                 layout.addWidget(widget)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(found, "&Disagreements")
+        self.tabs.addTab(boards, "Boa&rds")
         lists = QSplitter(Qt.Orientation.Vertical)
         lists.addWidget(top)
-        lists.addWidget(bottom)
+        lists.addWidget(self.tabs)
         lists.setSizes([250, 450])
         self.pair = JudgePair(theme, point_size)
         self.stack = QStackedWidget()
@@ -149,6 +161,7 @@ class JudgesPage(QWidget):
         if (ledger, family) != (self.ledger, self.family):
             self.shown, self.note = None, ""
             self.judges.load([])
+            self.boards.load(None)
             self.found.load("", [])
         self.ledger, self.family = ledger, family
         self.back()
@@ -158,6 +171,7 @@ class JudgesPage(QWidget):
         self.background.cancel()
         self.ledger, self.family, self.shown = None, "", None
         self.judges.load([])
+        self.boards.load(None)
         self.found.load("", [])
         self.busy.hide()
         self.stack.setCurrentWidget(self.lists)
@@ -185,6 +199,8 @@ class JudgesPage(QWidget):
         )
         self.judges.load(report["judges"])
         self.judge_table.resizeColumnsToContents()
+        self.boards.load(report)
+        self.board_table.resizeColumnsToContents()
         extra = [k for k, v in report.items() if figures.is_figure(v) and k != "alpha"]
         alpha = figures.shown(report["alpha"])
         lines = [f"Krippendorff's α (ordinal; you and all judges): {alpha}"]
