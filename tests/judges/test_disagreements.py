@@ -13,7 +13,9 @@ from arena.errors import BadInput
 from arena.judges.comparison import judges_report
 from arena.judges.disagreements import disagreements
 from arena.ledger import Ledger, catalog
+from tests.conftest import REALDATA
 from tests.judges.disagreement_ledger import EXPECTED, build
+from tests.judges.pandalm_files import write_files
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +92,34 @@ def test_cli_lists_them_and_limits_and_prints_json(ledger_path, capsys):
     assert [d["case_id"] for d in shown["disagreements"]] == EXPECTED
     assert main([*at, "--judge", "nobody"]) == 2
     assert "--judge: no judge 'nobody'" in capsys.readouterr().err
+
+
+TESTSET = REALDATA / "pandalm" / "testset-v1.json"
+
+
+@pytest.mark.skipif(not TESTSET.is_file(), reason="no ../shared/realdata/pandalm")
+def test_pandalm_disagreements_are_the_annotators_differing_labels(tmp_path):
+    outputs, votes = write_files(TESTSET, tmp_path / "files")
+    at = ["--ledger", str(tmp_path / "ledger.sqlite")]
+    assert main([*at, "import", str(outputs), "--family", "p", "--create"]) == 0
+    assert main([*at, "import-votes", str(votes), "--family", "p"]) == 0
+    items = json.loads(TESTSET.read_text(encoding="utf-8"))
+    for n, expected in ((2, (87, 52)), (3, (71, 39))):
+        judge = ["--family", "p", "--judge", f"annotator{n}", "--kind", "human"]
+        judge += ["--format", "pandalm", "--column", f"annotator{n}"]
+        assert main([*at, "judges", "import", str(TESTSET), *judge]) == 0
+        with Ledger.open(tmp_path / "ledger.sqlite", readonly=True) as ledger:
+            found = disagreements(ledger, "p", f"annotator{n}")
+        # Labels: 0 a tie, 1 response 1 (shown left) better, 2 response 2 better.
+        differ = {str(i["idx"]): (i["annotator1"], i[f"annotator{n}"]) for i in items}
+        differ = {case: pair for case, pair in differ.items() if pair[0] != pair[1]}
+        assert {d.case_id for d in found} == set(differ)
+        opposite = {case for case, pair in differ.items() if set(pair) == {1, 2}}
+        assert {d.case_id for d in found if d.opposite} == opposite
+        assert found[: len(opposite)] == [d for d in found if d.opposite]  # opposite first
+        assert (len(found), len(opposite)) == expected  # as docs/judges.md gives them
+        said = {1: "left", 2: "right", 0: "tie"}
+        assert all(
+            (d.rater_answer, d.judge_answer) == tuple(said[a] for a in differ[d.case_id])
+            for d in found
+        )
