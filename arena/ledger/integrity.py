@@ -18,6 +18,7 @@ from arena.ledger.guards import (
     IMMUTABLE_TRIALS,
     guard_names,
 )
+from arena.ledger.migrations_0020 import COLLECTING_TABLES
 from arena.ledger.migrations_0022 import JUDGE_TABLES
 from arena.ledger.migrations_0023 import JUDGE_SOURCE_TABLES
 from arena.records import SystemDescriptor, output_id
@@ -123,10 +124,13 @@ def _missing_guards(ledger: Ledger) -> list[str]:
         *IMMUTABLE_GRADED,
         *IMMUTABLE_TRIALS,
         *IMMUTABLE_FAMILY_CHANGES,
+        *COLLECTING_TABLES,
         *JUDGE_TABLES,
         *JUDGE_SOURCE_TABLES,
+        "output_keys",
         "round_items",
         "round_comparisons",
+        seals.TABLE,
     ):
         for name in guard_names(table, chained=table in APPEND_ONLY):
             if name not in present:

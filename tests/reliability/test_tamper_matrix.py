@@ -113,6 +113,26 @@ def test_the_matrix_covers_every_table(everything):
         assert empty == [] and check(ledger) == []
 
 
+def test_a_dropped_guard_of_any_table_is_reported(full):
+    with sqlite3.connect(full) as conn:
+        guards = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_no_%'"
+            )
+        ]
+    assert len(guards) > 3 * len(TABLES) // 2
+    for name in guards:
+        with sqlite3.connect(full) as conn:
+            sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [name]).fetchone()
+            conn.execute(f"DROP TRIGGER {name}")
+        with Ledger.open(full, readonly=True) as ledger:
+            problems = check(ledger)
+        with sqlite3.connect(full) as conn:
+            conn.execute(sql[0])
+        assert any(f"guard {name} is missing" in p for p in problems), (name, problems)
+
+
 def _unguarded(conn: sqlite3.Connection, table: str, edit) -> None:
     """Run ``edit`` with ``table``'s triggers dropped, then put them back as they were."""
     triggers = conn.execute(
