@@ -7,7 +7,8 @@ the region where the interval's coverage was checked in simulation
 board says "uncertainty unavailable" and why. Either way the board records the check.
 
 The bootstrap resamples what the rater judged: the cases, each bringing its votes and the
-comparisons the settling rules gave it, with the round's seed.
+comparisons the settling rules gave it (and, in a round pooled with judges, their verdicts
+on it), with the round's seed.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ class Region:
     min_cases: int = 40
     max_settled_share: float = 0.7
     penalty: float = fit.DEFAULT_PENALTY
-    # Judges pooled with the rater (``round close --with-judges``): none were simulated.
-    max_judges: int = 0
+    # Judges pooled with the rater (``round close --with-judges``): their verdicts on a case
+    # are resampled with it (benchmarks/pooled_intervals.py; docs/judges.md).
+    max_judges: int = 5
 
 
 CALIBRATED = Region()
@@ -70,8 +72,8 @@ def outside(regime: Regime, region: Region = CALIBRATED) -> str | None:
     """Why ``regime`` lies outside ``region`` (a sentence), or None when it lies inside."""
     if regime.judges > region.max_judges:
         return (
-            f"pooled with {regime.judges} judge{'s' if regime.judges != 1 else ''}; "
-            "intervals were checked on the rater's votes alone"
+            f"pooled with {regime.judges} judges; intervals were checked with up to "
+            f"{region.max_judges}"
         )
     if not region.min_systems <= regime.systems <= region.max_systems:
         return (

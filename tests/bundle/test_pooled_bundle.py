@@ -47,11 +47,14 @@ def _content_problems(folder):
 def test_the_pooled_bundle_carries_the_verdicts_and_their_sources_and_verifies(bundle, capsys):
     report = verify_bundle(bundle)
     assert report.ok, report.problems
+    # The pooled boards' intervals (the family's and its one category's), bootstrapped again
+    # with the judges' verdicts.
+    assert report.intervals == 2 * len(pl.STRENGTH)
     assert main(["verify", str(bundle)]) == 0
     assert "; pooled with judges colleague, llm" in capsys.readouterr().out
     files = read_bundle(bundle)
     verdicts = [json.loads(line) for line in files["judges.jsonl"].splitlines()]
-    assert len(verdicts) == 5 * pl.CASES  # the colleague's 48 and the LLM's 192
+    assert len(verdicts) == 5 * pl.CASES  # the colleague's, and the LLM's four a case
     recorded = json.loads(files["manifest.json"])["settings"]["with_judges"]
     assert [(j["judge"], j["kind"], j["verdicts"], j["weight"]) for j in recorded] == [
         ("colleague", "human", pl.CASES, 1.0),
@@ -82,7 +85,10 @@ def test_a_dropped_verdict_is_reported_from_either_file(bundle, tmp_path):
     _write(path, _rows(path)[1:])
     problems = _content_problems(bundle)
     assert any("1 not from any verdict, 0 verdicts missing" in p for p in problems)
-    assert "manifest.json: judge colleague verdicts: recorded 48, judges.jsonl gives 47" in problems
+    assert (
+        f"manifest.json: judge colleague verdicts: recorded {pl.CASES}, judges.jsonl gives "
+        f"{pl.CASES - 1}" in problems
+    )
 
 
 def test_a_comparison_dropped_is_a_verdict_missing(bundle):

@@ -22,7 +22,7 @@ from arena.ledger import Ledger
 from tests.conftest import native_line
 
 FAMILY = "p"
-CASES = 48
+CASES = 120  # 60 votes of the rater on every system: a board with intervals
 STRENGTH = {"alpha": 1.0, "beta": 0.4, "gamma": 0.0, "delta": -0.6}
 PAIRS = list(itertools.combinations(STRENGTH, 2))
 # (case, left system, right system, winner: left, right or tie)

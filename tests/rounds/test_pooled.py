@@ -66,7 +66,7 @@ def test_the_default_round_is_byte_for_byte_the_same_with_judges_in_the_ledger(t
     copy = copy_ledger(path, tmp_path / "with-judges.sqlite")
     with Ledger.open(copy) as other:
         pl.add_judges(other, tmp_path)
-        assert len(other.conn.execute("SELECT * FROM judge_verdicts").fetchall()) == 240
+        assert len(other.conn.execute("SELECT * FROM judge_verdicts").fetchall()) == 5 * pl.CASES
         alone = close_round(other, pl.FAMILY, RoundSettings())
         export_round(other, tmp_path / "judged", family=pl.FAMILY)
     with Ledger.open(path) as ledger:
@@ -132,8 +132,21 @@ def test_what_stays_the_raters_in_a_pooled_round(judged):
     summaries = [f.summary.to_json() for f in (plain, pooled)]
     summaries[0].pop("settled"), summaries[1].pop("settled")
     assert summaries[0] == summaries[1]
+    # Intervals as the rater's board has them, the judges' verdicts resampled with their cases.
+    assert (
+        pooled.board.uncertainty["available"] and pooled.board.uncertainty["regime"]["judges"] == 2
+    )
+    assert all(row.ci95 is not None for row in pooled.systems)
+    assert {r.label: r.ci95 for r in pooled.systems} != {r.label: r.ci95 for r in plain.systems}
+
+
+def test_more_judges_than_were_checked_have_no_intervals(judged, tmp_path):
+    names = [f"j{n}" for n in range(6)]
+    for seed, name in enumerate(names):
+        pl.add_judge(judged, tmp_path, name, pl.colleague(seed=10 + seed))
+    pooled = close_round(judged, pl.FAMILY, RoundSettings(with_judges=tuple(names)))
     assert pooled.board.uncertainty["reason"] == (
-        "pooled with 2 judges; intervals were checked on the rater's votes alone"
+        "pooled with 6 judges; intervals were checked with up to 5"
     )
     assert all(row.ci95 is None for row in pooled.systems)
 
@@ -182,7 +195,8 @@ def test_round_show_says_the_round_is_pooled_and_with_whom(tmp_path, capsys):
     assert main([*base, "show", "--family", "p"]) == 0
     text = capsys.readouterr().out
     assert "pooled with judges colleague, llm" in text.splitlines()[0]
-    assert "pooled: llm (model), 192 verdicts, 192 fitted at weight 0.25" in text
+    n = 4 * pl.CASES
+    assert f"pooled: llm (model), {n} verdicts, {n} fitted at weight 0.25" in text
     assert main([*base, "close", "--family", "p", "--with-judges", "gpt"]) == 2
     assert "--with-judges: no judge 'gpt'" in capsys.readouterr().err
 
