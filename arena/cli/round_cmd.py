@@ -345,7 +345,10 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
     if "settled" in summary:  # rounds closed before settled shares were recorded lack it
         from arena.rounds.scoring import describe_settled
 
-        print("settled without a vote: " + describe_settled(summary["settled"], shown["kind"]))
+        pooled = [j["judge"] for j in judges or ()]
+        print(
+            "settled without a vote: " + describe_settled(summary["settled"], shown["kind"], pooled)
+        )
 
 
 def cmd_import_votes(args: argparse.Namespace) -> int:

@@ -104,13 +104,19 @@ def fit_board(
     )
 
 
-def describe_settled(settled: dict[str, Any], kind: str) -> str:
-    """One or two plain sentences on how much of the board was decided without a vote."""
+def describe_settled(settled: dict[str, Any], kind: str, pooled: Sequence[str] = ()) -> str:
+    """One or two plain sentences on how much of the board was decided without a vote
+    (``pooled``: the judges whose verdicts the round fitted beside the rater's votes)."""
     share = settled["weight_share"]
     counts = settled["by_rule"]
     total = sum(counts.values())
     if share is None:
         return "Nothing was fitted in this round."
+    if not total and pooled:
+        return (
+            "Every fitted comparison is a vote by the rater or a verdict of a pooled judge "
+            f"({', '.join(pooled)})."
+        )
     if not total:
         return "Every fitted comparison is a vote by the rater."
     parts = ", ".join(f"{n} by {rule}" for rule, n in counts.items() if n)

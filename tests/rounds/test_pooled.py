@@ -197,6 +197,10 @@ def test_round_show_says_the_round_is_pooled_and_with_whom(tmp_path, capsys):
     assert "pooled with judges colleague, llm" in text.splitlines()[0]
     n = 4 * pl.CASES
     assert f"pooled: llm (model), {n} verdicts, {n} fitted at weight 0.25" in text
+    assert (
+        "settled without a vote: Every fitted comparison is a vote by the rater or a verdict "
+        "of a pooled judge (colleague, llm)." in text
+    )
     assert main([*base, "close", "--family", "p", "--with-judges", "gpt"]) == 2
     assert "--with-judges: no judge 'gpt'" in capsys.readouterr().err
 

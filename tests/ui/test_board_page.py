@@ -154,6 +154,7 @@ def test_a_told_summary_gives_its_figures_and_the_length_bias_standard_error():
             length_bias_standard_error=30.2,
             unavailable={},
         )
+        judges, pooled = None, ()  # the rater's own round
 
     items = {item.title: item for item in summary_items(Found(), "votes")}
     assert items["Rater agreement"].figure == "67%"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from arena.ledger import Ledger
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
+from arena.ui.board.summary_panel import summary_items
 from tests.rounds import pooled_ledger as pl
 
 
@@ -23,5 +24,10 @@ def test_a_pooled_round_is_labelled_pooled_and_the_raters_is_not(open_window, tm
     shown = page.board_text()
     assert shown.title == "p — leaderboard · pooled with judges colleague, llm"
     assert "the rater's votes fitted with these judges' verdicts" in shown.subtitle
+    items = {item.title: item for item in summary_items(page.found, page.kind)}
+    assert items["Pooled with judges"].figure == "colleague, llm"
+    n = 4 * pl.CASES
+    assert f"llm: {n} verdicts, {n} fitted at weight 0.25." in items["Pooled with judges"].sentence
     page.choose_round(plain.round_id)
     assert "pooled" not in page.board_text().title + page.board_text().subtitle
+    assert "Pooled with judges" not in {i.title for i in summary_items(page.found, page.kind)}

@@ -183,7 +183,7 @@ def _length_bias(summary: dict[str, Any], kind: str) -> SummaryItem:
     )
 
 
-def _settled(summary: dict[str, Any], kind: str) -> list[SummaryItem]:
+def _settled(summary: dict[str, Any], kind: str, pooled: tuple[str, ...]) -> list[SummaryItem]:
     """How much of the fit was decided without a vote; rounds closed before this was
     recorded say nothing rather than a guess."""
     settled = summary.get("settled")
@@ -191,7 +191,26 @@ def _settled(summary: dict[str, Any], kind: str) -> list[SummaryItem]:
         return []
     share = settled.get("weight_share")
     figure = "—" if share is None else f"{100 * share:.0f}% of the weight"
-    return [SummaryItem("Settled without a vote", figure, describe_settled(settled, kind))]
+    return [SummaryItem("Settled without a vote", figure, describe_settled(settled, kind, pooled))]
+
+
+def _pooled(found: Round) -> list[SummaryItem]:
+    """A pooled round's judges: who, and how much of each was fitted at what weight."""
+    if not found.judges:
+        return []
+    return [
+        SummaryItem(
+            "Pooled with judges",
+            ", ".join(found.pooled),
+            "The board fits the rater's votes with these judges' verdicts (each judge weighs "
+            "at most what the rater does); the figures below are the rater's alone. "
+            + " ".join(
+                f"{j['judge']}: {j['verdicts']} verdicts, {j['fitted']} fitted"
+                + (f" at weight {j['weight']:.4g}." if j["fitted"] else ".")
+                for j in found.judges
+            ),
+        )
+    ]
 
 
 def _graded_runs(found: Round) -> list[SummaryItem]:
@@ -229,10 +248,11 @@ def summary_items(found: Round, kind: str) -> list[SummaryItem]:
                 "The round summary describes the rater's votes; "
                 "a tests family is scored by its tests alone.",
             ),
-            *_settled(summary, kind),
+            *_settled(summary, kind, found.pooled),
         ]
     return [
-        *_settled(summary, kind),
+        *_pooled(found),
+        *_settled(summary, kind, found.pooled),
         _agreement(summary),
         _split_half(summary),
         _within_sessions(summary),
