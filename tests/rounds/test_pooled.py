@@ -9,6 +9,7 @@ import sqlite3
 import numpy as np
 import pytest
 
+from arena.bundle.battles_out import export_battles
 from arena.bundle.export import export_round, read_bundle
 from arena.cli.main import main
 from arena.errors import BadInput
@@ -16,6 +17,7 @@ from arena.ledger import Ledger, events, voting
 from arena.ledger import round_store as stored_rounds
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
+from arena.rounds.scoring import fit_battles
 from fitting import POINTS_PER_LOGIT
 from tests.conftest import copy_ledger
 from tests.rounds import pooled_ledger as pl
@@ -222,3 +224,13 @@ def test_with_judges_names_at_least_one(tmp_path, capsys):
     command = ["--ledger", str(path), "round", "close", "--family", "p", "--with-judges", " , "]
     assert main(command) == 2
     assert "--with-judges: name at least one judge" in capsys.readouterr().err
+
+
+def test_a_pooled_rounds_battles_give_back_its_points(judged, tmp_path):
+    pooled = close_round(judged, pl.FAMILY, RoundSettings(with_judges=("colleague", "llm")))
+    export_battles(judged, tmp_path / "battles.json", round_id=pooled.round_id)
+    battles = json.loads((tmp_path / "battles.json").read_text("utf-8"))
+    assert sum(b["source"] == "judge" for b in battles) == 5 * pl.CASES
+    board = fit_battles(str(tmp_path / "battles.json"), anchor=pooled.anchor.label)
+    refit = {s["system"]: s["points"] for s in board["systems"]}
+    assert max(abs(refit[n] - p) for n, p in _points(pooled).items()) < 0.01
