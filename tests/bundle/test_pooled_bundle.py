@@ -155,3 +155,13 @@ def test_a_colleagues_bundle_pooled_records_its_signer_and_verifies(tmp_path):
     assert (entry["verdicts"], entry["fitted"], entry["weight"]) == (pl.CASES, pl.CASES, 1.0)
     report = verify_bundle(tmp_path / "pooled")
     assert report.ok, report.problems
+
+
+def test_a_judge_recorded_otherwise_in_the_manifest_is_reported(bundle):
+    path = bundle / "manifest.json"
+    manifest = json.loads(path.read_text("utf-8"))
+    manifest["settings"]["with_judges"][1]["weight"] = 1.0  # the LLM, weighed as a colleague
+    path.write_text(json.dumps(manifest), "utf-8")
+    assert "manifest.json: judge llm weight: recorded 1.0, judges.jsonl gives 0.25" in (
+        _content_problems(bundle)
+    )
