@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from arena.ui.gates.gates_page import GatesPage
     from arena.ui.judges.judges_page import JudgesPage
     from arena.ui.rating.flags_page import FlagsPage
+Page = TypeVar("Page", bound=QWidget)
 INPUT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
 LEDGER_FILES = "Arena ledgers (*.sqlite *.db);;All files (*)"
 
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
 
+        self.view = WindowView(self)  # the View menu's and the settings dialog's work
         self.key_actions = self._key_actions()
         self.rating.bind(self.key_actions)
         menus = build_menus(self, self._action)
@@ -103,7 +105,6 @@ class MainWindow(QMainWindow):
         self.rating.status_changed.connect(self._update_status)
         self.setAcceptDrops(True)
         self.setWindowTitle("Arena")
-        self.view = WindowView(self)
         self.view.apply_theme()
         if settings.geometry is not None:
             self.restoreGeometry(settings.geometry)
@@ -132,8 +133,8 @@ class MainWindow(QMainWindow):
             "flag": self.rating.flag,
             "undo": self.rating.undo,
             "help": self.overlay.toggle,
-            "sync": self.toggle_sync,
-            "diff_layout": self.toggle_diff_layout,
+            "sync": self.view.toggle_sync,
+            "diff_layout": self.view.toggle_diff_layout,
         }
         actions = {a.name: self._action(a.label, slots[a.name]) for a in ACTIONS}
         for name in ("sync", "diff_layout"):
@@ -235,11 +236,7 @@ class MainWindow(QMainWindow):
         if self.made_gates is None:
             from arena.ui.gates.gates_page import GatesPage
 
-            self.made_gates = GatesPage(self.ops, self.theme)
-            self.pages.addWidget(self.made_gates)
-            # The window hears of a change after the page, to show the page's new counts.
-            self.ops.changed.disconnect(self._ledger_changed)
-            self.ops.changed.connect(self._ledger_changed)
+            self.made_gates = self._added(GatesPage(self.ops, self.theme))
         return self.made_gates
 
     @property
@@ -247,10 +244,7 @@ class MainWindow(QMainWindow):
         if self.made_flags is None:
             from arena.ui.rating.flags_page import FlagsPage
 
-            self.made_flags = FlagsPage(self.ops, self.theme)
-            self.pages.addWidget(self.made_flags)
-            self.ops.changed.disconnect(self._ledger_changed)  # after the page, as for gates
-            self.ops.changed.connect(self._ledger_changed)
+            self.made_flags = self._added(FlagsPage(self.ops, self.theme))
         return self.made_flags
 
     @property
@@ -258,12 +252,18 @@ class MainWindow(QMainWindow):
         if self.made_judges is None:
             from arena.ui.judges.judges_page import JudgesPage
 
-            self.made_judges = JudgesPage(self.ops, self.theme, self.settings.font_size)
+            self.made_judges = self._added(
+                JudgesPage(self.ops, self.theme, self.settings.font_size)
+            )
             self.made_judges.studied.connect(self._update_status)
-            self.pages.addWidget(self.made_judges)
-            self.ops.changed.disconnect(self._ledger_changed)  # after the page, as for gates
-            self.ops.changed.connect(self._ledger_changed)
         return self.made_judges
+
+    def _added(self, page: Page) -> Page:
+        """``page`` on the stack, heard of a change before the window (to show its counts)."""
+        self.pages.addWidget(page)
+        self.ops.changed.disconnect(self._ledger_changed)
+        self.ops.changed.connect(self._ledger_changed)
+        return page
 
     def show_board(self, name: str | None = None, round_id: str | None = None) -> bool:
         """The board of ``name`` (default: the current family), on ``round_id`` or the newest."""
@@ -343,12 +343,9 @@ class MainWindow(QMainWindow):
     # -- importing ------------------------------------------------------------
 
     def choose_import(self) -> None:
-        # The import dialog and the readers behind it load at the first import, not with
-        # the window.
-        from arena.ui import import_flow
+        from arena.ui import import_flow  # the dialog and its readers load on first use
 
-        path = import_flow.ask_import_path(self)
-        if path is not None:
+        if (path := import_flow.ask_import_path(self)) is not None:
             self.import_path(path)
 
     def choose_collect(self) -> None:
@@ -374,26 +371,11 @@ class MainWindow(QMainWindow):
         for path in files:
             self.import_path(path)
 
-    # -- view (window_view.py) ------------------------------------------------
+    # -- pages and status -----------------------------------------------------
 
     def made_pages(self) -> list[BoardPage | GatesPage | FlagsPage | JudgesPage]:
         made = (self.made_board, self.made_gates, self.made_flags, self.made_judges)
         return [p for p in made if p is not None]
-
-    def toggle_theme(self) -> None:
-        self.view.toggle_theme()
-
-    def change_font(self, step: int) -> None:
-        self.view.change_font(step)
-
-    def toggle_sync(self) -> None:
-        self.view.toggle_sync()
-
-    def toggle_diff_layout(self) -> None:
-        self.view.toggle_diff_layout()
-
-    def edit_settings(self) -> None:
-        self.view.edit_settings()
 
     def _update_status(self) -> None:
         page = self.pages.currentWidget()

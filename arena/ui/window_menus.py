@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox, QWidget
 from arena import __version__
 from arena.ui.board.round_actions import ActionFactory, BoardHost, RoundActions
 from arena.ui.theme import Theme
+from arena.ui.window_view import WindowView
 
 VOTE_ACTIONS = ("left", "right", "tie", "both_bad", "skip", "flag", "undo")
 
@@ -21,6 +22,7 @@ class MenuHost(BoardHost, Protocol):
 
     key_actions: dict[str, QAction]
     theme: Theme
+    view: WindowView  # theme, text size and the settings dialog
 
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 (Qt's name)
     def window(self) -> QWidget: ...
@@ -29,9 +31,6 @@ class MenuHost(BoardHost, Protocol):
     def choose_collect(self) -> None: ...
     def close(self) -> bool: ...
     def escape(self) -> None: ...
-    def toggle_theme(self) -> None: ...
-    def change_font(self, step: int) -> None: ...
-    def edit_settings(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -71,17 +70,17 @@ def build_menus(window: MenuHost, make: ActionFactory) -> Menus:
     round_actions = RoundActions(window, bar.addMenu("&Board"), make)
     view = bar.addMenu("V&iew")
     dark = make(
-        "&Dark theme", window.toggle_theme, checkable=True, checked=window.theme.name == "dark"
+        "&Dark theme", window.view.toggle_theme, checkable=True, checked=window.theme.name == "dark"
     )
     view.addAction(dark)
     zoom_in = QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomIn)
     view.addAction(
-        make("&Bigger text", lambda: window.change_font(1), [*zoom_in, QKeySequence("Ctrl+=")])
+        make("&Bigger text", lambda: window.view.change_font(1), [*zoom_in, QKeySequence("Ctrl+=")])
     )
     view.addAction(
         make(
             "&Smaller text",
-            lambda: window.change_font(-1),
+            lambda: window.view.change_font(-1),
             QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomOut),
         )
     )
@@ -89,7 +88,7 @@ def build_menus(window: MenuHost, make: ActionFactory) -> Menus:
     view.addAction(window.key_actions["sync"])
     view.addAction(window.key_actions["diff_layout"])
     settings = bar.addMenu("&Settings")
-    settings.addAction(make("&Keys and preferences…", window.edit_settings))
+    settings.addAction(make("&Keys and preferences…", window.view.edit_settings))
     help_menu = bar.addMenu("&Help")
     help_menu.addAction(window.key_actions["help"])
     help_menu.addAction(make("&About Arena", lambda: show_about(window.window())))
