@@ -1,20 +1,36 @@
-"""The settings of a round about to be closed, defaulting to ``RoundSettings()``."""
+"""The settings of a round about to be closed, defaulting to ``RoundSettings()``.
+
+A family with judges is offered them to pool (``RoundSettings.with_judges``), none checked:
+the default round stays the rater's alone, as `arena round close` without `--with-judges`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QGroupBox,
     QLabel,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from arena.ledger.judge_store import JudgeSummary
 from arena.rounds.model import DEFAULT_CAP, RoundSettings
+
+POOLING_NOTE = (
+    "Pooling fits the rater's votes together with the checked judges' verdicts, each read "
+    "as a comparison of the two outputs; with none checked (the default) the board is the "
+    "rater's alone. Each verdict weighs 1, unless a judge has more fitted verdicts than the "
+    "rater has fitted votes: then the judge's verdicts together weigh what the rater's do."
+)
 
 WEIGHTINGS = (
     ("unit", "unit — every comparison its own weight"),
@@ -34,8 +50,26 @@ def _spin(
     return box
 
 
+def _judges_box(judges: Sequence[JudgeSummary]) -> tuple[QGroupBox, dict[str, QCheckBox]]:
+    """The judges to pool, each unchecked, with its kind and verdict count, by name."""
+    group = QGroupBox("Pool with &judges")  # Alt+J: to the first judge
+    layout = QVBoxLayout(group)
+    checks = {}
+    for judge in judges:
+        name = judge.judge.replace("&", "&&")  # a name's & is no mnemonic
+        check = QCheckBox(f"{name} — {judge.kind}, {judge.verdicts} verdicts")
+        checks[judge.judge] = check
+        layout.addWidget(check)
+    note = QLabel(POOLING_NOTE)
+    note.setWordWrap(True)
+    layout.addWidget(note)
+    return group, checks
+
+
 class CloseRoundDialog(QDialog):
-    def __init__(self, family: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, family: str, parent: QWidget | None = None, judges: Sequence[JudgeSummary] = ()
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Close a round of {family}")
         defaults = RoundSettings()
@@ -90,6 +124,10 @@ class CloseRoundDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        self.judges: dict[str, QCheckBox] = {}
+        if judges:
+            group, self.judges = _judges_box(judges)
+            layout.addWidget(group)
         layout.addWidget(note)
         layout.addWidget(buttons)
 
@@ -103,13 +141,18 @@ class CloseRoundDialog(QDialog):
             cap=self.cap.value() if ledger else None,
             penalty=self.penalty.value(),
             base=self.base.value(),
-            threshold=float(self.threshold.value()),
+            # An int, as the default: the default round records what `round close` does.
+            threshold=self.threshold.value(),
+            with_judges=tuple(name for name, c in self.judges.items() if c.isChecked()),
         )
 
 
-def ask_round_settings(parent: QWidget, family: str) -> RoundSettings | None:
-    """The settings to close ``family``'s round with, or None when cancelled.
+def ask_round_settings(
+    parent: QWidget, family: str, judges: Sequence[JudgeSummary] = ()
+) -> RoundSettings | None:
+    """The settings to close ``family``'s round with, or None when cancelled; ``judges``
+    are the family's, offered to pool.
 
     Tests replace this function."""
-    dialog = CloseRoundDialog(family, parent)
+    dialog = CloseRoundDialog(family, parent, judges)
     return dialog.settings() if dialog.exec() else None

@@ -96,6 +96,7 @@ class RoundActions:
         self.actions["export_image"].setEnabled(shown)
 
     def close_round(self) -> bool:
+        from arena.ledger.judge_store import judges
         from arena.rounds import closing
         from arena.ui.board import close_round_dialog
 
@@ -104,7 +105,10 @@ class RoundActions:
         if ledger is None or family is None:
             show_error(window.window(), "Choose a family in the list before closing a round.")
             return False
-        settings = close_round_dialog.ask_round_settings(window.window(), family)
+        # The same settings, judges included, as `arena round close --with-judges` builds.
+        settings = close_round_dialog.ask_round_settings(
+            window.window(), family, judges(ledger, family)
+        )
         if settings is None:
             return False
         row = next((r for r in window.families.model.rows if r["name"] == family), {})
