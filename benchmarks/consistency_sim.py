@@ -15,8 +15,12 @@ once coverage-first and once adaptive.
 
 Printed per regime and design: the mean rater agreement minus the planted one (the
 chance each repeat agrees, ``fitting.simulate.agreement_probability``), and the mean
-split-half tau, both in points (hundredths); then adaptive minus coverage-first for each
-(target: within 3 points).
+split-half tau, both in points (hundredths), the split-half tau minus the tau of two
+boards of half the votes each voted on their own, and the same for the split within
+sessions (odd against even votes of each session, ``arena.rounds.split_halves``); then
+adaptive minus coverage-first for each (target: within 3 points, the split between
+sessions; within sessions both halves share each session's steering, and it is shown
+without a target).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from regimes import REGIMES  # noqa: E402
 from scheduler_sim import Scheduled  # noqa: E402
 
 from arena.pairs.scheduling import RepeatPolicy  # noqa: E402
+from arena.rounds.split_halves import vote_halves  # noqa: E402
 from fitting import fit_points, rater_agreement, split_half_tau  # noqa: E402
 from fitting import simulate as sim  # noqa: E402
 
@@ -94,10 +99,11 @@ def board(
     return np.array(a), np.array(b), np.array(y), np.array(session), agreement
 
 
-def one_round(args: tuple[str, str, int, int, int, int]) -> tuple[float, float, float]:
+def one_round(args: tuple[str, str, int, int, int, int]) -> tuple[float, ...]:
     regime, pairs, n, votes, session_votes, run = args
     a, b, y, session, agreement = board(regime, pairs, n, votes, session_votes, [run, 1], run)
     tau = split_half_tau(a, b, y, session=session, n_systems=n).tau
+    within = split_half_tau(a, b, y, session=vote_halves(session), n_systems=n).tau
     # Two boards of half the votes each on their own, by the same design, same family:
     # what the split halves would agree to if neither had steered the other's votes.
     apart = []
@@ -105,7 +111,7 @@ def one_round(args: tuple[str, str, int, int, int, int]) -> tuple[float, float, 
         a, b, y, _, _ = board(regime, pairs, n, votes // 2, session_votes, [run, replica], run)
         apart.append(fit_points(a, b, y, n_systems=n).points)
     independent = scipy.stats.kendalltau(*apart)[0]
-    return agreement, float(tau), float(tau - independent)
+    return agreement, float(tau), float(tau - independent), float(within - independent)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,9 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         "| regime | design | agreement - planted (points) | split-half tau | "
-        "tau - tau of two boards of half the votes each on their own |"
+        "tau - tau of two boards of half the votes each on their own | "
+        "within sessions: tau - the same |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     failed = False
     for regime in args.regime or list(REGIMES):
         found = {}
@@ -137,12 +144,16 @@ def main(argv: list[str] | None = None) -> int:
             with ProcessPoolExecutor(args.workers) as pool:
                 results = np.array(list(pool.map(one_round, jobs)))
             found[pairs] = 100 * results.mean(axis=0)
-            agreement, tau, excess = found[pairs]
-            print(f"| {regime} | {pairs} | {agreement:+.1f} | {tau:.1f} | {excess:+.1f} |")
+            agreement, tau, excess, within = found[pairs]
+            print(
+                f"| {regime} | {pairs} | {agreement:+.1f} | {tau:.1f} | {excess:+.1f} | "
+                f"{within:+.1f} |"
+            )
         gap = found["adaptive"] - found["coverage"]
         failed |= bool(abs(gap[0]) > 3 or abs(gap[2]) > 3)
         print(
-            f"| {regime} | adaptive - coverage | {gap[0]:+.1f} | {gap[1]:+.1f} | {gap[2]:+.1f} |",
+            f"| {regime} | adaptive - coverage | {gap[0]:+.1f} | {gap[1]:+.1f} | {gap[2]:+.1f} | "
+            f"{gap[3]:+.1f} |",
             flush=True,
         )
     print("outside 3 points somewhere" if failed else "every difference within 3 points")
