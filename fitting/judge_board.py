@@ -5,10 +5,12 @@ Both resample cases (clusters), each bringing all of its comparisons, as the boa
 interval does (:func:`~fitting.bootstrap_points`). The length bias is the rater's estimator
 (:func:`~fitting.length_bias`) refitted on each resample; its interval is the estimate ± the
 replicates' standard deviation times ``sqrt(K / (K - 1))`` times the Student quantile with
-``K - 1`` degrees of freedom, as the board's points are. τ's interval is BCa (Efron 1987):
-the percentile interval of the replicates under-covers τ, whose estimate sits below the τ
-of the boards the cases stand for (a noisy board breaks ties of order at random) and whose
-replicates sit further below still; BCa's bias correction moves the interval back.
+``K - 1`` degrees of freedom, as the board's points are. τ's interval is BCa (Efron 1987),
+its bias correction counting a replicate equal to the estimate as half below it (τ takes
+few values): τ's replicates are not centred on its estimate (a board refitted on a resample
+is noisier, and turns more pairs around), and in simulation the percentile interval held
+the τ of the boards the cases stand for in 99.6% of 500 runs at nominal 95%, BCa in 95.0%
+(``benchmarks/judge_calibration.py``; docs/judges.md).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .bradley_terry import _one_blas_thread
 from .defaults import DEFAULT_PENALTY
 from .judge_agreement import Estimate
 from .points import fit_points
-from .points_interval import _newton_stack
+from .points_interval import _STACK_ELEMENTS, _newton_stack
 from .split_half import tau_b_rows
 
 #: Bootstrap resamples of τ (each refits two boards, all at once) and of the length bias
@@ -36,7 +38,6 @@ from .split_half import tau_b_rows
 TAU_RESAMPLES = 2000
 LENGTH_RESAMPLES = 200
 _CONFIDENCE = 0.95
-_STACK_ELEMENTS = 2_000_000
 Method = Literal["bca", "percentile"]
 METHODS: tuple[str, ...] = ("bca", "percentile")
 

@@ -28,6 +28,10 @@ SEED = 0
 # (arena.rounds.uncertainty: 200 resamples, the family board's stream 0).
 BASE = 1000.0
 BOARD_RESAMPLES = 200
+# τ's interval is shown only where every system ranked on both boards has this many
+# decisive verdicts on each: with fewer it was seen to cover less than 93% in simulation
+# (benchmarks/judge_calibration.py; docs/judges.md).
+TAU_MIN_DECISIVE = 150
 # Each figure's random stream under the seed: the board's is a round's, the others apart.
 BOARD_STREAM, LENGTH_STREAM, TAU_STREAM = 0, 2, 3
 
@@ -223,13 +227,18 @@ def _judge_row(
         else None
     )
     votes = _votes(verdicts, boards.index, boards.cases)
-    tau = fit.board_tau(
-        boards.rater,
-        votes,
-        n_systems=len(boards.family.systems),
-        penalty=fit.DEFAULT_PENALTY,
-        rng=np.random.default_rng([seed, TAU_STREAM]),
+    board = _board(votes, boards.family, boards.anchor, seed)
+    tau = _figure(
+        fit.board_tau(
+            boards.rater,
+            votes,
+            n_systems=len(boards.family.systems),
+            penalty=fit.DEFAULT_PENALTY,
+            rng=np.random.default_rng([seed, TAU_STREAM]),
+        )
     )
+    if _fewest_decisive(boards.rater_board, board) < TAU_MIN_DECISIVE:
+        tau["low"] = tau["high"] = None
     return {
         "judge": summary.judge,
         "kind": summary.kind,
@@ -242,8 +251,8 @@ def _judge_row(
         "position_consistency": _figure(position.consistency) if position else None,
         "first_position_preference": _figure(position.first_preference) if position else None,
         "length_bias": _length_bias(verdicts, boards.family, boards.index, boards.cases, seed),
-        "board": _board(votes, boards.family, boards.anchor, seed),
-        "board_tau": _figure(tau),
+        "board": board,
+        "board_tau": tau,
         "sources": list(summary.sources),
     }
 
@@ -255,6 +264,14 @@ class _Boards:
     cases: dict[str, int]  # case id: its cluster, numbered in case-id order
     rater: Any  # the rater's votes, as fit.CaseComparisons
     anchor: int | None  # every board's, where it has votes: the reference, else the rater's
+    rater_board: list[dict[str, Any]]
+
+
+def _fewest_decisive(*boards: list[dict[str, Any]]) -> int:
+    """The fewest decisive verdicts of a system ranked on every board, on any of them."""
+    ranked = [{row["system"]: row for row in board if row["rank"] is not None} for board in boards]
+    shared = set.intersection(*(set(r) for r in ranked))
+    return min((r[s]["points"]["count"] for r in ranked for s in shared), default=0)
 
 
 def judges_report(ledger: Ledger, family: str, *, seed: int = SEED) -> dict[str, Any]:
@@ -294,12 +311,13 @@ def compare(
         anchor = fit.fit_points(
             rater_votes.a, rater_votes.b, rater_votes.y, n_systems=len(index)
         ).anchor
-    boards = _Boards(described, index, cases, rater_votes, anchor)
+    rater_board = _board(rater_votes, described, anchor, seed) if rater_verdicts else []
+    boards = _Boards(described, index, cases, rater_votes, anchor, rater_board)
     return {
         "family": family,
         "seed": seed,
         "rater": {"verdicts": len(rater_verdicts), "items": len(rater.by_item)},
-        "rater_board": _board(rater_votes, described, anchor, seed) if rater_verdicts else [],
+        "rater_board": rater_board,
         "judges": [_judge_row(s, v, answers[s.judge], rater, boards, seed) for s, v in judged],
         "alpha": _figure(alpha) if alpha else None,
     }

@@ -116,7 +116,8 @@ def test_tau_is_scipys_between_the_judges_board_and_the_raters(built):
     ).statistic
     tau = backwards["board_tau"]
     assert tau["value"] == pytest.approx(expected, abs=1e-12) and expected < 0
-    assert tau["low"] <= tau["value"] <= tau["high"]
+    # About 50 decisive votes a system: too few for τ's interval (TAU_MIN_DECISIVE).
+    assert tau["low"] is None and tau["high"] is None and tau["count"] == 4
     # Both orders: the length lean is the rater's turned around, on twice the comparisons.
     assert backwards["length_bias"]["count"] == 240
     assert backwards["length_bias"]["value"] < 0 < report["judges"][0]["length_bias"]["value"]

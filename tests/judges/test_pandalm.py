@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from arena.cli.main import main
+from fitting import POINTS_PER_LOGIT, length_bias
 from tests.conftest import REALDATA
 from tests.judges.pandalm_files import write_files
 
@@ -70,3 +71,54 @@ def test_importing_the_file_again_adds_nothing_and_changes_no_figure(shown, caps
     assert main(["--ledger", shown, "judges", "import", str(TESTSET), *args]) == 0
     assert "0 verdicts added" in capsys.readouterr().out
     assert _report(shown, capsys) == before
+
+
+def _choix_points(items, column):
+    """choix's unpenalized ML fit (ILSR) of one annotator's labels, ties half each way, in
+    points from llama-7b: an implementation sharing no code with Arena's."""
+    choix = pytest.importorskip("choix")
+    names = sorted({m for i in items for m in i["cmp_key"].split("_")})
+    comp = np.zeros((len(names), len(names)))
+    for item in items:
+        first, second = (names.index(m) for m in item["cmp_key"].split("_"))
+        y = {0: 0.5, 1: 1.0, 2: 0.0}[item[column]]
+        comp[first, second] += y
+        comp[second, first] += 1 - y
+    strengths = choix.ilsr_pairwise_dense(comp, alpha=0.0, tol=1e-12, max_iter=10_000)
+    top = strengths[names.index("llama-7b")]
+    return {n: 1000 + POINTS_PER_LOGIT * (s - top) for n, s in zip(names, strengths, strict=True)}
+
+
+def test_boards_tau_and_length_bias_equal_independent_fits(shown, capsys):
+    from scipy.stats import kendalltau
+
+    report = _report(shown, capsys)
+    items = json.loads(TESTSET.read_text(encoding="utf-8"))
+    rater = _choix_points(items, "annotator1")
+    # The boards' penalty (0.01) moves no point by more than a few hundredths.
+    for row in report["rater_board"]:
+        assert row["points"]["value"] == pytest.approx(rater[row["label"]], abs=0.05)
+    texts = [
+        [t if isinstance(t, str) else json.dumps(t) for t in (i["response1"], i["response2"])]
+        for i in items
+    ]
+    names = sorted(rater)
+    for n, row in zip((2, 3), report["judges"], strict=True):
+        judge = _choix_points(items, f"annotator{n}")
+        for system in row["board"]:
+            assert system["points"]["value"] == pytest.approx(judge[system["label"]], abs=0.05)
+        expected = kendalltau([rater[s] for s in names], [judge[s] for s in names]).statistic
+        assert row["board_tau"]["value"] == pytest.approx(expected, abs=1e-12)
+        assert row["board_tau"]["low"] <= row["board_tau"]["value"] <= row["board_tau"]["high"]
+        # The round summary's estimator on the file's own lengths (response 1 shown left).
+        pairs = [i["cmp_key"].split("_") for i in items]
+        found = length_bias(
+            [names.index(p[0]) for p in pairs],
+            [names.index(p[1]) for p in pairs],
+            [{0: 0.5, 1: 1.0, 2: 0.0}[i[f"annotator{n}"]] for i in items],
+            [len(t[0]) for t in texts],
+            [len(t[1]) for t in texts],
+            n_systems=len(names),
+        )
+        assert row["length_bias"]["value"] == pytest.approx(found.points_per_sd, abs=1e-6)
+        assert row["length_bias"]["low"] < found.points_per_sd < row["length_bias"]["high"]
