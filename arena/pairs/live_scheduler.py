@@ -113,22 +113,7 @@ class LiveScheduler:
         self.policy = repeats or RepeatPolicy()
         self.session = session
         self.clock = clock
-        self.history = [
-            Entry(*s)
-            if isinstance(s, tuple)
-            else Entry(
-                s.presentation_id,
-                s.case_id,
-                s.left_output,
-                s.right_output,
-                s.repeat_of,
-                s.vote_id,
-                s.choice,
-                s.session_id,
-                s.voted_at,
-            )
-            for s in history
-        ]
+        self.history = [Entry(*(s if isinstance(s, tuple) else s.row())) for s in history]
         self.position = {e.presentation_id: at for at, e in enumerate(self.history)}
         # Side counts over every vote in force, skips and repeats included.
         self.in_pair: Counter[tuple[SystemPair, SystemId]] = Counter()

@@ -43,7 +43,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from arena.records import CaseId, OutputId, PresentationId, SessionId, SystemId, VoteId
+from arena.records import (
+    CaseId,
+    OutputId,
+    PresentationId,
+    SessionId,
+    ShownRow,
+    SystemId,
+    VoteId,
+)
 
 DEFAULT_REPEAT_SHARE = 0.10
 # Other pairs shown between a vote and its repeat within a session, at least.
@@ -93,6 +101,20 @@ class Shown:
     # The session the vote was cast in and when (ISO 8601): how far back a repeat's vote is.
     session_id: SessionId | None = None
     voted_at: str | None = None
+
+    def row(self) -> ShownRow:
+        """Its fields in order, as the ledger reads a presentation's row."""
+        return (
+            self.presentation_id,
+            self.case_id,
+            self.left_output,
+            self.right_output,
+            self.repeat_of,
+            self.vote_id,
+            self.choice,
+            self.session_id,
+            self.voted_at,
+        )
 
 
 @dataclass(frozen=True)
