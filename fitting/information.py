@@ -25,6 +25,15 @@ the chance of a misorder, ``Phi(-z)``, which weighed the first version: over the
 200 simulated runs of 20 systems it needed 2,546 votes on average instead of 2,611,
 ``benchmarks/scheduler_sim.py``.)
 
+A difference with the current leader (the highest mean) weighs ``1 + LEADER_WEIGHT`` times
+as much as the others, because the top of a board is what is quoted first: weighing every
+pair alike spends little on two leaders too close to call. Over 200 simulated boards with
+clear leaders, that rule needed 5,970 votes for the right top system in 95% of runs against
+coverage-first's 3,914; with the leader's differences weighed double, 2,171, and 751 votes
+to the whole order instead of 759 (``benchmarks/scheduler_sim.py --regime wide``). A
+larger weight costs the whole order: weighed four times, 2,891 votes to it in the default
+regime against 2,581 with no extra weight and 2,714 with double.
+
 ``expected_discordance`` is ``sum Phi(-z_kl)`` (``Posterior.misorder``) over all pairs
 divided by their number: the expected share of pairs the current order has the wrong way
 round. ``votes_to_settle`` guesses how many more votes bring it under a threshold: the
@@ -47,6 +56,10 @@ from fitting.bradley_terry import PairwiseObjective, newton
 #: points from the middle. Tighter than the board's (it only decides what to ask next,
 #: and a loose prior makes an unseen system look like the most informative one).
 SCHEDULER_PENALTY = 1.0 / 1.5**2
+
+#: How much more a difference with the current leader (the highest mean) weighs in
+#: ``order_gain`` than any other: its weight is ``1 + LEADER_WEIGHT`` times the rest.
+LEADER_WEIGHT = 1.0
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,9 @@ def order_gain(
     gap = np.abs(np.subtract.outer(post.mean, post.mean))
     weight = np.exp(-0.5 * gap * gap / var) / (math.sqrt(2.0 * math.pi) * var)
     np.fill_diagonal(weight, 0.0)
+    lead = int(np.argmax(post.mean))
+    weight[lead, :] *= 1.0 + LEADER_WEIGHT
+    weight[:, lead] *= 1.0 + LEADER_WEIGHT
     laplacian = np.diag(weight.sum(axis=1)) - weight
     spread = post.cov @ laplacian @ post.cov
     along = spread[first, first] + spread[second, second] - 2.0 * spread[first, second]

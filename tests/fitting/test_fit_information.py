@@ -11,6 +11,7 @@ import scipy.optimize
 from scipy.stats import norm
 
 from fitting.information import (
+    LEADER_WEIGHT,
     SCHEDULER_PENALTY,
     Posterior,
     expected_discordance,
@@ -66,6 +67,7 @@ def test_order_gain_is_the_weighted_variance_a_comparison_takes_off_every_differ
     post = posterior(_wins(rng, 5))
     first, second = np.triu_indices(5, k=1)
     gains = order_gain(post, first, second)
+    leader = int(np.argmax(post.mean))
     for k, (i, j) in enumerate(zip(first.tolist(), second.tolist(), strict=True)):
         d = np.zeros(5)
         d[i], d[j] = 1.0, -1.0
@@ -80,7 +82,8 @@ def test_order_gain_is_the_weighted_variance_a_comparison_takes_off_every_differ
                 e[a], e[b] = 1.0, -1.0
                 var, var_after = e @ post.cov @ e, e @ after @ e
                 density = norm.pdf(abs(post.mean[a] - post.mean[b]) / math.sqrt(var))
-                total += density / var * (var - var_after)
+                weight = 1 + LEADER_WEIGHT if leader in (a, b) else 1.0
+                total += weight * density / var * (var - var_after)
         assert gains[k] == pytest.approx(total, rel=1e-9)
 
 
@@ -88,6 +91,13 @@ def test_a_comparison_of_two_close_uncertain_systems_is_worth_more_than_of_two_f
     post = Posterior(np.array([-2.0, 0.0, 0.1]), np.eye(3) * 0.2)
     near, far = order_gain(post, np.array([1, 0]), np.array([2, 1]))
     assert near > 5 * far
+
+
+def test_the_leaders_differences_weigh_more_than_the_same_differences_lower_down():
+    # Two mirror images, (0, 1) at the top and (2, 3) at the bottom: alike but for the leader.
+    post = Posterior(np.array([1.0, 0.9, -0.9, -1.0]), np.eye(4) * 0.2)
+    top, bottom = order_gain(post, np.array([0, 2]), np.array([1, 3]))
+    assert LEADER_WEIGHT > 0 and top > 1.2 * bottom
 
 
 def test_expected_discordance_of_two_systems_is_their_chance_of_standing_the_other_way():
