@@ -329,10 +329,13 @@ def one_run(
     check = max(5, n // 2)
     wins = np.zeros((n, n))
     tau_votes = None
-    # Per top (the true one, the family's): the votes from which it has stayed the
-    # fitted top, and for how many checks.
+    # Per top (the true one, the family's): the votes from which it has been the fitted
+    # top, and for how many checks. Each is kept (``held``) once it has held for
+    # TOP_CHECKS with tau reached, when a run that measured it alone would end: neither
+    # measure depends on when the other ends the run.
     top_from: dict[int, int | None] = {true_top: None, family_top: None}
     top_run = dict.fromkeys(top_from, 0)
+    held: set[int] = set()
     for votes in range(1, cap + 1):
         case, left, right = chooser.next()
         choice = rater.choose(case, left, right)
@@ -344,13 +347,15 @@ def one_run(
         if tau_votes is None and scipy.stats.kendalltau(fitted, truth)[0] >= TARGET_TAU:
             tau_votes = votes
         fitted_top = int(np.argmax(fitted))
-        for top in top_from:
+        for top in set(top_from) - held:
             if fitted_top == top:
                 top_from[top] = top_from[top] or votes
                 top_run[top] += 1
             else:
                 top_from[top], top_run[top] = None, 0
-        if tau_votes is not None and (tau_only or min(top_run.values()) >= TOP_CHECKS):
+            if tau_votes is not None and top_run[top] >= TOP_CHECKS:
+                held.add(top)
+        if tau_votes is not None and (tau_only or held == set(top_from)):
             break
     return Outcome(
         tau_votes or cap,
