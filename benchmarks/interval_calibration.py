@@ -107,11 +107,10 @@ def _population(family: sim.SimulatedFamily, rater: sim.RaterTraits) -> tuple[np
     n, s = family.systems.n_systems, family.samples
     settled, pending = sim.settled_pairs(family)
     c, oa, ob = pending.T
-    forward = sim.expected_y(sim.choice_probabilities(family, rater, c, oa, ob))
-    backward = 1.0 - sim.expected_y(sim.choice_probabilities(family, rater, c, ob, oa))
+    balanced = sim.balanced_expected_y(family, rater, c, oa, ob)
     code = (oa // s) * n + ob // s
     count = np.bincount(code, minlength=n * n)
-    score = np.bincount(code, weights=(forward + backward) / 2, minlength=n * n)
+    score = np.bincount(code, weights=balanced, minlength=n * n)
     expected = (score / np.maximum(count, 1)).reshape(n, n)
     expected = np.triu(expected, 1) + np.tril(1.0 - expected.T, -1)
     wins = np.bincount(

@@ -116,9 +116,7 @@ def family_board(family: sim.SimulatedFamily, traits: sim.RaterTraits) -> np.nda
     first, second = np.triu_indices(n, k=1)
     case = np.repeat(np.arange(family.n_cases), first.size)
     a, b = np.tile(first, family.n_cases), np.tile(second, family.n_cases)
-    forward = sim.expected_y(sim.choice_probabilities(family, traits, case, a, b))
-    backward = 1.0 - sim.expected_y(sim.choice_probabilities(family, traits, case, b, a))
-    y = (forward + backward) / 2
+    y = sim.balanced_expected_y(family, traits, case, a, b)
     wins = np.zeros((n, n))
     np.add.at(wins, (a, b), y)
     np.add.at(wins, (b, a), 1.0 - y)

@@ -169,6 +169,20 @@ def expected_y(probs: NDArray[np.float64]) -> NDArray[np.float64]:
     return probs[:, 0] + 0.5 * (probs[:, 2] + probs[:, 3])
 
 
+def balanced_expected_y(
+    family: SimulatedFamily,
+    rater: RaterTraits,
+    case: NDArray[np.intp],
+    first: NDArray[np.intp],
+    second: NDArray[np.intp],
+) -> NDArray[np.float64]:
+    """The expected outcome of ``first`` against ``second``, each side half the time (the
+    scheduler balances them)."""
+    forward = expected_y(choice_probabilities(family, rater, case, first, second))
+    backward = expected_y(choice_probabilities(family, rater, case, second, first))
+    return (forward + 1.0 - backward) / 2.0
+
+
 def _draw(probs: NDArray[np.float64], u: NDArray[np.float64]) -> NDArray[np.int8]:
     return np.minimum((u[:, None] >= np.cumsum(probs, axis=1)).sum(axis=1), 3).astype(np.int8)
 

@@ -136,3 +136,16 @@ def test_split_half_tau_falls_with_planted_inconsistency():
     assert taus[0.0] > 0.8
     assert taus[0.0] > taus[0.5] > taus[1.0]
     assert abs(taus[1.0]) < 0.1  # a rater choosing at random: no order survives the split
+
+
+def test_balanced_expected_y_averages_the_two_sides():
+    family = _family(2, 1)
+    family.difficulty[:] = 0.0
+    family.quality[0] = [1.0, 0.0]
+    family.length[0] = [300, 100]
+    rater = sim.RaterTraits(tie=0.0, both_bad=0.0, inconsistency=0.0, side_bias=0.5)
+    # margin 1 + 0.5 on the left, -1 + 0.5 with the sides swapped; no ties, no strays
+    forward = 1 / (1 + math.exp(-1.5))
+    backward = 1 / (1 + math.exp(0.5))  # system 1 on the left wins
+    found = sim.balanced_expected_y(family, rater, [0], [0], [1])[0]
+    assert found == pytest.approx((forward + 1 - backward) / 2)
