@@ -395,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--systems", default="20", help="sizes, comma-separated")
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument(
+        "--first-run", type=int, default=0, help="seed of the first run (another set of runs)"
+    )
     parser.add_argument("--methods", default=",".join(METHODS))
     parser.add_argument("--cases", type=int, default=0, help="default: enough for the cap")
     parser.add_argument("--workers", type=int, default=2)
@@ -441,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
         found = {}
         for method in methods:
             jobs = [
-                (n, method, run, cases, cap, args.tau_only, args.regime) for run in range(args.runs)
+                (n, method, run, cases, cap, args.tau_only, args.regime)
+                for run in range(args.first_run, args.first_run + args.runs)
             ]
             with ProcessPoolExecutor(args.workers) as pool:
                 outcomes = list(pool.map(_job, jobs))
@@ -492,6 +496,7 @@ def main(argv: list[str] | None = None) -> int:
                     "regime": args.regime,
                     "systems": n,
                     "runs": args.runs,
+                    "first_run": args.first_run,
                     "cap": cap,
                     "reference": methods[0],
                     "methods": found,
