@@ -7,7 +7,8 @@ a pair shown left and right is judged (Bradley–Terry on the outputs' qualities
 "both bad", side and length leans, random choices, memory of recent pairs).
 :class:`SimulatedRater` answers one presentation at a time, whoever picks the pairs (the
 real scheduler, in ``arena.rounds.simulation``); :func:`simulate_votes` is a vectorised
-coverage-first stand-in, fast enough for thousands of rounds.
+coverage-first stand-in, fast enough for thousands of rounds, voting the pairs
+``fitting.simulate_settled`` leaves pending.
 """
 
 from __future__ import annotations
