@@ -60,6 +60,22 @@ AppliedWith = Literal["git-apply", "patch-fuzz"]
 GATES: tuple[str, ...] = ("empty", "truncated", "length", "language", "script")
 # A BCP 47 language tag as Arena accepts one (the native schema uses the same pattern).
 LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+# What no id or label holds: C0 and C1 controls and DEL (NUL, newline, escape...), the line
+# and paragraph separators, and lone surrogates (not UTF-8 text: SQLite cannot store them).
+_NOT_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be an id or a label (a case's, a system's, a judge's, a family's,
+    a voter's), or None: the one rule every reader applies (docs/formats.md)."""
+    if not name.strip():
+        return "cannot be empty"
+    found = _NOT_IN_NAMES.search(name)
+    if found is not None:
+        code = f"U+{ord(found.group()):04X}"
+        return f"holds {code}: an id or a label is one line of text, with no control characters"
+    return None
+
 
 # Every field of a system descriptor; the id hashes all of them.
 DESCRIPTOR_FIELDS: tuple[str, ...] = (

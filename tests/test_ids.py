@@ -7,7 +7,7 @@ import pytest
 from arena.canonical import canonical_json, content_hash
 from arena.errors import BadInput
 from arena.ledger import catalog
-from arena.records import DESCRIPTOR_FIELDS, SystemDescriptor
+from arena.records import DESCRIPTOR_FIELDS, SystemDescriptor, name_problem
 
 FULL = SystemDescriptor(
     model="acme/writer",
@@ -98,3 +98,69 @@ def test_another_family_may_reuse_a_label_for_another_descriptor(ledger, tmp_pat
 def test_systems_are_found_by_id_prefix(ledger):
     catalog.add_system(ledger, "writer", FULL)
     assert catalog.find_system(ledger, FULL.system_id[:10]).label == "writer"
+
+
+# ---------------------------------------------------------------------------------------
+# What an id or a label may hold: one rule (name_problem), read by every reader.
+
+REFUSED_NAMES = {"c\x001": "U+0000", "c\n1": "U+000A", "c\r1": "U+000D", "\tc": "U+0009",
+                 "c\x1b[31m": "U+001B", "c\x7f": "U+007F", "c\x85": "U+0085", "c\x9b": "U+009B",
+                 "c\u2028": "U+2028", "c\u2029": "U+2029", "c\udcff": "U+DCFF", "": "empty",
+                 "  ": "empty"}  # fmt: skip
+ACCEPTED_NAMES = ["c1", "gpt-4 (0613)", "通义千问", "qwen 2.5 · 72B", "é", "a b", "ｃ１"]
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_NAMES))
+def test_a_name_with_a_control_character_or_none_at_all_is_refused(name):
+    assert REFUSED_NAMES[name] in (name_problem(name) or "")
+
+
+@pytest.mark.parametrize("name", ACCEPTED_NAMES)
+def test_any_other_one_line_text_is_a_name(name):
+    assert name_problem(name) is None
+
+
+NAMED = {
+    "native case id": ('{"case": {"id": "c\\u0000", "prompt": "p"}, "output": "o", '
+                       '"system": {"label": "a", "model": "m"}}', "native", "case.id"),
+    "native label": ('{"case": {"id": "c", "prompt": "p"}, "output": "o", '
+                     '"system": {"label": "a\\nb", "model": "m"}}', "native", "system.label"),
+    "csv case id": ('case_id,prompt,system,output\n"c\x1b",p,a,o', "csv", "case_id"),
+    "csv label": ('case_id,prompt,system,output\nc,p,"a\nb",o', "csv", "system"),
+    "alpacaeval label": ('[{"instruction": "i", "output": "o", "generator": "g\\u001b"}]',
+                         "alpacaeval", "generator"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(NAMED))
+def test_every_reader_refuses_such_an_id_and_stores_it_when_the_rule_is_off(
+    name, tmp_path, ledger, monkeypatch
+):
+    from arena.intake.outputs import import_file
+    from arena.intake.readers import base
+
+    text, fmt, field = NAMED[name]
+    path = tmp_path / f"in.{'csv' if fmt == 'csv' else 'json'}"
+    path.write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(BadInput) as refused:
+        import_file(ledger, path, family="f", fmt=fmt)
+    assert str(refused.value).startswith(f"{path}:")
+    assert (refused.value.line, refused.value.field) == (1 + (fmt == "csv"), field)
+    assert "U+" in refused.value.message and catalog.families(ledger) == []
+    # The rule is what stops it: without it, the id is stored as it came.
+    monkeypatch.setattr(base, "name_problem", lambda _: None)
+    import_file(ledger, path, family="f", fmt=fmt)
+    stored = [(c.case_id, s.label) for c in catalog.cases(ledger, "f") for s in
+              catalog.systems(ledger, "f")]  # fmt: skip
+    assert any(set(c + s) & set("\x00\n\x1b\x85") for c, s in stored)
+
+
+def test_a_family_is_made_under_a_name_of_one_line_only(ledger, tmp_path):
+    from arena.intake.outputs import import_file
+
+    path = tmp_path / "o.jsonl"
+    path.write_text('{"case": {"id": "c", "prompt": "p"}, "output": "o", '
+                    '"system": {"label": "a", "model": "m"}}\n', encoding="utf-8")  # fmt: skip
+    with pytest.raises(BadInput, match="a family's name holds U\\+000A"):
+        import_file(ledger, path, family="f\nx", fmt="native")
+    assert catalog.families(ledger) == []

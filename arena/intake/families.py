@@ -18,7 +18,7 @@ from arena.intake.family_settings import FamilySettings, check_settings
 from arena.ledger import Ledger, catalog, family_changes
 from arena.pairs import adaptive
 from arena.pairs.scheduling import RepeatPolicy
-from arena.records import VOTED_KINDS, Family
+from arena.records import VOTED_KINDS, Family, name_problem
 
 if TYPE_CHECKING:
     from arena.gates.screening import GateSummary
@@ -55,9 +55,10 @@ def create_family(ledger: Ledger, name: str, settings: FamilySettings) -> Family
     A ``reference`` names a system the family does not have yet: it is kept as given
     and names the system with that label once an import brings it.
     """
+    problem = name_problem(name)
+    if problem is not None:
+        raise BadInput(f"a family's name {problem}", field="NAME")
     name = name.strip()
-    if not name or any(not c.isprintable() for c in name):
-        raise BadInput("a family needs a name of printable characters", field="NAME")
     if catalog.get_family(ledger, name) is not None:
         raise BadInput(
             f"family {name!r} already exists; change its settings with `arena family set`",
@@ -184,9 +185,10 @@ def set_family(
 def rename_family(ledger: Ledger, name: str, label: str, *, reason: str = "") -> str:
     """Give the family a display label; its name (what commands and rounds use) stays."""
     require(ledger, name)
+    problem = name_problem(label)
+    if problem is not None:
+        raise BadInput(f"a family's label {problem}", field="LABEL")
     label = label.strip()
-    if not label or any(not c.isprintable() for c in label):
-        raise BadInput("a label of printable characters is needed", field="LABEL")
     with ledger.atomic():
         return family_changes.add_change(ledger, name, "label", label, reason=reason)
 

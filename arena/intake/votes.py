@@ -35,6 +35,7 @@ from arena.records import (
     SessionId,
     Vote,
     VoteId,
+    name_problem,
 )
 from arena.redact import Redactor
 
@@ -237,6 +238,8 @@ class _VoteImport:
             raise self._bad(line, "session", "expected a session name or number")
         name = str(value)
         session_id = self.session_ids.get(name)
+        if session_id is None and (problem := name_problem(name)) is not None:
+            raise self._bad(line, "session", problem)
         if session_id is None:
             session_id = self.session_ids[name] = SessionId(
                 "import-" + content_hash({"family": self.family, "session": name})[:24]
@@ -275,6 +278,8 @@ class _VoteImport:
         actor = record["actor"]
         if not isinstance(actor, str) or not actor or actor == "settler":
             raise self._bad(line, "actor", "expected the name of who voted (not 'settler')")
+        if (problem := name_problem(actor)) is not None:
+            raise self._bad(line, "actor", problem)
         shown_at, shown = _time(record["shown_at"], self.path, line, "shown_at")
         voted_at, voted = _time(record["voted_at"], self.path, line, "voted_at")
         if voted < shown:

@@ -20,6 +20,7 @@ from arena.records import (
     System,
     SystemDescriptor,
     SystemId,
+    name_problem,
 )
 from arena.texts import text_key
 
@@ -85,6 +86,10 @@ def no_such_family(ledger: Ledger, name: str, *, field: str = "--family") -> Bad
 
 
 def add_family(ledger: Ledger, family: Family) -> None:
+    # Every way a family is made comes here: its name is checked once, by the one rule.
+    problem = name_problem(family.name)
+    if problem is not None:
+        raise BadInput(f"a family's name {problem}", field="family")
     ledger.insert(
         "families",
         {

@@ -17,7 +17,7 @@ from arena.bundle.export import export_round
 from arena.bundle.verify import verify_bundle
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger, catalog, events, voting
-from arena.records import Presentation, PresentationId, Vote, VoteId
+from arena.records import Presentation, PresentationId, Vote, VoteId, name_problem
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
 
@@ -89,7 +89,15 @@ def _vote(ledger: Ledger, case: str, comment: str) -> None:
 @given(
     prompt=_text(),
     outputs=st.lists(_text(1), min_size=4, max_size=4),
-    labels=st.lists(_text(1, 30).filter(str.strip), min_size=2, max_size=2, unique=True),
+    # A label is one line (``name_problem``); any such label goes through.
+    labels=st.lists(
+        st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1)
+        .filter(lambda t: name_problem(t) is None)
+        .map(str.strip),
+        min_size=2,
+        max_size=2,
+        unique=True,
+    ),
     model=_text(1),
     comment=_text(),
     reason=_text(),

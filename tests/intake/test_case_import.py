@@ -87,6 +87,8 @@ def test_importing_the_same_cases_again_adds_nothing(fam, tmp_path):
         ({"id": "b", "prompt": "x", "answer": "?"}, "answer", "unknown field"),
         ({"id": "a", "prompt": "another prompt"}, "case.prompt", "different prompt"),
         ({"id": "b", "prompt": "x", "metadata": [1]}, "metadata", "object"),
+        ({"id": "b\u0000", "prompt": "x"}, "id", "holds U+0000"),
+        ({"id": "b\u2028c", "prompt": "x"}, "id", "holds U+2028"),
     ],
 )
 def test_a_bad_line_is_named_with_its_field_and_nothing_is_stored(

@@ -44,7 +44,7 @@ def test_create_makes_an_empty_family_an_import_then_fills(ledger, bench):
 @pytest.mark.parametrize(
     ("name", "settings", "match"),
     [
-        ("", FamilySettings(), "a family needs a name"),
+        ("", FamilySettings(), "a family's name cannot be empty"),
         ("g", FamilySettings(kind="graded"), "graded families come from suites"),
         ("g", FamilySettings(language="Japanese!"), "not a BCP 47 language tag"),
         ("g", FamilySettings(min_chars=50, max_chars=10), "min_chars 50 is above max_chars 10"),

@@ -441,7 +441,7 @@ def test_csv_with_optional_columns(ledger, tmp_path):
         ("case_id,prompt,system,output\nq,p,s\n", ":2: output: missing value"),
         ("case_id,prompt,system,output,latency_ms\nq,p,s,o,fast\n", ":2: latency_ms: expected a"),
         ("case_id,prompt,system,output,sample\nq,p,s,o,1.5\n", ":2: sample: expected a whole"),
-        ("case_id,prompt,system,output\nq,p,,o\n", ":2: system: a system needs a name"),
+        ("case_id,prompt,system,output\nq,p,,o\n", ":2: system: cannot be empty"),
     ],
 )
 def test_bad_csv_rows_are_refused(ledger, tmp_path, text, match):

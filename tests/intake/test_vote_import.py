@@ -74,6 +74,8 @@ def test_votes_come_in_with_sessions_actors_and_repeats(small_family, tmp_path):
         ({"repeat_of": 7}, ":2: repeat_of: expected the line number"),
         ({"colour": "red"}, ":2: colour: unknown field"),
         ({"session": None}, ":2: session: expected a session name"),
+        ({"actor": "ann\u0000"}, ":2: actor: holds U\\+0000"),
+        ({"session": "mon\nday"}, ":2: session: holds U\\+000A"),
     ],
 )
 def test_a_bad_vote_is_named_and_nothing_is_added(small_family, tmp_path, change, match):

@@ -14,9 +14,9 @@ from arena.intake.jsonstream import iter_json_array
 from arena.intake.readers.base import (
     ParsedOutput,
     ReadOptions,
+    as_label,
     as_record,
     as_text,
-    bad,
     plain_descriptor,
 )
 
@@ -36,9 +36,7 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
             expected="expected an object with instruction, output, generator",
         )
         instruction = as_text(record["instruction"], path, line, "instruction")
-        generator = as_text(record["generator"], path, line, "generator").strip()
-        if not generator:
-            raise bad(path, line, "generator", "a system needs a name")
+        generator = as_label(record["generator"], path, line, "generator")
         yield ParsedOutput(
             line=line,
             case_id=case_id_for(instruction),

@@ -10,7 +10,14 @@ from typing import Any, cast
 
 from arena.errors import BadInput
 from arena.intake.jsonstream import MAX_RECORD_BYTES
-from arena.records import TEST_RESULTS, OutputDetails, SystemDescriptor, TestResult, TrialResult
+from arena.records import (
+    TEST_RESULTS,
+    OutputDetails,
+    SystemDescriptor,
+    TestResult,
+    TrialResult,
+    name_problem,
+)
 from arena.redact import Redactor
 
 Progress = Callable[[int], None]
@@ -96,10 +103,20 @@ def as_case_id(value: Any, path: Path, line: int, name: str) -> str:
     # Integer and string ids name the same case ("1" and 1): files in the wild mix them.
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise bad(path, line, name, "expected a string or integer id")
-    text = str(value).strip()
-    if not text:
-        raise bad(path, line, name, "an id cannot be empty")
-    return text
+    return as_name(str(value), path, line, name)
+
+
+def as_label(value: Any, path: Path, line: int, name: str) -> str:
+    """A system's label (or model name) as a file gives it, without the spaces around it."""
+    return as_name(as_text(value, path, line, name), path, line, name)
+
+
+def as_name(text: str, path: Path, line: int, name: str) -> str:
+    """``text`` stripped, refused unless it can be an id or a label (``name_problem``)."""
+    problem = name_problem(text)
+    if problem is not None:
+        raise bad(path, line, name, problem)
+    return text.strip()
 
 
 def as_number(value: Any, path: Path, line: int, name: str) -> float | None:

@@ -13,6 +13,7 @@ from arena.intake.readers.base import (
     ReadOptions,
     as_case_id,
     as_count,
+    as_label,
     as_number,
     as_test_result,
     as_text,
@@ -118,9 +119,7 @@ def as_language(value: str | None, path: Path, line: int) -> str | None:
 
 
 def _parsed(row: dict, path: Path, line: int) -> ParsedOutput:
-    label = as_text(row["system"], path, line, "system").strip()
-    if not label:
-        raise bad(path, line, "system", "a system needs a name")
+    label = as_label(row["system"], path, line, "system")
     sample = as_count(row.get("sample"), path, line, "sample")
     return ParsedOutput(
         line=line,

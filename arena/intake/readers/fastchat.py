@@ -20,6 +20,7 @@ from arena.intake.readers.base import (
     ParsedOutput,
     ReadOptions,
     as_case_id,
+    as_label,
     as_record,
     as_text,
     bad,
@@ -76,9 +77,7 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
         if qid not in questions:
             raise bad(path, line, "question_id", f"question {qid} is not in {questions_path}")
         category, prompt_turns = questions[qid]
-        label = as_text(record["model_id"], path, line, "model_id").strip()
-        if not label:
-            raise bad(path, line, "model_id", "a system needs a name")
+        label = as_label(record["model_id"], path, line, "model_id")
         choices = record["choices"]
         if not isinstance(choices, list) or not choices:
             raise bad(path, line, "choices", "expected a non-empty list")

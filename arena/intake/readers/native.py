@@ -16,6 +16,7 @@ from arena.intake.readers.base import (
     ParsedOutput,
     ReadOptions,
     as_case_id,
+    as_label,
     as_text,
     bad,
 )
@@ -78,7 +79,7 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
 def _parsed(record: dict[str, Any], path: Path, line: int) -> ParsedOutput:
     case = record["case"]
     system = dict(record["system"])
-    label = system.pop("label")
+    label = as_label(system.pop("label"), path, line, "system.label")
     family = record.get("family")
     settings = family if isinstance(family, dict) else ({"name": family} if family else {})
     return ParsedOutput(

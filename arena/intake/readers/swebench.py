@@ -17,7 +17,16 @@ from typing import Any
 
 from arena.errors import BadInput
 from arena.intake.jsonstream import iter_json_array, iter_json_lines
-from arena.intake.readers.base import ParsedOutput, ReadOptions, as_case_id, as_record, as_text, bad
+from arena.intake.readers.base import (
+    ParsedOutput,
+    ReadOptions,
+    as_case_id,
+    as_label,
+    as_name,
+    as_record,
+    as_text,
+    bad,
+)
 from arena.intake.readers.swebench_reports import Report, find_reports, read_reports, reports_in
 from arena.records import SystemDescriptor, TestResult, TrialResult
 
@@ -46,7 +55,8 @@ def read(path: Path, options: ReadOptions) -> Iterator[ParsedOutput]:
     report = _report(path, options)
     tasks = read_tasks(options.tasks) if options.tasks is not None else None
     harness = options.harness or path.resolve().parent.name
-    label = options.label or harness
+    # A run's label from the command line or its folder's name: one line, as any label.
+    label = as_name(options.label or harness, path, 1, "--label")
     first: tuple[int, str] | None = None
     lines: dict[str, int] = {}
     without_result = 0
@@ -154,9 +164,7 @@ def _prediction(record: Any, path: Path, line: int) -> tuple[str, str, str]:
         missing="missing (a prediction without a patch has null)",
     )
     instance_id = as_case_id(record["instance_id"], path, line, "instance_id")
-    model = as_text(record["model_name_or_path"], path, line, "model_name_or_path").strip()
-    if not model:
-        raise bad(path, line, "model_name_or_path", "a run needs a model name")
+    model = as_label(record["model_name_or_path"], path, line, "model_name_or_path")
     patch = as_text(record["model_patch"], path, line, "model_patch", allow_none=True)
     return instance_id, model, patch
 
