@@ -71,12 +71,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             report = import_bundle(ledger, args.file, signer=args.signer, **who)
         else:
             report = import_judge(ledger, args.file, fmt=args.fmt, options=options, **who)
-    note = f", {report.skipped} without a verdict skipped" if report.skipped else ""
-    again = "" if report.verdicts_added else " (imported for this judge before)"
-    print(
-        f"{report.judge}: {report.verdicts_added} verdicts added from {report.records} "
-        f"records{note}{again}; source sha256 {report.source_sha256}"
-    )
+    print(f"{report.summary()}; source sha256 {report.source_sha256}")
     return 0
 
 

@@ -3,7 +3,9 @@
 A source is a verdict file in one of ``verdict_files.READERS``' formats, or a colleague's
 bundle that ``arena.bundle.colleague`` has verified and read. Its sha256 is recorded with
 each verdict and once in ``judge_sources`` with its format (and a bundle's signer); a source
-already imported for the judge adds nothing.
+already imported for the judge adds nothing. A verdict is known by its case, its pair as
+shown and its game: one given twice in a source, or otherwise than an earlier source of the
+judge gave it, is refused; one an earlier source gave alike is not stored again.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.judges.verdict_files import BASELINE, READERS, Options, Read
 from arena.ledger import Ledger, catalog, judge_store
+from arena.ledger.judge_store import VerdictKey
+from arena.records import name_problem
 
 FORMATS = tuple(READERS)
 KINDS = ("human", "model")
@@ -31,6 +35,22 @@ class JudgeImportReport:
     verdicts_added: int
     skipped: int  # verdicts the source left undecided (an error game, a -1 score, a skip)
     source_sha256: str
+    # Verdicts an earlier source of the judge gave alike (a colleague's later bundle carries
+    # the votes of the earlier one): not stored twice.
+    already_stored: int = 0
+    imported_before: bool = False  # this very source (its sha256) was imported for the judge
+
+    def summary(self) -> str:
+        """What the import did, in one line (the command and the window say it alike)."""
+        notes = [
+            f", {self.skipped} without a verdict skipped" if self.skipped else "",
+            f", {self.already_stored} already stored from an earlier source"
+            if self.already_stored
+            else "",
+            " (imported for this judge before)" if self.imported_before else "",
+        ]
+        added = f"{self.verdicts_added} verdicts added from {self.records} records"
+        return f"{self.judge}: {added}{''.join(notes)}"
 
 
 @dataclass(frozen=True)
@@ -49,6 +69,9 @@ def check_judge(ledger: Ledger, family: str, judge: str, kind: str) -> None:
         raise catalog.no_such_family(ledger, family)
     if not judge or judge == "rater":
         raise BadInput("a judge needs a name other than 'rater'", field="--judge")
+    problem = name_problem(judge)
+    if problem is not None:
+        raise BadInput(f"a judge's name {problem}", field="--judge")
     if kind not in KINDS:
         raise BadInput(f"expected one of {', '.join(KINDS)}", field="--kind")
     known = judge_store.judge_kind(ledger, family, judge)
@@ -122,10 +145,13 @@ def store_verdicts(
             raise bad(line, field, f"no system {name!r} in family {family!r}")
         return found_id
 
-    rows, lines, skipped, at = [], set(), 0, now_iso()
+    before = judge_store.source_imported(ledger, family, judge, source.sha256)
+    stored = {} if before else judge_store.stored_verdicts(ledger, family, judge)
+    seen: dict[VerdictKey, tuple[int, str | None]] = {}
+    rows, records, skipped, already, at = [], set(), 0, 0, now_iso()
     for read in reads:
         case_field, left_field, right_field = read.fields
-        lines.add(read.line)
+        records.add((read.line, read.place))  # one line may hold several records
         case = read.case
         if isinstance(case, bool) or not isinstance(case, (str, int)) or str(case) not in cases:
             raise bad(read.line, case_field, f"no case {case!r} in family {family!r}")
@@ -136,8 +162,25 @@ def store_verdicts(
         right_id = system(right_line, right_field, read.right)
         if left_id == right_id:
             raise bad(right_line, right_field, "a system cannot be judged against itself")
+        key = (str(case), left_id, right_id, read.game)
+        if key in seen:
+            line, winner = seen[key]
+            same = "the same verdict as" if winner == read.winner else "contradicts"
+            raise bad(read.line, "(record)", f"{same} line {line} ({_named(read)})")
+        seen[key] = (read.line, read.winner)
         if read.winner is None:
             skipped += 1
+            continue
+        if key in stored:
+            winner, sha256, line = stored[key]
+            if winner != read.winner:
+                raise bad(
+                    read.line,
+                    "(record)",
+                    f"contradicts {judge!r}'s verdict {winner!r} from line {line} of source "
+                    f"{sha256[:12]} ({_named(read)})",
+                )
+            already += 1
             continue
         rows.append(
             {
@@ -150,16 +193,29 @@ def store_verdicts(
                 "winner": read.winner,
                 "game": read.game,
                 "source_sha256": source.sha256,
-                "source_line": read.line,
+                # An element of a one-line JSON array shares its line: its place names it.
+                "source_line": read.place or read.line,
                 "imported_at": at,
             }
         )
-    added = 0
-    if not judge_store.source_imported(ledger, family, judge, source.sha256):
+    if not records:
+        raise BadInput("no verdicts: the source holds no records", path=source.path)
+    if not (rows or already or before):
+        raise BadInput(
+            f"no verdicts: its {len(records)} records leave every pair undecided", path=source.path
+        )
+    if rows and not before:
         recorded = {"family": family, "judge": judge, "source_sha256": source.sha256}
         recorded |= {"format": source.format, "imported_at": at}
         with ledger.atomic():
             judge_store.add_source(ledger, {**recorded, "signer": source.signer})
             judge_store.add_verdicts(ledger, rows)
-        added = len(rows)
-    return JudgeImportReport(family, judge, len(lines), added, skipped, source.sha256)
+    added = 0 if before else len(rows)
+    return JudgeImportReport(
+        family, judge, len(records), added, skipped, source.sha256, already, before
+    )
+
+
+def _named(read: Read) -> str:
+    """A verdict's case, pair and game as the source names them."""
+    return f"case {read.case!r}, {read.left!r} against {read.right!r}, game {read.game}"

@@ -45,6 +45,8 @@ class Read(NamedTuple):
     ``game`` numbers the games of one line; 0 or below marks a verdict on scores given
     apart (fastchat-single), which has no position: its ``line`` is the left system's
     score and ``-game`` the right's. ``winner`` None: the source gave no verdict.
+    ``place`` is where the record sits when its line cannot say (an element of a JSON
+    array, which may share its line with others: its place from 1); 0, its line does.
     """
 
     line: int
@@ -54,6 +56,7 @@ class Read(NamedTuple):
     right: Any
     winner: str | None
     fields: tuple[str, str, str] = ("case_id", "left_system", "right_system")
+    place: int = 0
 
 
 @dataclass(frozen=True)
@@ -119,15 +122,18 @@ def _fastchat_pair(path: Path, options: Options) -> Iterator[Read]:
     required = ("question_id", "model_1", "model_2", "g1_winner", "g2_winner")
     for line, raw in iter_json_lines(path):
         record = _object(path, line, raw, required)
-        if options.first_turn and _turn(path, line, record) != 1:
+        turn = _turn(path, line, record)
+        if options.first_turn and turn != 1:
             continue
         case, one, two = record["question_id"], record["model_1"], record["model_2"]
         fields = ("question_id", "model_1", "model_2")
         # Game 1 shows model_1 as A (left); game 2 swaps them. Both winners name models.
         g1 = _fastchat_winner(path, line, "g1_winner", record["g1_winner"], "model_1")
         g2 = _fastchat_winner(path, line, "g2_winner", record["g2_winner"], "model_2")
-        yield Read(line, 1, case, one, two, g1, fields)
-        yield Read(line, 2, case, two, one, g2, fields[:1] + fields[:0:-1])
+        # A question's turns are judged on its one case: turn 2's games are 3 and 4.
+        first = 2 * turn - 1
+        yield Read(line, first, case, one, two, g1, fields)
+        yield Read(line, first + 1, case, two, one, g2, fields[:1] + fields[:0:-1])
 
 
 def _score(path: Path, line: int, value: Any) -> float | None:
@@ -203,7 +209,7 @@ def _pandalm(path: Path, options: Options) -> Iterator[Read]:
     column = options.column
     if column is None:
         raise BadInput("give the annotator column to read (e.g. annotator2)", field="--column")
-    for line, raw in iter_json_array(path):
+    for place, (line, raw) in enumerate(iter_json_array(path), start=1):
         record = _object(path, line, raw, ("idx", "cmp_key", column))
         models = record["cmp_key"].split("_") if isinstance(record["cmp_key"], str) else []
         if len(models) != 2:
@@ -211,9 +217,8 @@ def _pandalm(path: Path, options: Options) -> Iterator[Read]:
         winner = _PANDALM_WINNER.get(record[column])
         if winner is None or isinstance(record[column], bool):
             raise _bad(path, line, column, "expected 0 (tie), 1 or 2")
-        yield Read(
-            line, 1, record["idx"], models[0], models[1], winner, ("idx", "cmp_key", "cmp_key")
-        )
+        fields = ("idx", "cmp_key", "cmp_key")
+        yield Read(line, 1, record["idx"], models[0], models[1], winner, fields, place)
 
 
 READERS: dict[str, Callable[[Path, Options], Iterator[Read]]] = {

@@ -61,6 +61,40 @@ def source_imported(ledger: Ledger, family: str, judge: str, sha256: str) -> boo
     return row is not None
 
 
+# A verdict's key: what it judged (case, the pair as shown, the game).
+VerdictKey = tuple[str, str, str, int]
+
+
+def stored_verdicts(
+    ledger: Ledger, family: str, judge: str
+) -> dict[VerdictKey, tuple[str, str, int]]:
+    """Each verdict stored for ``judge`` by its key: its winner, source sha256 and line."""
+    rows = ledger.conn.execute(
+        "SELECT case_id, left_system, right_system, game, winner, source_sha256, source_line "
+        "FROM judge_verdicts WHERE family = ? AND judge = ? ORDER BY seq",
+        [family, judge],
+    )
+    return {
+        (case, left, right, game): (winner, sha256, line)
+        for case, left, right, game, winner, sha256, line in rows
+    }
+
+
+def votes_held(ledger: Ledger, vote_ids: Sequence[str]) -> list[str]:
+    """Those of ``vote_ids`` that are votes of this ledger (in any family)."""
+    held: list[str] = []
+    for start in range(0, len(vote_ids), 500):  # within SQLite's limit on parameters
+        chunk = vote_ids[start : start + 500]
+        held += [
+            row[0]
+            for row in ledger.conn.execute(
+                f"SELECT vote_id FROM votes WHERE vote_id IN ({', '.join('?' for _ in chunk)})",
+                list(chunk),
+            )
+        ]
+    return held
+
+
 def add_source(ledger: Ledger, row: dict) -> None:
     """Append one ``judge_sources`` row (every column but ``seq``); call inside
     ``ledger.atomic()``."""

@@ -4,6 +4,7 @@ equals scikit-learn's κ, the krippendorff package's α and agreement counted he
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -71,6 +72,28 @@ def test_importing_the_file_again_adds_nothing_and_changes_no_figure(shown, caps
     assert main(["--ledger", shown, "judges", "import", str(TESTSET), *args]) == 0
     assert "0 verdicts added" in capsys.readouterr().out
     assert _report(shown, capsys) == before
+
+
+def test_the_test_set_written_on_one_line_imports_the_same_verdicts(shown, tmp_path, capsys):
+    import sqlite3
+
+    from tests.conftest import copy_ledger
+
+    ledger = str(copy_ledger(Path(shown), tmp_path / "copy.sqlite"))
+    compact = tmp_path / "testset-one-line.json"
+    items = json.loads(TESTSET.read_text(encoding="utf-8"))
+    compact.write_text(json.dumps(items, ensure_ascii=False, separators=(",", ":")), "utf-8")
+    args = ["--family", "p", "--judge", "compact2", "--kind", "human"]
+    args += ["--format", "pandalm", "--column", "annotator2"]
+    assert main(["--ledger", ledger, "judges", "import", str(compact), *args]) == 0
+    assert "999 verdicts added from 999 records" in capsys.readouterr().out  # all on line 1
+    query = (
+        "SELECT case_id, left_system, right_system, winner, game, source_line FROM "
+        "judge_verdicts WHERE judge = ? ORDER BY seq"
+    )
+    with sqlite3.connect(ledger) as conn:
+        pretty, one_line = (conn.execute(query, [j]).fetchall() for j in ("annotator2", "compact2"))
+    assert len(pretty) == 999 and one_line == pretty
 
 
 def _choix_points(items, column):

@@ -263,11 +263,7 @@ class JudgesPage(QWidget):
         ledger, family = self.ledger, self.family
 
         def done(report: judge_import.JudgeImportReport) -> None:
-            again = "" if report.verdicts_added else " (imported for this judge before)"
-            self.note = (
-                f"{report.judge}: {report.verdicts_added} verdicts added from "
-                f"{report.records} records{again}."
-            )
+            self.note = f"{report.summary()}."
 
         return self.ops.run(
             "judges", lambda: judge_import.import_verdicts(ledger, family, chosen), done
