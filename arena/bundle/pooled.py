@@ -1,6 +1,7 @@
 """A pooled round's judges, checked from its bundle alone: every judge's comparison follows
 from a verdict of ``judges.jsonl`` by the rules a vote follows, with the weight the pooling
-rule gives it, and the round's record of its judges (``settings.with_judges``) is theirs."""
+rule gives it, and the round's record of its judges (``settings.with_judges``) is theirs;
+no judge is a bundle of the round's own signer."""
 
 from __future__ import annotations
 
@@ -38,6 +39,15 @@ def check_judges(
             )
         return
     report.judges = [j["judge"] for j in recorded]
+    for judge in recorded:
+        for source in judge["sources"]:
+            # The signer's own bundle pooled as a colleague's counts their votes twice.
+            if report.signer is not None and source.get("signer") == report.signer:
+                report.problems.append(
+                    f"manifest.json: judge {judge['judge']}'s bundle {source['sha256'][:12]} "
+                    f"is signed by this bundle's own signer ({report.signer}): the rater's "
+                    "votes pooled again as a colleague's"
+                )
     if "judges.jsonl" not in files:
         report.problems.append("judges.jsonl: missing from a round pooled with judges")
         return

@@ -13,6 +13,7 @@ from arena.bundle.export import export_round, read_bundle
 from arena.bundle.signing import fingerprint
 from arena.bundle.verify import verify_bundle
 from arena.cli.main import main
+from arena.errors import BadInput
 from arena.ledger import Ledger
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
@@ -135,9 +136,10 @@ def test_a_colleagues_bundle_pooled_records_its_signer_and_verifies(tmp_path):
     key = Ed25519PrivateKey.generate()
     signer = fingerprint(key.public_key())
     theirs, mine = tmp_path / "theirs.sqlite", tmp_path / "mine.sqlite"
-    for path in (theirs, mine):
+    # The colleague cast the same choices: their own votes, not this ledger's.
+    for path, actor in ((theirs, "colleague"), (mine, "rater")):
         with Ledger.open(path) as ledger:
-            pl.build(ledger, tmp_path)
+            pl.build(ledger, tmp_path, actor)
     with Ledger.open(theirs) as ledger:
         close_round(ledger, pl.FAMILY, RoundSettings())
         export_round(ledger, tmp_path / "theirs.zip", family=pl.FAMILY, key=key)
@@ -155,6 +157,37 @@ def test_a_colleagues_bundle_pooled_records_its_signer_and_verifies(tmp_path):
     assert (entry["verdicts"], entry["fitted"], entry["weight"]) == (pl.CASES, pl.CASES, 1.0)
     report = verify_bundle(tmp_path / "pooled")
     assert report.ok, report.problems
+
+
+def test_the_raters_own_bundle_pooled_as_a_colleagues_is_refused_then_reported(
+    ledger, tmp_path, monkeypatch, capsys
+):
+    from arena.bundle import colleague
+
+    key = Ed25519PrivateKey.generate()
+    signer = fingerprint(key.public_key())
+    pl.build(ledger, tmp_path)
+    close_round(ledger, pl.FAMILY, RoundSettings())
+    export_round(ledger, tmp_path / "mine.zip", family=pl.FAMILY, key=key)
+    args = {"family": pl.FAMILY, "judge": "me", "kind": "human", "signer": signer}
+    with pytest.raises(BadInput, match="of its votes are this ledger's own"):
+        colleague.import_bundle(ledger, tmp_path / "mine.zip", **args)
+    # With the import's checks off, the rater's votes are pooled twice: verify says so.
+    monkeypatch.setattr(colleague.judge_store, "votes_held", lambda *_: [])
+    colleague.import_bundle(ledger, tmp_path / "mine.zip", **args)
+    close_round(ledger, pl.FAMILY, RoundSettings(with_judges=("me",)))
+    export_round(ledger, tmp_path / "twice", family=pl.FAMILY, key=key)
+    problems = verify_bundle(tmp_path / "twice").problems
+    assert problems == [
+        f"manifest.json: judge me's bundle {_manifest_sha(tmp_path / 'mine.zip')[:12]} is signed "
+        f"by this bundle's own signer ({signer}): the rater's votes pooled again as a colleague's"
+    ]
+    export_round(ledger, tmp_path / "other", family=pl.FAMILY)  # another key: not reported
+    assert verify_bundle(tmp_path / "other").ok
+
+
+def _manifest_sha(bundle):
+    return hashlib.sha256(read_bundle(bundle)["manifest.json"]).hexdigest()
 
 
 def test_a_judge_recorded_otherwise_in_the_manifest_is_reported(bundle):

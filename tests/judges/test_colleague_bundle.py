@@ -134,3 +134,58 @@ def test_the_signer_goes_with_bundles_only(bundle, mine, capsys):
     assert main(["--ledger", mine, "judges", "import", str(bundle), "--family", "mine",
                  "--judge", "colleague", "--kind", "human", "--format", "bundle"]) == 2  # fmt: skip
     assert "--signer: only with --format bundle" in capsys.readouterr().err
+
+
+def test_a_bundle_signed_by_your_own_key_is_refused(bundle, mine, tmp_path, monkeypatch, capsys):
+    from cryptography.hazmat.primitives import serialization
+
+    pem = KEY.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())  # fmt: skip
+    (tmp_path / "own.pem").write_bytes(pem)
+    monkeypatch.setenv("ARENA_SIGNING_KEY", str(tmp_path / "own.pem"))
+    assert _import(mine, bundle) == 2
+    assert f"{bundle}: --signer {SIGNER} is your own key" in capsys.readouterr().err
+    assert _verdicts(mine) == []
+    with Ledger.open(mine, readonly=True) as ledger:
+        assert judge_store.judge_sources(ledger, "mine") == []
+    # The rater's key being another, the same bundle is a colleague's.
+    monkeypatch.setenv("ARENA_SIGNING_KEY", str(tmp_path / "no-key-yet.pem"))
+    assert _import(mine, bundle) == 0 and len(_verdicts(mine)) == 3
+    assert not (tmp_path / "no-key-yet.pem").exists()  # looking made no key
+
+
+def test_a_bundle_of_this_ledgers_own_votes_is_refused_whoever_signed_it(small_family, bundle):
+    from arena.bundle.colleague import import_bundle
+    from arena.errors import BadInput
+
+    with pytest.raises(BadInput, match="4 of its votes are this ledger's own") as refused:
+        import_bundle(small_family, bundle, family="small", judge="me", kind="human",
+                      signer=SIGNER)  # fmt: skip
+    assert refused.value.path == str(bundle)
+    assert judge_store.judge_sources(small_family, "small") == []
+
+
+def test_a_later_bundle_of_the_colleague_adds_only_its_new_votes(
+    small_family, bundle, mine, tmp_path, capsys
+):
+    assert _import(mine, bundle) == 0
+    ledger = small_family
+    labels = {s.system_id: s.label for s in catalog.systems(ledger, "small")}
+    by = {(o.case_id, labels[o.system_id]): o for o in catalog.outputs(ledger, "small")}
+    session = voting.start_session(ledger, "small", seed=2)
+    # The same pair as shown in the first bundle, voted again: a second game, not a copy.
+    for case, left, right, choice in (("c1", "alpha", "beta", "right"),
+                                      ("c3", "alpha", "gamma", "tie")):  # fmt: skip
+        show_and_vote(ledger, session, by[case, left], by[case, right], choice)
+    close_round(ledger, "small", RoundSettings())
+    later = tmp_path / "later.zip"
+    export_round(ledger, later, family="small", key=KEY)
+    capsys.readouterr()
+    assert _import(mine, later) == 0
+    assert "2 verdicts added from 6 records, 1 without a verdict skipped, 3 already stored" in (
+        capsys.readouterr().out
+    )
+    with Ledger.open(mine, readonly=True) as opened:
+        games = [(v.case_id, v.winner, v.game) for v in judge_store.verdicts(opened, "mine")]
+    assert games == [("c1", "left", 1), ("c2", "tie", 1), ("c4", "right", 1),
+                     ("c1", "right", 2), ("c3", "tie", 1)]  # fmt: skip

@@ -75,8 +75,8 @@ def write_verdicts(path: Path, verdicts: list[Verdict]) -> Path:
     return path
 
 
-def build(ledger: Ledger, folder: Path) -> None:
-    """The family and the rater's votes (no judge yet)."""
+def build(ledger: Ledger, folder: Path, actor: str = "rater") -> None:
+    """The family and the rater's votes (no judge yet), cast by ``actor``."""
     outputs = folder / "outputs.jsonl"
     outputs.write_text(
         "\n".join(
@@ -103,7 +103,7 @@ def build(ledger: Ledger, folder: Path) -> None:
                     "right_system": right,
                     "choice": choice,
                     "session": "s1",
-                    "actor": "rater",
+                    "actor": actor,
                     "shown_at": "2026-01-01T00:00:00Z",
                     "voted_at": "2026-01-01T00:00:01Z",
                 }
