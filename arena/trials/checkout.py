@@ -1,9 +1,11 @@
 """A task's code: pinned at import (a git commit, or a folder or tarball kept as a tar
 archive), and checked out again, clean, for each trial.
 
-A git repository is read, never written: the checkout goes through a temporary index of
-its own (``read-tree`` + ``checkout-index``), so the repository's index, worktree and
-refs are left as they were, and the trial's folder holds no link into it.
+A git repository is read, never written, and nothing of it runs: every git command goes
+through ``safe_git`` (a git folder of Arena's own that borrows the repository's objects),
+and the checkout goes through a temporary index of its own (``read-tree`` +
+``checkout-index``), so the repository's index, worktree and refs are left as they were,
+and the trial's folder holds no link into it.
 """
 
 from __future__ import annotations
@@ -12,35 +14,17 @@ import gzip
 import io
 import os
 import shutil
-import subprocess
 import tarfile
+import tempfile
 from pathlib import Path, PurePosixPath
 
-from arena.errors import NotAvailable
+from arena.trials import safe_git
+
+BORROWED = "borrowed.git"
 
 
 class CheckoutFailed(Exception):
     """The code could not be checked out (the repository moved, a commit is gone…)."""
-
-
-def git_program() -> str:
-    found = shutil.which("git")
-    if found is None:
-        raise NotAvailable(
-            "git is not installed; tests families need it to check out repositories and "
-            "apply diffs (Debian/Ubuntu: apt-get install git)"
-        )
-    return found
-
-
-def _git(args: list[str], *, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [git_program(), *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def resolve_commit(repository: Path, ref: str) -> tuple[Path, str]:
@@ -48,32 +32,38 @@ def resolve_commit(repository: Path, ref: str) -> tuple[Path, str]:
 
     Raises ValueError with the reason when it is not a repository or has no such commit.
     """
-    found = _git(["-C", str(repository), "rev-parse", "--absolute-git-dir"])
-    if found.returncode != 0:
-        raise ValueError(f"{repository} is not a git repository")
-    git_dir = Path(found.stdout.strip())
-    commit = _git(
-        ["--git-dir", str(git_dir), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"]
-    )
+    try:
+        git_dir = safe_git.git_folder(repository)
+        with tempfile.TemporaryDirectory(prefix="arena-refs-") as scratch:
+            env = safe_git.borrowed(git_dir, Path(scratch) / BORROWED, refs=True)
+            commit = safe_git.run(
+                ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], extra=env
+            )
+    except OSError as exc:
+        raise ValueError(f"{repository} cannot be read: {exc.strerror or exc}") from None
     if commit.returncode != 0:
         raise ValueError(f"{ref!r} is not a commit of {repository}")
     return git_dir, commit.stdout.strip()
 
 
 def checkout_git(git_dir: Path, commit: str, dest: Path, scratch: Path) -> None:
-    """The tree of ``commit`` written into ``dest`` (which has no .git afterwards)."""
-    env = {
-        "GIT_DIR": str(git_dir),
-        "GIT_INDEX_FILE": str(scratch / "checkout.index"),
-        "GIT_WORK_TREE": str(dest),
-    }
-    for step in (["read-tree", commit], ["checkout-index", "--all", "--force"]):
-        done = _git(step, env=env)
-        if done.returncode != 0:
-            raise CheckoutFailed(
-                f"git {step[0]} of {commit[:12]} from {git_dir} failed: {done.stderr.strip()}"
-            )
-    Path(env["GIT_INDEX_FILE"]).unlink(missing_ok=True)
+    """The tree of ``commit`` written into ``dest`` (which has no .git afterwards);
+    ``scratch`` holds the borrowed git folder and the index while it is written."""
+    borrowed, index = scratch / BORROWED, scratch / "checkout.index"
+    try:
+        env = safe_git.borrowed(git_dir, borrowed, refs=False)
+        env |= {"GIT_INDEX_FILE": str(index), "GIT_WORK_TREE": str(dest)}
+        for step in (["read-tree", commit], ["checkout-index", "--all", "--force"]):
+            done = safe_git.run(step, extra=env)
+            if done.returncode != 0:
+                raise CheckoutFailed(
+                    f"git {step[0]} of {commit[:12]} from {git_dir} failed: {done.stderr.strip()}"
+                )
+    except OSError as exc:
+        raise CheckoutFailed(f"the git folder {git_dir} cannot be read: {exc}") from None
+    finally:
+        index.unlink(missing_ok=True)
+        shutil.rmtree(borrowed, ignore_errors=True)
 
 
 def _normalised(info: tarfile.TarInfo) -> tarfile.TarInfo:

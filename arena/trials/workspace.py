@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from arena.ledger.file_store import FileStore
 from arena.records import AppliedWith
 from arena.tasks import Task
-from arena.trials import checkout, view
+from arena.trials import checkout, safe_git, view
 
 # An argument of a test command that is exactly this stands for python_program().
 PYTHON_PLACEHOLDER = "{python}"
@@ -65,14 +64,11 @@ def prepare(
         return Refused(EMPTY_PATCH, "the output holds no diff")
     patch = root / PATCH_FILE
     patch.write_text(diff if diff.endswith("\n") else diff + "\n", "utf-8")
-    applied = subprocess.run(
-        [checkout.git_program(), "apply", "--whitespace=nowarn", str(patch)],
+    # Never look above the trial's folder for a repository to apply in.
+    applied = safe_git.run(
+        ["apply", "--whitespace=nowarn", str(patch)],
         cwd=repo,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        # Never look above the trial's folder for a repository to apply in.
-        env={**os.environ, "GIT_CEILING_DIRECTORIES": str(root)},
+        extra={"GIT_CEILING_DIRECTORIES": str(root)},
     )
     applied_with: AppliedWith = "git-apply"
     if applied.returncode != 0:
