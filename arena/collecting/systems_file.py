@@ -8,7 +8,9 @@ itself is never in the file, the descriptor or the ledger.
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +19,7 @@ from typing import Any
 from arena.errors import BadInput
 from arena.graded.run_settings import HARNESS, CollectSettings, Prices, normalise_endpoint
 from arena.ledger import Ledger, catalog, roster
-from arena.records import System, SystemDescriptor
+from arena.records import System, SystemDescriptor, name_problem
 from arena.redact import SECRET_KEYS, Redactor
 
 # Sent with each request as they are, when set.
@@ -33,6 +35,15 @@ _FIELDS = (
     "output_price",
     "api_key_env",
 )
+# Bounds past any real use: a typo or a hostile file must not mean a billion requests, or a
+# budget that no reply can reach. Beyond 2**53 a number cannot be hashed into the system's id.
+MAX_SAMPLES = 1_000
+MAX_TOKENS = 1_000_000
+MAX_SEED = 2**53
+_WHOLE = {"max_tokens": (1, MAX_TOKENS), "seed": (0, MAX_SEED), "samples": (1, MAX_SAMPLES)}
+_HEADER = re.compile(r"^\s*\[\[\s*system\s*\]\]")
+# tomllib says where a file stops parsing only in its message.
+_AT_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
 @dataclass(frozen=True)
@@ -42,13 +53,24 @@ class SystemEntry:
 
 
 def read_systems(path: Path) -> list[SystemEntry]:
-    """The systems of a TOML systems file, each checked; errors name the file and field."""
+    """The systems of a TOML systems file, each checked; errors name the file, line and field."""
     try:
-        table = tomllib.loads(path.read_text("utf-8"))
+        # A byte order mark (as Notepad writes one) is no part of the TOML.
+        text = path.read_text("utf-8").removeprefix("\ufeff")
     except OSError as error:
         raise BadInput(f"cannot read the file ({error.strerror})", path=str(path)) from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise BadInput(f"not a TOML file ({error})", path=str(path)) from None
+    except UnicodeDecodeError as error:
+        raise BadInput(f"not UTF-8 text ({error.reason})", path=str(path)) from None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        at = _AT_LINE.search(str(error))
+        line = int(at.group(1)) if at else None
+        raise BadInput(f"not a TOML file ({error})", path=str(path), line=line) from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        rows = enumerate(text.splitlines(), 1)
+        deep = next((n for n, row in rows if row.count("[") + row.count("{") > 64), None)
+        raise BadInput("nested too deeply for a systems file", path=str(path), line=deep) from None
     unknown = sorted(set(table) - {"system"})
     if unknown:
         raise BadInput(
@@ -63,13 +85,29 @@ def read_systems(path: Path) -> list[SystemEntry]:
         where = f"system[{index}]"
         try:
             found = _entry(entry)
+            if found.label in labels:
+                raise BadInput("a label names one system", field="label")
         except BadInput as exc:
-            raise BadInput(exc.message, path=str(path), field=f"{where}.{exc.field}") from None
-        if found.label in labels:
-            raise BadInput("a label names one system", path=str(path), field=f"{where}.label")
+            line = _line_of(text, index, exc.field or "")
+            raise BadInput(
+                exc.message, path=str(path), line=line, field=f"{where}.{exc.field}"
+            ) from None
         labels.add(found.label)
         systems.append(found)
     return systems
+
+
+def _line_of(text: str, index: int, name: str) -> int | None:
+    """The line of ``name`` in the ``index``-th ``[[system]]`` table, else of the table's
+    header; None for a table written otherwise (an inline array of tables)."""
+    rows = text.splitlines()
+    headers = [n for n, row in enumerate(rows, 1) if _HEADER.match(row)]
+    if index >= len(headers):
+        return None
+    end = headers[index + 1] if index + 1 < len(headers) else len(rows) + 1
+    key = re.compile(rf"""^\s*(["']?){re.escape(name)}\1\s*=""")
+    found = (n for n in range(headers[index] + 1, end) if key.match(rows[n - 1]))
+    return next(found, headers[index])
 
 
 def _entry(entry: dict[str, Any]) -> SystemEntry:
@@ -80,27 +118,19 @@ def _entry(entry: dict[str, Any]) -> SystemEntry:
             )
         if name not in _FIELDS:
             raise BadInput(f"unknown field; one of {', '.join(_FIELDS)}", field=name)
-    label = _text(entry, "label")
-    model = _text(entry, "model")
+    label = _name(entry, "label")
+    model = _name(entry, "model")
     base_url = _text(entry, "base_url")
     try:
         endpoint = normalise_endpoint(base_url)
     except BadInput as exc:
         raise BadInput(exc.message, field="base_url") from None
-    sampling = {name: entry[name] for name in SAMPLING if name in entry}
-    for name, value in sampling.items():
-        whole = name in ("max_tokens", "seed")
-        if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)):
-            raise BadInput(f"expected {'a whole number' if whole else 'a number'}", field=name)
-        if value < 0 or (name == "max_tokens" and value < 1):
-            raise BadInput("out of range", field=name)
-    samples = entry.get("samples", 1)
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise BadInput("expected a whole number of at least 1", field="samples")
+    sampling = {name: _sampling(entry, name) for name in SAMPLING if name in entry}
+    samples = _whole(entry, "samples") if "samples" in entry else 1
     prices = [_price(entry, name) for name in ("input_price", "output_price")]
     if (prices[0] is None) != (prices[1] is None):
         raise BadInput("give both input_price and output_price, or neither", field="input_price")
-    key_env = _optional_text(entry, "api_key_env")
+    key_env = _name(entry, "api_key_env") if "api_key_env" in entry else None
     inference: dict[str, Any] = {"endpoint": endpoint, "settings": sampling, "samples": samples}
     if prices[0] is not None:
         inference["prices"] = {"input_per_million": prices[0], "output_per_million": prices[1]}
@@ -118,14 +148,40 @@ def _entry(entry: dict[str, Any]) -> SystemEntry:
     return SystemEntry(label, descriptor)
 
 
+def _sampling(entry: dict[str, Any], name: str) -> int | float:
+    if name in _WHOLE:
+        return _whole(entry, name)
+    value = _number(entry, name)
+    if name == "top_p" and value > 1:
+        raise BadInput(f"expected a number from 0 to 1, found {value!r}", field=name)
+    return value
+
+
+def _whole(entry: dict[str, Any], name: str) -> int:
+    value = entry[name]
+    low, high = _WHOLE[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput(f"expected a whole number, found {value!r}", field=name)
+    if not low <= value <= high:
+        raise BadInput(
+            f"expected a whole number from {low} to {high:,}, found {value:,}", field=name
+        )
+    return value
+
+
+def _number(entry: dict[str, Any], name: str) -> float:
+    """A finite number ≥ 0 (nan and inf are TOML numbers, but no setting or price)."""
+    value = entry[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise BadInput(f"expected a number, found {value!r}", field=name)
+    if not math.isfinite(value) or value < 0:
+        raise BadInput(f"expected a finite number ≥ 0, found {value!r}", field=name)
+    return value
+
+
 def _price(entry: dict[str, Any], name: str) -> float | None:
     """A price per million tokens, or None when not given."""
-    value = entry.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise BadInput("expected a non-negative number per million tokens", field=name)
-    return float(value)
+    return None if entry.get(name) is None else float(_number(entry, name))
 
 
 def _env_key(name: str | None) -> str | None:
@@ -136,6 +192,15 @@ def _text(entry: dict[str, Any], name: str) -> str:
     value = _optional_text(entry, name)
     if value is None or not value.strip():
         raise BadInput("missing", field=name)
+    return value
+
+
+def _name(entry: dict[str, Any], name: str) -> str:
+    """A label, a model id or a variable's name: one line, as every id (``name_problem``)."""
+    value = _text(entry, name)
+    problem = name_problem(value)
+    if problem is not None:
+        raise BadInput(problem, field=name)
     return value
 
 

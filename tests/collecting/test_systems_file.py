@@ -48,7 +48,7 @@ def test_every_field_is_in_the_descriptor_and_any_change_is_a_new_system(tmp_pat
     [
         ({"api_key": "sk-x"}, "system[0].api_key", "keys never go"),
         ({"temprature": 0.1}, "system[0].temprature", "unknown field"),
-        ({"samples": 0}, "system[0].samples", "at least 1"),
+        ({"samples": 0}, "system[0].samples", "from 1 to 1,000"),
         ({"max_tokens": 1.5}, "system[0].max_tokens", "whole number"),
         ({"input_price": 1.0}, "system[0].input_price", "both"),
     ],
