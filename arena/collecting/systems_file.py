@@ -65,7 +65,8 @@ def read_systems(path: Path) -> list[SystemEntry]:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         at = _AT_LINE.search(str(error))
-        line = int(at.group(1)) if at else None
+        # Otherwise it stopped "at end of document": a file cut short.
+        line = int(at.group(1)) if at else max(1, len(text.splitlines()))
         raise BadInput(f"not a TOML file ({error})", path=str(path), line=line) from None
     except RecursionError:  # tomllib reads nested arrays and tables recursively
         rows = enumerate(text.splitlines(), 1)

@@ -106,6 +106,8 @@ def import_votes(
             run.flush()  # a refusal of an earlier line comes first
             raise
         run.flush()
+        if not run.records:  # as an import of outputs or cases: an empty file is a mistake
+            raise BadInput("no votes found", path=str(path))
     return VoteImportReport(family, run.records, run.added, run.sessions_added)
 
 
