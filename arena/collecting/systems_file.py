@@ -89,9 +89,11 @@ def read_systems(path: Path) -> list[SystemEntry]:
             if found.label in labels:
                 raise BadInput("a label names one system", field="label")
         except BadInput as exc:
-            line = _line_of(text, index, exc.field or "")
             raise BadInput(
-                exc.message, path=str(path), line=line, field=f"{where}.{exc.field}"
+                exc.message,
+                path=str(path),
+                line=_line_of(text, index, exc.field or ""),
+                field=f"{where}.{exc.field}",
             ) from None
         labels.add(found.label)
         systems.append(found)
