@@ -177,8 +177,8 @@ def store_verdicts(
                 raise bad(
                     read.line,
                     "(record)",
-                    f"contradicts {judge!r}'s verdict {winner!r} from line {line} of source "
-                    f"{sha256[:12]} ({_named(read)})",
+                    f"contradicts {judge!r}'s verdict {winner!r} from source {sha256[:12]} "
+                    f"(line or array place {line}) ({_named(read)})",
                 )
             already += 1
             continue

@@ -109,7 +109,8 @@ def test_a_verdict_an_earlier_source_gave_otherwise_is_refused(family, tmp_path,
     before = _digest(family)
     assert _import(family, flipped) == 2
     err = capsys.readouterr().err
-    assert f"{flipped}:2: (record): contradicts 'gpt''s verdict 'left' from line 1 of source" in err
+    assert f"{flipped}:2: (record): contradicts 'gpt''s verdict 'left' from source" in err
+    assert "(line or array place 1) (case 'q1', 'a' against 'b', game 1)" in err
     assert _digest(family) == before
     # Another judge may say otherwise: verdicts are compared within one judge.
     assert _import(family, flipped, judge="claude") == 0
