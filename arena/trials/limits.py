@@ -11,8 +11,11 @@ DEFAULT_TIME_LIMIT_S = 300.0
 DEFAULT_MEMORY_MB = 2048
 # Processes and threads alive at once inside the sandbox.
 DEFAULT_MAX_PROCESSES = 512
-# The checkout, /tmp and the home folder together (a tmpfs: it takes memory, not disk).
+# The checkout, /tmp, the home folder and /dev/shm together (tmpfs: memory, not disk).
 DEFAULT_DISK_MB = 1024
+# The trial's writable filesystems under bubblewrap, each a tmpfs of ``disk_mb``: what
+# they hold together counts against ``disk_mb`` (watch.py adds it up).
+DISKS = ("/tmp", "/dev/shm")
 # Everything the command prints (stdout and stderr together).
 DEFAULT_LOG_MB = 64
 # A disk with less free space than this after a failed command was filled by it.

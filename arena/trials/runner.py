@@ -196,7 +196,7 @@ def run_command(
     if watcher is not None:
         watcher.join()
         problem = "" if watcher.started else _sandbox_problem(log.text())
-        if process.returncode != 0 and watch.disk_was_full(report_read):
+        if process.returncode != 0 and watch.disk_was_full(report_read, limits):
             breach.hit(f"disk: the trial's {limits.disk_mb} MB are full", None)
         os.close(report_read)
     stopped = problem or breach.reason

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from arena.errors import NotAvailable
 from arena.records import TrialSource
-from arena.trials.limits import Limits
+from arena.trials.limits import DISKS, Limits
 from arena.trials.view import View, system_view
 
 # Where bubblewrap shows the trial's folder (in its private /tmp), and the checkout it
@@ -34,11 +34,11 @@ CHECKOUT_SOURCE = Path("/arena/checkout")
 
 # Run first inside bubblewrap: copy the checkout into the private filesystem, set the
 # memory and process limits, run the command in ``workdir`` and, on the report
-# descriptor, say how much room the filesystem had left when it ended (a command that
-# failed on a full disk is a resource limit, not a failed test). Arguments: memory in
-# KiB, processes, report descriptor, workdir, then the command.
+# descriptor, say how full the disks were when it ended (a command that failed on a full
+# disk is a resource limit, not a failed test). Arguments: memory in KiB, processes,
+# report descriptor, workdir, then the command.
 BWRAP_START = f"""mem=$1 procs=$2 report=$3 workdir=$4; shift 4
-room() {{ stat -f -c '%a %S' /tmp >"/proc/self/fd/$report" 2>/dev/null; }}
+room() {{ stat -f -c '%b %a %S' {" ".join(DISKS)} >"/proc/self/fd/$report" 2>/dev/null; }}
 if [ -d {CHECKOUT_SOURCE} ]; then
     mkdir -p {TRIAL_FOLDER}/tmp {TRIAL_FOLDER}/home
     if ! cp -a {CHECKOUT_SOURCE} {TRIAL_FOLDER}/repo 2>/dev/null; then
@@ -129,12 +129,16 @@ class Sandbox:
             start = ["/bin/sh", "-c", BWRAP_START, "arena-trial", memory]
             start += [str(limits.max_processes), report, workdir, *argv]
             # --cap-drop ALL matters when run as root, where bubblewrap otherwise keeps
-            # capabilities (enough to remount / writable).
+            # capabilities (enough to remount / writable). /dev is read-only but for
+            # its own /dev/shm, a disk like /tmp (a tmpfs would otherwise take memory
+            # without bound).
+            disk = str(limits.disk_bytes)
             return [
                 self.program,
                 *_shown(view),
-                *("--dev", "/dev", "--proc", "/proc"),
-                *("--size", str(limits.disk_bytes), "--tmpfs", "/tmp"),
+                *("--dev", "/dev", "--size", disk, "--tmpfs", "/dev/shm"),
+                *("--remount-ro", "/dev", "--proc", "/proc"),
+                *("--size", disk, "--tmpfs", "/tmp"),
                 *_shown_under_tmp(view),
                 *place,
                 *("--unshare-user-try", "--unshare-net", "--unshare-pid"),

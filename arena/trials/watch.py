@@ -1,11 +1,12 @@
 """Watching a command inside bubblewrap: the processes it has alive and the room left on
-its private disk, seen from outside through ``/proc/PID/root`` (the sandbox's own
+its private disks, seen from outside through ``/proc/PID/root`` (the sandbox's own
 ``/proc`` lists its process tree alone).
 
 The process limit is also set inside (``RLIMIT_NPROC``), but the kernel does not apply
-it to root: watching is what holds it there. The disk is a size-limited tmpfs; a
-command that fills it may hang on the full disk (caught here) or fail at once (its start
-script reports the room left, ``disk_was_full``).
+it to root: watching is what holds it there. The disks (``/tmp`` and ``/dev/shm``) are
+tmpfs, each as large as the trial's whole disk: what both hold together is what counts
+against it. A command that fills them may hang on a full disk (caught here) or fail at
+once (its start script reports how full they were, ``disk_was_full``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 import threading
 from collections.abc import Callable
 
-from arena.trials.limits import FULL_DISK_BYTES, Limits
+from arena.trials.limits import DISKS, FULL_DISK_BYTES, Limits
 
 POLL_S = 0.05
 
@@ -62,12 +63,13 @@ class Watcher(threading.Thread):
         cannot be seen: it has ended)."""
         try:
             alive = sum(name.isdigit() for name in os.listdir(f"{root}/proc"))
-            room = os.statvfs(f"{root}/tmp")
+            disks = [os.statvfs(f"{root}{disk}") for disk in DISKS]
         except OSError:
             return ""
         if alive >= self.limits.max_processes:
             return f"processes: {self.limits.max_processes} alive at once"
-        if room.f_bavail * room.f_frsize < FULL_DISK_BYTES:
+        used = sum((d.f_blocks - d.f_bavail) * d.f_frsize for d in disks)
+        if self.limits.disk_bytes - used < FULL_DISK_BYTES:
             return f"disk: the trial's {self.limits.disk_mb} MB are full"
         return ""
 
@@ -89,12 +91,19 @@ def _child_pid(status_fd: int) -> int | None:
     return None
 
 
-def disk_was_full(report_fd: int) -> bool:
-    """Whether the start script reported less room than ``FULL_DISK_BYTES`` left on the
-    disk when the command ended ('avail-blocks block-size' from ``stat -f``)."""
+def disk_was_full(report_fd: int, limits: Limits) -> bool:
+    """Whether the start script reported less room than ``FULL_DISK_BYTES`` left of the
+    trial's disk when the command ended (a line 'blocks avail-blocks block-size' from
+    ``stat -f`` for each of ``DISKS``)."""
     os.set_blocking(report_fd, False)
     with contextlib.suppress(OSError):
-        words = os.read(report_fd, 256).split()
-        if len(words) >= 2 and words[0].isdigit() and words[1].isdigit():
-            return int(words[0]) * int(words[1]) < FULL_DISK_BYTES
+        lines = [line.split() for line in os.read(report_fd, 512).splitlines()]
+        numbers = [[int(word) for word in line] for line in lines if _numbers(line, 3)]
+        if len(numbers) == len(DISKS):
+            used = sum((blocks - avail) * size for blocks, avail, size in numbers)
+            return limits.disk_bytes - used < FULL_DISK_BYTES
     return False
+
+
+def _numbers(words: list[bytes], count: int) -> bool:
+    return len(words) == count and all(word.isdigit() for word in words)

@@ -1,6 +1,7 @@
-"""Limits that hold: processes, disk and output end a trial as resource_limit within their
-limits (in bubblewrap; the control without a sandbox shows it is the sandbox that stops
-processes and disk); a killed run's folders are gone after the next run."""
+"""Limits that hold: processes, disk (/tmp and /dev/shm together) and output end a trial as
+resource_limit within their limits, and /dev is read-only (in bubblewrap; each control,
+without a sandbox or with the defence switched off, shows it is the defence that stops
+it); a killed run's folders are gone after the next run."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 from arena.errors import NotAvailable
 from arena.ledger import Ledger, trial_store
-from arena.trials import run_trials, sandbox, trial_root
+from arena.trials import run_trials, sandbox, trial_root, watch
 from arena.trials.sandbox import NONE
 from tests.trials.conftest import BASE, FIXED, HEADER, diff, needs_bwrap, needs_patch
 
@@ -81,6 +82,85 @@ def test_a_disk_filler_ends_as_resource_limit(project, then):
     assert time.monotonic() - began < 15
     control = one_trial(project, NONE, rerun=True)
     assert control.result == "passed" and "wrote 64 MB" in control.log_tail
+
+
+# Writes 64 MB into /dev/shm, a MB at a time, saying how many it wrote.
+SHM_FILLER = HEADER + (
+    "written = 0\n"
+    "try:\n"
+    "    with open('/dev/shm/filler', 'wb') as out:\n"
+    "        for _ in range(64):\n"
+    "            out.write(b'x' * (1 << 20)); out.flush(); written += 1\n"
+    "finally:\n"
+    "    print('wrote', written, 'MB to /dev/shm', flush=True)\n"
+)
+
+
+def without_dev_defence(monkeypatch) -> None:
+    """bubblewrap's /dev as it was: writable, /dev/shm a folder of its unbounded tmpfs,
+    /tmp alone counted against disk_mb."""
+    monkeypatch.setattr(watch, "DISKS", ("/tmp",))
+    wrap = sandbox.Sandbox.wrap
+
+    def old_wrap(self, *args, **kwargs):
+        argv = wrap(self, *args, **kwargs)
+        shm = argv.index("/dev/shm")
+        assert argv[shm - 3 : shm + 3][::2] == ["--size", "--tmpfs", "--remount-ro"]
+        return argv[: shm - 3] + argv[shm + 3 :]
+
+    monkeypatch.setattr(sandbox.Sandbox, "wrap", old_wrap)
+
+
+@needs_bwrap
+def test_dev_shm_holds_no_more_than_disk_mb(project, monkeypatch):
+    project.load(GOOD, [project.task("add", SHM_FILLER, disk_mb=16, time_limit_s=30)])
+    inside = one_trial(project, sandbox.bubblewrap())
+    assert (inside.result, inside.reason) == ("resource_limit", "disk: the trial's 16 MB are full")
+    written = int(inside.log_tail.split("wrote ")[1].split()[0])
+    assert written <= 16, inside.log_tail
+    # The control: with /dev/shm on bubblewrap's own /dev, all 64 MB go in.
+    without_dev_defence(monkeypatch)
+    control = one_trial(project, sandbox.bubblewrap(), rerun=True)
+    assert control.result == "passed" and "wrote 64 MB to /dev/shm" in control.log_tail
+
+
+@needs_bwrap
+def test_dev_shm_and_tmp_count_against_one_disk_mb(project, monkeypatch):
+    # 10 MB in each: either alone fits in 16 MB, both together do not.
+    both = HEADER + (
+        "import os, time\n"
+        "for folder in (os.environ['TMPDIR'], '/dev/shm'):\n"
+        "    with open(os.path.join(folder, 'ten'), 'wb') as out: out.write(b'x' * (10 << 20))\n"
+        "print('wrote 20 MB', flush=True)\n"
+        "time.sleep(3)\n"
+    )
+    project.load(GOOD, [project.task("add", both, disk_mb=16, time_limit_s=30)])
+    inside = one_trial(project, sandbox.bubblewrap())
+    assert (inside.result, inside.reason) == ("resource_limit", "disk: the trial's 16 MB are full")
+    # The control: counting /tmp alone, as before, lets it pass.
+    monkeypatch.setattr(watch, "DISKS", ("/tmp",))
+    control = one_trial(project, sandbox.bubblewrap(), rerun=True)
+    assert control.result == "passed", control.log_tail
+
+
+@needs_bwrap
+def test_dev_is_read_only(project, monkeypatch):
+    planter = HEADER + (
+        "import os\n"
+        "for make in (lambda: open('/dev/planted', 'w'), lambda: os.mkdir('/dev/folder')):\n"
+        "    try:\n"
+        "        make(); print('made', flush=True)\n"
+        "    except OSError as e:\n"
+        "        print('refused', e.strerror, flush=True)\n"
+        "open('/dev/null', 'w').write('still a device')\n"
+    )
+    project.load(GOOD, [project.task("add", planter)])
+    inside = one_trial(project, sandbox.bubblewrap())
+    assert inside.result == "passed", inside.log_tail
+    assert inside.log_tail.count("refused Read-only file system") == 2, inside.log_tail
+    without_dev_defence(monkeypatch)
+    control = one_trial(project, sandbox.bubblewrap(), rerun=True)
+    assert control.log_tail.count("made") == 2, control.log_tail
 
 
 PRINTER = HEADER + (
