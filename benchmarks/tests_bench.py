@@ -161,7 +161,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arena-tests-bench-") as made:
         folder = Path(made)
         repo, task_file, outputs_file, pieces = build(folder, args.tasks, args.pytest)
-        ledger = folder / "bench.sqlite"
+        # In a folder of its own: a task may name nothing inside the ledger's folder.
+        ledger = folder / "ledger" / "bench.sqlite"
         arena = [sys.executable, "-m", "arena", "--ledger", str(ledger)]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         timed([*arena, "import", str(outputs_file), "--family", "bench", "--create"], env)

@@ -29,7 +29,7 @@ from arena.ledger.file_store import FileStore
 from arena.pairs.settling import TESTED_KINDS
 from arena.records import TRIAL_RESULTS, Family, Output, Trial, TrialResult
 from arena.tasks import Task
-from arena.trials import runner, trial_root, view, workspace
+from arena.trials import protected, reaper, runner, trial_root, view, workspace
 from arena.trials.checkout import CheckoutFailed
 from arena.trials.limits import Limits
 from arena.trials.sandbox import Sandbox
@@ -59,13 +59,14 @@ class Plan:
 @dataclass(frozen=True)
 class _Bench:
     """What every trial of one run shares: the sandbox, the file store, the time limit
-    that replaces each task's own (None: the task's), the places no trial may see, the
-    run's folder and the signal to stop."""
+    that replaces each task's own (None: the task's), the places no trial may see, what
+    takes the signing key out of a log, the run's folder and the signal to stop."""
 
     sandbox: Sandbox
     store: FileStore
     timeout_s: float | None
-    protected: list[Path]
+    protected: list[protected.Place]
+    hide_key: Callable[[str], str]
     folder: Path
     stopping: threading.Event
 
@@ -168,12 +169,13 @@ def run(
     root = trial_root.base()
     summary.leftovers = trial_root.remove_leftovers(root)
     started = time.monotonic()
-    with trial_root.run_folder(root) as folder:
+    with trial_root.run_folder(root) as folder, reaper.watching(folder.resolve()):
         bench = _Bench(
             sandbox,
             FileStore.beside(ledger),
             timeout_s,
-            view.protected_places(Path(ledger.path)),
+            protected.places(Path(ledger.path)),
+            protected.key_hider(),
             folder,
             threading.Event(),
         )
@@ -187,7 +189,7 @@ def run(
                 if bench.stopping.is_set():
                     break
                 job = futures[future]
-                trial = _trial(job, sandbox, fields)
+                trial = _trial(job, sandbox, fields, bench.hide_key)
                 with ledger.atomic():
                     trial_store.add_trial(ledger, trial)
                 summary.counts[trial.result] += 1
@@ -203,7 +205,11 @@ def run(
     return summary
 
 
-def _trial(job: Job, sandbox: Sandbox, fields: dict[str, Any]) -> Trial:
+def _trial(
+    job: Job, sandbox: Sandbox, fields: dict[str, Any], hide_key: Callable[[str], str]
+) -> Trial:
+    """The trial's record; its log and reason without the signing key's text (a trial
+    cannot read the key, but a task's files might have held it)."""
     output = job.output
     values: dict[str, Any] = {
         "trial_id": "",
@@ -218,6 +224,9 @@ def _trial(job: Job, sandbox: Sandbox, fields: dict[str, Any]) -> Trial:
         "at": now_iso(),
         **fields,
     }
+    for text in ("log_tail", "reason"):
+        if isinstance(values.get(text), str):
+            values[text] = hide_key(values[text])
     values["trial_id"] = trial_store.new_trial_id(values)
     return Trial(**values)
 
@@ -236,6 +245,10 @@ def _attempt_once(job: Job, bench: _Bench) -> dict[str, Any]:
     sandbox = bench.sandbox
     task = job.task
     limits = Limits.of(task, time_s=bench.timeout_s)
+    refused = protected.task_refusal(task, bench.protected)
+    if refused is not None:
+        why = ": ".join(refused)
+        return _ended("errored", f"unsafe_path: {why}", why)
     with tempfile.TemporaryDirectory(
         prefix="trial-", dir=bench.folder, ignore_cleanup_errors=True
     ) as made:

@@ -21,6 +21,7 @@ import jsonschema
 from arena.errors import BadInput
 from arena.paths import resource_path
 from arena.trials.limits import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT_S
+from arena.trials.protected import RULE, Place, refusal
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,9 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
-def read_task_file(path: Path) -> list[TaskSpec]:
-    """Every task of ``path`` (``.toml``, else JSON Lines), checked; BadInput at the first
-    problem."""
+def read_task_file(path: Path, places: list[Place]) -> list[TaskSpec]:
+    """Every task of ``path`` (``.toml``, else JSON Lines), checked, none of its paths in
+    ``places`` (``protected.refusal``); BadInput at the first problem."""
     if not path.is_file():
         raise BadInput("no such file", path=str(path))
     try:
@@ -77,7 +78,7 @@ def read_task_file(path: Path) -> list[TaskSpec]:
     specs: list[TaskSpec] = []
     seen: dict[str, int | None] = {}
     for line, record, locate in records:
-        spec = _task(path, line, record, locate)
+        spec = _task(path, line, record, locate, places)
         if spec.case_id in seen:
             where = f" (also on line {seen[spec.case_id]})" if seen[spec.case_id] else ""
             raise BadInput(
@@ -186,7 +187,9 @@ def _message(error: jsonschema.ValidationError) -> str:
     return error.message if len(error.message) < 200 else error.message[:197] + "…"
 
 
-def _task(path: Path, line: int | None, record: Any, locate: Locate) -> TaskSpec:
+def _task(
+    path: Path, line: int | None, record: Any, locate: Locate, places: list[Place]
+) -> TaskSpec:
     def bad(field: str, message: str) -> BadInput:
         return BadInput(message, path=str(path), line=locate(field) or line, field=field)
 
@@ -203,8 +206,15 @@ def _task(path: Path, line: int | None, record: Any, locate: Locate) -> TaskSpec
         raise bad("prompt", "contains a NUL character")
 
     def named(field: str, value: str) -> Path:
-        where = Path(value).expanduser()
-        return where if where.is_absolute() else path.parent / where
+        """The path ``value`` names, resolved; BadInput when the rule refuses it."""
+        given = Path(value).expanduser()
+        return allowed(field, given if given.is_absolute() else path.parent / given)
+
+    def allowed(field: str, where: Path) -> Path:
+        why = refusal(where, places)
+        if why:
+            raise bad(field, f"{why}: {RULE}")
+        return where.resolve()
 
     repository = _repository(record["repository"], named, bad)
     return TaskSpec(
@@ -213,7 +223,7 @@ def _task(path: Path, line: int | None, record: Any, locate: Locate) -> TaskSpec
         prompt=record["prompt"],
         category=record.get("category", "general").strip() or "general",
         repository=repository,
-        hidden_tests=_hidden_tests(record["hidden_tests"], named, bad),
+        hidden_tests=_hidden_tests(record["hidden_tests"], named, allowed, bad),
         test_command=tuple(record["test_command"]),
         time_limit_s=float(record.get("time_limit_s", DEFAULT_TIME_LIMIT_S)),
         memory_mb=int(record.get("memory_mb", DEFAULT_MEMORY_MB)),
@@ -233,7 +243,7 @@ def _read_only_paths(given: list[str], named: Any, bad: Any) -> tuple[str, ...]:
         where = named(field, value)
         if not where.exists():
             raise bad(field, f"no such file or folder {where}")
-        found.append(str(where.resolve()))
+        found.append(str(where))
     return tuple(found)
 
 
@@ -246,10 +256,10 @@ def _repository(given: dict[str, Any], named: Any, bad: Any) -> RepoSpec:
         root = given.get("root")
         if root is not None:
             root = _relative(root, "repository.root", bad)
-        return RepoSpec("tarball", where.resolve(), root=root)
+        return RepoSpec("tarball", where, root=root)
     if not where.is_dir():
         raise bad(f"repository.{kind}", f"no such folder {where}")
-    return RepoSpec(kind, where.resolve(), base_commit=given.get("base_commit"))
+    return RepoSpec(kind, where, base_commit=given.get("base_commit"))
 
 
 def _relative(value: str, field: str, bad: Any) -> str:
@@ -263,7 +273,7 @@ def _relative(value: str, field: str, bad: Any) -> str:
 
 
 def _hidden_tests(
-    items: list[dict[str, str]], named: Any, bad: Any
+    items: list[dict[str, str]], named: Any, allowed: Any, bad: Any
 ) -> tuple[tuple[str, Path], ...]:
     placed: dict[str, Path] = {}
     for index, item in enumerate(items):
@@ -278,8 +288,12 @@ def _hidden_tests(
         if source.is_file():
             files = [(target, source)]
         elif source.is_dir():
+            # A file in the folder may be a link: each is held to the rule too.
             files = [
-                (f"{target}/{inner.relative_to(source).as_posix()}", inner)
+                (
+                    f"{target}/{inner.relative_to(source).as_posix()}",
+                    allowed(f"{field}.file", inner),
+                )
                 for inner in sorted(source.rglob("*"))
                 if inner.is_file()
             ]

@@ -22,7 +22,7 @@ from arena.ledger.file_store import FileStore
 from arena.pairs.settling import TESTED_KINDS
 from arena.records import LANGUAGE_TAG, Case, CaseId, Family, Kind
 from arena.tasks import Task
-from arena.trials import checkout
+from arena.trials import checkout, protected
 from arena.trials.task_files import RepoSpec, TaskSpec, read_task_file
 
 
@@ -75,8 +75,9 @@ def import_tasks(
                     "import never changes a family's settings (`arena family set` does)",
                     field=f"--{name}",
                 )
-    specs = read_task_file(path)
-    resolved = _resolve(path, family, specs)
+    places = protected.places(Path(ledger.path))
+    specs = read_task_file(path, places)
+    resolved = _resolve(path, family, specs, places)
     target = found or Family(
         name=family, kind=cast(Kind, kind or "tests"), language=language or "en"
     )
@@ -117,8 +118,11 @@ def _with_language(case: Case, family_language: str) -> Case:
     return dataclasses.replace(case, detected_language=detected[0], language_evidence=detected[1])
 
 
-def _resolve(path: Path, family: str, specs: list[TaskSpec]) -> _Resolved:
-    """Read every file the tasks name, pin every repository; BadInput at the first problem."""
+def _resolve(
+    path: Path, family: str, specs: list[TaskSpec], places: list[protected.Place]
+) -> _Resolved:
+    """Read every file the tasks name, pin every repository, hold each task to the rule
+    its run is held to (``protected.task_refusal``); BadInput at the first problem."""
     resolved = _Resolved()
     repos: dict[RepoSpec, dict[str, Any]] = {}
     for spec in specs:
@@ -156,6 +160,9 @@ def _resolve(path: Path, family: str, specs: list[TaskSpec]) -> _Resolved:
             log_mb=spec.log_mb,
             read_only_paths=spec.read_only_paths,
         )
+        refused = protected.task_refusal(task, places)
+        if refused is not None:
+            raise bad(*refused)
         resolved.tasks.append((spec, task))
     return resolved
 

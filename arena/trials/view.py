@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.paths import APP_NAME, default_key_path
+from arena.trials.protected import Place, refusal
 
 # The system's folders, shown read-only where they exist (a symbolic link, as /bin is on
 # a merged-/usr system, is shown as the same link).
@@ -159,48 +159,33 @@ def installation_of(program: str) -> list[Path]:
     return sorted(paths)
 
 
-def protected_places(ledger_path: Path | None) -> list[Path]:
-    """What a trial must never see a folder around: the home folder, the folder Arena
-    runs in, the ledger's folder, Arena's data folder and its signing key's folder."""
-    import platformdirs
-
-    places = [
-        Path.home(),
-        Path.cwd(),
-        Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)),
-        default_key_path().parent,
-    ]
-    if ledger_path is not None:
-        places.append(ledger_path.parent)
-    return [p.resolve() for p in places]
-
-
 def view_for(
     command: tuple[str, ...],
     *,
     python: str | None,
     read_only_paths: tuple[str, ...],
-    protected: list[Path],
+    protected: list[Place],
 ) -> View:
     """What a trial whose test command is ``command`` sees: the system, the installation
     of its program when named by an absolute path, the installation of ``python`` (what
-    ``{python}`` stood for, when the command used it), and ``read_only_paths``. Raises
-    Unsafe when one of those holds a protected place."""
+    ``{python}`` stood for, when the command used it), and ``read_only_paths`` (checked
+    already: ``protected.task_refusal``). Raises Unsafe when an installation may not be
+    shown (``protected.refusal``)."""
     links, system = system_parts()
     system_paths = [Path(p) for p in system] + [Path(link) for link, _ in links]
     found = python_at(python) if python else None
-    extra: list[Path] = list(found[1]) if found else []
+    installations: list[Path] = list(found[1]) if found else []
     if os.path.isabs(command[0]):
-        extra += installation_of(command[0])
-    extra += [Path(p) for p in read_only_paths]
-    shown: list[str] = []
-    for path in extra:
-        if _under(path, system_paths):
-            continue
-        around = next((p for p in protected if p == path or path in p.parents), None)
-        if around is not None:
-            raise Unsafe(f"{path} holds {around}, which a trial must not see")
-        shown.append(str(path))
+        installations += installation_of(command[0])
+    for path in installations:
+        why = "" if _under(path, system_paths) else refusal(path, protected, installation=True)
+        if why:
+            raise Unsafe(f"{why}, which a trial must not see")
+    shown = [
+        str(path)
+        for path in [*installations, *(Path(p) for p in read_only_paths)]
+        if not _under(path, system_paths)
+    ]
     bins = [str(Path(p) / "bin") for p in shown if Path(p).is_dir() and (Path(p) / "bin").is_dir()]
     base = system_view()
     return View(

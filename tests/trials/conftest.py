@@ -139,7 +139,8 @@ def project(tmp_path: Path) -> Project:
     root = tmp_path / "project"
     root.mkdir()
     commit = make_repo(root / "repo")
-    return Project(root, root / "repo", commit, tmp_path / "ledger.sqlite")
+    # The ledger in a folder of its own: a task may name nothing inside the ledger's folder.
+    return Project(root, root / "repo", commit, tmp_path / "ledgers" / "ledger.sqlite")
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from arena.canonical import content_hash
 from arena.errors import BadInput
 from arena.records import CaseId
 from arena.tasks import Task
-from arena.trials.task_files import read_task_file
+from arena.trials import protected
+from arena.trials.task_files import read_task_file as read_with_rule
 
 TOML = """\
 # Two tasks on one repository.
@@ -38,6 +39,11 @@ time_limit_s = 30
 memory_mb = 512
 hidden_tests = [{{ file = "hidden" }}]
 """
+
+
+def read_task_file(path: Path):
+    """The file read as `arena tasks import` reads it beside the project's ledger."""
+    return read_with_rule(path, protected.places(path.parent.parent / "ledgers" / "l.sqlite"))
 
 
 @pytest.fixture
