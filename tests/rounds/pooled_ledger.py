@@ -62,13 +62,13 @@ def llm() -> list[Verdict]:
     return found
 
 
-def write_verdicts(path: Path, verdicts: list[Verdict]) -> Path:
-    """A native judge file; a pair's second verdict on one case is its game 2."""
+def write_verdicts(path: Path, verdicts: list[Verdict], first_game: int = 1) -> Path:
+    """A native judge file; a pair's second verdict on one case is its next game."""
     games: dict[tuple[str, frozenset[str]], int] = {}
     lines = []
     for case, left, right, winner in verdicts:
         key = (case, frozenset((left, right)))
-        games[key] = games.get(key, 0) + 1
+        games[key] = games.get(key, first_game - 1) + 1
         record = {"case_id": case, "left_system": left, "right_system": right}
         lines.append(json.dumps({**record, "winner": winner, "game": games[key]}))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -117,9 +117,14 @@ def build(ledger: Ledger, folder: Path, actor: str = "rater") -> None:
 
 
 def add_judge(
-    ledger: Ledger, folder: Path, name: str, verdicts: list[Verdict], kind: str = "human"
+    ledger: Ledger,
+    folder: Path,
+    name: str,
+    verdicts: list[Verdict],
+    kind: str = "human",
+    first_game: int = 1,
 ) -> None:
-    path = write_verdicts(folder / f"{name}.jsonl", verdicts)
+    path = write_verdicts(folder / f"{name}.jsonl", verdicts, first_game)
     import_judge(ledger, path, family=FAMILY, judge=name, kind=kind)
 
 

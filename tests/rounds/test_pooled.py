@@ -178,7 +178,9 @@ def test_a_pooled_round_is_closed_again_when_its_judges_grow(judged, tmp_path):
     first = close_round(judged, pl.FAMILY, settings)
     again = close_round(judged, pl.FAMILY, RoundSettings(with_judges=("colleague", "llm")))
     assert again.to_json()["systems"] == first.to_json()["systems"]
-    pl.add_judge(judged, tmp_path, "colleague", pl.colleague(seed=9)[:10])
+    # A second pass over ten pairs: their second games (the same games again would be
+    # refused, or not stored twice).
+    pl.add_judge(judged, tmp_path, "colleague", pl.colleague(seed=9)[:10], first_game=2)
     grown = close_round(judged, pl.FAMILY, settings)
     assert grown.judges[0]["verdicts"] == pl.CASES + 10
     assert len(grown.judges[0]["sources"]) == 2
