@@ -9,16 +9,20 @@ edits made with the triggers dropped or with a hex editor.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from arena.canonical import canonical_json, sha256_hex
+from arena.ledger.canonical_sql import canonical_object
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
 from arena.ledger.migrations_0006_0011 import EVENT_COLUMNS_0006
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
+
+    from arena.ledger.seals import Connection
 
 _NOT_HASHED = ("seq", "hash", "prev_hash")
 
@@ -95,3 +99,34 @@ def verify(db: Database) -> list[str]:
         names = [d[0] for d in cursor.description]
         problems += verify_rows(table, key, (dict(zip(names, v, strict=True)) for v in cursor))
     return problems
+
+
+def verify_family(db: Connection, table: str, family: str) -> list[str]:
+    """Walk ``family``'s chain in ``table`` alone; one line per break, as ``verify`` words it.
+
+    SQLite writes each row's canonical JSON (``canonical_sql``), so only the hashing is
+    left to Python; at the first row that does not match, the family's rows are
+    walked again as ``verify`` walks them, which decides and words what is wrong.
+    """
+    columns = [r[1] for r in db.execute(f"PRAGMA table_info({table})") if r[1] not in _NOT_HASHED]
+    body = canonical_object(
+        columns, omitted_when_null=EVENT_COLUMNS_0006 if table == "events" else ()
+    )
+    where = f"FROM {table} WHERE family = ? ORDER BY seq"
+    prev = GENESIS_HASH
+    try:
+        for row_prev, text, digest in db.execute(
+            f"SELECT prev_hash, {body}, hash {where}", [family]
+        ):
+            if row_prev != prev or sha256_hex(row_prev + text) != digest:
+                break
+            prev = digest
+        else:
+            return []
+    except sqlite3.OperationalError:
+        pass  # a value SQLite cannot write as JSON (a blob): Python says what it is
+    cursor = db.execute(f"SELECT * {where}", [family])
+    names = [d[0] for d in cursor.description]
+    return verify_rows(
+        table, APPEND_ONLY[table], (dict(zip(names, v, strict=True)) for v in cursor)
+    )

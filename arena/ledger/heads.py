@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -151,9 +152,12 @@ def _missing_commit(db: Connection, head: dict[str, Any] | None) -> list[str]:
     ]
 
 
-def behind(db: Connection, ledger_path: str) -> list[str]:
+def behind(
+    db: Connection, ledger_path: str, only: Callable[[str, str], bool] | None = None
+) -> list[str]:
     """Why the ledger is behind its head file (empty when it is not): recorded heads that
-    are gone, a damaged head file, or none at all where writes were sealed."""
+    are gone, a damaged head file, or none at all where writes were sealed. ``only(table,
+    family)`` picks the chains to look at (the seal chain's head is always looked at)."""
     try:
         recorded = read(ledger_path)
     except Unreadable as exc:
@@ -166,6 +170,11 @@ def behind(db: Connection, ledger_path: str) -> list[str]:
                 f"sealed writes up to commit {written}"
             ]
         return []
+    if only is not None:
+        recorded = {
+            table: {f: h for f, h in families.items() if table == COMMITS or only(table, f)}
+            for table, families in recorded.items()
+        }
     return missing(db, recorded)
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Collection
 
 from arena.canonical import sha256_hex
-from arena.ledger import chain, heads, seals
+from arena.ledger import chain, heads, seal_spans, seals
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import (
     APPEND_ONLY,
@@ -39,10 +40,10 @@ def check(ledger: Ledger, anchors: tuple[str, ...] = ()) -> list[str]:
             f"foreign key: {row[0]} row {row[1]} points to a missing {row[2]} row" for row in keys
         ]
         problems += chain.verify(ledger.db)
-        problems += seals.verify(ledger.db)
+        problems += seal_spans.verify(ledger.db)
         problems += _unbound_content(ledger)
         problems += _pairs_across_cases(ledger)
-        problems += _missing_guards(ledger)
+        problems += missing_guards(ledger)
         problems += heads.behind(ledger.db, ledger.path)
         problems += [_not_held(ledger, digest) for digest in anchors if not _holds(ledger, digest)]
     except sqlite3.DatabaseError as exc:
@@ -111,27 +112,31 @@ def _pairs_across_cases(ledger: Ledger) -> list[str]:
     return problems
 
 
-def _missing_guards(ledger: Ledger) -> list[str]:
-    """The append-only triggers that should be there and are not (dropped, or the
-    table rebuilt, as sqlite-utils' transform() does)."""
+# Every table kept append-only by triggers.
+GUARDED = (
+    *APPEND_ONLY,
+    *IMMUTABLE,
+    *IMMUTABLE_GRADED,
+    *IMMUTABLE_TRIALS,
+    *IMMUTABLE_FAMILY_CHANGES,
+    *COLLECTING_TABLES,
+    *JUDGE_TABLES,
+    *JUDGE_SOURCE_TABLES,
+    "output_keys",
+    "round_items",
+    "round_comparisons",
+    seals.TABLE,
+)
+
+
+def missing_guards(ledger: Ledger, tables: Collection[str] = GUARDED) -> list[str]:
+    """The append-only triggers of ``tables`` that should be there and are not (dropped,
+    or the table rebuilt, as sqlite-utils' transform() does)."""
     present = {
         r[0] for r in ledger.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
     }
     problems = []
-    for table in (
-        *APPEND_ONLY,
-        *IMMUTABLE,
-        *IMMUTABLE_GRADED,
-        *IMMUTABLE_TRIALS,
-        *IMMUTABLE_FAMILY_CHANGES,
-        *COLLECTING_TABLES,
-        *JUDGE_TABLES,
-        *JUDGE_SOURCE_TABLES,
-        "output_keys",
-        "round_items",
-        "round_comparisons",
-        seals.TABLE,
-    ):
+    for table in (t for t in GUARDED if t in tables):
         for name in guard_names(table, chained=table in APPEND_ONLY):
             if name not in present:
                 problems.append(

@@ -11,6 +11,8 @@ What seals cannot catch on their own: a rewrite of the rows *and* of every commi
 the change on. The newest commit's hash, the *head digest*, is what catches that: it
 is printed when a round closes and when it is exported, kept in the signed bundle, and
 ``arena check --head DIGEST`` proves the ledger still holds that state.
+
+Checking them is ``seal_spans.py``'s job.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ TABLE = "commits"
 # table -> (parent table, the key they share, the order of its rows).
 CHILDREN = {"round_items": ("rounds", "round_id", "round_id, kind, seq")}
 _NOT_SEALED = {TABLE, "_sqlite_migrations"}
-_HASHED = ("seq", "at", "kind", "note", "tables", "prev_hash")
+HASHED = ("seq", "at", "kind", "note", "tables", "prev_hash")
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,11 @@ def _blob(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a column value")
 
 
+def value_json(value: Any) -> str:
+    """One value as a seal line writes it."""
+    return json.dumps(value, ensure_ascii=False, default=_blob)
+
+
 def _lines(cursor: Any, chained: bool) -> Iterator[tuple[Any, str]]:
     """(first value, line) of each row of ``cursor``, as its seal hashes it."""
     if chained:  # a chained row's hash binds its content (chain.verify checks it)
@@ -83,7 +90,7 @@ def _lines(cursor: Any, chained: bool) -> Iterator[tuple[Any, str]]:
         yield row[0], json.dumps(shown, ensure_ascii=False, default=_blob) + "\n"
 
 
-def _digest(lines: Iterator[tuple[Any, str]]) -> tuple[int, str, Any]:
+def lines_digest(lines: Iterator[tuple[Any, str]]) -> tuple[int, str, Any]:
     """(count, sha256, the first value of the last row) of ``lines``."""
     digest, count, last = hashlib.sha256(), 0, None
     while chunk := list(islice(lines, 4096)):
@@ -92,9 +99,10 @@ def _digest(lines: Iterator[tuple[Any, str]]) -> tuple[int, str, Any]:
     return count, digest.hexdigest(), last
 
 
-def _rows(
+def row_lines(
     db: Connection, table: str, after: int, upto: int | None = None
 ) -> Iterator[tuple[Any, str]]:
+    """(rowid, line) of ``table``'s rows after rowid ``after`` (up to ``upto``), in order."""
     upper = "" if upto is None else " AND rowid <= ?"
     params = [after] if upto is None else [after, upto]
     chained = table in APPEND_ONLY  # sealing the hash is enough: no vote is read twice
@@ -105,7 +113,8 @@ def _rows(
     return _lines(cursor, chained)
 
 
-def _child_rows(db: Connection, child: str, after: int, upto: int) -> Iterator[tuple[Any, str]]:
+def child_lines(db: Connection, child: str, after: int, upto: int) -> Iterator[tuple[Any, str]]:
+    """The lines of ``child``'s rows under the parent rows after ``after`` up to ``upto``."""
     parent, key, order = CHILDREN[child]
     cursor = db.execute(
         f"SELECT c.* FROM {child} c WHERE c.{key} IN (SELECT {key} FROM {parent} "
@@ -116,7 +125,7 @@ def _child_rows(db: Connection, child: str, after: int, upto: int) -> Iterator[t
 
 
 def commit_hash(commit: dict[str, Any]) -> str:
-    return sha256_hex(canonical_json({k: commit[k] for k in _HASHED}))
+    return sha256_hex(canonical_json({k: commit[k] for k in HASHED}))
 
 
 def head(db: Connection) -> Head | None:
@@ -189,13 +198,13 @@ def seal(
     grown = [t for t, rowid in newest(db).items() if rowid > sealed.get(t, 0)]
     for table in grown:
         after = sealed.get(table, 0)
-        count, digest, last = _digest(_rows(db, table, after))
+        count, digest, last = lines_digest(row_lines(db, table, after))
         if count:
             tables[table] = {"from": after, "to": last, "rows": count, "sha256": digest}
     for child, (parent, _, _) in CHILDREN.items():
         if parent in tables:
             span = tables[parent]
-            count, digest, _ = _digest(_child_rows(db, child, span["from"], span["to"]))
+            count, digest, _ = lines_digest(child_lines(db, child, span["from"], span["to"]))
             if count:
                 tables[child] = {"rows": count, "sha256": digest}
     if not tables and kind == "write":
@@ -213,96 +222,9 @@ def seal(
     db.execute(
         f"INSERT INTO {TABLE} (seq, at, kind, note, tables, prev_hash, hash) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [commit[k] for k in (*_HASHED, "hash")],
+        [commit[k] for k in (*HASHED, "hash")],
     )
     for table, span in tables.items():
         if "to" in span:
             sealed[table] = span["to"]
     return Head(commit["seq"], commit["hash"])
-
-
-# --- checking -------------------------------------------------------------------
-
-
-def verify(db: Connection) -> list[str]:
-    """Walk the seal chain and recompute every sealed range; one line per problem."""
-    cursor = db.execute(
-        f"SELECT seq, at, kind, note, tables, prev_hash, hash FROM {TABLE} ORDER BY seq"
-    )
-    names = [d[0] for d in cursor.description]
-    problems: list[str] = []
-    spans: dict[str, list[tuple[int, dict[str, Any]]]] = {}
-    prev, expected = GENESIS_HASH, 1
-    for values in cursor:
-        commit = dict(zip(names, values, strict=True))
-        where = f"commits: commit {commit['seq']}"
-        if commit["seq"] != expected:
-            problems.append(f"{where} comes after commit {expected - 1} (commits were removed)")
-        if commit["prev_hash"] != prev:
-            problems.append(f"{where} does not follow the commit before it (removed or rewritten)")
-        try:
-            tables = json.loads(commit["tables"])
-            intact = commit_hash(commit) == commit["hash"]
-        except (TypeError, ValueError):
-            tables, intact = {}, False
-        if not intact:
-            problems.append(f"{where}: its content does not match its hash (edited)")
-        for table, span in tables.items():
-            spans.setdefault(table, []).append((commit["seq"], span))
-        prev, expected = commit["hash"], commit["seq"] + 1
-    if expected == 1:
-        return ["commits: none; the ledger's rows are sealed by nothing (the table was emptied)"]
-    for table in sealed_tables(db):
-        if table in CHILDREN:
-            parent = CHILDREN[table][0]
-            problems += _verify_child(db, table, spans.get(parent, []), spans.pop(table, []))
-        else:
-            problems += _verify_table(db, table, spans.pop(table, []))
-    problems += [f"{table}: sealed by commits but gone from the ledger" for table in spans]
-    return problems
-
-
-def _verify_table(db: Connection, table: str, spans: list[tuple[int, dict[str, Any]]]) -> list[str]:
-    problems, reach = [], 0
-    for seq, span in spans:
-        low, high = span.get("from"), span.get("to")
-        if not (isinstance(low, int) and isinstance(high, int)):
-            problems.append(f"{table}: commit {seq} names no range of rows")
-            continue
-        if low != reach:
-            problems.append(
-                f"{table}: commit {seq} seals rows after rowid {low}; "
-                f"the commit before reached {reach}"
-            )
-        count, digest, _ = _digest(_rows(db, table, low, high))
-        if (count, digest) != (span.get("rows"), span.get("sha256")):
-            problems.append(
-                f"{table}: rows {low + 1}–{high} no longer match commit {seq} "
-                f"({span.get('rows')} sealed, {count} found): changed, removed or replaced"
-            )
-        reach = high
-    (extra,) = db.execute(f"SELECT COUNT(*) FROM {table} WHERE rowid > ?", [reach]).fetchone()
-    if extra:
-        problems.append(
-            f"{table}: {extra} row(s) after rowid {reach} are sealed by no commit "
-            "(added outside Arena)"
-        )
-    return problems
-
-
-def _verify_child(
-    db: Connection,
-    child: str,
-    parent_spans: list[tuple[int, dict[str, Any]]],
-    spans: list[tuple[int, dict[str, Any]]],
-) -> list[str]:
-    problems, sealed = [], dict(spans)
-    for seq, span in parent_spans:
-        count, digest, _ = _digest(_child_rows(db, child, span["from"], span["to"]))
-        expected = sealed.get(seq, {"rows": 0})
-        if count != expected.get("rows") or (count and digest != expected.get("sha256")):
-            problems.append(f"{child}: the rows of commit {seq} no longer match it")
-    (total,) = db.execute(f"SELECT COUNT(*) FROM {child}").fetchone()
-    if total != sum(span.get("rows", 0) for _, span in spans):
-        problems.append(f"{child}: holds rows that no commit seals (added outside Arena)")
-    return problems

@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 from sqlite_utils import Database
 
-from arena.ledger import Ledger, seals
+from arena.ledger import Ledger, seal_spans, seals
 from arena.ledger.schema import SCHEMA_VERSION, migrate, migration_names
 
 
@@ -200,7 +200,7 @@ def test_the_outputs_before_0014_get_their_text_keys_in_a_sealed_migration(tmp_p
     with Ledger.open(path) as ledger:
         keys = dict(ledger.db.execute("SELECT case_id, text_key FROM output_keys"))
         commits = [r[0] for r in ledger.db.execute("SELECT kind FROM commits ORDER BY seq")]
-        assert seals.verify(ledger.db) == []
+        assert seal_spans.verify(ledger.db) == []
     assert keys == {case: text_key(text) for case, text in texts.items()}
     assert keys["c1"] == keys["c2"] != keys["c3"]
     assert commits[-1] == "migration"
@@ -237,7 +237,7 @@ def test_family_changes_before_0015_keep_their_rows_and_seals(tmp_path):
         found = [(c.setting, c.value, c.actor) for c in family_changes.changes(ledger, "f")]
         assert found == [("language", "ja", "rater"), ("pairs", "coverage", "arena")]
         assert family_changes.changes(ledger, "f")[0].change_id == "c1"
-        assert seals.verify(ledger.db) == []
+        assert seal_spans.verify(ledger.db) == []
         ledger.db.execute(  # the CHECK takes the repeat settings now
             "INSERT INTO family_changes (change_id, family, setting, value, actor, at) "
             "VALUES ('c2', 'f', 'repeat_gap', '40', 'rater', '2026')"
@@ -277,7 +277,7 @@ def test_confirm_language_events_keep_the_chain_and_seals_of_the_events_before(t
         [kept] = ledger.rows("SELECT * FROM events")
         assert {k: kept[k] for k in stored} == stored
         assert chain.verify(ledger.db) == []
-        assert seals.verify(ledger.conn) == []
+        assert seal_spans.verify(ledger.conn) == []
         # Built without Arena, the old ledger has no head file; everything else must hold.
         assert [p for p in integrity.check(ledger) if "head file" not in p] == []
         [table] = ledger.rows("SELECT sql FROM sqlite_master WHERE name = 'events'")
