@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import statistics
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -23,87 +21,18 @@ from arena.ledger import round_store as stored_rounds
 from arena.ledger.judge_store import as_verdict
 from arena.ledger.voting import new_id
 from arena.pairs import adaptive
-from arena.records import VOTED_KINDS, Family, Output, OutputId, System, SystemId
+from arena.records import VOTED_KINDS, Family, Output, System, SystemId
 from arena.rounds import pooling, uncertainty
-from arena.rounds.comparison_table import Column, Comparisons
+from arena.rounds.comparison_table import Column
 from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.round_summary import summary
-from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, sides
+from arena.rounds.scoring import BoardFit, fit_board, fitted_weights
+from arena.rounds.system_columns import output_columns, tested_columns, vote_columns
 
 # The points axis starts at most this far below the top score; below it is "far behind".
 AXIS_SPAN = 600.0
 TESTED = ("tests", "tests_then_votes")
-
-
-def _share(part: int, whole: int) -> float | None:
-    return part / whole if whole else None
-
-
-def _output_columns(
-    family: Family, outputs: Sequence[Output], failing: frozenset[OutputId]
-) -> dict[str, Any]:
-    """Columns that describe a system's outputs, the same for every category view."""
-    costs = [o.cost for o in outputs if o.cost is not None]
-    latencies = [o.latency_ms for o in outputs if o.latency_ms is not None]
-    return {
-        "gate_failure_share": _share(sum(o.output_id in failing for o in outputs), len(outputs)),
-        "cost_per_output": statistics.fmean(costs) if costs else None,
-        "p50_latency_ms": statistics.median(latencies) if latencies else None,
-    }
-
-
-def _tested_columns(
-    state: FamilyState, system: System, outputs: Sequence[Output]
-) -> dict[str, Any]:
-    """A tested family's columns: every system is judged on every task (case in force) and
-    each sample it was asked for; an unanswered task or an output without any result
-    counts as a failed trial."""
-    tasks = len(state.cases_in_force)
-    samples = max(Counter(o.case_id for o in outputs).values(), default=1)
-    expected = tasks * samples
-    passed = sum(o.test_result == "passed" for o in outputs)
-    times = [
-        t.duration_ms
-        for o in outputs
-        if (t := state.trials.get(o.output_id)) and t.duration_ms is not None
-    ]
-    budget = system.descriptor.turn_budget
-    run = system.descriptor.harness or system.descriptor.model
-    return {
-        "run": run + (f", {budget} turns" if budget else ""),
-        "trials": expected,
-        "trials_passed": passed,
-        "no_output": expected - len(outputs),
-        "untried": sum(o.test_result is None for o in outputs),
-        "p50_trial_ms": statistics.median(times) if times else None,
-        "pass_rate": _share(passed, expected),
-        "failed_tests_share": (
-            _share(expected - passed, expected) if state.family.kind == "tests_then_votes" else None
-        ),
-    }
-
-
-def _vote_columns(
-    systems: Sequence[System], comparisons: Comparisons, weights: np.ndarray
-) -> dict[SystemId, dict[str, Any]]:
-    """Each system's fitted human votes, and the share of them on which both were bad."""
-    a, b = sides(comparisons, {s.system_id: i for i, s in enumerate(systems)})
-    live = comparisons.votes & (weights > 0)
-
-    def per_system(rows: np.ndarray) -> list[int]:
-        # A comparison counts once for each of its systems (-1: not on the board).
-        counts = np.bincount(a[rows] + 1, minlength=len(systems) + 1) + np.bincount(
-            b[rows & (a != b)] + 1, minlength=len(systems) + 1
-        )
-        return counts[1:].tolist()
-
-    votes = per_system(live)
-    both_bad = per_system(live & comparisons.mask("choice", "both_bad"))
-    return {
-        s.system_id: {"votes": votes[i], "both_bad_share": _share(both_bad[i], votes[i])}
-        for i, s in enumerate(systems)
-    }
 
 
 def _board(
@@ -345,15 +274,15 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
     systems = catalog.systems(ledger, family.name)
     ids = [s.system_id for s in systems]
     labels = {s.system_id: s.label for s in systems}
-    votes = _vote_columns(systems, comparisons, weights)
+    votes = vote_columns(systems, comparisons, weights)
     by_system: dict[SystemId, list[Output]] = {s.system_id: [] for s in systems}
     for output in outputs:
         by_system[output.system_id].append(output)
     extra = {
         s.system_id: {
             **votes[s.system_id],
-            **_output_columns(family, by_system[s.system_id], failing),
-            **(_tested_columns(state, s, by_system[s.system_id]) if family.kind in TESTED else {}),
+            **output_columns(family, by_system[s.system_id], failing),
+            **(tested_columns(state, s, by_system[s.system_id]) if family.kind in TESTED else {}),
         }
         for s in systems
     }
@@ -366,7 +295,7 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
         inside = np.where(category.isin(name), weights, 0.0)
         part = fit_board(comparisons, inside, ids, reference=family.reference, settings=settings)
         # Beside the family-wide columns, the votes this category's board rests on.
-        own = _vote_columns(systems, comparisons, inside)
+        own = vote_columns(systems, comparisons, inside)
         found = uncertain(part, inside, name)
         categories[name] = _board(
             part, systems, extra, labels, tests_only=tests_only, own=own, ci=found
