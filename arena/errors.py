@@ -78,3 +78,16 @@ class UnsealedRows(LedgerError):
     """Rows were added outside Arena: nothing more is written, which would seal them."""
 
     exit_code = 3
+
+
+class UnsoundLedger(LedgerError):
+    """What a command reads of a family no longer matches its hash chains or seals: it
+    refuses, nothing written, signed or sent (`arena check` words the same problems)."""
+
+    def __init__(self, path: str, family: str, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(
+            f"{len(problems)} problem(s) found in {path} where family {family!r} is read; "
+            "nothing was written, signed or sent (`arena check` lists the whole ledger's):\n"
+            + "\n".join(problems)
+        )

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, voting
+from arena.ledger import Ledger, catalog, soundness, voting
 from arena.ledger import round_store as stored_rounds
 from arena.rounds.closing import find_round
 from arena.rounds.model import Round
@@ -75,6 +75,7 @@ def export_battles(
         raise BadInput("no such round; close one with `arena round close`", field="round")
     if found.anchor is None:
         raise BadInput("a graded round has scores, not battles", field="--format")
+    soundness.require_sound(ledger, found.family, soundness.BATTLES)
     rows = list(battles(ledger, found))
     partial = out.with_name(f".{out.name}.partial")
     partial.write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

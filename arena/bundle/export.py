@@ -40,7 +40,7 @@ from arena import __version__, family_state
 from arena.bundle.flag_rows import flag_rows
 from arena.bundle.signing import SIGNATURE, load_or_create_key, sign
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, chain, judge_store, run_store, verdicts
+from arena.ledger import Ledger, catalog, chain, judge_store, run_store, soundness, verdicts
 from arena.ledger import round_store as stored_rounds
 from arena.records import Output
 from arena.rounds.closing import find_round
@@ -113,6 +113,8 @@ def bundle_files(
     if found is None:
         raise BadInput("no such round; close one with `arena round close`", field="round")
     name = found.family
+    # Nothing edited behind the rater's back is signed as theirs.
+    soundness.require_sound(ledger, name, soundness.EXPORT)
     heads = found.chain_heads
     comparisons = list(stored_rounds.items(ledger, found.round_id, "comparison"))
     receipts = list(stored_rounds.items(ledger, found.round_id, "receipt"))

@@ -353,10 +353,12 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
 
 def cmd_import_votes(args: argparse.Namespace) -> int:
     from arena.intake.votes import import_votes
+    from arena.ledger import soundness
     from arena.redact import DEFAULT_SECRET_ENVS, Redactor
 
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
     with open_ledger(args) as ledger, output.progress_bar(args.file, "votes") as advance:
+        soundness.require_sound(ledger, args.family, soundness.VOTING)
         report = import_votes(
             ledger, args.file, family=args.family, redactor=redactor, progress=advance
         )

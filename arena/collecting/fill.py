@@ -18,7 +18,7 @@ from arena.collecting.work import (
     store,
 )
 from arena.gates.screening import Fingerprints
-from arena.ledger import Ledger
+from arena.ledger import Ledger, soundness
 from arena.ledger.voting import new_id
 from arena.records import Family
 
@@ -42,7 +42,11 @@ class Plan:
 
 
 def plan(ledger: Ledger, family: str, labels: Sequence[str] = ()) -> Plan:
-    """Every job left for the chosen systems of ``family`` (those ``labels`` name, or all)."""
+    """Every job left for the chosen systems of ``family`` (those ``labels`` name, or all).
+
+    Refused when the family's rows no longer match their seals: a system's endpoint
+    edited in the ledger would otherwise be sent the rater's key."""
+    soundness.require_sound(ledger, family, soundness.FILL)
     return Plan(ledger, family_to_collect(ledger, family), labels)
 
 

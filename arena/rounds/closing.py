@@ -16,7 +16,7 @@ from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.family_state import FamilyState
 from arena.gates import screening
-from arena.ledger import Ledger, catalog, chain
+from arena.ledger import Ledger, catalog, chain, soundness
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.judge_store import as_verdict
 from arena.ledger.voting import new_id
@@ -111,7 +111,8 @@ def close_round(
 
     The round records, under its settings, the rater's corrections in force. A tested
     family with outputs that have no test result is refused unless ``allow_missing``
-    (they count as failed, and the board says how many).
+    (they count as failed, and the board says how many). So is a family whose rows no
+    longer match their hash chains and seals (``soundness``).
     """
     with collector.paused():
         return _close(ledger, family_name, settings, progress, allow_missing)
@@ -132,7 +133,11 @@ def _close(
         before = _inputs(ledger, found, settings)
         earlier = stored_rounds.closed_on(ledger, found.name, before.round)
         if earlier is not None:
+            # Nothing new: the board restated was worked out, from rows then checked, when
+            # that round closed; only what costs no read of the rows is checked again.
+            soundness.require_sound(ledger, family_name, soundness.ROUND, rows=False)
             return _restate(ledger, *earlier, before)
+    soundness.require_sound(ledger, family_name, soundness.ROUND)
     state = family_state.load(ledger, family_name)
     untried = sum(o.test_result is None for o in state.in_force)
     if state.family.kind in TESTED and untried and not allow_missing:

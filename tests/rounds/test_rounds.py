@@ -11,7 +11,7 @@ import fitting
 from arena import family_state
 from arena.intake.outputs import import_file
 from arena.intake.votes import import_votes
-from arena.ledger import catalog, events
+from arena.ledger import catalog, events, family_changes
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.round_store import find_round
 from arena.rounds.closing import close_round
@@ -416,7 +416,9 @@ def test_anything_new_is_worked_out_again(two_systems, tmp_path, monkeypatch, ch
     elif change == "settings":
         settings = RoundSettings(penalty=0.5)
     elif change == "reference":
-        catalog.set_reference(two_systems, "f", catalog.find_system(two_systems, "a").system_id)
+        family_changes.add_change(
+            two_systems, "f", "reference", catalog.find_system(two_systems, "a").system_id
+        )
     elif change == "outputs":
         _outputs(two_systems, tmp_path, [("c9", s, f"{s} {TEXT} 9", {}) for s in ("a", "b")])
     else:
