@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from arena.ledger import Ledger
+from arena.ledger import Ledger, soundness
 from arena.ui import import_dialog
 from arena.ui.operations import LedgerOps, show_error
 
@@ -52,9 +52,11 @@ def import_outputs(window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, p
         if families is not None:  # once the list has been read again
             QTimer.singleShot(0, lambda: families.select(report.family))
 
-    return ops.run(
-        "import",
-        lambda: import_file(
+    def read_and_import() -> ImportReport:
+        # The family's settings gate the new outputs and its outputs are matched: both
+        # must still be as sealed.
+        soundness.require_sound(ledger, choice.family, soundness.FILL)
+        return import_file(
             ledger,
             path,
             family=choice.family,
@@ -65,6 +67,6 @@ def import_outputs(window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, p
                 questions=choice.questions,
             ),
             create=choice.create,
-        ),
-        imported,
-    )
+        )
+
+    return ops.run("import", read_and_import, imported)

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from arena.ledger import Ledger
+from arena.ledger import Ledger, soundness
 from arena.rating.session import PairView as Pair
 from arena.rating.session import RatingSession
 from arena.records import Choice, PresentationId, Vote
@@ -186,14 +186,8 @@ class RatingPage(QWidget):
                     f"{family}` records their trials."
                 )
 
-        return (
-            self.ops.run(
-                "session",
-                lambda: RatingSession(ledger, family),
-                opened,
-            )
-            and self.show_current()
-        )
+        started = self.ops.run("session", lambda: _sitting(ledger, family), opened)
+        return started and self.show_current()
 
     def stop(self) -> None:
         """End the session (the ledger keeps it; nothing more is written)."""
@@ -393,3 +387,11 @@ class RatingPage(QWidget):
         self.notice_pair = None
         self.notice.hide()
         self.notice_close.hide()
+
+
+def _sitting(ledger: Ledger, family: str) -> RatingSession:
+    """A session on ``family``, once the ledger is found sound where that costs no read of
+    the family's rows (its guards, rows added outside Arena, the head file): checked as a
+    sitting starts, never at a vote; closing a round and importing read them all again."""
+    soundness.require_sound(ledger, family, soundness.VOTING, rows=False)
+    return RatingSession(ledger, family)
