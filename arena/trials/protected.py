@@ -108,12 +108,13 @@ def refusal(path: Path, protected: list[Place], *, installation: bool = False) -
 
 def task_refusal(task: Task, protected: list[Place]) -> tuple[str, str] | None:
     """The first entry of a stored task the rule refuses, and why: its git repository
-    (its git folder and where that keeps its objects) and its ``read_only_paths``. Checked
-    at import and again when the tests run (a link may lead elsewhere by now)."""
+    (its git folder and every folder its objects come from, alternates included) and its
+    ``read_only_paths``. Checked at import and again when the tests run (a link may lead
+    elsewhere by now)."""
     named: list[tuple[str, Path]] = []
     if task.repo["kind"] == "git":
         git_dir = Path(task.repo["path"])
-        named += [("repository.git", git_dir), ("repository.git", safe_git.common_folder(git_dir))]
+        named += [("repository.git", p) for p in (git_dir, *safe_git.object_folders(git_dir))]
     named += [(f"read_only_paths[{i}]", Path(p)) for i, p in enumerate(task.read_only_paths)]
     for field, path in named:
         why = refusal(path, protected)

@@ -44,6 +44,8 @@ ENVIRONMENT = {
     "GIT_TERMINAL_PROMPT": "0",
     "GIT_PAGER": "cat",
 }
+# How deep git follows alternates that list alternates.
+ALTERNATES_DEPTH = 5
 BORROWED_CONFIG = "[core]\n\trepositoryformatversion = {version}\n\tbare = true\n{extensions}"
 
 
@@ -103,6 +105,27 @@ def common_folder(git_dir: Path) -> Path:
     if common.is_file():
         return (git_dir / common.read_text("utf-8", errors="replace").strip()).resolve()
     return git_dir
+
+
+def object_folders(git_dir: Path) -> list[Path]:
+    """Every folder git reads ``git_dir``'s objects from: its own, and those its
+    ``objects/info/alternates`` lists, theirs too (as deep as git goes)."""
+    found = [common_folder(git_dir) / "objects"]
+    level = list(found)
+    for _ in range(ALTERNATES_DEPTH):
+        level = [alternate for folder in level for alternate in _alternates(folder)]
+        level = [folder for folder in dict.fromkeys(level) if folder not in found]
+        found += level
+    return found
+
+
+def _alternates(objects: Path) -> list[Path]:
+    try:
+        text = (objects / "info" / "alternates").read_text("utf-8", errors="replace")
+    except OSError:
+        return []
+    named = [line.strip().strip('"') for line in text.splitlines()]
+    return [(objects / name).resolve() for name in named if name and not name.startswith("#")]
 
 
 def borrowed(git_dir: Path, place: Path, *, refs: bool) -> dict[str, str]:

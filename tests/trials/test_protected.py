@@ -23,7 +23,7 @@ from arena.trials import protected, sandbox, task_files, view
 from arena.trials.sandbox import NONE
 from arena.trials.task_import import import_tasks
 from tests.conftest import REPO
-from tests.trials.conftest import BASE, FIXED, Project, diff, make_repo, needs_bwrap
+from tests.trials.conftest import BASE, FIXED, Project, diff, git, make_repo, needs_bwrap
 
 POSITIONS = (
     "read_only_paths[0]",
@@ -292,3 +292,23 @@ def test_the_refusal_reads_as_file_line_field_problem(rater, capsys):
     assert f"{path}:1: read_only_paths[0]: {rater.home} is the home folder ({rater.home})" in (
         captured.err
     )
+
+
+def test_a_repository_borrowing_objects_from_the_home_folder_is_refused(rater, monkeypatch):
+    # A clone outside the home folder whose alternates lead to a private repository in it.
+    private = rater.home / "private"
+    commit = make_repo(private, {"calc.py": BASE, "secret.py": "PLANTED private code\n"})
+    git("clone", "-q", "--shared", "--no-checkout", str(private), "shared", cwd=rater.project.root)
+    task = _entry("repository.git", "shared", commit)
+    task["test_command"] = [sys.executable, "-c", "print(open('secret.py').read())"]
+    rater.project.hidden("test_add.py", "pass\n")
+    outputs = [("add", "good", diff("calc.py", BASE, FIXED))]
+    with pytest.raises(BadInput) as refused:
+        rater.project.load(outputs, [task])
+    assert refused.value.field == "repository.git"
+    assert f"{private / '.git' / 'objects'} lies inside the home folder" in str(refused.value)
+    # The control: with the rule off, the trial gets the private code.
+    _switch_off_the_rule(monkeypatch)
+    rater.project.load(outputs, [task])
+    (trial,) = rater.project.run(NONE)
+    assert "PLANTED private code" in trial.log_tail, trial.log_tail
