@@ -64,7 +64,10 @@ def places(ledger_path: Path | None) -> list[Place]:
         Place(Path.home(), "the home folder", False),
         Place(Path.cwd(), "the working folder", False),
     ]
-    return [Place(p.path.resolve(), p.name, p.arenas) for p in found]
+    # A home or working folder that is the file system's root (a service's HOME=/, a
+    # window started in /) would refuse every path: the other places still stand.
+    resolved = [Place(p.path.resolve(), p.name, p.arenas) for p in found]
+    return [p for p in resolved if p.path != Path(p.path.anchor)]
 
 
 @functools.cache

@@ -312,3 +312,11 @@ def test_a_repository_borrowing_objects_from_the_home_folder_is_refused(rater, m
     rater.project.load(outputs, [task])
     (trial,) = rater.project.run(NONE)
     assert "PLANTED private code" in trial.log_tail, trial.log_tail
+
+
+def test_a_working_folder_at_the_root_protects_nothing_more(rater, monkeypatch):
+    monkeypatch.chdir("/")
+    places = protected.places(rater.project.ledger_path)
+    assert "/" not in {str(p.path) for p in places}
+    assert protected.refusal(rater.project.root / "data", places) == ""
+    assert "lies inside the home folder" in protected.refusal(rater.home / "notes.txt", places)
