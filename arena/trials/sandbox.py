@@ -24,6 +24,7 @@ from pathlib import Path
 
 from arena.errors import NotAvailable
 from arena.records import TrialSource
+from arena.trials import reaper
 from arena.trials.limits import DISKS, Limits
 from arena.trials.view import View, system_view
 
@@ -228,8 +229,10 @@ def bubblewrap() -> Sandbox | None:
         probe = Sandbox("bwrap", "", program).wrap(
             ("true",), root=root, view=system_view(), limits=PROBE_LIMITS
         )
-        if not _works(probe):
-            return None
+        # Watched as a run's sandboxes are: Arena killed while it starts leaves nothing.
+        with reaper.watching(root):
+            if not _works(probe):
+                return None
     version = _version([program, "--version"])
     return Sandbox("bwrap", f"bwrap {version}".strip(), program)
 
