@@ -5,11 +5,12 @@ bubblewrap's ``--die-with-parent`` holds only once bubblewrap has set it up: a r
 killed in the few milliseconds between starting bubblewrap and that point leaves a
 sandbox behind, and one killed while bubblewrap sets up its sandbox can leave that
 sandbox's first process waiting, for good, on a parent that is gone. So each run (and the
-probe that tries bubblewrap) starts the watcher (``/bin/sh``, reading a pipe only the run holds open): when the run ends
-normally it says so and the watcher exits; when the pipe closes without a word (the run
-was killed) the watcher kills, a few times over a second, every process whose command
-line names the run's folder. That is each bubblewrap of the run, and each sandbox's
-first process (a copy of bubblewrap), whose death ends every process in the sandbox.
+probe that tries bubblewrap) starts the watcher (``/bin/sh``, reading a pipe only the run
+holds open): when the run ends normally it says so and the watcher exits; when the pipe
+closes without a word (the run was killed) the watcher kills, a few times over a second,
+every process whose command line names the run's folder. That is each bubblewrap of the
+run, and each sandbox's first process (a copy of bubblewrap), whose death ends every
+process in the sandbox.
 """
 
 from __future__ import annotations
