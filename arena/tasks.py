@@ -33,6 +33,9 @@ class Task:
     disk_mb: int | None = None
     log_mb: int | None = None
     read_only_paths: tuple[str, ...] = ()
+    # The task file's folder, kept when a path it names lies in the home or working folder
+    # and only its pack may vouch for it (arena.trials.protected), at import and at run.
+    pack: str | None = None
 
     def canonical(self) -> dict[str, Any]:
         # The fields added later only when given, so a task stored before keeps its hash.
@@ -47,6 +50,7 @@ class Task:
             "environment": self.environment,
             **{k: v for k, v in later.items() if v is not None},
             **({"read_only_paths": list(self.read_only_paths)} if self.read_only_paths else {}),
+            **({"pack": self.pack} if self.pack is not None else {}),
         }
 
     @property

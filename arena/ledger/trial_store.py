@@ -71,6 +71,7 @@ def latest_tasks(ledger: Ledger, family: str) -> dict[CaseId, Task]:
             disk_mb=fields.get("disk_mb"),
             log_mb=fields.get("log_mb"),
             read_only_paths=tuple(fields.get("read_only_paths", ())),
+            pack=fields.get("pack"),
         )
         tasks[task.case_id] = task
     return tasks

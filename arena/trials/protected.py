@@ -5,9 +5,10 @@ again when the tests run; and the signing key's text kept out of every trial's l
 The rule: a path, once resolved (links, ``..``, ``~``), is refused when it is, holds or
 lies inside a protected place: the home folder, the ledger's folder, Arena's data and
 configuration folders, the signing key, the working folder, ``/proc``, ``/sys``, ``/dev``
-or ``/root``. Arena's own resources (the demo's repository and hidden tests) may be named
-even where the home or working folder holds them: they are what Arena ships, and hold
-nothing of the rater's.
+or ``/root``. Two exceptions inside the home and working folders (never inside Arena's
+places or the kernel's): what lies in the task file's own folder, its pack (what a pack
+carries is no rater's file; the pack may not be the home folder itself), and Arena's own
+resources (the demo's repository and hidden tests).
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ from arena.trials import safe_git
 RULE = (
     "a task may name no file or folder that is, holds or lies inside the home folder, the "
     "ledger's folder, Arena's data or configuration folder, the working folder, /proc, "
-    "/sys, /dev or /root"
+    "/sys, /dev or /root (in the home or working folder, only what lies in the task "
+    "file's own folder)"
 )
 SYSTEM_PLACES = ("/proc", "/sys", "/dev", "/root")
+WORKING_FOLDER = "the working folder"
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ def places(ledger_path: Path | None) -> list[Place]:
     found += [Place(Path(p), p, p != "/root") for p in SYSTEM_PLACES]
     found += [
         Place(Path.home(), "the home folder", False),
-        Place(Path.cwd(), "the working folder", False),
+        Place(Path.cwd(), WORKING_FOLDER, False),
     ]
     # A home or working folder that is the file system's root (a service's HOME=/, a
     # window started in /) would refuse every path: the other places still stand.
@@ -83,12 +86,32 @@ def _within(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def refusal(path: Path, protected: list[Place], *, installation: bool = False) -> str:
+def _may_carry(pack: Path | None, protected: list[Place]) -> Path | None:
+    """``pack`` resolved, when it may vouch for what lies in it: it lies in none of Arena's
+    or the kernel's places and is or holds none but the working folder (a pack is often
+    imported from its own folder)."""
+    if pack is None:
+        return None
+    folder = pack.resolve()
+    for place in protected:
+        holds = _within(place.path, folder) and place.name != WORKING_FOLDER
+        if holds or (place.arenas and place.path in folder.parents):
+            return None
+    return folder
+
+
+def refusal(
+    path: Path, protected: list[Place], *, installation: bool = False, pack: Path | None = None
+) -> str:
     """Why ``path`` (resolved here) may not be named ('' when it may). An interpreter's
     ``installation`` may lie inside the home or working folder (a virtual environment
-    does), never inside Arena's or the kernel's places, and never hold any."""
+    does), and so may what lies in ``pack``, the task file's folder; neither inside
+    Arena's or the kernel's places, and neither may hold any."""
     where = path.expanduser().resolve()
     own = _shipped()
+    carried = _may_carry(pack, protected)
+    if carried is not None and not _within(where, carried):
+        carried = None
     found: list[tuple[int, str, Place]] = []
     for place in protected:
         if where == place.path:
@@ -97,7 +120,7 @@ def refusal(path: Path, protected: list[Place], *, installation: bool = False) -
             found.append((1, "holds", place))
         elif place.path in where.parents:
             shipped = own is not None and _within(where, own) and place.path in own.parents
-            if not (shipped or (installation and not place.arenas)):
+            if not (shipped or ((installation or carried) and not place.arenas)):
                 found.append((2, "lies inside", place))
     if not found:
         return ""
@@ -119,8 +142,9 @@ def task_refusal(task: Task, protected: list[Place]) -> tuple[str, str] | None:
         git_dir = Path(task.repo["path"])
         named += [("repository.git", p) for p in (git_dir, *safe_git.object_folders(git_dir))]
     named += [(f"read_only_paths[{i}]", Path(p)) for i, p in enumerate(task.read_only_paths)]
+    pack = Path(task.pack) if task.pack is not None else None
     for field, path in named:
-        why = refusal(path, protected)
+        why = refusal(path, protected, pack=pack)
         if why:
             return field, f"{why}: {RULE}"
     return None

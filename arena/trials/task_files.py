@@ -211,7 +211,7 @@ def _task(
         return allowed(field, given if given.is_absolute() else path.parent / given)
 
     def allowed(field: str, where: Path) -> Path:
-        why = refusal(where, places)
+        why = refusal(where, places, pack=path.parent)
         if why:
             raise bad(field, f"{why}: {RULE}")
         return where.resolve()

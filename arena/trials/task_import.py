@@ -162,6 +162,10 @@ def _resolve(
         )
         refused = protected.task_refusal(task, places)
         if refused is not None:
+            # Its pack may vouch for it: kept with the task, the run is held to the same.
+            task = dataclasses.replace(task, pack=str(path.parent.resolve()))
+            refused = protected.task_refusal(task, places)
+        if refused is not None:
             raise bad(*refused)
         resolved.tasks.append((spec, task))
     return resolved

@@ -320,3 +320,58 @@ def test_a_working_folder_at_the_root_protects_nothing_more(rater, monkeypatch):
     assert "/" not in {str(p.path) for p in places}
     assert protected.refusal(rater.project.root / "data", places) == ""
     assert "lies inside the home folder" in protected.refusal(rater.home / "notes.txt", places)
+
+
+def _pack_in_home(rater: Rater) -> Project:
+    """A task pack kept in the home folder, its ledger elsewhere."""
+    root = rater.home / "bench"
+    root.mkdir()
+    return Project(root, root / "repo", make_repo(root / "repo"), rater.project.ledger_path)
+
+
+@needs_bwrap
+def test_a_pack_in_the_home_folder_may_name_what_it_carries(rater):
+    pack = _pack_in_home(rater)
+    (pack.root / "data").mkdir()
+    (pack.root / "data" / "expected.txt").write_text("5\n")
+    test = (
+        "import sys\nsys.path.insert(0, '.')\nimport calc\n"
+        f"assert calc.add(2, 3) == int(open({str(pack.root / 'data' / 'expected.txt')!r}).read())\n"
+    )
+    task = pack.task("add", test, read_only_paths=["data"])
+    pack.load([("add", "good", diff("calc.py", BASE, FIXED))], [task])
+    (trial,) = pack.run(sandbox.bubblewrap())
+    assert trial.result == "passed", trial.log_tail
+    with Ledger.open(pack.ledger_path) as ledger:
+        stored = trial_store.latest_tasks(ledger, "code")["add"]
+    assert stored.pack == str(pack.root)
+    # The pack vouches at run time too: a link swapped in later leads out of it.
+    moved = rater.home / "elsewhere"
+    shutil.move(pack.root / "data", moved)
+    (pack.root / "data").symlink_to(moved)
+    (trial,) = pack.run(sandbox.bubblewrap(), rerun=True)
+    assert trial.result == "errored"
+    assert trial.reason.startswith(f"unsafe_path: read_only_paths[0]: {pack.root / 'data'}")
+
+
+def test_a_pack_vouches_for_nothing_outside_it_nor_in_arenas_places(rater):
+    pack = _pack_in_home(rater)
+    pack.hidden("test_add.py", "pass\n")
+    places = protected.places(pack.ledger_path)
+    inside = pack.root / "repo" / "calc.py"
+    assert protected.refusal(inside, places, pack=pack.root) == ""
+    assert "lies inside the home folder" in protected.refusal(inside, places)
+    with Ledger.open(pack.ledger_path) as ledger:
+        for value in ("~/notes.txt", "../notes.txt", str(rater.key), str(rater.key.parent)):
+            path = pack.write_tasks([_entry("read_only_paths[0]", value, pack.commit)])
+            with pytest.raises(BadInput, match=re.escape(protected.RULE)):
+                import_tasks(ledger, path, family="code")
+    # A task file in the home folder itself, or in a folder holding Arena's, vouches for none.
+    for folder in (rater.home, rater.key.parent.parent):
+        assert "lies inside the home folder" in protected.refusal(
+            pack.root / "repo", places, pack=folder
+        )
+    ledger_in_pack = protected.places(pack.root / "ledgers" / "l.sqlite")
+    assert "lies inside the home folder" in protected.refusal(
+        inside, ledger_in_pack, pack=pack.root
+    )
