@@ -4,7 +4,7 @@ Planted the ways the first attacks got through: split across content parts,
 base64- or URL-encoded, cut short, and typed into an option that is recorded
 (model, endpoint, label, system prompt, inference settings). After each run
 every byte of the ledger and its WAL is searched for the key, its encodings
-and every 16-character run of it.
+and every run of ``PIECE_LENGTH`` characters of it.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.errors import BadInput, LedgerError
+from arena.errors import BadInput
 from arena.graded.run_settings import CollectSettings
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
 from arena.ledger import Ledger
-from arena.redact import PARTIAL_LENGTH
+from arena.redact import PIECE_LENGTH, REDACTED
 from tests.graded.fake_endpoint import FakeEndpoint, Raw, Reply
 
 KEY = "sk-proj-Zq9vX2mL7pR4tY8wK3nB6cF1hJ5dG0sA"
@@ -55,7 +55,7 @@ def _leaks(data: bytes) -> list[str]:
         "base64": base64.b64encode(KEY.encode()).decode().rstrip("="),
     }
     found = [name for name, form in forms.items() if form.encode() in data]
-    runs = {KEY[i : i + PARTIAL_LENGTH] for i in range(len(KEY) - PARTIAL_LENGTH + 1)}
+    runs = {KEY[i : i + PIECE_LENGTH] for i in range(len(KEY) - PIECE_LENGTH + 1)}
     return found + [f"run {r}" for r in runs if r.encode() in data]
 
 
@@ -105,11 +105,12 @@ def test_an_encoded_key_in_a_reply_is_redacted(tmp_path, suite, monkeypatch, ech
     assert _leaks(_on_disk(folder)) == []
 
 
-def test_part_of_a_key_in_a_reply_stops_the_run_before_it_is_stored(tmp_path, suite, monkeypatch):
-    partial = KEY[3 : 3 + PARTIAL_LENGTH + 4]
-    with pytest.raises(LedgerError, match="characters of the key"):
-        _collect(tmp_path, suite, _reply(f"Key fragment {partial}. Answer: 42"), monkeypatch)
-    assert _leaks(_on_disk(tmp_path / "ledger")) == []
+def test_part_of_a_key_in_a_reply_is_redacted_and_the_run_goes_on(tmp_path, suite, monkeypatch):
+    partial = KEY[3 : 3 + PIECE_LENGTH + 4]
+    folder = _collect(tmp_path, suite, _reply(f"Key fragment {partial}. Answer: 42"), monkeypatch)
+    on_disk = _on_disk(folder)
+    assert _leaks(on_disk) == []
+    assert f"Key fragment {REDACTED}. Answer: 42".encode() in on_disk
 
 
 @pytest.mark.parametrize(
