@@ -4,6 +4,7 @@ without outputs, the systems that answer them, and collecting their answers."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -66,9 +67,28 @@ def add_collect_options(c: argparse.ArgumentParser) -> None:
         "--max-cost",
         type=float,
         metavar="AMOUNT",
-        help="without a suite: stop before this run's cost could pass AMOUNT (list prices; "
-        "needs prices and max_tokens for every system)",
+        help="stop sending before this run's cost could pass AMOUNT (list prices; needs "
+        "prices and max_tokens for every system)",
     )
+    c.add_argument(
+        "--max-reply-mb",
+        type=float,
+        metavar="MB",
+        help="a larger reply is cut off and counts as a failed attempt (default 8)",
+    )
+
+
+def budget_options(args: argparse.Namespace) -> tuple[float | None, int]:
+    """``--max-cost`` and ``--max-reply-mb`` (in bytes), checked."""
+    from arena.graded.run_settings import DEFAULT_MAX_REPLY_BYTES
+
+    if args.max_cost is not None and not 0 <= args.max_cost < math.inf:
+        raise BadInput("expected an amount ≥ 0", field="--max-cost")
+    if args.max_reply_mb is None:
+        return args.max_cost, DEFAULT_MAX_REPLY_BYTES
+    if not 0 < args.max_reply_mb < math.inf:
+        raise BadInput("expected a positive size", field="--max-reply-mb")
+    return args.max_cost, max(1, round(args.max_reply_mb * 1_000_000))
 
 
 def cmd_case_import(args: argparse.Namespace) -> int:
@@ -143,17 +163,17 @@ def cmd_collect_outputs(args: argparse.Namespace) -> int:
 
     if not args.family:
         raise BadInput("name the family to fill (or a suite for a graded family)", field="--family")
+    max_cost, max_reply_bytes = budget_options(args)
     options = RunOptions(
         workers=args.workers,
         per_endpoint=args.per_endpoint,
-        max_cost=args.max_cost,
+        max_cost=max_cost,
         timeout_s=args.timeout,
         retries=args.retries,
+        max_reply_bytes=max_reply_bytes,
     )
     if options.per_endpoint is not None and options.per_endpoint < 1:
         raise BadInput("at least 1", field="--per-endpoint")
-    if options.max_cost is not None and not options.max_cost >= 0:
-        raise BadInput("expected an amount ≥ 0", field="--max-cost")
     with (
         open_ledger(args) as ledger,
         tqdm(desc="collect", unit="answer", disable=None, file=sys.stderr) as bar,
@@ -187,6 +207,8 @@ def cmd_collect_outputs(args: argparse.Namespace) -> int:
             f"  failed: {failure.label} on case {failure.case_id} sample {failure.sample}: "
             + failure.error
         )
+    for odd in summary.suspicious[:20]:
+        print(f"  suspicious: {odd.label} on case {odd.case_id} sample {odd.sample}: {odd.error}")
     if summary.stopped_by_budget:
         print(
             f"  stopped before --max-cost {args.max_cost:g}: {summary.not_sent} left for a "
@@ -206,6 +228,7 @@ def _summary(report: Any) -> dict[str, Any]:
         "total": s.total,
         "answered": s.answered,
         "failed": [f.__dict__ for f in s.failures],
+        "suspicious": [f.__dict__ for f in s.suspicious],
         "not_sent": s.not_sent,
         "cost": s.cost,
         "elapsed_s": s.elapsed_s,

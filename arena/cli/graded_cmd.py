@@ -95,6 +95,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
         if getattr(args, name) is None:
             raise BadInput("required with a suite", field=f"--{name}")
 
+    from arena.cli.collect_cmd import budget_options
     from arena.graded.run_settings import CollectSettings, load_prices
     from arena.graded.runs import collect_run
 
@@ -105,6 +106,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
     if not isinstance(inference, dict):
         raise BadInput("expected a JSON object", field="--inference")
     prices = load_prices(args.prices, args.model) if args.prices else None
+    max_cost, max_reply_bytes = budget_options(args)
     settings = CollectSettings(
         endpoint=args.endpoint,
         model=args.model,
@@ -115,6 +117,8 @@ def cmd_collect(args: argparse.Namespace) -> int:
         retries=args.retries,
         concurrency=args.concurrency,
         prices=prices,
+        max_cost=max_cost,
+        max_reply_bytes=max_reply_bytes,
     )
     with open_ledger(args) as ledger:
         suite, family = _suite(ledger, args.suite)
@@ -148,6 +152,10 @@ def cmd_collect(args: argparse.Namespace) -> int:
                 "skipped": report.summary.skipped,
                 "delivered": report.summary.delivered,
                 "status_counts": counts,
+                "cost": report.summary.cost,
+                "not_sent": report.summary.not_sent,
+                "stopped_by_budget": report.summary.stopped_by_budget,
+                "suspicious": dict(report.summary.suspicious),
             }
         )
     else:
@@ -156,6 +164,13 @@ def cmd_collect(args: argparse.Namespace) -> int:
             f"{report.summary.skipped} already done; "
             + ", ".join(f"{k} {v}" for k, v in counts.items() if v)
         )
+        for task_id, why in list(report.summary.suspicious.items())[:20]:
+            print(f"  suspicious: task {task_id}: {why}")
+        if report.summary.stopped_by_budget:
+            print(
+                f"  stopped before --max-cost {max_cost:g}: {report.summary.not_sent} left "
+                "for a later run"
+            )
     return 0
 
 

@@ -3,13 +3,14 @@
 Workers ask; the calling thread stores each answer as it arrives (``on_answer``), so
 what was stored stays stored whatever happens next. Each endpoint has one connection
 pool and a limit on requests in flight, shared by the systems it serves. A budget
-(``max_cost``) is kept by reserving each job's worst case before it is sent: a job is
-sent only while what was spent, plus what is reserved, plus its own worst case stays
-within the budget.
+(``max_cost``) is kept by reserving each job's most before it is sent
+(``arena.graded.budget``): a job is sent only while what was spent, plus what is
+reserved, plus its own most stays within the budget.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections import Counter
@@ -17,16 +18,14 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
-import httpx
+import httpcore
 
 from arena.collecting.systems_file import settings_of
 from arena.collecting.work import Answer, Job, joined
 from arena.errors import BadInput, LedgerError
+from arena.graded.budget import Budget, worst_cost
 from arena.graded.endpoint import ChatReply, Client, Message, pool
-from arena.graded.run_settings import completions_url
-
-# Tokens a chat template may add around each message, beyond the message's own bytes.
-_TEMPLATE_TOKENS = 16
+from arena.graded.run_settings import DEFAULT_MAX_REPLY_BYTES, completions_url
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,14 @@ class RunOptions:
     timeout_s: float = 120.0
     retries: int = 4
     backoff_s: float = 1.0  # the first retry's wait when the server gives no Retry-After
+    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
 
 
 @dataclass(frozen=True)
 class Failure:
+    """A job not answered (``error`` says why), or answered with token counts that were
+    not believed (``error`` says what they were)."""
+
     label: str
     case_id: str
     sample: int
@@ -71,22 +74,7 @@ class RunSummary:
     cost: float
     elapsed_s: float
     stopped_by_budget: bool
-
-
-class _Budget:
-    """What was spent and what in-flight jobs may still spend (their worst case)."""
-
-    def __init__(self, limit: float | None) -> None:
-        self.limit = limit
-        self.spent = 0.0
-        self.reserved = 0.0
-
-    def admits(self, worst: float) -> bool:
-        return self.limit is None or self.spent + self.reserved + worst <= self.limit
-
-    def settle(self, worst: float, spent: float) -> None:
-        self.reserved -= worst
-        self.spent += spent
+    suspicious: tuple[Failure, ...] = ()  # answers stored with their tokens held down
 
 
 class _Endpoints:
@@ -95,18 +83,21 @@ class _Endpoints:
 
     def __init__(self, jobs: Sequence[Job], options: RunOptions, stop: threading.Event) -> None:
         limit = options.per_endpoint or options.workers
-        self.pools: dict[str, httpx.Client] = {}
+        self.pools: dict[str, httpcore.ConnectionPool] = {}
         self.slots: dict[str, threading.Semaphore] = {}
         self.clients: dict[str, Client] = {}
         for job in jobs:
             system = job.system
             if system.system_id in self.clients:
                 continue
-            settings = settings_of(
-                system,
-                timeout_s=options.timeout_s,
-                retries=options.retries,
-                backoff_s=options.backoff_s,
+            settings = dataclasses.replace(
+                settings_of(
+                    system,
+                    timeout_s=options.timeout_s,
+                    retries=options.retries,
+                    backoff_s=options.backoff_s,
+                ),
+                max_reply_bytes=options.max_reply_bytes,
             )
             settings.check()
             # The key is read from its variable now: an unset one stops the run unsent.
@@ -132,26 +123,6 @@ class _Result:
     cost: float | None  # None: a reply said no usage, so what it cost is not known
 
 
-def worst_cost(job: Job, client: Client) -> float:
-    """The most ``job`` can cost: every prompt token counted as a byte of its messages
-    (a token is at least one byte) plus each earlier answer at ``max_tokens``, and every
-    answer at ``max_tokens``."""
-    settings = client.settings
-    prices, most = settings.prices, settings.inference.get("max_tokens")
-    if prices is None or not isinstance(most, int):
-        raise BadInput(
-            f"--max-cost needs prices and max_tokens for every system; {job.system.label!r} "
-            "lacks them",
-            field="--max-cost",
-        )
-    system = len((settings.system_prompt or "").encode()) + _TEMPLATE_TOKENS
-    total, asked = 0.0, system
-    for index, turn in enumerate(job.turns):
-        asked += len(turn.encode()) + _TEMPLATE_TOKENS + (most + _TEMPLATE_TOKENS if index else 0)
-        total += prices.cost(asked, most) or 0.0
-    return total
-
-
 def _ask(job: Job, client: Client) -> _Result:
     """Every turn of ``job``, each sent with the system's own earlier answers."""
     conversation: list[Message] = []
@@ -170,10 +141,10 @@ def _ask(job: Job, client: Client) -> _Result:
             return _Result(job, None, f"turn {len(replies) + 1}: {reply.error}", spent)
         replies.append(reply)
         conversation.append({"role": "assistant", "content": reply.text or ""})
-    return _Result(job, _answer(replies), "", spent)
+    return _Result(job, _answer(replies, client), "", spent)
 
 
-def _answer(replies: Sequence[ChatReply]) -> Answer:
+def _answer(replies: Sequence[ChatReply], client: Client) -> Answer:
     def total(name: str) -> float | None:
         values = [getattr(r, name) for r in replies]
         return None if any(v is None for v in values) else sum(values)
@@ -183,12 +154,16 @@ def _answer(replies: Sequence[ChatReply]) -> Answer:
     cut = next((r for r in reasons if r in ("length", "max_tokens")), None)
     prompt, completion = total("prompt_tokens"), total("completion_tokens")
     return Answer(
-        text=joined([r.text or "" for r in replies]),
+        # Redacted again once joined: pieces of a key from several turns may meet here.
+        text=client.redactor.text(joined([r.text or "" for r in replies])),
         finish_reason=cut or reasons[-1],
         latency_ms=total("latency_ms"),
         prompt_tokens=None if prompt is None else int(prompt),
         completion_tokens=None if completion is None else int(completion),
         cost=total("cost"),
+        suspicious="; ".join(
+            f"turn {i}: {r.suspicious}" for i, r in enumerate(replies, 1) if r.suspicious
+        ),
     )
 
 
@@ -207,9 +182,11 @@ def run(
         raise BadInput("at least 1", field="--workers")
     stop = stop or threading.Event()
     endpoints = _Endpoints(jobs, options, stop)
-    budget = _Budget(options.max_cost)
+    budget = Budget(options.max_cost)
     worst = {
-        job.output_id: worst_cost(job, endpoints.clients[job.system.system_id])
+        job.output_id: worst_cost(
+            endpoints.clients[job.system.system_id].settings, job.turns, label=job.system.label
+        )
         if options.max_cost is not None
         else 0.0
         for job in jobs
@@ -218,6 +195,7 @@ def run(
     answered: Counter[str] = Counter()
     failed: Counter[str] = Counter()
     failures: list[Failure] = []
+    suspicious: list[Failure] = []
     started = time.monotonic()
     queue = list(reversed(jobs))
     over_budget = False
@@ -242,11 +220,10 @@ def run(
         nonlocal over_budget
         while queue and len(in_flight) < options.workers and not stop.is_set():
             job = queue[-1]
-            if not budget.admits(worst[job.output_id]):
+            if not budget.reserve(worst[job.output_id]):
                 over_budget = True
                 return
             queue.pop()
-            budget.reserved += worst[job.output_id]
             in_flight.add(executor.submit(_ask, job, endpoints.clients[job.system.system_id]))
 
     report()
@@ -256,9 +233,7 @@ def run(
             finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
             results = [future.result() for future in finished]
             for result in results:
-                # A cost not known is taken to be the most the job could cost.
-                most = worst[result.job.output_id]
-                budget.settle(most, most if result.cost is None else result.cost)
+                budget.settle(worst[result.job.output_id], result.cost)
             # The workers get their next jobs before the answers are stored: a store's
             # commit then overlaps the requests in flight instead of delaying them.
             send()
@@ -268,6 +243,15 @@ def run(
                     _refuse_leak(endpoints.clients[job.system.system_id], job, result.answer)
                     on_answer(job, result.answer)
                     answered[job.system.label] += 1
+                    if result.answer.suspicious:
+                        suspicious.append(
+                            Failure(
+                                job.system.label,
+                                job.case.case_id,
+                                job.sample,
+                                result.answer.suspicious,
+                            )
+                        )
                 elif result.error != "stopped":
                     failed[job.system.label] += 1
                     failures.append(
@@ -286,6 +270,7 @@ def run(
         cost=budget.spent,
         elapsed_s=time.monotonic() - started,
         stopped_by_budget=over_budget and bool(queue),
+        suspicious=tuple(suspicious),
     )
 
 

@@ -104,6 +104,9 @@ class Answer(OutputDetails):
     """A job's answer: every turn's reply joined, with their details summed."""
 
     text: str
+    # Token counts some turn's reply claimed beyond what its request allowed (held down to
+    # that); said in the run's summary, not stored with the output.
+    suspicious: str = ""
 
 
 def output_of(job: Job, answer: Answer, family: Family) -> Output:

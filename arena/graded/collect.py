@@ -1,5 +1,8 @@
 """A collecting run: every task of a suite not yet delivered, a few requests in flight,
-each result handed to the caller (who commits it) before the next one is taken."""
+each result handed to the caller (who commits it) before the next one is taken.
+
+With ``settings.max_cost`` each task's most is reserved before it is sent, by the same
+rule a votes family's run keeps (``arena.graded.budget``)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from arena.errors import LedgerError
+from arena.graded.budget import Budget, worst_cost
 from arena.graded.endpoint import ITEM_STATUSES, Client, CollectedItem
 from arena.graded.run_settings import CollectSettings
 from arena.graded.suites import Task
@@ -33,6 +37,10 @@ class CollectSummary:
     skipped: int
     delivered: int
     status_counts: Mapping[str, int]
+    cost: float = 0.0  # as counted: reported usage, held to what each request allowed
+    not_sent: int = 0  # left for a later run by the budget (or a stop)
+    stopped_by_budget: bool = False
+    suspicious: Mapping[str, str] = dataclasses.field(default_factory=dict)  # task -> why
 
 
 def _refuse_leak(redactor: Redactor, item: CollectedItem) -> None:
@@ -83,34 +91,61 @@ def collect(
         eta = (len(todo) - delivered) / rate if rate else None
         on_progress(Progress(delivered, len(todo), skipped, elapsed, rate, eta))
 
+    budget = Budget(settings.max_cost)
+    most = {
+        t.task_id: worst_cost(settings, (t.input,), label=settings.model)
+        if settings.max_cost is not None
+        else 0.0
+        for t in todo
+    }
+    suspicious: dict[str, str] = {}
     report()
-    queue = iter(todo)
+    queue = list(reversed(todo))
     pool = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="arena-collect")
-    in_flight: set[Future[CollectedItem | None]] = set()
+    in_flight: dict[Future[CollectedItem | None], Task] = {}
+    over_budget = False
+
+    def send() -> None:
+        nonlocal over_budget
+        while queue and len(in_flight) < settings.concurrency:
+            if not budget.reserve(most[queue[-1].task_id]):
+                over_budget = True
+                return
+            task = queue.pop()
+            in_flight[pool.submit(client.run, task)] = task
+
     try:
-        for task in queue:
-            in_flight.add(pool.submit(client.run, task))
-            if len(in_flight) >= settings.concurrency:
-                break
+        send()
         while in_flight:
-            finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+            finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in finished:
+                task = in_flight.pop(future)
                 item = future.result()
+                # A failed attempt reports no usage, and counts nothing; an answer
+                # without usage counts at its most.
+                budget.settle(most[task.task_id], item.cost if item and item.status == "ok" else 0)
                 if item is None:
                     continue
                 _refuse_leak(client.redactor, item)
                 on_item(item)
                 delivered += 1
                 counts[item.status] += 1
+                if item.suspicious:
+                    suspicious[item.task_id] = item.suspicious
                 report()
-                following = next(queue, None)
-                if following is not None:
-                    in_flight.add(pool.submit(client.run, following))
+            send()
     finally:
         # Waiting out in-flight requests would block Ctrl-C for up to the timeout.
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
         client.close()
     return CollectSummary(
-        total=len(todo), skipped=skipped, delivered=delivered, status_counts=counts
+        total=len(todo),
+        skipped=skipped,
+        delivered=delivered,
+        status_counts=counts,
+        cost=budget.spent,
+        not_sent=len(todo) - delivered,
+        stopped_by_budget=over_budget and bool(queue),
+        suspicious=suspicious,
     )

@@ -1,16 +1,17 @@
 """Asking an OpenAI-compatible chat-completions endpoint for an answer.
 
-The requests go through httpx: one connection pool per endpoint keeps a run's
-requests on a few kept-alive connections, and its per-phase timeouts and
-streamed body let a whole-reply deadline hold. Replies are parsed, then the
-configured bearer token is removed from the parsed values, before anything
-leaves this module.
+Requests go through httpcore, over one connection pool per endpoint, so a run's
+requests share a few kept-alive connections; each request ends by its deadline and
+each reply by its cap (``arena.graded.transport``). Replies are parsed strictly (bad
+Unicode and deep nesting are a malformed reply, not a crash), then the configured
+bearer token is removed from every value kept, before anything leaves this module.
 """
 
 from __future__ import annotations
 
 import email.utils
 import json
+import re
 import threading
 import time
 from contextlib import AbstractContextManager, nullcontext
@@ -18,8 +19,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-import httpx
+import httpcore
+import orjson
 
+from arena.graded import transport
+from arena.graded.budget import counted
 from arena.graded.run_settings import HARNESS, CollectSettings, completions_url
 from arena.graded.suites import Task
 from arena.redact import Redactor
@@ -36,6 +40,8 @@ ITEM_STATUSES: tuple[str, ...] = (
     "connection_error",
 )
 Message = dict[str, str]
+_PHASES = ("connect", "read", "write", "pool")  # each bounded, besides the whole deadline
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +60,8 @@ class ChatReply:
     attempts: int = 1
     response_model: str | None = None  # the model id the endpoint says answered
     finished_at: str = ""
+    # Why the reply's token counts were not believed (counted at the most allowed), if so.
+    suspicious: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,14 +72,9 @@ class CollectedItem(ChatReply):
     input_hash: str
 
 
-def pool(settings: CollectSettings, connections: int) -> httpx.Client:
+def pool(settings: CollectSettings, connections: int) -> httpcore.ConnectionPool:
     """A connection pool for one endpoint, ``connections`` requests at a time."""
-    return httpx.Client(
-        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
-        timeout=settings.timeout_s,
-        # A proxy from the environment would see the bearer token; endpoints are named whole.
-        trust_env=False,
-    )
+    return transport.pool(connections)
 
 
 class Client:
@@ -88,7 +91,7 @@ class Client:
         key: str | None,
         stop: threading.Event,
         *,
-        http: httpx.Client | None = None,
+        http: httpcore.ConnectionPool | None = None,
         slots: threading.Semaphore | None = None,
     ):
         self.settings = settings
@@ -119,7 +122,11 @@ class Client:
         reply = self.ask(self.messages([{"role": "user", "content": task.input}]))
         if reply is None:
             return None
-        return CollectedItem(task_id=task.task_id, input_hash=task.input_hash, **vars(reply))
+        fields = vars(reply)
+        # A graded attempt records why its counts were not believed where a failed one
+        # records its error.
+        fields["error"] = reply.error or reply.suspicious
+        return CollectedItem(task_id=task.task_id, input_hash=task.input_hash, **fields)
 
     def ask(self, messages: list[Message]) -> ChatReply | None:
         """Send ``messages`` with retries; None when stopped during a back-off wait."""
@@ -129,7 +136,7 @@ class Client:
             attempt += 1
             started = time.monotonic()
             with self._slot():
-                item, retryable, retry_after = self._attempt(body)
+                item, retryable, retry_after = self._attempt(body, messages)
             latency = round((time.monotonic() - started) * 1000)
             if not retryable or attempt > self.settings.retries:
                 return ChatReply(latency_ms=latency, attempts=attempt, finished_at=_now(), **item)
@@ -145,40 +152,54 @@ class Client:
     def _slot(self) -> AbstractContextManager[Any]:
         return self.slots if self.slots is not None else nullcontext()
 
-    def _attempt(self, body: bytes) -> tuple[dict[str, Any], bool, float | None]:
+    def _attempt(
+        self, body: bytes, messages: list[Message]
+    ) -> tuple[dict[str, Any], bool, float | None]:
         """(fields of the reply, whether to retry, the server's Retry-After in seconds)."""
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "User-Agent": HARNESS,
-        }
+        headers = [
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json"),
+            ("Accept-Encoding", "identity"),  # nothing to undo: a small body stays small
+            ("User-Agent", HARNESS),
+        ]
         if self.key:
-            headers["Authorization"] = f"Bearer {self.key}"
+            headers.append(("Authorization", f"Bearer {self.key}"))
         timeout = self.settings.timeout_s
-        deadline = time.monotonic() + timeout
         try:
-            with self.http.stream("POST", self.url, content=body, headers=headers) as response:
-                raw = _read(response, deadline)
-                if response.status_code >= 400:
-                    return self._http_error(response, raw)
-        except (TimeoutError, httpx.TimeoutException):
+            # The deadline covers the whole exchange: connecting, the headers, the body.
+            with (
+                transport.deadline(timeout),
+                self.http.stream(
+                    "POST",
+                    self.url,
+                    content=body,
+                    headers=headers,
+                    extensions={"timeout": dict.fromkeys(_PHASES, timeout)},
+                ) as response,
+            ):
+                raw = transport.read_capped(response, self.settings.max_reply_bytes)
+        except transport.ReplyTooLarge as error:
+            return {"status": "malformed_reply", "error": str(error)}, False, None
+        except httpcore.TimeoutException:
             return (
                 {"status": "timeout", "error": f"no complete reply within {timeout:g} s"},
                 self.settings.retry_timeouts,
                 None,
             )
-        except httpx.TransportError as error:  # refused, reset, hung up, cut short
-            return self._connection(error)
-        return self._reply(raw), False, None
+        except (httpcore.NetworkError, httpcore.ProtocolError) as error:
+            return self._connection(error)  # refused, reset, hung up, cut short
+        if response.status >= 400:
+            return self._http_error(response, raw)
+        return self._reply(raw, messages), False, None
 
     def _connection(self, reason: Any) -> tuple[dict[str, Any], bool, float | None]:
         message = self.redactor.text(f"cannot reach {self.url}: {reason}")
         return {"status": "connection_error", "error": message}, True, None
 
     def _http_error(
-        self, response: httpx.Response, body: bytes
+        self, response: httpcore.Response, body: bytes
     ) -> tuple[dict[str, Any], bool, float | None]:
-        code = response.status_code
+        code = response.status
         detail = self._error_detail(body)
         item = {
             "status": "http_error",
@@ -186,28 +207,30 @@ class Client:
             "error": f"HTTP {code}: {detail}" if detail else f"HTTP {code}",
         }
         retryable = code == 429 or code >= 500
-        header = response.headers.get("Retry-After")
+        header = next(
+            (v.decode("latin-1") for k, v in response.headers if k.lower() == b"retry-after"),
+            None,
+        )
         return item, retryable, _retry_after_seconds(header) if header else None
 
     def _error_detail(self, body: bytes) -> str:
-        text = body.decode("utf-8", "replace")
+        """The server's message (``error.message``), else the body as text, redacted."""
         try:
-            parsed = self.redactor.value(json.loads(text))
-        except ValueError:
-            return self.redactor.text(text.strip())[:300]
-        if isinstance(parsed, dict):
-            inner = parsed.get("error", parsed)
-            message = inner.get("message") if isinstance(inner, dict) else inner
-            if isinstance(message, str):
-                return message[:300]
-        return json.dumps(parsed, ensure_ascii=False)[:300]
+            parsed = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            parsed = None
+        inner = parsed.get("error", parsed) if isinstance(parsed, dict) else None
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        if not isinstance(message, str):
+            message = _unescaped(body.decode("utf-8", "replace")).strip()
+        return self.redactor.text(message)[:300]
 
-    def _reply(self, raw: bytes) -> dict[str, Any]:
+    def _reply(self, raw: bytes, messages: list[Message]) -> dict[str, Any]:
         try:
-            parsed = json.loads(raw.decode("utf-8"))
-        except ValueError as error:  # includes UnicodeDecodeError
+            # Strict: no lone surrogates (they cannot be stored), nesting at most 1024 deep.
+            reply = orjson.loads(raw)
+        except orjson.JSONDecodeError as error:
             return {"status": "malformed_reply", "error": f"the reply is not JSON ({error})"}
-        reply = self.redactor.value(parsed)
         choices = reply.get("choices") if isinstance(reply, dict) else None
         choice = choices[0] if isinstance(choices, list) and choices else None
         message = choice.get("message") if isinstance(choice, dict) else None
@@ -215,32 +238,33 @@ class Client:
             return {"status": "malformed_reply", "error": "the reply has no choices[0].message"}
         content = message.get("content")
         if isinstance(content, list):  # content parts: keep the text ones, in order
-            # Redacted again once joined: a key split across parts shows only here.
-            content = self.redactor.text(
-                "".join(
-                    p.get("text", "")
-                    for p in content
-                    if isinstance(p, dict) and isinstance(p.get("text"), str)
-                )
+            content = "".join(
+                p.get("text", "")
+                for p in content
+                if isinstance(p, dict) and isinstance(p.get("text"), str)
             )
         if content is not None and not isinstance(content, str):
             return {"status": "malformed_reply", "error": "choices[0].message.content is not text"}
         usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
-        prompt, completion = (
+        tokens = counted(
+            self.settings,
+            messages,
             _count(usage.get("prompt_tokens")),
             _count(usage.get("completion_tokens")),
         )
         finish = choice.get("finish_reason") if isinstance(choice, dict) else None
         model = reply.get("model")
         prices = self.settings.prices
+        # Only what is kept is redacted: the key joined from content parts shows only here.
         return {
             "status": "ok",
-            "text": content or "",
-            "finish_reason": finish if isinstance(finish, str) else None,
-            "prompt_tokens": prompt,
-            "completion_tokens": completion,
-            "cost": prices.cost(prompt, completion) if prices else None,
-            "response_model": model if isinstance(model, str) else None,
+            "text": self.redactor.text(content or ""),
+            "finish_reason": self.redactor.text(finish) if isinstance(finish, str) else None,
+            "prompt_tokens": tokens.prompt_tokens,
+            "completion_tokens": tokens.completion_tokens,
+            "cost": prices.cost(tokens.prompt_tokens, tokens.completion_tokens) if prices else None,
+            "response_model": self.redactor.text(model) if isinstance(model, str) else None,
+            "suspicious": tokens.suspicious,
         }
 
 
@@ -252,14 +276,10 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _read(response: httpx.Response, deadline: float) -> bytes:
-    """The whole body, or TimeoutError once the deadline passes (a trickle is still slow)."""
-    chunks: list[bytes] = []
-    for chunk in response.iter_bytes(65536):
-        chunks.append(chunk)
-        if time.monotonic() > deadline:
-            raise TimeoutError("reply not complete within the timeout")
-    return b"".join(chunks)
+def _unescaped(text: str) -> str:
+    """``text`` with JSON's ``\\u`` escapes read (but no lone surrogate), so a key written
+    with them in a body that is not JSON is found like any other."""
+    return _ESCAPE.sub(lambda m: m[0] if 0xD800 <= (c := int(m[1], 16)) <= 0xDFFF else chr(c), text)
 
 
 def _retry_after_seconds(value: str) -> float | None:

@@ -4,6 +4,7 @@ prices, and the run tuple that names the run; none may hold the API key."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import urllib.error
@@ -22,6 +23,8 @@ from arena.records import SystemDescriptor
 from arena.redact import SECRET_KEYS, Redactor
 
 HARNESS = "arena-collect/1"
+# A reply larger than this (bytes) is cut off and counts as a malformed one.
+DEFAULT_MAX_REPLY_BYTES = 8_000_000
 _RESERVED = frozenset({"model", "messages", "stream"})
 
 
@@ -104,6 +107,8 @@ class CollectSettings:
     prices: Prices | None = None
     # A graded run records a timeout as the task's result; collecting for votes retries it.
     retry_timeouts: bool = False
+    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
+    max_cost: float | None = None  # the run stops sending before its cost could pass this
 
     @property
     def retry_policy(self) -> str:
@@ -138,6 +143,10 @@ class CollectSettings:
             quantization=quantization,
             timeout_s=self.timeout_s,
             retry_policy=self.retry_policy,
+            # Recorded only when raised: a run with the default cap keeps its id.
+            max_reply_bytes=self.max_reply_bytes
+            if self.max_reply_bytes != DEFAULT_MAX_REPLY_BYTES
+            else None,
         )
 
     def check(self) -> None:
@@ -157,6 +166,10 @@ class CollectSettings:
         for name in ("retries", "backoff_s", "max_wait_s"):
             if getattr(self, name) < 0:
                 raise BadInput("must not be negative", field=name)
+        if self.max_reply_bytes < 1:
+            raise BadInput("expected a positive size", field="--max-reply-mb")
+        if self.max_cost is not None and not 0 <= self.max_cost < math.inf:
+            raise BadInput("expected an amount ≥ 0", field="--max-cost")
         try:
             json.dumps(dict(self.inference), allow_nan=False)
         except (TypeError, ValueError) as error:
@@ -185,6 +198,11 @@ class CollectSettings:
             raise BadInput(
                 f"the environment variable {self.api_key_env} is not set", field="api_key_env"
             )
+        if not (key.isascii() and key.isprintable()):
+            raise BadInput(
+                f"the key in {self.api_key_env} holds characters an HTTP header cannot carry",
+                field="api_key_env",
+            )
         return key
 
 
@@ -203,6 +221,7 @@ def run_descriptor(
     timeout_s: float | None = None,
     retry_policy: str | None = None,
     source: str | None = None,
+    max_reply_bytes: int | None = None,
 ) -> SystemDescriptor:
     """The full run tuple as a SystemDescriptor; its ``system_id`` names the run.
 
@@ -223,6 +242,8 @@ def run_descriptor(
         recorded["source"] = source
     if timeout_s is not None:
         recorded["timeout_s"] = float(timeout_s)
+    if max_reply_bytes is not None:
+        recorded["max_reply_bytes"] = max_reply_bytes
     manifest = {
         "harness": harness,
         "answer_contract": answer_contract,

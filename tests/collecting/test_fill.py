@@ -127,10 +127,9 @@ def test_max_cost_is_never_passed(ledger_path, tmp_path, key):
 
 
 def test_a_reply_without_usage_counts_at_the_most_it_could_cost(ledger_path, tmp_path, key):
-    from arena.collecting.asking import worst_cost
     from arena.collecting.fill import plan
     from arena.collecting.systems_file import settings_of
-    from arena.graded.endpoint import Client
+    from arena.graded.budget import worst_cost
 
     with FakeEndpoint(default=Reply(usage=None)) as server:
         make_family(
@@ -140,7 +139,7 @@ def test_a_reply_without_usage_counts_at_the_most_it_could_cost(ledger_path, tmp
             most = {}
             for job in plan(ledger, "fam").jobs:
                 settings = settings_of(job.system, timeout_s=1, retries=0, backoff_s=0)
-                most[job.output_id] = worst_cost(job, Client(settings, None, threading.Event()))
+                most[job.output_id] = worst_cost(settings, job.turns, label=job.system.label)
             limit = 5 * max(most.values())
             report = fill(ledger, "fam", options=RunOptions(workers=2, max_cost=limit))
             stored = [o.output_id for o in catalog.outputs(ledger, "fam")]

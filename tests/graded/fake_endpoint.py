@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -56,7 +57,32 @@ class Hangup:
     """Close the connection without a reply."""
 
 
-Step = Reply | Echo | Fail | Raw | EchoToken | Hangup
+@dataclass(frozen=True)
+class Token:
+    """A reply whose text is ``render(token)``: the bearer token in some disguise."""
+
+    render: Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Flood:
+    """A 200 reply of ``size`` bytes, made as it is sent (never held whole), ended by
+    closing the connection: the start of a valid reply, its text, then its end."""
+
+    size: int
+
+
+@dataclass(frozen=True)
+class Trickle:
+    """A reply sent a byte every ``every`` seconds: its first ``slow`` bytes of the
+    status line and headers (``in_headers``), or of a body of ``slow`` bytes."""
+
+    slow: int
+    in_headers: bool = False
+    every: float = 1.0
+
+
+Step = Reply | Echo | Fail | Raw | EchoToken | Hangup | Token | Flood | Trickle
 
 
 @dataclass
@@ -74,6 +100,7 @@ class FakeEndpoint:
         self.script = {k: list(v) for k, v in (script or {}).items()}
         self.default = default
         self.requests: list[Seen] = []
+        self.sent = 0  # bytes of Flood and Trickle replies sent
         self.lock = threading.Lock()
         outer = self
 
@@ -125,9 +152,43 @@ class FakeEndpoint:
         step = self._next(content)
         token = handler.headers.get("Authorization", "").removeprefix("Bearer ")
         try:
-            _respond(handler, step, body, token)
+            if isinstance(step, Flood | Trickle):
+                self._stream(handler, step)
+            else:
+                _respond(handler, step, body, token)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout): nothing to answer
+
+    def _stream(self, handler: BaseHTTPRequestHandler, step: Flood | Trickle) -> None:
+        def send(data: bytes) -> None:
+            handler.wfile.write(data)
+            handler.wfile.flush()
+            with self.lock:
+                self.sent += len(data)
+
+        handler.close_connection = True
+        if isinstance(step, Trickle):
+            head = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n"
+            head += b"Content-Length: %d\r\n\r\n" % step.slow
+            slow = head[: step.slow] if step.in_headers else b" " * step.slow
+            if not step.in_headers:
+                send(head)
+            for i in range(len(slow)):
+                send(slow[i : i + 1])
+                time.sleep(step.every)
+            if step.in_headers:
+                send(head[step.slow :] + b" " * step.slow)
+            return
+        start = b'{"choices": [{"message": {"role": "assistant", "content": "'
+        end = b'"}, "finish_reason": "stop"}]}'
+        handler.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n")
+        send(start)
+        chunk = b"a" * 65536
+        left = step.size - len(start) - len(end)
+        while left > 0:
+            send(chunk[:left])
+            left -= len(chunk)
+        send(end)
 
 
 def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any], token: str) -> None:
@@ -141,6 +202,10 @@ def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any], 
         return
     if isinstance(step, Raw):
         _send(handler, 200, step.body)
+        return
+    if isinstance(step, Token):
+        reply = _completion(body["model"], step.render(token), "stop", (3, 4))
+        _send(handler, 200, json.dumps(reply).encode())
         return
     if isinstance(step, EchoToken):
         reply = _completion(body["model"], f"Your key is {token}. Answer: 42", "stop", (3, 4))
