@@ -1,36 +1,45 @@
 """Planted secrets never reach the ledger, its WAL or an exported bundle.
 
-Secrets are planted in every field an imported file can carry (prompts, outputs,
-system fields, inference settings, CSV cells, FastChat turns, AlpacaEval fields,
-vote logs) and under secret-looking keys (``api_key``, ``authorization`` ...).
-Configured secrets are given to the importer's ``Redactor`` as ``--api-key-env``
-would; values under secret-looking keys are not configured anywhere. After the
-imports, votes, a closed round and an exported bundle (folder and .zip), every
-byte of the database, its WAL and the bundle is searched for each secret, raw and
-JSON-escaped.
+Imported files: secrets are planted in every field an imported file can carry
+(prompts, outputs, system fields, inference settings, CSV cells, FastChat turns,
+AlpacaEval fields, vote logs) and under secret-looking keys (``api_key``,
+``authorization`` ...). Configured secrets are given to the importer's ``Redactor``
+as ``--api-key-env`` would; values under secret-looking keys are not configured
+anywhere. After the imports, votes, a closed round and an exported bundle (folder
+and .zip), every byte of the database, its WAL and the bundle is searched for each
+secret, raw and JSON-escaped.
+
+An endpoint: the key `arena collect` sends comes back in every disguise an endpoint
+might give it (case, hex, base64 at each offset, URL-encoding, reversed, spaced out,
+in pieces over turns, quoted by a 401); none of it reaches a file or the output.
 """
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
 import random
 import re
 import string
+import urllib.parse
 from pathlib import Path
 
 import pytest
 
 from arena.bundle.export import export_round
+from arena.cli.main import main
 from arena.intake.outputs import import_file
 from arena.intake.readers import ReadOptions
 from arena.intake.votes import import_votes
 from arena.ledger import Ledger
 from arena.rating.session import RatingSession
-from arena.redact import Redactor
+from arena.redact import KeyFinder, Redactor
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
+from tests.collecting.helpers import make_family
+from tests.graded.fake_endpoint import Echo, Fail, FakeEndpoint, Token
 
 from .helpers import answer_text
 
@@ -309,3 +318,98 @@ def test_no_planted_secret_reaches_the_disk(tmp_path, figures):
 @pytest.mark.slow
 def test_no_planted_secret_reaches_the_disk_full(tmp_path, figures):
     _plant_and_scan(tmp_path, batches=5, n_cases=120, figures=figures)
+
+
+# --- a key an endpoint echoes back, in the forms it might take ----------------------
+
+ECHOED = "sk-proj-Zq9vX2mL7pR4tY8wK3nB6cF1hJ5dG0sAqWeRtYuI"  # four 12-character pieces
+
+
+def _disguises(key: str) -> dict[str, tuple[str, str]]:
+    """name -> (what the endpoint sends, the part of it made of the key alone)."""
+    raw = key.encode()
+    plain = {
+        "as sent": key,
+        "upper-cased": key.upper(),
+        "lower-cased": key.lower(),
+        "hex": raw.hex(),
+        "HEX": raw.hex().upper(),
+        "hex bytes spaced": " ".join(f"{b:02x}" for b in raw),
+        "reversed": key[::-1],
+        "URL-encoded": urllib.parse.quote(key, safe=""),
+        "form-encoded": urllib.parse.quote_plus(key),
+        **{f"spaced by {sep!r}": sep.join(key) for sep in (" ", "-", ".", "_", "/", "\n", "\r\n")},
+    }
+    forms = {name: (text, text) for name, text in plain.items()}
+    for offset in range(3):
+        for name, encode in (("base64", base64.b64encode), ("urlsafe", base64.urlsafe_b64encode)):
+            text = encode(b"x" * offset + raw).decode()
+            # The characters made of the key's bits alone (as arena.redact cuts them).
+            core = text[(offset * 8 + 5) // 6 : ((offset + len(raw)) * 8) // 6]
+            forms[f"{name} at offset {offset}"] = (text, core)
+            forms[f"{name} at offset {offset}, unpadded"] = (text.rstrip("="), core)
+    return forms
+
+
+def _echo_and_export(tmp_path, monkeypatch, capsys, name):
+    """Collect from an endpoint echoing ``ECHOED`` in every disguise (one case each; the
+    last case gets it in 12-character pieces, one a turn, and two cases a 401 that
+    quotes it), close a round, export it; every file and what was printed, by name."""
+    monkeypatch.setenv("ARENA_COLLECT_TEST_KEY", ECHOED)
+    forms = _disguises(ECHOED)
+    script: dict = {
+        f"Question {i}, turn 1.": [Token(lambda _key, t=text: f"Debug: {t}\nAnswer: 42")]
+        for i, (text, _) in enumerate(forms.values())
+    }
+    pieces = len(forms)
+    for turn in range(4):
+        piece = ECHOED[12 * turn : 12 * turn + 12]
+        script[f"Question {pieces}, turn {turn + 1}."] = [Token(lambda _k, p=piece: f"Part: {p}")]
+    hexed = json.dumps({"error": {"message": f"invalid key {ECHOED.encode().hex()}"}})
+    script[f"Question {pieces + 1}, turn 1."] = [Fail(401, body=hexed)]
+    script[f"Question {pieces + 2}, turn 1."] = [Fail(401, body=f"no: {' '.join(ECHOED)}")]
+    folder = tmp_path / name
+    folder.mkdir()
+    path = folder / "arena.sqlite"
+    with FakeEndpoint(script, default=Echo()) as server:
+        make_family(path, tmp_path, server.url, cases=pieces + 4, turns=4)
+        for form in ([], ["--json"]):
+            main(["--ledger", str(path), "collect", "--family", "fam", *form])
+    printed = capsys.readouterr()
+    with Ledger.open(path) as ledger:
+        session = RatingSession(ledger, "fam", seed=2)
+        for choice in ("left", "right", "tie", "both_bad"):
+            session.vote(choice)
+        close_round(ledger, "fam", RoundSettings())
+        export_round(ledger, folder / "bundle", family="fam")
+        export_round(ledger, folder / "bundle.zip", family="fam")
+    found = _blobs(path, folder, Path.home())
+    return found | {"stdout": printed.out.encode(), "stderr": printed.err.encode()}
+
+
+def _echoes_found(blobs: dict[str, bytes]) -> dict[str, list[str]]:
+    """Each disguise (and piece) of the key found in ``blobs``, with where."""
+    wanted = {name: core for name, (_, core) in _disguises(ECHOED).items()}
+    wanted |= {f"piece {i}": ECHOED[12 * i : 12 * i + 12] for i in range(4)}
+    found: dict[str, list[str]] = {}
+    for name, core in wanted.items():
+        forms = {core.encode(), json.dumps(core)[1:-1].encode()}
+        where = [blob for blob, data in blobs.items() if any(f in data for f in forms)]
+        if where:
+            found[name] = where
+    return found
+
+
+def test_a_key_echoed_in_any_form_reaches_no_file_and_is_not_printed(
+    tmp_path, monkeypatch, capsys, figures
+):
+    found = _echoes_found(_echo_and_export(tmp_path, monkeypatch, capsys, "redacted"))
+    figures["echoed_forms"] = len(_disguises(ECHOED)) + 4
+    figures["echoed_forms_found"] = len(found)
+    assert found == {}
+    # The control, and the defence off: without redaction every form reaches the disk.
+    monkeypatch.setattr(KeyFinder, "spans", lambda self, text: [])
+    unredacted = _echoes_found(_echo_and_export(tmp_path, monkeypatch, capsys, "plain"))
+    assert set(unredacted) == set(_disguises(ECHOED)) | {f"piece {i}" for i in range(4)}
+    assert any(name.endswith("arena.sqlite") for name in unredacted["hex"])
+    assert "stdout" in unredacted["hex"]  # the 401's body, printed by collect --json
