@@ -15,7 +15,8 @@ own reading, paid once per command, never per vote.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 
 from arena.errors import UnsoundLedger
 from arena.ledger import chain, heads, seal_spans, seals
@@ -58,34 +59,57 @@ def problems(
     """Every problem in what ``tables`` hold of ``family``, one line each, as `arena
     check` words it; empty when it is sound. Without ``rows``, only what costs no read
     of the rows: guards, rows added outside Arena, and the head file's heads."""
-    db = ledger.conn
     try:
-        found = missing_guards(ledger, {*tables, seals.TABLE})
-        commits: set[int] = set()
-        for table in tables:
-            if table in APPEND_ONLY and rows:
-                # The chain binds each row to the one before it, the head file binds its
-                # newest row: walked, they leave the seals nothing to add but their reach.
-                found += chain.verify_family(db, table, family)
-            if table in APPEND_ONLY or not rows:
-                found += seal_spans.unsealed(db, table)
-                continue
-            where = _OF_FAMILY.get(table, "family = :family")
-            held = [
-                rowid
-                for (rowid,) in db.execute(
-                    f"SELECT rowid FROM {table} WHERE {where} ORDER BY rowid", {"family": family}
-                )
-            ]
-            sealed, read = seal_spans.verify_holding(db, table, held)
-            found += sealed
-            commits |= read
-        found += seal_spans.verify_commits(db, commits)
+        with _snapshot(ledger.conn):
+            found = _rows_problems(ledger, family, tables, rows)
+        # After the snapshot: the head file is written after each commit, so it may be
+        # ahead of a snapshot taken while the window votes, never of the ledger now.
         if ledger.path != MEMORY:
-            found += heads.behind(db, ledger.path, lambda t, f: t in tables and f == family)
+            found += heads.behind(
+                ledger.conn, ledger.path, lambda t, f: t in tables and f == family
+            )
     except sqlite3.DatabaseError as exc:
         return [f"the file cannot be read as a database: {exc}"]
     return found
+
+
+@contextmanager
+def _snapshot(db: sqlite3.Connection) -> Iterator[None]:
+    """One read transaction: the rows and the commits sealing them as of one moment,
+    though the window commits votes meanwhile (an export beside it)."""
+    if db.in_transaction:
+        yield
+        return
+    db.execute("BEGIN")
+    try:
+        yield
+    finally:
+        db.execute("ROLLBACK")  # it only read
+
+
+def _rows_problems(ledger: Ledger, family: str, tables: Collection[str], rows: bool) -> list[str]:
+    db = ledger.conn
+    found = missing_guards(ledger, {*tables, seals.TABLE})
+    commits: set[int] = set()
+    for table in tables:
+        if table in APPEND_ONLY and rows:
+            # The chain binds each row to the one before it, the head file binds its
+            # newest row: walked, they leave the seals nothing to add but their reach.
+            found += chain.verify_family(db, table, family)
+        if table in APPEND_ONLY or not rows:
+            found += seal_spans.unsealed(db, table)
+            continue
+        where = _OF_FAMILY.get(table, "family = :family")
+        held = [
+            rowid
+            for (rowid,) in db.execute(
+                f"SELECT rowid FROM {table} WHERE {where} ORDER BY rowid", {"family": family}
+            )
+        ]
+        sealed, read = seal_spans.verify_holding(db, table, held)
+        found += sealed
+        commits |= read
+    return found + seal_spans.verify_commits(db, commits)
 
 
 def require_sound(
