@@ -102,35 +102,47 @@ def key_forms(secret: str) -> list[KeyForm]:
 class KeyFinder:
     """Where the forms of some keys show in a text.
 
-    Every gram of every form is indexed (as a base-36 number, sorted, a few bytes
-    each however many keys there are); a text's skeleton is probed a stride apart,
-    and each probe that hits is grown both ways along its form.
+    Every gram of every form is indexed as one sorted 64-bit number (the gram in base
+    36, then where it sits), 8 bytes each however many keys there are; a text's
+    skeleton is probed a stride apart, and each probe that hits is grown both ways
+    along its form.
     """
 
     def __init__(self, secrets: Iterable[str]) -> None:
-        self.forms = [f for s in secrets for f in key_forms(s)]
-        codes, places = array("q"), array("q")
+        # Forms alike once reduced to their skeleton (a key and its URL-encoding, often)
+        # are looked for once, taking along the most signs either had at its ends.
+        unique: dict[str, KeyForm] = {}
+        for form in (f for s in secrets for f in key_forms(s)):
+            seen = unique.get(form.bones, form)
+            unique[form.bones] = form._replace(
+                lead=max(form.lead, seen.lead), trail=max(form.trail, seen.trail)
+            )
+        self.forms = list(unique.values())
+        self.starts = array("q")  # where each form starts, the forms laid end to end
+        grams = array("q")
         # One bit per gram's hash: most probes miss, and are told so by one look here.
         self.seen = bytearray(_SEEN_BITS // 8 if self.forms else 0)
-        for index, form in enumerate(self.forms):
+        start = 0
+        for form in self.forms:
+            self.starts.append(start)
             for at in range(len(form.bones) - _GRAM + 1):
                 gram = form.bones[at : at + _GRAM]
                 bit = hash(gram) % _SEEN_BITS
                 self.seen[bit >> 3] |= 1 << (bit & 7)
-                codes.append(int(gram, 36))
-                places.append(index << 32 | at)
-        order = sorted(range(len(codes)), key=codes.__getitem__)
-        self.codes = array("q", (codes[i] for i in order))
-        self.places = array("q", (places[i] for i in order))
+                grams.append(int(gram, 36) << 32 | start + at)
+            start += len(form.bones)
+        self.grams = _sorted(grams)
         self.shortest = min((form.run for form in self.forms), default=0)
 
     def _hits(self, gram: str) -> list[tuple[int, int]]:
         """(form, where in it) of every place ``gram`` shows in a form."""
         code = int(gram, 36)
-        i = bisect.bisect_left(self.codes, code)
+        i = bisect.bisect_left(self.grams, code << 32)
         hits = []
-        while i < len(self.codes) and self.codes[i] == code:
-            hits.append((self.places[i] >> 32, self.places[i] & 0xFFFFFFFF))
+        while i < len(self.grams) and self.grams[i] >> 32 == code:
+            place = self.grams[i] & 0xFFFFFFFF
+            index = bisect.bisect_right(self.starts, place) - 1
+            hits.append((index, place - self.starts[index]))
             i += 1
         return hits
 
@@ -176,6 +188,16 @@ class KeyFinder:
             else:
                 merged.append((left, right))
         return merged
+
+
+def _sorted(values: array) -> array:
+    """``values`` sorted without a Python object per value: thousands of keys stay a few
+    megabytes while they are indexed."""
+    if not values:
+        return values
+    import numpy  # only with keys to look for: commands start without it
+
+    return array("q", numpy.sort(numpy.frombuffer(values, dtype=numpy.int64)).tobytes())
 
 
 def _places(text: str) -> Callable[[int], int]:

@@ -59,6 +59,9 @@ def test_a_piece_of_the_key_counts_from_its_tenth_letter_or_digit(redactor):
 def test_the_keys_own_signs_at_its_ends_go_with_it():
     key = '"sk-live-0123456789abcdef=="'
     assert Redactor([key]).text(f"x {key}, y") == f"x {REDACTED}, y"
+    # Two keys alike but for their signs are looked for once, with the most signs.
+    both = Redactor(["sk-live-0123456789abcdef", "sk-live-0123456789abcdef!!"])
+    assert both.text("x sk-live-0123456789abcdef!!, y") == f"x {REDACTED}, y"
 
 
 def test_rot13_and_short_keys_are_not_found(redactor):
