@@ -23,8 +23,9 @@ import httpcore
 from arena.collecting.systems_file import settings_of
 from arena.collecting.work import Answer, Job, joined
 from arena.errors import BadInput, LedgerError
+from arena.graded import transport
 from arena.graded.budget import Budget, worst_cost
-from arena.graded.endpoint import ChatReply, Client, Message, pool
+from arena.graded.endpoint import ChatReply, Client, Message
 from arena.graded.run_settings import DEFAULT_MAX_REPLY_BYTES, completions_url
 
 
@@ -104,7 +105,7 @@ class _Endpoints:
             settings.check_secrets(label=system.label)
             url = completions_url(settings.endpoint)
             if url not in self.pools:
-                self.pools[url] = pool(settings, limit)
+                self.pools[url] = transport.pool(limit)
                 self.slots[url] = threading.Semaphore(limit)
             self.clients[system.system_id] = Client(
                 settings, settings.api_key(), stop, http=self.pools[url], slots=self.slots[url]
@@ -141,10 +142,10 @@ def _ask(job: Job, client: Client) -> _Result:
             return _Result(job, None, f"turn {len(replies) + 1}: {reply.error}", spent)
         replies.append(reply)
         conversation.append({"role": "assistant", "content": reply.text or ""})
-    return _Result(job, _answer(replies, client), "", spent)
+    return _Result(job, _answer(replies), "", spent)
 
 
-def _answer(replies: Sequence[ChatReply], client: Client) -> Answer:
+def _answer(replies: Sequence[ChatReply]) -> Answer:
     def total(name: str) -> float | None:
         values = [getattr(r, name) for r in replies]
         return None if any(v is None for v in values) else sum(values)
@@ -154,8 +155,7 @@ def _answer(replies: Sequence[ChatReply], client: Client) -> Answer:
     cut = next((r for r in reasons if r in ("length", "max_tokens")), None)
     prompt, completion = total("prompt_tokens"), total("completion_tokens")
     return Answer(
-        # Redacted again once joined: pieces of a key from several turns may meet here.
-        text=client.redactor.text(joined([r.text or "" for r in replies])),
+        text=joined([r.text or "" for r in replies]),
         finish_reason=cut or reasons[-1],
         latency_ms=total("latency_ms"),
         prompt_tokens=None if prompt is None else int(prompt),

@@ -72,11 +72,6 @@ class CollectedItem(ChatReply):
     input_hash: str
 
 
-def pool(settings: CollectSettings, connections: int) -> httpcore.ConnectionPool:
-    """A connection pool for one endpoint, ``connections`` requests at a time."""
-    return transport.pool(connections)
-
-
 class Client:
     """Asks the endpoint for answers, with retries, and redacts each reply.
 
@@ -101,7 +96,7 @@ class Client:
         self.redactor = Redactor.from_environment(extra=[key] if key else [])
         self.stop = stop
         self.own_http = http is None
-        self.http = http if http is not None else pool(settings, settings.concurrency)
+        self.http = http if http is not None else transport.pool(settings.concurrency)
         self.slots = slots
 
     def close(self) -> None:
