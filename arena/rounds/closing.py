@@ -128,16 +128,15 @@ def _close(
     found = catalog.get_family(ledger, family_name)
     if found is not None and settings.with_judges:
         pooling.check_judges(ledger, found, settings.with_judges)
+    # Even a close that restates an earlier round writes and publishes it: rows edited
+    # since that round must stop it as they stop any other.
+    soundness.require_sound(ledger, family_name, soundness.ROUND)
     before = None
     if found is not None and found.kind != "graded":
         before = _inputs(ledger, found, settings)
         earlier = stored_rounds.closed_on(ledger, found.name, before.round)
         if earlier is not None:
-            # Nothing new: the board restated was worked out, from rows then checked, when
-            # that round closed; only what costs no read of the rows is checked again.
-            soundness.require_sound(ledger, family_name, soundness.ROUND, rows=False)
             return _restate(ledger, *earlier, before)
-    soundness.require_sound(ledger, family_name, soundness.ROUND)
     state = family_state.load(ledger, family_name)
     untried = sum(o.test_result is None for o in state.in_force)
     if state.family.kind in TESTED and untried and not allow_missing:

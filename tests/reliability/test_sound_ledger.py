@@ -155,17 +155,21 @@ def test_a_tampered_family_is_not_exported(ledger_path, attack, tmp_path, capsys
     assert "signed by" in capsys.readouterr().out and bundle.is_file()
 
 
-def test_a_close_with_nothing_new_restates_and_its_export_is_refused(ledger_path, tmp_path):
-    """A close with nothing new restates a board worked out before the edit; the signed
-    export is what would publish the edited rows, and it checks them all."""
+def test_a_close_with_nothing_new_is_refused_after_an_edit(ledger_path, monkeypatch, capsys):
+    """A close that would restate the last round still writes and publishes it: an edit
+    made since stops it as it stops any close."""
     family, table, sql = TAMPERS["a failed trial made passed"]
     with Ledger.open(ledger_path) as ledger:
         first = close_round(ledger, family, RoundSettings())
     tamper(ledger_path, table, sql)
+    before = file_digest(ledger_path)
+    assert arena(ledger_path, "round", "close", "--family", family) == 1
+    refused_as_check_says(ledger_path, table, capsys)
+    assert file_digest(ledger_path) == before
+    # Switched off, the close restates the board worked out before the edit.
+    switch_off(monkeypatch)
     with Ledger.open(ledger_path) as ledger:
-        again = close_round(ledger, family, RoundSettings())
-    assert again.board == first.board
-    assert arena(ledger_path, "export", "--family", family, "--out", str(tmp_path / "b")) == 1
+        assert close_round(ledger, family, RoundSettings()).board == first.board
 
 
 def test_guards_left_dropped_stop_a_close_with_nothing_new(ledger_path, capsys):
