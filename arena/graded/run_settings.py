@@ -20,7 +20,7 @@ from arena.canonical import sha256_hex
 from arena.errors import BadInput
 from arena.graded.graders import PARSER_VERSION
 from arena.records import SystemDescriptor
-from arena.redact import SECRET_KEYS, Redactor
+from arena.redact import MIN_SECRET_LENGTH, SECRET_KEYS, Redactor, skeleton
 
 HARNESS = "arena-collect/1"
 # A reply larger than this (bytes) is cut off and counts as a malformed one.
@@ -201,6 +201,15 @@ class CollectSettings:
         if not (key.isascii() and key.isprintable()):
             raise BadInput(
                 f"the key in {self.api_key_env} holds characters an HTTP header cannot carry",
+                field="api_key_env",
+            )
+        # Redaction looks for no shorter key (it would blank ordinary words), so such a
+        # key is never sent: nothing an endpoint echoes of it could then be kept out.
+        if len(skeleton(key)) < MIN_SECRET_LENGTH:
+            raise BadInput(
+                f"the key in {self.api_key_env} has fewer than {MIN_SECRET_LENGTH} letters "
+                "and digits: Arena could not keep it out of what the endpoint sends back, "
+                "so it does not send it",
                 field="api_key_env",
             )
         return key

@@ -14,6 +14,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from arena.errors import BadInput
+from arena.graded import run_settings
 from arena.graded.collect import collect
 from arena.graded.endpoint import _retry_after_seconds
 from arena.graded.graders import ExactMatch
@@ -244,6 +245,18 @@ def test_an_unset_key_variable_is_refused_before_any_request(endpoint):
     with pytest.raises(BadInput, match="ARENA_NOPE"):
         run(tasks("a"), settings(endpoint.url, api_key_env="ARENA_NOPE"))
     assert endpoint.requests == []
+
+
+def test_a_key_too_short_to_redact_is_never_sent(endpoint, monkeypatch):
+    monkeypatch.setenv("ARENA_TEST_KEY", "k3y!")
+    endpoint.default = EchoToken()
+    with pytest.raises(BadInput, match="ARENA_TEST_KEY has fewer than 8 letters and digits"):
+        run(tasks("echo"), settings(endpoint.url, api_key_env="ARENA_TEST_KEY"))
+    assert endpoint.requests == []
+    # The control: sent, the endpoint hands it back and nothing could take it out.
+    monkeypatch.setattr(run_settings, "MIN_SECRET_LENGTH", 0)
+    (item,), _ = run(tasks("echo"), settings(endpoint.url, api_key_env="ARENA_TEST_KEY"))
+    assert "k3y!" in (item.text or "")
 
 
 def test_reserved_or_unserialisable_inference_settings_are_refused(endpoint):
