@@ -16,11 +16,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from fitting import DEFAULT_PENALTY, DEFAULT_THRESHOLD, MIN_LENGTH_COMPARISONS
 
+# Raised when the same comparisons fit to another board, so a round closed on unchanged
+# rows is worked out again rather than restated (arena.rounds.closing). 2: without a
+# penalty, a reference that cannot be ranked gives way to the most-voted rankable system.
+FIT_VERSION = 2
+
 if TYPE_CHECKING:
     from fitting import (
         AgreementResult,
         CaseComparisons,
         Estimate,
+        PointsResult,
         board_tau,
         bootstrap_points,
         fit_points,
@@ -41,6 +47,7 @@ _LOADED_ON_USE = (
     "AgreementResult",
     "CaseComparisons",
     "Estimate",
+    "PointsResult",
     "board_tau",
     "bootstrap_points",
     "fit_points",
@@ -64,6 +71,7 @@ __all__ = [
     "DEFAULT_THRESHOLD",
     "MIN_LENGTH_COMPARISONS",
     "Estimate",
+    "PointsResult",
     "board_tau",
     "bootstrap_points",
     "fit_points",

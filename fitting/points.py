@@ -55,9 +55,22 @@ class PointsResult:
     anchor_requested : int or None
         The anchor the caller asked for.
     anchor_reason : str
-        ``"requested"``; ``"requested_has_no_comparisons"`` or
-        ``"none_requested"`` (the most-voted system was used); or
+        ``"requested"``; ``"requested_has_no_comparisons"``,
+        ``"requested_unrankable"`` (penalty 0: the requested system has no
+        finite points against any other) or ``"none_requested"`` (the
+        rankable system with the largest comparison weight was used); or
         ``"no_comparisons"`` (no system has a comparison).
+    anchor_candidates : int
+        How many systems the anchor was chosen among by weight (0 when it was
+        the requested one): the rankable systems, those with comparisons that,
+        with penalty 0, share their strongly connected group of the win graph
+        with another system (alone, a system's points against every other are
+        infinite); all compared systems when none is rankable.
+    anchor_tie : ndarray of int
+        The candidates that shared the largest weight, when more than one did:
+        lowest index (the anchor) first. Empty otherwise.
+    weight : ndarray of float
+        Total comparison weight of each system, which the anchor is chosen by.
     mle_exists : bool
         Whether the fit of the anchor's component is finite without help from
         the penalty (always True with a positive penalty).
@@ -81,6 +94,9 @@ class PointsResult:
     anchor: int | None
     anchor_requested: int | None
     anchor_reason: str
+    anchor_candidates: int
+    anchor_tie: NDArray[np.intp]
+    weight: NDArray[np.float64]
     mle_exists: bool
     penalty: float
     base: float
@@ -136,9 +152,11 @@ def fit_points(
         reported as unbounded rather than given a number that only reflects
         a stopping rule.
     anchor : int, optional
-        The reference system. When None, or when it has no comparisons, the
-        system with the largest total comparison weight is used (ties: the
-        lowest index); ``anchor_reason`` says why.
+        The reference system. When None, or when it cannot be ranked (no
+        comparisons; with penalty 0, no finite points against any other
+        system), the rankable system with the largest total comparison weight
+        is used (ties: the lowest index, and ``anchor_tie`` lists the tied);
+        ``anchor_reason`` says why.
     base : float, optional
         Points of the anchor.
     decisive : array_like of bool, optional
@@ -177,15 +195,16 @@ def fit_points(
     # half the steps it needs from zero.
     start = np.log((won + 0.5) / (lost + 0.5))
     component = _graph.components(wins)
-    anchor_used, reason = _choose_anchor(weight, anchor_req)
+    group = None if penalty > 0.0 else _graph.strong_components(wins)
+    rankable = _rankable(weight, group)
+    anchor_used, reason, candidates, tie = _choose_anchor(weight, anchor_req, rankable)
 
-    if penalty > 0.0:
+    if group is None:  # a positive penalty: every system is on one finite scale
         fcts = PairwiseObjective(wins, penalty)
         fit = newton(fcts, gauge=None, tol=tol, max_iter=max_iter, initial=start)
         status = _status(weight, component, anchor_used)
         mle_exists = True
     else:
-        group = _graph.strong_components(wins)
         # Pairs between strongly connected groups go to certainty in the
         # supremum of the likelihood; the finite part is each group's own fit.
         if np.any(group != group[0]):
@@ -220,6 +239,9 @@ def fit_points(
         anchor=anchor_used,
         anchor_requested=anchor_req,
         anchor_reason=reason,
+        anchor_candidates=candidates,
+        anchor_tie=tie,
+        weight=weight,
         mle_exists=mle_exists,
         penalty=float(penalty),
         base=float(base),
@@ -288,13 +310,42 @@ def _per_system(comparisons: Comparisons, values: NDArray[np.float64]) -> NDArra
     return np.asarray(total + np.bincount(comparisons.b, weights=values, minlength=n), np.float64)
 
 
-def _choose_anchor(weight: NDArray[np.float64], requested: int | None) -> tuple[int | None, str]:
-    if requested is not None and weight[requested] > 0:
-        return requested, "requested"
-    if not np.any(weight > 0):
-        return None, "no_comparisons"
-    best = int(np.argmax(weight))  # the first maximum: ties go to the lowest index
-    return best, "none_requested" if requested is None else "requested_has_no_comparisons"
+def _rankable(weight: NDArray[np.float64], group: NDArray[np.intp] | None) -> NDArray[np.bool_]:
+    compared = weight > 0
+    if group is None:
+        return compared
+    # Without a penalty a system alone in its group is infinitely above or below every
+    # other, so a board anchored on it ranks nobody else.
+    return compared & (np.bincount(group)[group] > 1)
+
+
+# Weights summed in another order differ in the last bits; closer than this they tie.
+_TIE_TOLERANCE = 1e-9
+
+
+def _choose_anchor(
+    weight: NDArray[np.float64], requested: int | None, rankable: NDArray[np.bool_]
+) -> tuple[int | None, str, int, NDArray[np.intp]]:
+    none = np.zeros(0, dtype=np.intp)
+    compared = weight > 0
+    if requested is not None and (
+        rankable[requested] or (compared[requested] and not rankable.any())
+    ):
+        return requested, "requested", 0, none
+    if not compared.any():
+        return None, "no_comparisons", 0, none
+    # Where nobody is rankable (penalty 0, every system alone in its group of the win
+    # graph), any compared system anchors a board of itself alone.
+    pool = rankable if rankable.any() else compared
+    best = float(weight[pool].max())
+    tied = np.flatnonzero(pool & (weight >= best - _TIE_TOLERANCE * best))
+    if requested is None:
+        reason = "none_requested"
+    elif compared[requested]:
+        reason = "requested_unrankable"
+    else:
+        reason = "requested_has_no_comparisons"
+    return int(tied[0]), reason, int(pool.sum()), tied if tied.size > 1 else none
 
 
 def _status(

@@ -100,10 +100,17 @@ def check_settlement(
     if published != expected:
         key = {(c.output_a, c.output_b) for c in expected}
         invented = [c for c in published if (c.output_a, c.output_b) not in key]
+        # Rounds closed before SETTLING_VERSION 2 let a failing patch beat a task not answered.
+        older = sum(c.rule == "no_output" for c in set(published) - set(expected))
         report.problems.append(
             f"comparisons.jsonl: the settled comparisons are not those the rules give "
             f"({len(published)} published, {len(expected)} settled again"
             + (f", {len(invented)} not settled by any rule" if invented else "")
+            + (
+                f", {older} on tasks not answered, which now tie with every failed trial"
+                if older
+                else ""
+            )
             + ")"
         )
     pairs = settled_output_pairs(state)
@@ -277,6 +284,19 @@ def _compare_board(name: str, published: list[dict], refit: BoardFit, report: Ve
             )
 
 
+def _compare_anchor(name: str, published: dict, refit: BoardFit, report: VerifyReport) -> None:
+    """The anchor worked out again, and how it was chosen (rounds closed before that was
+    recorded have only the system and the reason)."""
+    recorded = published.get("anchor") or {"system": None}
+    labels = {row["system"]: row["label"] for row in published["systems"]}
+    again = refit.anchor_record(labels).to_json()
+    if any(not _close(recorded[k], v) for k, v in again.items() if k in recorded):
+        report.problems.append(
+            f"{name}: anchor: published {recorded.get('label')} ({recorded.get('reason')}), "
+            f"refit gives {again['label']} ({again['reason']})"
+        )
+
+
 def _compare_intervals(
     name: str, published: dict, again: uncertainty.Found | None, report: VerifyReport
 ) -> None:
@@ -323,6 +343,7 @@ def refit(
     reference = manifest["family"]["reference"]
     fit = fit_board(comparisons, weights, systems, reference=reference, settings=settings)
     _compare_board("board.json", board["systems"], fit, report)
+    _compare_anchor("board.json", board, fit, report)
     redo = uncertainty.for_family(
         comparisons, systems, settings, reference, manifest["family"]["kind"]
     )
@@ -331,6 +352,7 @@ def refit(
         inside = np.where(comparisons.mask("category", category), weights, 0.0)
         part = fit_board(comparisons, inside, systems, reference=reference, settings=settings)
         _compare_board(f"board.json category {category}", view["systems"], part, report)
+        _compare_anchor(f"board.json category {category}", view, part, report)
         _compare_intervals(
             f"board.json category {category}", view, redo(part, inside, category), report
         )

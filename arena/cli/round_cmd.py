@@ -18,6 +18,7 @@ from arena.cli.board_text import (
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
 from arena.rounds import summary_text
+from arena.rounds.anchor_words import anchor_why, why_unranked
 
 if TYPE_CHECKING:
     from arena.rounds.model import BoardRow, Round
@@ -237,14 +238,6 @@ def pooled_line(judge: dict[str, Any]) -> str:
     )
 
 
-def _why_unranked(row: dict[str, Any]) -> str:
-    if row["status"] == "no_comparisons":
-        return "no votes"
-    if row["status"].startswith("unbounded"):
-        return "never loses or never wins: no finite points without a penalty"
-    return "not connected to the anchor"
-
-
 def _print(shown: dict[str, Any], as_json: bool) -> None:
     if as_json:
         output.emit_json(shown)
@@ -264,8 +257,9 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
     if judges:
         title += ", pooled with judges " + ", ".join(j["judge"] for j in judges)
     print(title)
+    why = anchor_why(anchor["reason"], anchor.get("fallback"))
     print(
-        f"anchor: {anchor['label']} ({anchor['reason']}); settings: "
+        f"anchor: {anchor['label']} ({why}); settings: "
         + ", ".join(
             f"{k} {v}"
             for k, v in shown["settings"].items()
@@ -289,7 +283,9 @@ def _print(shown: dict[str, Any], as_json: bool) -> None:
         print(line)
     others = [r for r in shown["systems"] if r["unranked"]]
     if others:
-        print("unranked: " + ", ".join(f"{r['label']} ({_why_unranked(r)})" for r in others))
+        print(
+            "unranked: " + ", ".join(f"{r['label']} ({why_unranked(r['status'])})" for r in others)
+        )
     if any(r.get("no_output") or r.get("untried") for r in ranked):
         print(
             "failed trials counted for tasks not answered (no output) and outputs never "
@@ -381,7 +377,10 @@ def cmd_fit(args: argparse.Namespace) -> int:
     if args.json:
         output.emit_json(board)
         return 0
-    print(f"anchor: {board['anchor']} ({board['anchor_reason']}), penalty {board['penalty']:g}")
+    why = anchor_why(
+        board["anchor_reason"], board["anchor_fallback"], reference=f"--anchor {args.anchor}"
+    )
+    print(f"anchor: {board['anchor']} ({why}), penalty {board['penalty']:g}")
     ranked = [s for s in board["systems"] if not s["unranked"]]
     print(
         output.table(
@@ -391,5 +390,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     )
     others = [s for s in board["systems"] if s["unranked"]]
     if others:
-        print("unranked: " + ", ".join(f"{s['system']} ({_why_unranked(s)})" for s in others))
+        print(
+            "unranked: " + ", ".join(f"{s['system']} ({why_unranked(s['status'])})" for s in others)
+        )
     return 0

@@ -24,9 +24,10 @@ And in tested families:
 7. ``both_passed_tests`` (``tests`` only, where no rater votes): tie.
 
 In tested families every system is judged on every task (case in force): a task a
-system did not answer counts as an empty answer that failed its tests (it loses to
-any passing solution and to any failing one that passes the gates, ties with the
-rest), and the comparisons it is in are named ``no_output``.
+system did not answer is a failed trial with no answer for a gate to read, so it loses
+to any passing solution and ties with every failed one, whatever the gates say of
+that one (the seed's run gives every system the same tasks, and two failing solutions
+tie); the comparisons it is in are named ``no_output``.
 
 What remains is pending: in ``votes`` families every pair the rules leave,
 in ``tests_then_votes`` two passing solutions with different diffs, both
@@ -76,6 +77,10 @@ RULE_GROUPS: dict[str, str] = {
     "no_output": "tests",
 }
 TESTED_KINDS = frozenset({"tests", "tests_then_votes"})
+# A round closed on unchanged rows restates the last one (arena.rounds.closing): raise this
+# when a rule changes what settles, so the next close works the board out again.
+# 2: a task not answered ties with every failed trial (it lost to gate-passing ones).
+SETTLING_VERSION = 2
 
 # Lines of a patch that record where it came from, not what it changes.
 _PATCH_HISTORY = re.compile(r"^(?:index |similarity index |dissimilarity index )")
@@ -169,13 +174,23 @@ class _Texts:
 
 
 def _decide(
-    a: Output, b: Output, a_gated: bool, b_gated: bool, kind: str, texts: _Texts
+    a: Output,
+    b: Output,
+    a_gated: bool,
+    b_gated: bool,
+    kind: str,
+    texts: _Texts,
+    unanswered: bool = False,
 ) -> tuple[float, str] | None:
-    """``(y, rule)`` for a settled pair, ``None`` when the rater must judge it."""
+    """``(y, rule)`` for a settled pair, ``None`` when the rater must judge it.
+    ``unanswered``: one of the two is a task its system did not answer (a stand-in)."""
     tested = kind in TESTED_KINDS
     a_passed, b_passed = _passed_tests(a), _passed_tests(b)
     if tested and a_passed != b_passed:
         return (1.0 if a_passed else 0.0), "tests_separate"
+    if unanswered:
+        # Both failed; with no answer on one side no gate has anything to tell them apart by.
+        return 0.5, "both_failed_tests"
     if a_gated != b_gated:
         return (0.0 if a_gated else 1.0), "gate_loses"
     if a_gated:
@@ -210,9 +225,9 @@ def _loud(ordered: Sequence[tuple[SystemId, Sequence[tuple[Output, bool, str]]]]
 def stand_ins(
     family: str, outputs: Iterable[Output], tasks: Iterable[CaseId]
 ) -> tuple[Output, ...]:
-    """An empty, untested stand-in for each task (case in force) a system answering any
-    task did not answer. Its sample is -1 (no answer's), so its id is no answer's either,
-    not even one the rater removed."""
+    """An empty, untested stand-in (a failed trial) for each task (case in force) a system
+    answering any task did not answer. Its sample is -1 (no answer's), so its id is no
+    answer's either, not even one the rater removed."""
     answered: dict[CaseId, set[SystemId]] = defaultdict(set)
     for output in outputs:
         answered[output.case_id].add(output.system_id)
@@ -289,7 +304,7 @@ def settle(
             for output in sample_list:
                 output_id = output.output_id
                 if output_id in stand_in_ids:
-                    gated[output_id] = True
+                    gated[output_id] = False  # no answer, no verdict: settled by tests alone
                     continue
                 results = gate_results.get(output_id)
                 if not results:
@@ -305,6 +320,7 @@ def settle(
     texts = _Texts(text_keys or {})
     # In a votes family only a pair with a gated output or the same text can settle.
     untested = family.kind not in TESTED_KINDS
+    any_missing = bool(stand_in_ids)  # never in a votes family: spares its many pairs a look
     settled: list[SettledComparison] = []
     left: list[PendingPair] = []
     for case_id in sorted(by_case):
@@ -326,10 +342,13 @@ def settle(
             weight = 1.0 / (len(samples_a) * len(samples_b))
             for a, a_gated, a_text in samples_a:
                 for b, b_gated, b_text in samples_b:
+                    missing = any_missing and (
+                        a.output_id in stand_in_ids or b.output_id in stand_in_ids
+                    )
                     decision = (
                         None
                         if untested and not (a_gated or b_gated or a_text == b_text)
-                        else _decide(a, b, a_gated, b_gated, family.kind, texts)
+                        else _decide(a, b, a_gated, b_gated, family.kind, texts, missing)
                     )
                     if decision is None:
                         if pending:
@@ -338,7 +357,7 @@ def settle(
                             )
                         continue
                     y, rule = decision
-                    if a.output_id in stand_in_ids or b.output_id in stand_in_ids:
+                    if missing:
                         rule = "no_output"
                     settled.append(
                         SettledComparison(

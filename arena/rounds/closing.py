@@ -15,17 +15,19 @@ from arena.canonical import sha256_hex
 from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.family_state import FamilyState
+from arena.fit import FIT_VERSION
 from arena.gates import screening
 from arena.ledger import Ledger, catalog, chain, soundness
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.judge_store import as_verdict
 from arena.ledger.voting import new_id
 from arena.pairs import adaptive
+from arena.pairs.settling import SETTLING_VERSION
 from arena.records import VOTED_KINDS, Family, Output, System, SystemId
 from arena.rounds import pooling, uncertainty
 from arena.rounds.comparison_table import Column
 from arena.rounds.comparisons import family_comparisons
-from arena.rounds.model import Anchor, Board, BoardRow, Round, RoundSettings, RoundSummary
+from arena.rounds.model import Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.round_summary import summary
 from arena.rounds.scoring import BoardFit, fit_board, fitted_weights
 from arena.rounds.system_columns import output_columns, tested_columns, vote_columns
@@ -80,8 +82,7 @@ def _board(
             )
         )
     rows.sort(key=lambda r: (r.rank is None, r.rank or 0, r.label))
-    anchor = Anchor(fit.anchor, labels.get(fit.anchor) if fit.anchor else None, fit.anchor_reason)
-    return Board(anchor, tuple(rows), record)
+    return Board(fit.anchor_record(labels), tuple(rows), record)
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,7 @@ def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
                 {
                     "gated": gated,
                     "software": __version__,
+                    "rules": [SETTLING_VERSION, FIT_VERSION],
                     "settings": settings.as_json(),
                     "chains": heads,
                     **judged,

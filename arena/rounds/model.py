@@ -77,6 +77,9 @@ class Anchor:
     system: str | None
     label: str | None
     reason: str
+    # How it was chosen when the reference was not (``scoring.fallback``); None for the
+    # reference, and in rounds closed before it was recorded.
+    fallback: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

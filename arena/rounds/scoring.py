@@ -18,7 +18,7 @@ from arena.errors import BadInput
 from arena.intake.battles import read_battles
 from arena.records import VOTED_KINDS, SystemId
 from arena.rounds.comparison_table import Comparisons
-from arena.rounds.model import RoundSettings
+from arena.rounds.model import Anchor, RoundSettings
 
 
 def fitted_weights(comparisons: Comparisons, settings: RoundSettings) -> np.ndarray:
@@ -54,6 +54,16 @@ class BoardFit:
     mle_exists: bool
     iterations: int
     converged: bool
+    # How the anchor was chosen when the reference was not (``fallback``), systems by id.
+    anchor_fallback: dict[str, Any] | None = None
+
+    def anchor_record(self, labels: dict[SystemId, str]) -> Anchor:
+        """The anchor as a round records it, systems by label."""
+        found = self.anchor_fallback
+        if found is not None:
+            found = {**found, "tied": [labels.get(s, s) for s in found["tied"]]}
+        label = labels.get(self.anchor) if self.anchor else None
+        return Anchor(self.anchor, label, self.anchor_reason, found)
 
 
 def sides(comparisons: Comparisons, index: dict[SystemId, int]) -> tuple[np.ndarray, ...]:
@@ -100,8 +110,32 @@ def fit_board(
         )
     anchor = systems[result.anchor] if result.anchor is not None else None
     return BoardFit(
-        scores, anchor, result.anchor_reason, result.mle_exists, result.iterations, result.converged
+        scores,
+        anchor,
+        result.anchor_reason,
+        result.mle_exists,
+        result.iterations,
+        result.converged,
+        fallback(result, systems, "label"),
     )
+
+
+def fallback(
+    result: fit.PointsResult, names: Sequence[str], tie_broken_by: str
+) -> dict[str, Any] | None:
+    """How a ``fit.fit_points`` result chose its anchor when it did not take the requested
+    one: its comparison weight, among how many systems that could be ranked, the systems
+    that shared that weight (``tied``, the anchor first) and what put the anchor first
+    (``tie_broken_by``: the order of ``names``). None for the requested anchor."""
+    if result.anchor is None or result.anchor_reason == "requested":
+        return None
+    tied = [names[i] for i in result.anchor_tie.tolist()]
+    return {
+        "weight": float(result.weight[result.anchor]),
+        "among": int(result.anchor_candidates),
+        "tied": tied,
+        "tie_broken_by": tie_broken_by if tied else None,
+    }
 
 
 def describe_settled(settled: dict[str, Any], kind: str, pooled: Sequence[str] = ()) -> str:
@@ -142,7 +176,8 @@ def fit_battles(
 ) -> dict[str, Any]:
     """Fit a battles file; the JSON-ready leaderboard ``arena fit`` prints.
 
-    Returns ``{"anchor", "anchor_reason", "penalty", "systems": [...]}`` with
+    Returns ``{"anchor", "anchor_reason", "anchor_fallback", "penalty", "systems": [...]}``
+    (``anchor_fallback``: see ``fallback``) with
     one ``{"system", "points", "rank", "unranked", "status",
     "decisive_votes"}`` per system: ranked systems by rank (then name), then
     the rest by name; ``points`` and ``rank`` are None without points.
@@ -183,6 +218,7 @@ def fit_battles(
     return {
         "anchor": None if result.anchor is None else battles.names[result.anchor],
         "anchor_reason": reason,
+        "anchor_fallback": fallback(result, battles.names, "file_order"),
         "penalty": float(penalty),
         "systems": systems,
     }

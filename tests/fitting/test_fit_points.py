@@ -152,9 +152,42 @@ def test_anchor_falls_back_to_the_most_voted_system_with_reason():
 
 def test_most_voted_counts_weight_and_breaks_ties_by_lowest_index():
     result = fit_points([0, 2], [1, 3], [1.0, 1.0], [1.0, 2.5], n_systems=4)
-    assert result.anchor == 2
+    assert (result.anchor, list(result.anchor_tie), result.anchor_candidates) == (2, [2, 3], 4)
+    assert list(result.weight) == [1.0, 1.0, 2.5, 2.5]
     tied = fit_points([0, 2], [1, 3], [1.0, 1.0], n_systems=4)
-    assert tied.anchor == 0
+    assert (tied.anchor, list(tied.anchor_tie)) == (0, [0, 1, 2, 3])
+    # 0.1 + 0.2 is not 0.3 in floating point: weights that close still tie.
+    close = fit_points([0, 2, 2], [1, 3, 3], [1.0, 1.0, 1.0], [0.3, 0.1, 0.2], n_systems=4)
+    assert (close.anchor, list(close.anchor_tie)) == (0, [0, 1, 2, 3])
+
+
+def test_without_a_penalty_an_unrankable_reference_gives_way_to_a_rankable_system():
+    # R (0) beats S (1) 5-0 and T (2) 5-0, S beats T 3-2: R's points are infinite, S and T
+    # have finite points against each other.
+    a, b, y = _votes(*[(0, 1, 1)] * 5, *[(0, 2, 1)] * 5, *[(1, 2, 1)] * 3, *[(1, 2, 0)] * 2)
+    result = fit_points(a, b, y, n_systems=3, penalty=0.0, anchor=0)
+    assert (result.anchor, result.anchor_reason) == (1, "requested_unrankable")
+    assert list(result.status) == ["unbounded_above", "ranked", "ranked"]
+    assert result.points[1] - result.points[2] == pytest.approx(400 * math.log10(1.5), abs=1e-6)
+    # S and T, the only two that can be ranked, have 10 comparisons each: S comes first.
+    assert (list(result.anchor_tie), result.anchor_candidates) == ([1, 2], 2)
+    unset = fit_points(a, b, y, n_systems=3, penalty=0.0)
+    assert (unset.anchor, unset.anchor_reason, list(unset.ranks)) == (
+        1,
+        "none_requested",
+        [0, 1, 2],
+    )
+    # With a penalty every compared system has finite points: the reference stays.
+    assert fit_points(a, b, y, n_systems=3, anchor=0).anchor_reason == "requested"
+
+
+def test_without_a_penalty_and_nobody_rankable_the_reference_stays():
+    # 0 beats 1 beats 2: every system is alone in its group, no anchor ranks another.
+    a, b, y = _votes((0, 1, 1), (1, 2, 1))
+    result = fit_points(a, b, y, n_systems=3, penalty=0.0, anchor=2)
+    assert (result.anchor, result.anchor_reason, result.anchor_candidates) == (2, "requested", 0)
+    unset = fit_points(a, b, y, n_systems=3, penalty=0.0)
+    assert (unset.anchor, unset.anchor_candidates, list(unset.anchor_tie)) == (1, 3, [])
 
 
 def test_no_comparisons_at_all_ranks_nobody():

@@ -16,6 +16,7 @@ from arena.pairs.settling import (
     SettledComparison,
     normalise_diff,
     settle,
+    stand_ins,
 )
 from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, SystemId
 from arena.texts import normalise_text
@@ -98,6 +99,26 @@ def test_two_failing_solutions_tie(kind):
     a = _output("A", "+x", is_diff=True, test_result="failed")
     b = _output("B", "+y", is_diff=True, test_result="errored")
     assert _only(_settle(kind, [a, b])).rule == "both_failed_tests"
+
+
+@pytest.mark.parametrize("kind", ["tests", "tests_then_votes"])
+def test_a_task_not_answered_is_a_failed_trial_that_ties_with_every_failed_one(kind):
+    passing = _output("A", "+fix", is_diff=True, test_result="passed")
+    failing = _output("B", "+other", is_diff=True, test_result="failed")
+    empty = _output("C", "", is_diff=True, test_result="errored")  # and fails the Empty gate
+    elsewhere = _output("D", "+d", case="c2", is_diff=True, test_result="failed")
+    (missing,) = stand_ins("fam", [passing, failing, empty, elsewhere], [CaseId("c1")])
+    settlement = _settle(
+        kind,
+        [passing, failing, empty, elsewhere],
+        {empty.output_id: _failing("empty")},
+        unanswered=[missing],
+    )
+    found = {(c.system_a, c.system_b): (c.rule, c.y) for c in settlement.settled}
+    assert found[("A", "D")] == ("no_output", 1.0)
+    assert found[("B", "D")] == found[("C", "D")] == ("no_output", 0.5)
+    # Between two answers the gates still settle what the tests leave open.
+    assert found[("B", "C")] == ("gate_loses", 1.0)
 
 
 @pytest.mark.parametrize("kind", ["tests", "tests_then_votes"])

@@ -96,6 +96,7 @@ def test_three_wins_to_one_is_400_log10_3_points_apart_without_penalty(two_syste
         "system": catalog.find_system(two_systems, "b", "f").system_id,
         "label": "b",
         "reason": "requested",
+        "fallback": None,
     }
 
 

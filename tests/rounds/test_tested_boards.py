@@ -27,8 +27,8 @@ def _row(closed, label):
     return next(r for r in closed.board.systems if r.label == label)
 
 
-def test_a_system_missing_tasks_never_ranks_above_one_that_answered_them_all(ledger, tmp_path):
-    # Both pass one task; "skipper" did not answer the two it would have failed.
+def test_a_task_not_answered_counts_as_a_failed_trial_and_ties_with_one(ledger, tmp_path):
+    # Both pass one task; "skipper" did not answer the two "steady" failed.
     make_tests_family(
         ledger,
         tmp_path,
@@ -44,9 +44,9 @@ def test_a_system_missing_tasks_never_ranks_above_one_that_answered_them_all(led
     assert steady.pass_rate == skipper.pass_rate == pytest.approx(1 / 3)
     assert (skipper.trials, skipper.trials_passed, skipper.no_output) == (3, 1, 2)
     assert (steady.trials, steady.no_output) == (3, 0)
-    assert steady.points > skipper.points and steady.rank < skipper.rank
-    rules = family_comparisons(ledger, family_state.load(ledger, "t"))["rule"]
-    assert sum(rules.isin("no_output")) == 2
+    assert steady.points == skipper.points and steady.rank == skipper.rank
+    comparisons = family_comparisons(ledger, family_state.load(ledger, "t"))
+    assert list(comparisons["y"][comparisons["rule"].isin("no_output")]) == [0.5, 0.5]
 
 
 def test_the_newest_trial_has_the_say_over_an_imported_result(ledger, tmp_path):

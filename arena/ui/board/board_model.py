@@ -82,16 +82,6 @@ def axis_for(points: list[float]) -> Axis | None:
     return Axis(max(top - AXIS_SPAN, math.floor((low - room) / 50) * 50), top)
 
 
-def why_unranked(status: str) -> str:
-    return {
-        "no_comparisons": "no votes",
-        "unranked": "not connected to the anchor by any chain of comparisons",
-        "unbounded_above": "never loses: no finite points without a penalty",
-        "unbounded_below": "never wins: no finite points without a penalty",
-        "unbounded": "no finite points without a penalty",
-    }.get(status, status)
-
-
 class BoardModel(RowsModel):
     """The ranked rows of one round's board (the family's or one category's)."""
 

@@ -25,12 +25,13 @@ from PySide6.QtWidgets import (
 from arena.graded.board_rows import RANK_RULE, shared_rank_lines
 from arena.ledger import Ledger, catalog
 from arena.ledger import round_store as stored_rounds
+from arena.rounds.anchor_words import anchor_why, why_unranked
 from arena.rounds.closing import AXIS_SPAN, find_round
 from arena.rounds.model import Round
 from arena.ui.board.board_columns import RUN
 from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
-from arena.ui.board.board_model import POINTS, SYSTEM, WIDE_MARK, BoardModel, why_unranked
+from arena.ui.board.board_model import POINTS, SYSTEM, WIDE_MARK, BoardModel
 from arena.ui.board.summary_panel import SummaryPanel
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.tables import pick_rows
@@ -41,12 +42,6 @@ ALL = "All categories"
 SYSTEM_CHARS = 26
 # The Run column's widest (a tests family's agent and turn budget), likewise.
 RUN_CHARS = 12
-ANCHOR_REASON = {
-    "requested": "the family's reference system",
-    "requested_has_no_comparisons": "standing in for the reference system, which has no "
-    "comparisons",
-    "none_requested": "the most-voted system; the family sets no reference",
-}
 PAGE_BUTTONS = (
     ("close_round", "Close round…"),
     ("export_csv", "Export CSV…"),
@@ -286,7 +281,7 @@ class BoardPage(QWidget):
         notes = []
         anchor = self.model.anchor
         if anchor is not None and anchor.label and self.found is not None:
-            why = ANCHOR_REASON.get(anchor.reason, anchor.reason)
+            why = anchor_why(anchor.reason, anchor.fallback)
             notes.append(
                 f"Points are relative to {anchor.label} = "
                 f"{self.found.settings.base:g} ({why}); 400 points apart ≈ "
