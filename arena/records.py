@@ -40,6 +40,8 @@ KINDS: tuple[str, ...] = ("votes", "tests", "tests_then_votes", "graded")
 VOTED_KINDS: tuple[str, ...] = ("votes", "tests_then_votes")
 # How a rating session picks the next system pair once each has a vote (arena.pairs.adaptive).
 PAIR_CHOICES: tuple[str, ...] = ("adaptive", "coverage")
+# Whether a tests family's systems may differ in harness or turn budget (the first: no).
+MIXED_HARNESS_CHOICES: tuple[str, ...] = ("report", "allow")
 Choice = Literal["left", "right", "tie", "both_bad", "skip"]
 CHOICES: tuple[str, ...] = ("left", "right", "tie", "both_bad", "skip")
 # What a rater can answer (a skip is not a vote).

@@ -217,6 +217,10 @@ def cmd_status(args: argparse.Namespace) -> int:
                 f"{r['name']}: {r['unanswered_tasks']} tasks were not answered by some system; "
                 "each counts as a failed trial (no output)"
             )
+        if r.get("mixed_agents"):
+            from arena.rating.one_agent import Agents
+
+            print(Agents.from_json(r["mixed_agents"]).warning(r["name"]))
     return 0
 
 

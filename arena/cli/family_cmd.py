@@ -7,7 +7,7 @@ from typing import Any
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
-from arena.records import PAIR_CHOICES, VOTED_KINDS
+from arena.records import MIXED_HARNESS_CHOICES, PAIR_CHOICES, VOTED_KINDS
 
 KINDS = ("votes", "tests", "tests_then_votes")
 
@@ -59,6 +59,13 @@ def _settings_options(p: argparse.ArgumentParser, *, new: bool) -> None:
         help="once every system pair has a vote, ask next about the one of most use to the "
         "order (adaptive) or the least voted (coverage); from the next rating session"
         + (" (default adaptive)" if new else ""),
+    )
+    p.add_argument(
+        "--mixed-harness",
+        choices=MIXED_HARNESS_CHOICES,
+        help="tests families: systems run under different harnesses or turn budgets are "
+        "reported by status, round close and the board (report), or accepted (allow)"
+        + (" (default report)" if new else ""),
     )
 
 
@@ -180,8 +187,9 @@ def _set(args: argparse.Namespace) -> int:
         print(f"{args.name}: nothing changed (the settings given are those in force)")
         return 0
     session = result.session or {}
+    shown = {**session, "mixed_harness": args.mixed_harness}
     done = ", ".join(
-        f"{k} {session[k] if k in session else getattr(result.family, k)}" for k in result.changes
+        f"{k} {shown[k] if k in shown else getattr(result.family, k)}" for k in result.changes
     )
     when = [
         "in force from now; the next round records it"
@@ -234,6 +242,7 @@ def _archive(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     from arena.intake.families import describe
+    from arena.pairs.settling import TESTED_KINDS
 
     with open_ledger(args, readonly=True) as ledger:
         shown = describe(ledger, args.name)
@@ -253,6 +262,12 @@ def _show(args: argparse.Namespace) -> int:
     print(f"  repeats: {_repeats_text(shown)}")
     if shown["kind"] in VOTED_KINDS:
         print(f"  pairs: {shown['pairs']} (once every system pair has a vote)")
+    if shown["kind"] in TESTED_KINDS:
+        allowed = shown["mixed_harness"] == "allow"
+        print(
+            f"  mixed harness: {shown['mixed_harness']} (systems of different harnesses or turn "
+            + ("budgets are accepted)" if allowed else "budgets are reported)")
+        )
     print(f"  created {created['at']}: {_settings_text(created)}")
     for change in shown["changes"]:
         why = f" ({change['reason']})" if change["reason"] else ""

@@ -18,6 +18,7 @@ from arena.intake.family_settings import FamilySettings, check_settings
 from arena.ledger import Ledger, catalog, family_changes
 from arena.pairs import adaptive
 from arena.pairs.scheduling import RepeatPolicy
+from arena.pairs.settling import TESTED_KINDS
 from arena.records import VOTED_KINDS, Family, name_problem
 
 if TYPE_CHECKING:
@@ -74,6 +75,8 @@ def create_family(ledger: Ledger, name: str, settings: FamilySettings) -> Family
     check_settings(given)
     session = settings.session_given()
     _check_pairs(session, given.get("kind", "votes"))
+    agents = settings.agents_given()
+    _check_agents(agents, given.get("kind", "votes"))
     reference = given.pop("reference", None)
     family = Family(name=name, **given)
     with ledger.atomic():
@@ -82,7 +85,7 @@ def create_family(ledger: Ledger, name: str, settings: FamilySettings) -> Family
             family_changes.add_change(
                 ledger, name, "reference", reference, reason="given at creation"
             )
-        for key, value in session.items():
+        for key, value in {**session, **agents}.items():
             family_changes.add_change(ledger, name, key, value, reason="given at creation")
     return family
 
@@ -93,6 +96,15 @@ def _check_pairs(session: dict[str, Any], kind: str) -> None:
             f"a {kind} family asks for no votes: a pair choice is for "
             f"{' and '.join(VOTED_KINDS)} families",
             field="--pairs",
+        )
+
+
+def _check_agents(agents: dict[str, str], kind: str) -> None:
+    if agents and kind not in TESTED_KINDS:
+        raise BadInput(
+            f"a {kind} family runs no agent on tasks: --mixed-harness is for "
+            f"{' and '.join(sorted(TESTED_KINDS))} families",
+            field="--mixed-harness",
         )
 
 
@@ -138,13 +150,16 @@ def set_family(
     family = require(ledger, name)
     given = settings.given()
     session = settings.session_given()
-    if not given and not session:
+    agents = settings.agents_given()
+    if not given and not session and not agents:
         raise BadInput(
             "nothing to change: give --language, --min-chars, --max-chars, --aspect, "
-            "--reference, --kind, --repeat-share, --repeat-gap, --repeat-minutes or --pairs",
+            "--reference, --kind, --repeat-share, --repeat-gap, --repeat-minutes, --pairs "
+            "or --mixed-harness",
             field="FAMILY",
         )
     _check_pairs(session, given.get("kind", family.kind))
+    _check_agents(agents, given.get("kind", family.kind))
     check_settings({**asdict(family), **given})
     if "kind" in given and given["kind"] != family.kind:
         if family.kind == "graded" or given["kind"] not in MADE_KINDS:
@@ -168,6 +183,9 @@ def set_family(
     changed = {k: v for k, v in given.items() if getattr(family, k) != v}
     in_force = session_settings(ledger, name)
     changed.update({k: v for k, v in session.items() if in_force[k] != v})
+    changed.update(
+        {k: v for k, v in agents.items() if family_changes.mixed_harness(ledger, name) != v}
+    )
     ids: dict[str, str] = {}
     with ledger.atomic():
         for key, value in changed.items():
@@ -226,6 +244,7 @@ def describe(ledger: Ledger, name: str) -> dict[str, Any]:
         # The reference's label; one given at creation and not imported yet, as given.
         "reference_label": system.label if system else (given[-1] if given else None),
         **session_settings(ledger, name),
+        "mixed_harness": family_changes.mixed_harness(ledger, name),
         "outputs": catalog.count_outputs(ledger, name),
         "created": {**asdict(created[0]), "at": created[1]},
         "changes": [c.as_json() for c in history],

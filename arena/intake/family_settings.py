@@ -10,13 +10,16 @@ from typing import Any
 from arena.errors import BadInput
 from arena.intake.readers import ParsedOutput
 from arena.ledger import Ledger, catalog
-from arena.records import KINDS, LANGUAGE_TAG, PAIR_CHOICES, Family
+from arena.records import KINDS, LANGUAGE_TAG, MIXED_HARNESS_CHOICES, PAIR_CHOICES, Family
 
 # How often and how far apart repeats come back (arena.pairs.scheduling.RepeatPolicy), and
 # how the next system pair is chosen (``pairs``, arena.pairs.adaptive): set by `arena family
 # create/set` only, read by the rating session, never by gates or rounds.
 REPEAT_FIELDS = ("repeat_share", "repeat_gap", "repeat_minutes")
 SESSION_FIELDS = (*REPEAT_FIELDS, "pairs")
+# Whether a tests family's systems may differ in agent (arena.rating.one_agent): set by
+# `arena family create/set` only, read by status and round close, never by the gates.
+AGENT_FIELD = "mixed_harness"
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,7 @@ class FamilySettings:
     repeat_gap: int | None = None
     repeat_minutes: float | None = None
     pairs: str | None = None
+    mixed_harness: str | None = None
 
     @classmethod
     def from_options(cls, options: object) -> FamilySettings:
@@ -45,7 +49,7 @@ class FamilySettings:
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if getattr(self, f.name) is not None and f.name not in SESSION_FIELDS
+            if getattr(self, f.name) is not None and f.name not in (*SESSION_FIELDS, AGENT_FIELD)
         }
 
     def session_given(self) -> dict[str, Any]:
@@ -55,6 +59,16 @@ class FamilySettings:
         if given.get("pairs", PAIR_CHOICES[0]) not in PAIR_CHOICES:
             raise BadInput(f"expected one of {', '.join(PAIR_CHOICES)}", field="--pairs")
         return given
+
+    def agents_given(self) -> dict[str, str]:
+        """``{"mixed_harness": value}`` when given, checked; else nothing."""
+        if self.mixed_harness is None:
+            return {}
+        if self.mixed_harness not in MIXED_HARNESS_CHOICES:
+            raise BadInput(
+                f"expected one of {', '.join(MIXED_HARNESS_CHOICES)}", field="--mixed-harness"
+            )
+        return {AGENT_FIELD: self.mixed_harness}
 
 
 def check_repeats(values: dict[str, Any]) -> None:

@@ -239,10 +239,12 @@ def _case(row: dict) -> Case:
     )
 
 
-def cases(ledger: Ledger, family: str) -> list[Case]:
+def cases(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Case]:
+    """The cases of ``family`` in import order (``up_to``: those stored by that rowid)."""
+    cut, params = ("", [family]) if up_to is None else (" AND rowid <= ?", [family, up_to])
     return [
         _case(r)
-        for r in ledger.rows("SELECT * FROM cases WHERE family = ? ORDER BY rowid", [family])
+        for r in ledger.rows(f"SELECT * FROM cases WHERE family = ?{cut} ORDER BY rowid", params)
     ]
 
 
@@ -359,20 +361,16 @@ def count_outputs(ledger: Ledger, family: str) -> int:
     ).fetchone()[0]
 
 
+_MARKED = (("outputs", "rowid"), ("gate_results", "seq"), ("trials", "seq"), ("cases", "rowid"))
+
+
 def marks(ledger: Ledger) -> dict[str, int]:
-    """How far the outputs, gate results and trials stand now: a round records these, so
-    its export shows the family as it was at closing."""
+    """How far the outputs, gate results, trials and cases stand now (rows are only ever
+    added to them): a round records these, so its export shows the family as it was at
+    closing, and what it was worked out from."""
     return {
         table: ledger.conn.execute(f"SELECT COALESCE(MAX({key}), 0) FROM {table}").fetchone()[0]
-        for table, key in (("outputs", "rowid"), ("gate_results", "seq"), ("trials", "seq"))
-    }
-
-
-def extent(ledger: Ledger) -> dict[str, int]:
-    """How far outputs, gate results and cases stand: rows are only ever added to them."""
-    return {
-        **marks(ledger),
-        "cases": ledger.conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM cases").fetchone()[0],
+        for table, key in _MARKED
     }
 
 

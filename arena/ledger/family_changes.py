@@ -5,7 +5,8 @@ row of ``family_changes`` (append-only, sealed like every table). What is in for
 the row overlaid with the newest change of each setting (``in_force``); ``catalog``
 returns families that way, so the gates, rounds and status read the settings in force.
 The repeat settings (how often and how far apart repeats come back) and the pair choice
-are read apart by the rating session (``repeat_settings``, ``pair_choice``): the gates
+are read apart by the rating session (``repeat_settings``, ``pair_choice``), whether a
+tests family may mix agents by status and round close (``mixed_harness``): the gates
 never read them.
 """
 
@@ -21,9 +22,10 @@ from arena.clock import now_iso
 from arena.ledger.connection import Ledger
 from arena.ledger.migrations_0013 import FAMILY_SETTINGS
 from arena.ledger.migrations_0015 import REPEAT_SETTINGS
-from arena.ledger.migrations_0021 import CHANGEABLE, PAIR_SETTING
+from arena.ledger.migrations_0021 import PAIR_SETTING
+from arena.ledger.migrations_0024 import CHANGEABLE, MIXED_HARNESS
 from arena.ledger.voting import new_id
-from arena.records import Family, SystemId
+from arena.records import MIXED_HARNESS_CHOICES, Family, SystemId
 
 
 @dataclass(frozen=True)
@@ -123,14 +125,27 @@ def repeat_settings(ledger: Ledger, family: str) -> dict[str, Any]:
     return {k: v for k, v in newest.items() if k in REPEAT_SETTINGS}
 
 
-def pair_choice(ledger: Ledger, family: str) -> str | None:
-    """The pair choice recorded for ``family`` (the newest), or None when it has none."""
+def _newest_value(ledger: Ledger, family: str, setting: str) -> Any:
+    """The newest value recorded for ``setting`` of ``family``, or None when it has none."""
     row = ledger.conn.execute(
         "SELECT value FROM family_changes WHERE family = ? AND setting = ? "
         "ORDER BY seq DESC LIMIT 1",
-        [family, PAIR_SETTING],
+        [family, setting],
     ).fetchone()
-    return None if row is None else str(json.loads(row[0]))
+    return None if row is None else json.loads(row[0])
+
+
+def pair_choice(ledger: Ledger, family: str) -> str | None:
+    """The pair choice recorded for ``family`` (the newest), or None when it has none."""
+    value = _newest_value(ledger, family, PAIR_SETTING)
+    return None if value is None else str(value)
+
+
+def mixed_harness(ledger: Ledger, family: str) -> str:
+    """Whether a tests family's systems may differ in harness or turn budget: ``report``
+    (the default: status, round close and the board say so) or ``allow``."""
+    value = _newest_value(ledger, family, MIXED_HARNESS)
+    return MIXED_HARNESS_CHOICES[0] if value is None else str(value)
 
 
 def in_force(

@@ -19,6 +19,7 @@ from arena.pairs import case_doubt
 from arena.pairs.adaptive import OrderModel
 from arena.pairs.counting import CaseOutputs, PairCounts, count, distinct_pairs, plain_cases
 from arena.pairs.settling import TESTED_KINDS, any_gate_failed, overrules_by_output
+from arena.rating import one_agent
 from arena.records import VOTED_KINDS, CaseId, Family, OutputId, OutputPlace, SystemId
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
         "settled_pairs": len(settlement.settled),
         "pending_pairs": _pending(state, voted),
         "votes_to_settle": votes_to_settle(ledger, family, {o.system_id for o in outputs}),
-        **(_tested_counts(state) if family.kind in TESTED_KINDS else {}),
+        **(_tested_counts(ledger, state) if family.kind in TESTED_KINDS else {}),
     }
 
 
@@ -170,10 +171,15 @@ def _pending(state: family_state.FamilyState, voted: set[frozenset[str]]) -> int
     return len({unit(p) for p in pending} - closed)
 
 
-def _tested_counts(state: family_state.FamilyState) -> dict[str, int]:
-    """Outputs a round would count as failed for want of a test result, and tasks a
-    system did not answer (each a failed trial)."""
+def _tested_counts(ledger: Ledger, state: family_state.FamilyState) -> dict[str, Any]:
+    """Outputs a round would count as failed for want of a test result, tasks a system
+    did not answer (each a failed trial), and how the systems' agents differ where the
+    family does not allow it (``one_agent``)."""
+    agents = one_agent.family_agents(
+        ledger, state.family.name, {o.system_id for o in state.in_force}
+    )
     return {
         "untested_outputs": sum(o.test_result is None for o in state.in_force),
         "unanswered_tasks": len(state.stand_ins),
+        "mixed_agents": agents.to_json() if agents.reported else None,
     }
