@@ -230,6 +230,7 @@ WHERE: dict[Where, tuple[tuple[str, ...], tuple[str, ...], tuple[Where, ...]]] =
     ("cli.md", "arena round", 2): (("round show tests",), ("systems",), (SYSTEMS,)),
     ("cli.md", "arena round", 3): (("round show graded",), ("systems",), (SYSTEMS,)),
     ("cli.md", "arena round", 4): (("round show", "round show tests"), ("summary",), ()),
+    ("cli.md", "Round settings", 0): (("round show", "round show tests"), ("settings",), ()),
     ("cli.md", "arena import-votes", 0): (("import-votes",), (), ()),
     ("cli.md", "arena verify", 0): (("verify",), (), ()),
     ("cli.md", "arena key", 0): (("key",), (), ()),
@@ -245,8 +246,9 @@ WHERE: dict[Where, tuple[tuple[str, ...], tuple[str, ...], tuple[Where, ...]]] =
 # Keys a list names that only some objects carry (tests families, a category view, graded
 # runs); the rest must be in every object the list describes.
 SOMETIMES = {
-    "untested_outputs", "unanswered_tasks", "category", "category_votes",
+    "untested_outputs", "unanswered_tasks", "mixed_agents", "category", "category_votes",
     "category_both_bad_share", "uncertainty", "pass_rate", "failed_tests_share",
+    "agents",
 }  # fmt: skip
 
 

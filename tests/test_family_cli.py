@@ -92,7 +92,8 @@ def test_round_show_prints_the_settings_the_round_was_closed_with(arena, bench):
     arena("import", bench, "--family", "j", "--create", "--language", "ja")
     assert arena("round", "close", "--family", "j")[0] == 0
     code, out, _ = arena("round", "show", "--family", "j")
-    assert "family settings: language ja, characters 1–20000" in out
+    settings = out[out.index("\nRound settings\n") :]
+    assert "  family: language ja, characters 1–20000" in settings
     code, out, _ = arena("round", "show", "--family", "j", "--json")
     assert json.loads(out)["settings"]["family"]["language"] == "ja"
 
@@ -142,7 +143,7 @@ def test_the_pair_choice_is_set_shown_read_by_the_session_and_recorded_by_rounds
     assert arena("round", "close", "--family", "j")[0] == 0
     code, out, _ = arena("round", "show", "--family", "j", "--json")
     assert json.loads(out)["settings"]["pairs"] == "coverage"
-    assert "pairs coverage" in arena("round", "show", "--family", "j")[1]
+    assert "  pair design: coverage: " in arena("round", "show", "--family", "j")[1]
     with pytest.raises(SystemExit):  # argparse knows the two choices
         arena("family", "set", "j", "--pairs", "greedy")
     assert arena("family", "create", "t", "--kind", "tests")[0] == 0

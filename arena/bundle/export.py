@@ -165,7 +165,8 @@ def bundle_files(
                 "detected_language": c.detected_language,
                 "language_evidence": c.language_evidence,
             }
-            for c in catalog.cases(ledger, name)
+            # The cases the family had at closing, as its outputs (older rounds: all).
+            for c in catalog.cases(ledger, name, up_to=(found.marks or {}).get("cases"))
         ),
     }
     if receipts:

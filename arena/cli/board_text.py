@@ -1,7 +1,8 @@
 """The columns of a board as `arena round show` prints it, by family kind.
 
-A tests family is ranked by its tests alone: no vote columns, and what the seed's
-board shows for agents (the run and its turn budget, pass rate, trial cost and time).
+A tests family is ranked by its tests alone: no vote columns, and what a tested board shows
+of its agents (the run and its turn budget, pass rate, cost per solution and the agent's
+time) beside the time of the hidden tests' run.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ _TESTS: list[tuple[str, Callable[[Row], Any]]] = [
     ("passed", _trials),
     ("no output", lambda r: r.get("no_output")),
 ]
+# The agent's whole run on a task (each solution's imported cost and latency_ms), then
+# Arena's run of the hidden tests: two times, named apart.
+_AGENT: list[tuple[str, Callable[[Row], Any]]] = [
+    ("cost/solution", lambda r: fmt(r["cost_per_output"], significant=True)),
+    ("agent p50 ms", lambda r: fmt(r["p50_latency_ms"])),
+    ("test run p50 ms", lambda r: fmt(r.get("p50_trial_ms"))),
+]
 _COSTS: list[tuple[str, Callable[[Row], Any]]] = [
     ("gate fail", lambda r: fmt(r["gate_failure_share"], percent=True)),
 ]
@@ -62,20 +70,13 @@ COLUMNS: dict[str, list[tuple[str, Callable[[Row], Any]]]] = {
         ("p50 ms", lambda r: fmt(r["p50_latency_ms"])),
         ("pass rate", lambda r: fmt(r["pass_rate"], percent=True)),
     ],
-    "tests": [
-        *_RANK,
-        *_TESTS,
-        ("cost/trial", lambda r: fmt(r["cost_per_output"], significant=True)),
-        ("p50 trial ms", lambda r: fmt(r.get("p50_trial_ms"))),
-        *_COSTS,
-    ],
+    "tests": [*_RANK, *_TESTS, *_AGENT, *_COSTS],
     "tests_then_votes": [
         *_RANK,
         *_TESTS,
         ("failed tests", lambda r: fmt(r["failed_tests_share"], percent=True)),
         *_VOTES,
-        ("cost/trial", lambda r: fmt(r["cost_per_output"], significant=True)),
-        ("p50 trial ms", lambda r: fmt(r.get("p50_trial_ms"))),
+        *_AGENT,
         *_COSTS,
     ],
 }

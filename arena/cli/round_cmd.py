@@ -8,16 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.cli import output
-from arena.cli.board_text import (
-    board_table,
-    fmt,
-    told,
-    uncertainty_line,
-    with_intervals,
-)
 from arena.cli.commands import open_ledger
+from arena.cli.round_text import print_round
 from arena.errors import BadInput
-from arena.rounds import summary_text
 from arena.rounds.anchor_words import anchor_why, why_unranked
 
 if TYPE_CHECKING:
@@ -162,7 +155,7 @@ def cmd_close(args: argparse.Namespace) -> int:
         )
         head = ledger.head_digest()
     digest = None if head is None else head.hash
-    _print({**public(closed), "head_digest": digest}, args.json)
+    print_round({**public(closed), "head_digest": digest}, args.json)
     if not args.json:
         print(f"head digest: {head}  (`arena check --head {digest}` proves it is still held)")
     return 0
@@ -186,7 +179,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             f"no category {args.category!r} in this round; one of {', '.join(found.categories)}",
             field="--category",
         )
-    _print(public(found, args.category), args.json)
+    print_round(public(found, args.category), args.json)
     return 0
 
 
@@ -221,130 +214,6 @@ def _system(row: BoardRow, *, category: bool = False) -> dict[str, Any]:
         + (TESTED_FIELDS if row.trials is not None else ())
     )
     return {k: getattr(row, k) for k in keys}
-
-
-def pooled_line(judge: dict[str, Any]) -> str:
-    """One pooled judge: its verdicts, how many were fitted and at what weight."""
-    fitted = (
-        f"{judge['fitted']} fitted at weight {judge['weight']:.4g}"
-        if judge["fitted"]
-        else "none fitted"
-    )
-    left = sum(judge["left_out"].values())
-    return (
-        f"pooled: {judge['judge']} ({judge['kind']}), {judge['verdicts']} verdicts, {fitted}"
-        + (f", {left} left out" if left else "")
-        + (f", {judge['unmatched']} unmatched (no single output)" if judge["unmatched"] else "")
-    )
-
-
-def _print(shown: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        output.emit_json(shown)
-        return
-    anchor = shown["anchor"]
-    title = f"round {shown['round'][:12]} of {shown['family']}, closed {shown['closed_at']}"
-    if anchor is None:  # a graded family: scores, not points
-        from arena.cli.graded_cmd import print_graded
-
-        print(title)
-        print(f"bootstrap seed {shown['settings'].get('seed')}")
-        print_graded(shown["systems"])
-        return
-    if shown.get("category"):
-        title += f", category {shown['category']}"
-    judges = shown["settings"].get("with_judges")
-    if judges:
-        title += ", pooled with judges " + ", ".join(j["judge"] for j in judges)
-    print(title)
-    why = anchor_why(anchor["reason"], anchor.get("fallback"))
-    print(
-        f"anchor: {anchor['label']} ({why}); settings: "
-        + ", ".join(
-            f"{k} {v}"
-            for k, v in shown["settings"].items()
-            if v is not None and k not in ("family", "with_judges")
-        )
-    )
-    family = shown["settings"].get("family")
-    if family:  # recorded since family settings can change (`arena family set`)
-        print(
-            f"family settings: language {family['language']}, characters "
-            f"{family['min_chars']}–{family['max_chars']}"
-            + (f", aspect {family['aspect']}" if family["aspect"] else "")
-        )
-    for judge in judges or ():
-        print(pooled_line(judge))
-    ranked = [r for r in shown["systems"] if not r["unranked"]]
-    headers, rows = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
-    with_intervals(headers, rows, ranked)
-    print(output.table(headers, rows))
-    if (line := uncertainty_line(shown.get("uncertainty"))) is not None:
-        print(line)
-    others = [r for r in shown["systems"] if r["unranked"]]
-    if others:
-        print(
-            "unranked: " + ", ".join(f"{r['label']} ({why_unranked(r['status'])})" for r in others)
-        )
-    if any(r.get("no_output") or r.get("untried") for r in ranked):
-        print(
-            "failed trials counted for tasks not answered (no output) and outputs never "
-            "tested: "
-            + ", ".join(
-                f"{r['label']} {r.get('no_output') or 0} + {r.get('untried') or 0}"
-                for r in ranked
-                if r.get("no_output") or r.get("untried")
-            )
-        )
-    if any(r["preliminary"] for r in ranked):
-        print("* preliminary: fewer decisive votes than the threshold")
-    summary = shown["summary"]
-    print()
-    agreement = fmt(summary["rater_agreement"], percent=True) or "—"
-    spread = summary_text.interval(summary.get("rater_agreement_ci95"), percent=True)
-    print(
-        "rater agreement: "
-        + told(
-            summary,
-            "rater_agreement",
-            f"{agreement} over {summary['repeats']} repeats" + (f" ({spread})" if spread else ""),
-        )
-    )
-    for key, name in (
-        ("split_half_tau", "split-half τ"),
-        (
-            "within_session_tau",
-            "split-half τ within sessions (odd/even votes by time, same sittings: reads higher)",
-        ),
-    ):
-        tau = fmt(summary.get(key), 2) or "—"
-        detail = summary_text.tau_detail(summary, key) if summary.get(key) is not None else ""
-        print(f"{name}: {told(summary, key, f'{tau} {detail}'.strip())}")
-    side = summary_text.side_preference(summary)
-    if side:
-        print(f"side preference: {side}")
-    for key, name in (
-        ("length_bias_points_per_sd", "length bias"),
-        ("diff_length_bias_points_per_sd", "diff length bias"),
-    ):
-        error = summary.get("length_bias_standard_error")
-        if summary[key] is not None:
-            print(
-                f"{name}: {summary[key]:+.0f}"
-                + (f" ± {error:.0f} (standard error)" if error is not None else "")
-                + " points per SD (positive favours longer)"
-            )
-        elif key in (summary.get("unavailable") or {}):
-            print(f"{name}: {told(summary, key, '')}")
-    left = summary["left_out"]
-    print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
-    if "settled" in summary:  # rounds closed before settled shares were recorded lack it
-        from arena.rounds.scoring import describe_settled
-
-        pooled = [j["judge"] for j in judges or ()]
-        print(
-            "settled without a vote: " + describe_settled(summary["settled"], shown["kind"], pooled)
-        )
 
 
 def cmd_import_votes(args: argparse.Namespace) -> int:

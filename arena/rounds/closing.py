@@ -17,23 +17,22 @@ from arena.errors import BadInput
 from arena.family_state import FamilyState
 from arena.fit import FIT_VERSION
 from arena.gates import screening
-from arena.ledger import Ledger, catalog, chain, soundness
+from arena.ledger import Ledger, catalog, chain, family_changes, soundness
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.judge_store import as_verdict
 from arena.ledger.voting import new_id
 from arena.pairs import adaptive
 from arena.pairs.settling import SETTLING_VERSION
 from arena.records import VOTED_KINDS, Family, Output, System, SystemId
-from arena.rounds import pooling, uncertainty
+from arena.rounds import case_set, pooling, settings_record, uncertainty
 from arena.rounds.comparison_table import Column
 from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.round_summary import summary
 from arena.rounds.scoring import BoardFit, fit_board, fitted_weights
+from arena.rounds.settings_record import AXIS_SPAN
 from arena.rounds.system_columns import output_columns, tested_columns, vote_columns
 
-# The points axis starts at most this far below the top score; below it is "far behind".
-AXIS_SPAN = 600.0
 TESTED = ("tests", "tests_then_votes")
 
 
@@ -153,11 +152,16 @@ def _close(
         state = family_state.load(ledger, family_name)
     family = state.family
     inputs = None
+    case_ids = None
     if family.kind == "graded":
         result = _graded_result(ledger, family, settings)
+        record = settings_record.graded(settings)
     else:
         result = _voted_result(ledger, state, settings)
         inputs = _inputs(ledger, family, settings)
+        record, case_ids = settings_record.build(
+            ledger, state, settings, result.board.anchor, find_round(ledger, family=family.name)
+        )
     closed = Round(
         round_id=new_id(),
         family=family.name,
@@ -178,6 +182,8 @@ def _close(
         family_settings=dataclasses.asdict(family),
         pairs=adaptive.choice_of(ledger, family.name) if family.kind in VOTED_KINDS else None,
         judges=result.judges,
+        record=record,
+        case_ids=None if case_ids is None else tuple(case_ids),
     )
     with ledger.atomic():
         stored_rounds.add_round(
@@ -207,12 +213,16 @@ def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
         if settings.with_judges
         else {}
     )
+    # Only a tests family that allows mixed agents names the setting: the inputs of the
+    # others stay what they were before it existed.
+    mixed = family_changes.mixed_harness(ledger, family.name) if family.kind in TESTED else None
+    agents = {"mixed_harness": mixed} if mixed == "allow" else {}
     gated = sha256_hex(
         json.dumps(
             {
                 "gates": gates.GATES_VERSION,
                 "family": dataclasses.asdict(family),
-                "stored": catalog.extent(ledger),
+                "stored": catalog.marks(ledger),
                 "events": heads["events"],
             },
             sort_keys=True,
@@ -228,6 +238,7 @@ def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
                     "settings": settings.as_json(),
                     "chains": heads,
                     **judged,
+                    **agents,
                 },
                 sort_keys=True,
             )
@@ -239,7 +250,11 @@ def _inputs(ledger: Ledger, family: Family, settings: RoundSettings) -> Inputs:
 def _restate(ledger: Ledger, earlier: dict[str, Any], shared: str, inputs: Inputs) -> Round:
     """A round closed on the same ``inputs`` as ``earlier``: the same board, summary and
     comparisons (shared with it, not stored again), closed now."""
-    closed = dataclasses.replace(Round.from_json(earlier), round_id=new_id(), closed_at=now_iso())
+    before = Round.from_json(earlier)
+    record = before.record
+    if record is not None and "case_set" in record:  # the same cases as the round restated
+        record = {**record, "case_set": case_set.restated(record["case_set"], before.round_id)}
+    closed = dataclasses.replace(before, round_id=new_id(), closed_at=now_iso(), record=record)
     with ledger.atomic():
         stored_rounds.add_round(
             ledger, closed.to_json(), {}, [], inputs=inputs, comparisons_of=shared

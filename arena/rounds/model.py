@@ -113,13 +113,16 @@ class BoardRow:
     category_both_bad_share: float | None = None
     # Tested families only (None elsewhere): the agent and its turn budget, trials
     # expected (tasks x samples) and passed, tasks not answered, outputs without any
-    # result (counted as failed), and the median trial time.
+    # result (counted as failed), the median test run time, and how many of its outputs
+    # (solutions) report the agent's time and cost (``p50_latency_ms``, ``cost_per_output``).
     run: str | None = None
     trials: int | None = None
     trials_passed: int | None = None
     no_output: int | None = None
     untried: int | None = None
     p50_trial_ms: float | None = None
+    solutions_timed: int | None = None
+    solutions_costed: int | None = None
     # Graded runs only (None elsewhere), but ``ci95``: on a voted board, the 95% interval
     # of points where the board's regime was calibrated (arena.rounds.uncertainty).
     headline: float | None = None
@@ -176,9 +179,14 @@ GRADED_FIELDS = (
     "status_counts",
     "missing_reasons",
 )
-TESTED_FIELDS = ("run", "trials", "trials_passed", "no_output", "untried", "p50_trial_ms")
+TESTED_FIELDS = (
+    "run", "trials", "trials_passed", "no_output", "untried", "p50_trial_ms",
+    "solutions_timed", "solutions_costed",
+)  # fmt: skip
 CATEGORY_FIELDS = ("category_votes", "category_both_bad_share")
 RECORDED_LATER = ("ci_method", "status_counts", "missing_reasons")
+# The parts of a round's settings record (Round.record), beside RoundSettings' own.
+RECORD_KEYS = ("method", "coverage", "seeds", "case_set", "agents")
 
 
 @dataclass(frozen=True)
@@ -302,6 +310,11 @@ class Round:
     # how many were fitted, left out (by reason) or unmatched, their weight, and the sources
     # they came from. None in a round of the rater's alone.
     judges: tuple[dict[str, Any], ...] | None = None
+    # The settings record (arena.rounds.settings_record: method, coverage, seeds, case set,
+    # agents), shown among the settings; None in rounds closed before it was kept.
+    record: dict[str, Any] | None = None
+    # The ids of the cases in force, for the next round to tell how its case set differs.
+    case_ids: tuple[str, ...] | None = None
 
     @property
     def pooled(self) -> tuple[str, ...]:
@@ -329,7 +342,7 @@ class Round:
             recorded["pairs"] = self.pairs
         if self.judges is not None:
             recorded["with_judges"] = list(self.judges)
-        return recorded
+        return {**recorded, **(self.record or {})}
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the comparisons and receipts, as `round show --json` builds on."""
@@ -345,6 +358,7 @@ class Round:
             "fit": self.fit,
             "chain_heads": self.chain_heads,
             "marks": self.marks,
+            **({"case_ids": list(self.case_ids)} if self.case_ids is not None else {}),
         }
 
     @classmethod
@@ -355,6 +369,7 @@ class Round:
         family_settings = recorded.pop("family", None)
         pairs = recorded.pop("pairs", None)
         judges = recorded.pop("with_judges", None)
+        record = {k: recorded.pop(k) for k in RECORD_KEYS if k in recorded}
         if judges is not None:
             recorded["with_judges"] = tuple(j["judge"] for j in judges)
         return cls(
@@ -374,4 +389,6 @@ class Round:
             family_settings=family_settings,
             pairs=pairs,
             judges=tuple(judges) if judges is not None else None,
+            record=record or None,
+            case_ids=tuple(data["case_ids"]) if "case_ids" in data else None,
         )

@@ -35,7 +35,9 @@ def output_columns(
 def tested_columns(state: FamilyState, system: System, outputs: Sequence[Output]) -> dict[str, Any]:
     """A tested family's columns: every system is judged on every task (case in force) and
     each sample it was asked for; an unanswered task or an output without any result
-    counts as a failed trial."""
+    counts as a failed trial. The agent's time and cost are its outputs' (``output_columns``:
+    each output is a solution, the agent's whole run on a task); the test run's time is
+    its trials' (``p50_trial_ms``)."""
     tasks = len(state.cases_in_force)
     samples = max(Counter(o.case_id for o in outputs).values(), default=1)
     expected = tasks * samples
@@ -54,6 +56,8 @@ def tested_columns(state: FamilyState, system: System, outputs: Sequence[Output]
         "no_output": expected - len(outputs),
         "untried": sum(o.test_result is None for o in outputs),
         "p50_trial_ms": statistics.median(times) if times else None,
+        "solutions_timed": sum(o.latency_ms is not None for o in outputs),
+        "solutions_costed": sum(o.cost is not None for o in outputs),
         "pass_rate": _share(passed, expected),
         "failed_tests_share": (
             _share(expected - passed, expected) if state.family.kind == "tests_then_votes" else None

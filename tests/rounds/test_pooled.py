@@ -161,9 +161,13 @@ def test_a_judge_that_adds_no_comparison_changes_nothing_but_the_settings(voted,
     pooled = close_round(voted, pl.FAMILY, RoundSettings(with_judges=("late",))).to_json()
     (entry,) = pooled["settings"].pop("with_judges")
     assert (entry["verdicts"], entry["fitted"], entry["left_out"]) == (3, 0, {"retired_case": 3})
+    # The same cases; the pooled round's case set is told since the plain round.
+    assert pooled["settings"]["case_set"]["since"] == plain["round"]
     for shown in (plain, pooled):
         for key in VOLATILE:
             shown.pop(key, None)
+        shown["settings"]["case_set"].pop("since")
+        shown["settings"]["case_set"].update(added=[], retired=[])
     assert json.dumps(plain, sort_keys=True) == json.dumps(pooled, sort_keys=True)
 
 

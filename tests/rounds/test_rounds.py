@@ -377,6 +377,10 @@ def test_closing_again_with_nothing_new_restates_the_round(two_systems, tmp_path
     shown, shown_again = first.to_json(), again.to_json()
     for key in ("round", "closed_at"):
         del shown[key], shown_again[key]
+    # The same cases, told since the round it restates.
+    cases = shown_again["settings"].pop("case_set")
+    same = {"since": first.round_id, "added": [], "retired": []}
+    assert cases == {**shown["settings"].pop("case_set"), **same}
     assert shown_again == shown
     assert list(stored_rounds.items(two_systems, again.round_id, "comparison")) == list(
         stored_rounds.items(two_systems, first.round_id, "comparison")

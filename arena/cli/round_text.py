@@ -1,0 +1,167 @@
+"""A round as `arena round close` and `arena round show` print it: the board, its notes
+(a mixed family's warning among them), the summary, the "Round settings" section and the
+known limits at the foot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.cli import output
+from arena.cli.board_text import board_table, fmt, told, uncertainty_line, with_intervals
+from arena.rating.one_agent import Agents
+from arena.rounds import summary_text
+from arena.rounds.anchor_words import anchor_why, why_unranked
+from arena.rounds.known_limits import known_limits
+from arena.rounds.settings_text import settings_lines
+
+
+def agents_warning(shown: dict[str, Any]) -> str | None:
+    """A tests family whose systems do not share one agent, unless the family allows it."""
+    recorded = shown["settings"].get("agents")
+    if recorded is None or not (agents := Agents.from_json(recorded)).reported:
+        return None
+    return "warning: " + agents.warning(shown["family"])
+
+
+def solutions_note(ranked: list[dict[str, Any]]) -> str | None:
+    """On a tested board, what its agent p50 and cost per solution are of, where some
+    solutions report neither."""
+    partial = [
+        f"{r['label']} {r['solutions_timed']} timed, {r['solutions_costed']} costed of {answered}"
+        for r in ranked
+        if r.get("solutions_timed") is not None
+        and (answered := r["trials"] - r["no_output"])
+        > min(r["solutions_timed"], r["solutions_costed"])
+    ]
+    if not partial:
+        return None
+    return "agent p50 and cost/solution are of the solutions that report them: " + ", ".join(
+        partial
+    )
+
+
+def footer(shown: dict[str, Any]) -> list[str]:
+    """The "Round settings" section and the known limits, as printed last."""
+    lines = ["", "Round settings"]
+    lines += [
+        f"  {name}: {text}" for name, text in settings_lines(shown["kind"], shown["settings"])
+    ]
+    lines += ["", "Known limits"]
+    lines += [f"  - {limit}" for limit in known_limits(shown["kind"])]
+    return lines
+
+
+def pooled_line(judge: dict[str, Any]) -> str:
+    """One pooled judge: its verdicts, how many were fitted and at what weight."""
+    fitted = (
+        f"{judge['fitted']} fitted at weight {judge['weight']:.4g}"
+        if judge["fitted"]
+        else "none fitted"
+    )
+    left = sum(judge["left_out"].values())
+    return (
+        f"pooled: {judge['judge']} ({judge['kind']}), {judge['verdicts']} verdicts, {fitted}"
+        + (f", {left} left out" if left else "")
+        + (f", {judge['unmatched']} unmatched (no single output)" if judge["unmatched"] else "")
+    )
+
+
+def print_round(shown: dict[str, Any], as_json: bool) -> None:
+    """A round as `round close` and `round show` print it (``shown``: `round show --json`)."""
+    if as_json:
+        output.emit_json(shown)
+        return
+    anchor = shown["anchor"]
+    title = f"round {shown['round'][:12]} of {shown['family']}, closed {shown['closed_at']}"
+    if anchor is None:  # a graded family: scores, not points
+        from arena.cli.graded_cmd import print_graded
+
+        print(title)
+        print(f"bootstrap seed {shown['settings'].get('seed')}")
+        print_graded(shown["systems"])
+        print("\n".join(footer(shown)))
+        return
+    if shown.get("category"):
+        title += f", category {shown['category']}"
+    judges = shown["settings"].get("with_judges")
+    if judges:
+        title += ", pooled with judges " + ", ".join(j["judge"] for j in judges)
+    print(title)
+    # The settings are listed whole under "Round settings", below the summary.
+    print(f"anchor: {anchor['label']} ({anchor_why(anchor['reason'], anchor.get('fallback'))})")
+    for judge in judges or ():
+        print(pooled_line(judge))
+    ranked = [r for r in shown["systems"] if not r["unranked"]]
+    headers, rows = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
+    with_intervals(headers, rows, ranked)
+    print(output.table(headers, rows))
+    if (line := uncertainty_line(shown.get("uncertainty"))) is not None:
+        print(line)
+    others = [r for r in shown["systems"] if r["unranked"]]
+    if others:
+        print(
+            "unranked: " + ", ".join(f"{r['label']} ({why_unranked(r['status'])})" for r in others)
+        )
+    if any(r.get("no_output") or r.get("untried") for r in ranked):
+        print(
+            "failed trials counted for tasks not answered (no output) and outputs never "
+            "tested: "
+            + ", ".join(
+                f"{r['label']} {r.get('no_output') or 0} + {r.get('untried') or 0}"
+                for r in ranked
+                if r.get("no_output") or r.get("untried")
+            )
+        )
+    for note in (solutions_note(ranked), agents_warning(shown)):
+        if note is not None:
+            print(note)
+    if any(r["preliminary"] for r in ranked):
+        print("* preliminary: fewer decisive votes than the threshold")
+    summary = shown["summary"]
+    print()
+    agreement = fmt(summary["rater_agreement"], percent=True) or "—"
+    spread = summary_text.interval(summary.get("rater_agreement_ci95"), percent=True)
+    print(
+        "rater agreement: "
+        + told(
+            summary,
+            "rater_agreement",
+            f"{agreement} over {summary['repeats']} repeats" + (f" ({spread})" if spread else ""),
+        )
+    )
+    for key, name in (
+        ("split_half_tau", "split-half τ"),
+        (
+            "within_session_tau",
+            "split-half τ within sessions (odd/even votes by time, same sittings: reads higher)",
+        ),
+    ):
+        tau = fmt(summary.get(key), 2) or "—"
+        detail = summary_text.tau_detail(summary, key) if summary.get(key) is not None else ""
+        print(f"{name}: {told(summary, key, f'{tau} {detail}'.strip())}")
+    side = summary_text.side_preference(summary)
+    if side:
+        print(f"side preference: {side}")
+    for key, name in (
+        ("length_bias_points_per_sd", "length bias"),
+        ("diff_length_bias_points_per_sd", "diff length bias"),
+    ):
+        error = summary.get("length_bias_standard_error")
+        if summary[key] is not None:
+            print(
+                f"{name}: {summary[key]:+.0f}"
+                + (f" ± {error:.0f} (standard error)" if error is not None else "")
+                + " points per SD (positive favours longer)"
+            )
+        elif key in (summary.get("unavailable") or {}):
+            print(f"{name}: {told(summary, key, '')}")
+    left = summary["left_out"]
+    print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
+    if "settled" in summary:  # rounds closed before settled shares were recorded lack it
+        from arena.rounds.scoring import describe_settled
+
+        pooled = [j["judge"] for j in judges or ()]
+        print(
+            "settled without a vote: " + describe_settled(summary["settled"], shown["kind"], pooled)
+        )
+    print("\n".join(footer(shown)))
