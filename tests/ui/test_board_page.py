@@ -109,8 +109,9 @@ def test_the_round_selector_lists_rounds_newest_first(board):
 def test_a_tests_then_votes_board_shows_its_columns_and_diff_length_bias(board):
     page = board("patches").board
     headers = [page.model.header(c) for c in page.model.columns]
-    for name in ("Run", "Pass rate", "Failed tests", "Cost / trial", "p50 trial", "Votes"):
+    for name in ("Run", "Pass rate", "Failed tests", "Cost / solution", "Agent p50", "Votes"):
         assert name in headers
+    assert "Test run p50" in headers
     assert "Cost / output" not in headers
     alpha = cells(page.model)[0]
     assert (alpha["Pass rate"], alpha["Failed tests"]) == ("75%", "25%")
@@ -211,8 +212,9 @@ def test_a_tests_family_shows_its_run_pass_rate_trials_and_no_vote_columns():
         "Pass rate",
         "Passed",
         "No output",
-        "Cost / trial",
-        "p50 trial",
+        "Cost / solution",
+        "Agent p50",
+        "Test run p50",
         "Gate failures",
     ]
 

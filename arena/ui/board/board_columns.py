@@ -29,6 +29,17 @@ def _latency(value: float) -> str:
     return f"{value:,.0f} ms"
 
 
+def _duration(value: float) -> str:
+    """A run's time in the unit that keeps it short: an agent's run takes minutes."""
+    if value < 1000:
+        return f"{value:.0f} ms"
+    if value < 60_000:
+        return f"{value / 1000:.1f} s"
+    if value < 3_600_000:
+        return f"{value / 60_000:.1f} min"
+    return f"{value / 3_600_000:.1f} h"
+
+
 @dataclass(frozen=True)
 class Column:
     key: str
@@ -120,9 +131,19 @@ NO_OUTPUT = Column(
 )
 TRIAL_TIME = Column(
     "p50_trial_ms",
-    "p50 trial",
-    "Median duration of its trials in force that report one.",
-    _latency,
+    "Test run p50",
+    "Median duration of the hidden-test command on its solutions (its trials in force "
+    "that report one): Arena's run of the tests, not the agent's time (Agent p50).",
+    _duration,
+    family_wide=True,
+    wrap=True,
+)
+AGENT_TIME = Column(
+    "p50_latency_ms",
+    "Agent p50",
+    "Median time of the agent's whole run on a task: the latency_ms imported with each "
+    "solution, over those that report one. Not the test run (Test run p50).",
+    _duration,
     family_wide=True,
     wrap=True,
 )
@@ -133,7 +154,15 @@ COST = Column(
     _cost,
     family_wide=True,
 )
-COST_TRIAL = Column("cost_per_output", "Cost / trial", COST.tooltip, _cost, family_wide=True)
+COST_SOLUTION = Column(
+    "cost_per_output",
+    "Cost / solution",
+    "Mean list-price cost of its solutions (each the agent's run on a task answered) that "
+    "report one, in the currency of the imported prices; tasks not answered are not counted.",
+    _cost,
+    family_wide=True,
+    wrap=True,
+)
 LATENCY = Column(
     "p50_latency_ms",
     "p50 latency",
@@ -191,7 +220,6 @@ TIER = Column("tier", "Tier", "reference or community.", numeric=False)
 
 GRADED_COST = dataclasses.replace(COST, wrap=True)
 # A tested board has more columns: their headers take a line a word.
-TESTED_COST = dataclasses.replace(COST_TRIAL, wrap=True)
 TESTED_GATE_FAILURES = dataclasses.replace(GATE_FAILURES, wrap=True)
 TESTED_PASS_RATE = dataclasses.replace(PASS_RATE, wrap=True)
 TESTED_FAILED = dataclasses.replace(FAILED_TESTS, wrap=True)
@@ -238,7 +266,8 @@ KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
         *_TESTED_LEAD,
         TRIALS,
         NO_OUTPUT,
-        TESTED_COST,
+        COST_SOLUTION,
+        AGENT_TIME,
         TRIAL_TIME,
         TESTED_GATE_FAILURES,
     ),
@@ -248,7 +277,8 @@ KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
         TESTED_VOTES,
         TESTED_BOTH_BAD,
         TESTED_GATE_FAILURES,
-        TESTED_COST,
+        COST_SOLUTION,
+        AGENT_TIME,
         TRIAL_TIME,
     ),
     "graded": graded_columns([]),
@@ -258,10 +288,10 @@ KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
 def columns_for(kind: str, *, category: bool = False) -> tuple[Column, ...]:
     """The columns of a board of ``kind``; in a category view (``category``) the
     category's own votes and both-bad share come before the family-wide votes, and a
-    tested board leaves out the Run column."""
+    tested board leaves out the Run and Test run p50 columns."""
     columns = KIND_COLUMNS.get(kind, KIND_COLUMNS["votes"])
-    if category:  # the run is the same in every category: room for the category's votes
-        columns = tuple(c for c in columns if c is not RUN)
+    if category:  # the run and its tests' time are the family's: room for the category's votes
+        columns = tuple(c for c in columns if c not in (RUN, TRIAL_TIME))
     keys = [c.key for c in columns]
     if not category or VOTES.key not in keys:
         return columns

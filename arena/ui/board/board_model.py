@@ -18,6 +18,8 @@ from arena.graded.board_rows import failure_count, failure_text, interval_text
 from arena.rounds.closing import AXIS_SPAN
 from arena.rounds.model import Anchor, BoardRow, Round
 from arena.ui.board.board_columns import (
+    AGENT_TIME,
+    COST_SOLUTION,
     FAILURES,
     GRADED_RANK,
     MARKS,
@@ -80,6 +82,17 @@ def axis_for(points: list[float]) -> Axis | None:
     top, low = max(points), min(points)
     room = max(50.0, 0.1 * (top - low))
     return Axis(max(top - AXIS_SPAN, math.floor((low - room) / 50) * 50), top)
+
+
+def solutions_tip(row: BoardRow, timed: bool) -> str:
+    """How many solutions a tested row's agent p50 (``timed``) or cost per solution is of."""
+    solutions = (row.trials or 0) - (row.no_output or 0)
+    told = row.solutions_timed if timed else row.solutions_costed
+    what = "median of" if timed else "mean of"
+    reported = "the agent's time" if timed else "a cost"
+    return f"The {what} {told} of its {solutions} solutions: those that report {reported}" + (
+        f"; {row.no_output} tasks not answered." if row.no_output else "."
+    )
 
 
 class BoardModel(RowsModel):
@@ -200,6 +213,8 @@ class BoardModel(RowsModel):
             )
         if column is RUN:
             return row.run  # the whole of it: a long one is elided in the cell
+        if column in (AGENT_TIME, COST_SOLUTION) and row.solutions_timed is not None:
+            return solutions_tip(row, column is AGENT_TIME)
         if column is FAILURES:
             text = failure_text(row.to_json())
             return None if text is None else f"Failures by status: {text}."

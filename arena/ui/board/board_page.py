@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 from arena.graded.board_rows import RANK_RULE, shared_rank_lines
 from arena.ledger import Ledger, catalog
 from arena.ledger import round_store as stored_rounds
+from arena.rating.one_agent import Agents
 from arena.rounds.anchor_words import anchor_why, why_unranked
 from arena.rounds.closing import AXIS_SPAN, find_round
 from arena.rounds.model import Round
@@ -32,7 +32,7 @@ from arena.ui.board.board_columns import RUN
 from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
 from arena.ui.board.board_model import POINTS, SYSTEM, WIDE_MARK, BoardModel
-from arena.ui.board.summary_panel import SummaryPanel
+from arena.ui.board.settings_panel import SidePanels
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.tables import pick_rows
 from arena.ui.theme import Theme
@@ -108,9 +108,13 @@ class BoardPage(QWidget):
         category_label.setBuddy(self.category_box)
         self.button_row = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
+        self.side = SidePanels(theme)
+        self.summary = self.side.summary
         controls = QHBoxLayout()
         for widget in (round_label, self.round_box, category_label, self.category_box):
             controls.addWidget(widget)
+        # The round settings, one key away from the summary (and back).
+        controls.addWidget(self.side.toggle_button(self))
         controls.addStretch(1)
         controls.addLayout(self.button_row)
 
@@ -142,15 +146,9 @@ class BoardPage(QWidget):
             board_layout.addWidget(part)
         board_layout.addStretch(1)
 
-        self.summary = SummaryPanel(theme)
-        side = QScrollArea()
-        side.setWidget(self.summary)
-        side.setWidgetResizable(True)
-        side.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        side.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         split = QSplitter()
         split.addWidget(board)
-        split.addWidget(side)
+        split.addWidget(self.side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
         split.setSizes([900, 330])
@@ -266,7 +264,7 @@ class BoardPage(QWidget):
         self.unranked.setText(self._unranked_text())
         self.unranked.setVisible(bool(self.model.unranked))
         self.notes.setText("\n".join(self._notes()))
-        self.summary.show_round(self.found, self.kind, category=category)
+        self.side.show_round(self.found, self.kind, category=category)
         if self.model.rows:
             self.table.selectRow(0)
 
@@ -316,6 +314,19 @@ class BoardPage(QWidget):
         if self.model.kind == "graded" and any(r.ci_method for r in rows):
             notes.append(RANK_RULE[0].upper() + RANK_RULE[1:] + ".")
             notes += shared_rank_lines([r.to_json() for r in rows])
+        return notes + self._tested_notes()
+
+    def _tested_notes(self) -> list[str]:
+        """A tested board: which time is which, and systems that do not share one agent."""
+        if self.found is None or self.kind not in ("tests", "tests_then_votes"):
+            return []
+        notes = [
+            "Agent p50 and Cost / solution: the agent's whole run on a task, as imported "
+            "with each solution; Test run p50: Arena's run of the hidden tests."
+        ]
+        agents = (self.found.record or {}).get("agents")
+        if agents is not None and (mix := Agents.from_json(agents)).reported:
+            notes.append(mix.warning(self.family) + ".")
         return notes
 
     def board_text(self, *, for_image: bool = False) -> BoardText:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from arena.graded.board_rows import failure_count, failure_text
 from arena.rounds import summary_text
+from arena.rounds.known_limits import known_limits
 from arena.rounds.model import Round
 from arena.rounds.scoring import describe_settled
 from arena.ui.board.split_plot import SplitPlot, split_points
@@ -284,12 +285,21 @@ class SummaryPanel(QFrame):
         self.plot_caption.setWordWrap(True)
         self.plot = SplitPlot(theme)
         self.labels: list[QLabel] = []
+        # What no figure of the board can say, below its figures.
+        self.limits_title = QLabel("Known limits")
+        self.limits_title.setObjectName("summary-title")
+        self.limits = QLabel()
+        self.limits.setObjectName("muted")
+        self.limits.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addWidget(self.items)
         layout.addSpacing(8)
         for widget in (self.plot_title, self.plot_caption, self.plot):
             layout.addWidget(widget)
+        layout.addSpacing(8)
+        layout.addWidget(self.limits_title)
+        layout.addWidget(self.limits)
         layout.addStretch(1)
 
     def show_round(self, found: Round | None, kind: str, *, category: str | None) -> None:
@@ -300,6 +310,9 @@ class SummaryPanel(QFrame):
             if child is not None:
                 child.deleteLater()
         self.labels = []
+        self.limits.setText("\n".join(f"• {line}" for line in known_limits(kind)))
+        self.limits_title.setVisible(found is not None)
+        self.limits.setVisible(found is not None)
         if found is None:
             self.heading.setText("Round summary")
             for widget in (self.plot_title, self.plot, self.plot_caption):

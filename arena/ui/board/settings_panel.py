@@ -1,0 +1,109 @@
+"""Beside the board: the round summary, or one key away (``SETTINGS_KEY``) the round's
+settings, one named line each, as `arena round show` prints them under "Round settings"."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from arena.rounds.model import Round
+from arena.rounds.settings_text import settings_lines
+from arena.ui.board.summary_panel import SummaryPanel
+from arena.ui.theme import Theme
+
+# Only while the board has the focus, like the Gates page's keys: elsewhere it is the rater's.
+SETTINGS_KEY = "R"
+
+
+class SettingsPanel(QFrame):
+    """The round's settings record: point method, anchor, weighting, threshold, coverage,
+    pair design, seeds, case set, agents, family settings, corrections and software."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("summary")
+        heading = QLabel("Round settings")
+        heading.setObjectName("summary-heading")
+        self.items = QLabel()
+        self.items.setTextFormat(Qt.TextFormat.RichText)
+        self.items.setWordWrap(True)
+        self.items.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.addWidget(heading)
+        layout.addWidget(self.items)
+        layout.addStretch(1)
+
+    def show_round(self, found: Round | None, kind: str) -> None:
+        if found is None:
+            self.items.setText("No round closed yet.")
+            return
+        self.items.setText(
+            "<br><br>".join(
+                f"<span style='font-weight:600'>{html.escape(name[0].upper() + name[1:])}"
+                f"</span><br>{html.escape(text)}"
+                for name, text in settings_lines(kind, found.recorded_settings())
+            )
+        )
+
+
+def _scrolled(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    return area
+
+
+class SidePanels(QStackedWidget):
+    """The round summary and the round settings, one shown at a time (``toggle``)."""
+
+    def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.summary = SummaryPanel(theme)
+        self.settings = SettingsPanel()
+        self.addWidget(_scrolled(self.summary))
+        self.addWidget(_scrolled(self.settings))
+
+        self.button = QPushButton()
+        self.button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._label()
+
+    def toggle_button(self, page: QWidget) -> QPushButton:
+        """The button that toggles the panels, its key (``SETTINGS_KEY``) acting while
+        ``page`` has the focus."""
+        action = QAction("Round settings", page)
+        action.setShortcut(QKeySequence(SETTINGS_KEY))
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.triggered.connect(self.toggle)
+        page.addAction(action)
+        self.button.clicked.connect(action.trigger)
+        return self.button
+
+    @property
+    def showing_settings(self) -> bool:
+        return self.currentIndex() == 1
+
+    def toggle(self) -> None:
+        """Show the round's settings instead of its summary, or the summary again."""
+        self.setCurrentIndex(1 - self.currentIndex())
+        self._label()
+
+    def _label(self) -> None:
+        shown = "Round summary" if self.showing_settings else "Round settings"
+        self.button.setText(f"{shown}  [{SETTINGS_KEY}]")
+
+    def show_round(self, found: Round | None, kind: str, *, category: str | None) -> None:
+        self.summary.show_round(found, kind, category=category)
+        self.settings.show_round(found, kind)
