@@ -57,8 +57,8 @@ def _agents(agents: dict[str, Any]) -> str:
     found = Agents.from_json(agents)
     if not found.differ:
         return found.describe() + " (every system)"
-    how = "allowed by the family (--mixed-harness allow)" if found.allowed else "not one agent"
-    return f"{how}: {found.describe()}"
+    how = "allowed by the family, --mixed-harness allow" if found.allowed else "reported"
+    return f"the systems differ in {found.describe()} ({how})"
 
 
 def settings_lines(kind: str | None, settings: dict[str, Any]) -> list[tuple[str, str]]:

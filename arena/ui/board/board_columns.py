@@ -161,7 +161,6 @@ COST_SOLUTION = Column(
     "report one, in the currency of the imported prices; tasks not answered are not counted.",
     _cost,
     family_wide=True,
-    wrap=True,
 )
 LATENCY = Column(
     "p50_latency_ms",

@@ -91,7 +91,7 @@ def solutions_tip(row: BoardRow, timed: bool) -> str:
     what = "median of" if timed else "mean of"
     reported = "the agent's time" if timed else "a cost"
     return f"The {what} {told} of its {solutions} solutions: those that report {reported}" + (
-        f"; {row.no_output} tasks not answered." if row.no_output else "."
+        f"; tasks not answered: {row.no_output}." if row.no_output else "."
     )
 
 

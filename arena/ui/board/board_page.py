@@ -26,7 +26,7 @@ from arena.ledger import Ledger, catalog
 from arena.ledger import round_store as stored_rounds
 from arena.rating.one_agent import Agents
 from arena.rounds.anchor_words import anchor_why, why_unranked
-from arena.rounds.closing import AXIS_SPAN, find_round
+from arena.rounds.closing import AXIS_SPAN, TESTED, find_round
 from arena.rounds.model import Round
 from arena.ui.board.board_columns import RUN
 from arena.ui.board.board_delegate import PointsDelegate
@@ -318,7 +318,7 @@ class BoardPage(QWidget):
 
     def _tested_notes(self) -> list[str]:
         """A tested board: which time is which, and systems that do not share one agent."""
-        if self.found is None or self.kind not in ("tests", "tests_then_votes"):
+        if self.found is None or self.kind not in TESTED:
             return []
         notes = [
             "Agent p50 and Cost / solution: the agent's whole run on a task, as imported "
