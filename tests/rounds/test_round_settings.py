@@ -167,3 +167,29 @@ def test_a_bundle_carries_the_settings_record_and_verify_checks_it(voted, tmp_pa
         # Signed again, every hash right: only the edited record gives it away.
         assert report.problems and report.signer is not None
         assert all(f"settings.{key}: " in p for p in report.problems), report.problems
+
+
+def test_a_tests_familys_agents_travel_in_its_bundle_and_verify_checks_them(ledger_path, tmp_path):
+    from tests.rounds.test_agent_columns import MIXED, _family
+
+    with Ledger.open(ledger_path) as ledger:
+        _family(ledger, tmp_path, MIXED)
+        close_round(ledger, "t", RoundSettings())
+        for name in ("plain", "agents"):
+            export_round(ledger, tmp_path / name, family="t")
+    assert verify_bundle(tmp_path / "plain").ok
+
+    def agents(settings):  # as if both had run under one harness
+        settings["agents"]["harness"] = {"swe-agent": ["a", "b"]}
+
+    _forged(tmp_path / "agents", agents)
+    problems = verify_bundle(tmp_path / "agents").problems
+    assert problems == ["manifest.json: settings.agents: not the agents of systems.jsonl (changed)"]
+
+
+def test_the_known_limits_are_in_the_docs_in_the_same_words():
+    from tests.conftest import REPO
+
+    docs = " ".join((REPO / "docs" / "window.md").read_text("utf-8").split())
+    for limit in known_limits("votes"):
+        assert limit in docs
