@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from arena.rounds.system_columns import cost_text
+
 Row = dict[str, Any]
 
 
@@ -19,7 +21,7 @@ def fmt(value: Any, digits: int = 0, percent: bool = False, significant: bool = 
     if percent:
         return f"{100 * value:.0f}%"
     if significant:
-        return f"{value:.3g}"
+        return cost_text(value)
     return round(value) if digits == 0 else f"{value:.{digits}f}"
 
 

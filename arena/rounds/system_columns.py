@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -85,3 +86,13 @@ def vote_columns(
         s.system_id: {"votes": votes[i], "both_bad_share": _share(both_bad[i], votes[i])}
         for i, s in enumerate(systems)
     }
+
+
+def cost_text(value: float) -> str:
+    """A cost as every board prints it: three significant figures at most, never as an
+    exponent (a rater reads 0.0000403, not 4.03e-05, beside 0.00059)."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g}"
+    decimals = max(0, 2 - math.floor(math.log10(abs(value))))
+    text = f"{value:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text

@@ -12,6 +12,7 @@ from arena.cli.main import main
 from arena.ledger import Ledger
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
+from arena.rounds.system_columns import cost_text
 from tests.conftest import native_line
 from tests.tested_helpers import add_trial, diff
 
@@ -164,3 +165,8 @@ def test_mixed_harness_is_for_tested_families_and_takes_report_or_allow(ledger_p
     shown = json.loads(capsys.readouterr().out)
     assert shown["mixed_harness"] == "allow"
     assert [c["setting"] for c in shown["changes"]] == ["mixed_harness"]
+
+
+def test_a_cost_reads_in_figures_never_as_an_exponent():
+    shown = [cost_text(v) for v in (4.03e-05, 0.0005902, 0.15, 0.4, 12.345, 1234.5, 0.0)]
+    assert shown == ["0.0000403", "0.00059", "0.15", "0.4", "12.3", "1234", "0"]

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from arena.rounds.system_columns import cost_text
+
 
 def _percent(value: float) -> str:
     return f"{100 * value:.0f}%"
@@ -18,11 +20,6 @@ def _percent(value: float) -> str:
 
 def _points(value: float) -> str:
     return f"{value:.0f}"
-
-
-def _cost(value: float) -> str:
-    # In the currency of the imported list prices; three significant figures.
-    return f"{value:.3g}"
 
 
 def _latency(value: float) -> str:
@@ -151,7 +148,7 @@ COST = Column(
     "cost_per_output",
     "Cost / output",
     "Mean list-price cost of its outputs that report one, in the currency of the imported prices.",
-    _cost,
+    cost_text,
     family_wide=True,
 )
 COST_SOLUTION = Column(
@@ -159,7 +156,7 @@ COST_SOLUTION = Column(
     "Cost / solution",
     "Mean list-price cost of its solutions (each the agent's run on a task answered) that "
     "report one, in the currency of the imported prices; tasks not answered are not counted.",
-    _cost,
+    cost_text,
     family_wide=True,
 )
 LATENCY = Column(
