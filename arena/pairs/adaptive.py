@@ -25,7 +25,7 @@ from arena.records import PAIR_CHOICES, SystemId
 #: its choice with ``arena family set --pairs``.
 ADAPTIVE, COVERAGE = PAIR_CHOICES
 #: The choice of a family that records none. Adaptive saves votes for the same board
-#: (docs/fitting.md, "Adaptive pair choice"); the families of a ledger made before it was
+#: (docs/fitting.md, "Choosing pairs"); the families of a ledger made before it was
 #: the default were recorded as coverage-first when the ledger was upgraded (0021).
 DEFAULT_PAIR_CHOICE = ADAPTIVE
 

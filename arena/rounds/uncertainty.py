@@ -3,7 +3,7 @@
 A board's interval is worked out only when the board's own regime (ranked systems, human
 votes, votes on the least-voted system, cases, settled share, penalty, weights) lies inside
 the region where the interval's coverage was checked in simulation
-(``benchmarks/interval_calibration.py``; the table is in docs/fitting.md). Elsewhere the
+(``benchmarks/interval_calibration.py``; the table is in benchmarks/README.md). Elsewhere the
 board says "uncertainty unavailable" and why. Either way the board records the check.
 
 The bootstrap resamples what the rater judged: the cases, each bringing its votes and the
