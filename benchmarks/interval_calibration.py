@@ -59,7 +59,6 @@ from scheduler_sim import Scheduled  # noqa: E402
 from arena.rounds import uncertainty  # noqa: E402
 from fitting import bootstrap_points, fit_points  # noqa: E402
 from fitting import simulate as sim  # noqa: E402
-from fitting.simulate_settled import settled_pairs  # noqa: E402
 
 RATER = {"tie": 0.05, "both_bad": 0.03, "inconsistency": 0.1, "memory": 0.3}
 VARIANTS = {
@@ -106,7 +105,7 @@ def _population(family: sim.SimulatedFamily, rater: sim.RaterTraits) -> tuple[np
     """Per ordered system pair: expected score of a vote (sides averaged, as the
     scheduler balances them) and expected settled wins per case."""
     n, s = family.systems.n_systems, family.samples
-    settled, pending = settled_pairs(family)
+    settled, pending = sim.settled_pairs(family)
     c, oa, ob = pending.T
     balanced = sim.balanced_expected_y(family, rater, c, oa, ob)
     code = (oa // s) * n + ob // s
@@ -187,7 +186,7 @@ def run_regime(args: tuple[Regime, int, int, str, str]) -> dict:
     hits, counts, widths, shares, shown = [], [], [], [], 0
     for _ in range(rounds):
         family = kind.family(systems, cases, rng, samples=samples, identical_share=0.01)
-        done, pending = settled_pairs(family)
+        done, pending = sim.settled_pairs(family)
         if pair_choice == "simulated":
             votes = sim.simulate_votes(family, rater, regime.votes, rng=rng, pending=pending)
         else:

@@ -8,7 +8,7 @@ a pair shown left and right is judged (Bradley–Terry on the outputs' qualities
 :class:`SimulatedRater` answers one presentation at a time, whoever picks the pairs (the
 real scheduler, in ``arena.rounds.simulation``); :func:`simulate_votes` is a vectorised
 coverage-first stand-in, fast enough for thousands of rounds, voting the pairs
-``fitting.simulate_settled`` leaves pending.
+:func:`settled_pairs` leaves pending.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-
-from fitting.simulate_settled import settled_pairs
 
 #: The four choices, in the order :func:`choice_probabilities` returns them.
 CHOICES = ("left", "right", "tie", "both_bad")
@@ -125,6 +123,52 @@ def draw_family(
             failing[case, out] = failing[case, other]
     difficulty = np.abs(rng.normal(0.0, difficulty_sd, n_cases))
     return SimulatedFamily(systems, samples, difficulty, quality, length, failing, copy_of)
+
+
+# The comparisons a family's rules settle before any vote, as the ledger's rules settle
+# them (SPEC "settled pair"), and the pairs left.
+
+
+@dataclass(frozen=True)
+class SettledPairs:
+    """Comparisons the rules settle: a failing output loses to a passing one, two
+    failing tie, identical outputs tie; each weighs 1/(k_a*k_b)."""
+
+    case: NDArray[np.intp]
+    a: NDArray[np.intp]  # systems
+    b: NDArray[np.intp]
+    y: NDArray[np.float64]
+    w: NDArray[np.float64]
+
+
+def _output_pairs(family: SimulatedFamily) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    first, second = np.triu_indices(family.n_outputs, k=1)
+    across = first // family.samples != second // family.samples
+    return first[across], second[across]
+
+
+def settled_pairs(family: SimulatedFamily) -> tuple[SettledPairs, NDArray[np.intp]]:
+    """The settled comparisons, and the pending pairs as rows ``(case, output_a, output_b)``."""
+    first, second = _output_pairs(family)
+    cases = np.repeat(np.arange(family.n_cases), first.size)
+    oa, ob = np.tile(first, family.n_cases), np.tile(second, family.n_cases)
+    fa, fb = family.failing[cases, oa], family.failing[cases, ob]
+    same = (family.copy_of[cases, oa] == ob) | (family.copy_of[cases, ob] == oa)
+    same |= (family.copy_of[cases, oa] >= 0) & (
+        family.copy_of[cases, oa] == family.copy_of[cases, ob]
+    )
+    settled = fa | fb | same
+    y = np.where(fa & fb, 0.5, np.where(fa, 0.0, np.where(fb, 1.0, 0.5)))
+    k = float(family.samples)
+    found = SettledPairs(
+        cases[settled],
+        oa[settled] // family.samples,
+        ob[settled] // family.samples,
+        y[settled],
+        np.full(int(settled.sum()), 1.0 / (k * k)),
+    )
+    pending = np.stack([cases[~settled], oa[~settled], ob[~settled]], axis=1)
+    return found, pending
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from scipy.stats import t as student_t
 
 from fitting import bootstrap_points, fit_points
 from fitting import simulate as sim
-from fitting.simulate_settled import settled_pairs
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -22,7 +21,7 @@ def _data(seed=0, n=6, votes=400):
     rng = np.random.default_rng(seed)
     systems = sim.draw_systems(n, rng=rng, settle_share=0.2)
     family = sim.draw_family(systems, 50, rng=rng, samples=2)
-    settled, pending = settled_pairs(family)
+    settled, pending = sim.settled_pairs(family)
     v = sim.simulate_votes(family, sim.RaterTraits(), votes, rng=rng, pending=pending)
     return (
         np.concatenate([v.a, settled.a]),

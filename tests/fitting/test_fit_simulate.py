@@ -11,7 +11,6 @@ import pytest
 
 from fitting import rater_agreement, split_half_tau
 from fitting import simulate as sim
-from fitting.simulate_settled import settled_pairs
 
 
 def _family(n=4, cases=30, samples=1, seed=0, **kw):
@@ -55,7 +54,7 @@ def test_the_rater_answers_with_its_probabilities_and_remembers_recent_pairs():
 
 def test_the_stand_in_scheduler_spreads_votes_over_pairs_sides_and_cases():
     family = _family(6, 40, samples=2, settle_share=0.2, identical_share=0.02)
-    settled, pending = settled_pairs(family)
+    settled, pending = sim.settled_pairs(family)
     votes = sim.simulate_votes(family, sim.RaterTraits(), 600, rng=np.random.default_rng(3))
     n = 6
     pair = np.minimum(votes.a, votes.b) * n + np.maximum(votes.a, votes.b)

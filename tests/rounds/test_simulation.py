@@ -18,7 +18,6 @@ from arena.rounds import simulation, uncertainty
 from arena.rounds.model import RoundSettings
 from fitting import bootstrap_points, rater_agreement
 from fitting import simulate as sim
-from fitting.simulate_settled import settled_pairs
 from tests.bundle.rebundle import rehash
 
 SEED = 4
@@ -64,7 +63,7 @@ def test_the_rater_votes_through_the_real_session_in_numbered_sessions(simulated
 
 def test_the_rounds_settled_comparisons_are_those_the_simulation_planted(simulated):
     ledger, family, closed, _, _, _ = simulated
-    planted, _ = settled_pairs(family)
+    planted, _ = sim.settled_pairs(family)
     stored = [
         c
         for c in stored_rounds.items(ledger, closed.round_id, "comparison")
@@ -108,7 +107,7 @@ def _independent_intervals(family, rater):
         if pair not in seen:
             seen.add(pair)
             votes.append((case, left // 2, right // 2, (1.0, 0.0, 0.5, 0.5)[choice]))
-    settled, _ = settled_pairs(family)
+    settled, _ = sim.settled_pairs(family)
     case, a, b, y = (np.array(column) for column in zip(*votes, strict=True))
     return bootstrap_points(
         np.r_[a, settled.a],
