@@ -7,11 +7,12 @@ import dataclasses
 import pytest
 from PySide6.QtCore import Qt
 
+from arena.rounds.board_vocabulary import POINTS, columns_for
 from arena.rounds.closing import AXIS_SPAN
 from arena.rounds.model import RoundSettings
 from arena.rounds.scoring import describe_settled
 from arena.ui.board import close_round_dialog
-from arena.ui.board.board_model import DASH, POINTS, columns_for
+from arena.ui.board.board_model import DASH
 from arena.ui.board.split_plot import split_points
 from arena.ui.board.summary_panel import summary_items
 

@@ -1,301 +1,37 @@
-"""The columns of a board: what each shows, its header and its tooltip.
-
-Voted and tested boards have fixed columns; a graded board has one column per
-category of its suite besides its fixed ones (``graded_columns``).
-"""
+"""Which of a board's columns (arena.rounds.board_vocabulary) wrap their header on screen:
+one word a line, so the column is as narrow as its values and the board fits the window."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
-from arena.rounds.system_columns import cost_text
-
-
-def _percent(value: float) -> str:
-    return f"{100 * value:.0f}%"
-
-
-def _points(value: float) -> str:
-    return f"{value:.0f}"
-
-
-def _latency(value: float) -> str:
-    return f"{value:,.0f} ms"
-
-
-def _duration(value: float) -> str:
-    """A run's time in the unit that keeps it short: an agent's run takes minutes."""
-    if value < 1000:
-        return f"{value:.0f} ms"
-    if value < 60_000:
-        return f"{value / 1000:.1f} s"
-    if value < 3_600_000:
-        return f"{value / 60_000:.1f} min"
-    return f"{value / 3_600_000:.1f} h"
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    header: str
-    tooltip: str
-    fmt: Callable[[Any], str] = str
-    numeric: bool = True
-    # Computed over the whole family even in a category view (SPEC: Category view).
-    family_wide: bool = False
-    # A graded board's category score column: the category it shows.
-    category: str | None = None
-    # On screen, one word a line in the header: the column is as narrow as its values.
-    wrap: bool = False
-
-
-RANK = Column("rank", "Rank", "Rank by points as displayed: equal points share a rank.")
-SYSTEM = Column("label", "System", "The system's label.", numeric=False)
-# Not numeric: the delegate draws the number, and the header sits over the bars.
-POINTS = Column("points", "Points", "", _points, numeric=False)
-MARKS = Column("marks", "Marks", "Preliminary and far-behind marks.", numeric=False)
-VOTES = Column(
-    "votes",
-    "Votes",
-    "Human votes in the fit on this system's pairs (settled pairs and repeats excluded).",
-    family_wide=True,
+from arena.rounds.board_vocabulary import (
+    AGENT_TIME,
+    BOTH_BAD,
+    CATEGORY_BOTH_BAD,
+    CI95,
+    COST,
+    FAILED_TESTS,
+    GATE_FAILURES,
+    LATENCY,
+    NO_OUTPUT,
+    PASS_RATE,
+    RUN,
+    TRIAL_TIME,
+    VOTES,
+    Column,
 )
-BOTH_BAD = Column(
-    "both_bad_share",
-    "Both bad",
-    "Share of its votes that were “both bad”.",
-    _percent,
-    family_wide=True,
-)
-# A category view's own vote columns, shown before the family-wide Votes.
-CATEGORY_VOTES = Column(
-    "category_votes",
-    "Votes",
-    "Human votes of this category in its refit: the evidence its points and marks rest on.",
-)
-CATEGORY_BOTH_BAD = Column(
-    "category_both_bad_share",
-    "Both bad",
-    "Share of its votes in this category that were “both bad”.",
-    _percent,
-    wrap=True,
-)
-GATE_FAILURES = Column(
-    "gate_failure_share",
-    "Gate failures",
-    "Share of its outputs failing at least one gate.",
-    _percent,
-    family_wide=True,
-)
-PASS_RATE = Column(
-    "pass_rate",
-    "Pass rate",
-    "Passed trials over tasks × samples: a task not answered, an output without a result, "
-    "an errored, timed-out or resource-limited trial count as failed.",
-    _percent,
-    family_wide=True,
-)
-FAILED_TESTS = Column(
-    "failed_tests_share",
-    "Failed tests",
-    "Share of its trials (tasks × samples) that did not pass.",
-    _percent,
-    family_wide=True,
-)
-RUN = Column(
-    "run",
-    "Run",
-    "The agent or harness that produced its patches, and its turn budget.",
-    numeric=False,
-    family_wide=True,
-    wrap=True,
-)
-TRIALS = Column(
-    "trials",
-    "Passed",
-    "Passed trials of the trials expected (tasks × samples).",
-    family_wide=True,
-)
-NO_OUTPUT = Column(
-    "no_output",
-    "No output",
-    "Tasks it did not answer: each counts as a failed trial.",
-    family_wide=True,
-    wrap=True,
-)
-TRIAL_TIME = Column(
-    "p50_trial_ms",
-    "Test run p50",
-    "Median duration of the hidden-test command on its solutions (its trials in force "
-    "that report one): Arena's run of the tests, not the agent's time (Agent p50).",
-    _duration,
-    family_wide=True,
-    wrap=True,
-)
-AGENT_TIME = Column(
-    "p50_latency_ms",
-    "Agent p50",
-    "Median time of the agent's whole run on a task: the latency_ms imported with each "
-    "solution, over those that report one. Not the test run (Test run p50).",
-    _duration,
-    family_wide=True,
-    wrap=True,
-)
-COST = Column(
-    "cost_per_output",
-    "Cost / output",
-    "Mean list-price cost of its outputs that report one, in the currency of the imported prices.",
-    cost_text,
-    family_wide=True,
-)
-COST_SOLUTION = Column(
-    "cost_per_output",
-    "Cost / solution",
-    "Mean list-price cost of its solutions (each the agent's run on a task answered) that "
-    "report one, in the currency of the imported prices; tasks not answered are not counted.",
-    cost_text,
-    family_wide=True,
-)
-LATENCY = Column(
-    "p50_latency_ms",
-    "p50 latency",
-    "Median latency of its outputs that report one.",
-    _latency,
-    family_wide=True,
-)
+from arena.rounds.closing import TESTED
 
-
-def _score(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def _interval(value: list[float]) -> str:
-    return f"{100 * value[0]:.1f}–{100 * value[1]:.1f}%"
-
-
-HEADLINE = Column(
-    "headline",
-    "Score",
-    "Macro-average of the category scores (category score = weighted mean task credit).",
-    _score,
-)
-CI95 = Column(
-    "ci95",
-    "95% interval",
-    "Seeded stratified bootstrap interval of the score: tasks resampled within their "
-    "categories, each with its weight, smoothed, rescaled and t-calibrated for suites "
-    "of a few tasks (docs/graded.md).",
-    _interval,
-    wrap=True,
-)
-GRADED_RANK = Column(
-    "rank",
-    "Rank",
-    "1 + the number of runs whose 95% interval lies entirely above this run's: runs "
-    "whose intervals overlap share a rank.",
-)
-PASSED = Column(
-    "passed",
-    "Passed",
-    "Tasks with full credit, of the suite's tasks (unattempted ones count, with credit 0).",
-)
-COVERAGE = Column(
-    "coverage", "Coverage", "Share of the suite's tasks that were attempted.", _percent
-)
-FAILURES = Column(
-    "failures",
-    "Failures",
-    "Tasks that scored 0 without a wrong answer: parse failures, refusals, timeouts and "
-    "missing outputs. Hover a cell for the count of each.",
-)
-TIER = Column("tier", "Tier", "reference or community.", numeric=False)
-
-
-GRADED_COST = dataclasses.replace(COST, wrap=True)
+_WRAPPED = (CATEGORY_BOTH_BAD, RUN, NO_OUTPUT, TRIAL_TIME, AGENT_TIME, CI95)
 # A tested board has more columns: their headers take a line a word.
-TESTED_GATE_FAILURES = dataclasses.replace(GATE_FAILURES, wrap=True)
-TESTED_PASS_RATE = dataclasses.replace(PASS_RATE, wrap=True)
-TESTED_FAILED = dataclasses.replace(FAILED_TESTS, wrap=True)
-TESTED_BOTH_BAD = dataclasses.replace(BOTH_BAD, wrap=True)
-TESTED_VOTES = dataclasses.replace(VOTES, wrap=True)
-GRADED_LATENCY = dataclasses.replace(LATENCY, wrap=True)
+_TESTED_WRAPPED = (GATE_FAILURES, PASS_RATE, FAILED_TESTS, BOTH_BAD, VOTES)
+_GRADED_WRAPPED = (COST, LATENCY)
 
 
-def category_column(name: str) -> Column:
-    """A graded board's column of one category's score."""
-    return Column(
-        f"category:{name}",
-        name,
-        f"Category {name}: the weighted mean credit of its tasks.",
-        _score,
-        category=name,
-        wrap=True,
-    )
-
-
-def graded_columns(categories: list[str], *, costs: bool = True) -> tuple[Column, ...]:
-    """A graded board's columns, with one column per category (in suite order); without
-    the cost column when no run reports a cost (``costs``), to leave room for them."""
+def wraps(column: Column, kind: str) -> bool:
+    """Whether the header of ``column`` on a board of ``kind`` takes one word a line."""
     return (
-        GRADED_RANK,
-        SYSTEM,
-        HEADLINE,
-        CI95,
-        PASSED,
-        COVERAGE,
-        *(category_column(c) for c in categories),
-        FAILURES,
-        TIER,
-        *((GRADED_COST,) if costs else ()),
-        GRADED_LATENCY,
-    )
-
-
-# Both tested kinds lead with the run and its pass rate.
-_TESTED_LEAD = (RANK, SYSTEM, RUN, POINTS, MARKS, TESTED_PASS_RATE)
-KIND_COLUMNS: dict[str, tuple[Column, ...]] = {
-    "votes": (RANK, SYSTEM, POINTS, MARKS, VOTES, BOTH_BAD, GATE_FAILURES, COST, LATENCY),
-    "tests": (
-        *_TESTED_LEAD,
-        TRIALS,
-        NO_OUTPUT,
-        COST_SOLUTION,
-        AGENT_TIME,
-        TRIAL_TIME,
-        TESTED_GATE_FAILURES,
-    ),
-    "tests_then_votes": (
-        *_TESTED_LEAD,
-        TESTED_FAILED,
-        TESTED_VOTES,
-        TESTED_BOTH_BAD,
-        TESTED_GATE_FAILURES,
-        COST_SOLUTION,
-        AGENT_TIME,
-        TRIAL_TIME,
-    ),
-    "graded": graded_columns([]),
-}
-
-
-def columns_for(kind: str, *, category: bool = False) -> tuple[Column, ...]:
-    """The columns of a board of ``kind``; in a category view (``category``) the
-    category's own votes and both-bad share come before the family-wide votes, and a
-    tested board leaves out the Run and Test run p50 columns."""
-    columns = KIND_COLUMNS.get(kind, KIND_COLUMNS["votes"])
-    if category:  # the run and its tests' time are the family's: room for the category's votes
-        columns = tuple(c for c in columns if c not in (RUN, TRIAL_TIME))
-    keys = [c.key for c in columns]
-    if not category or VOTES.key not in keys:
-        return columns
-    at = keys.index(VOTES.key)
-    return (
-        *columns[:at],
-        CATEGORY_VOTES,
-        columns[at],
-        CATEGORY_BOTH_BAD,
-        *(c for c in columns[at + 1 :] if c.key != BOTH_BAD.key),
+        column.category is not None
+        or column in _WRAPPED
+        or (kind in TESTED and column in _TESTED_WRAPPED)
+        or (kind == "graded" and column in _GRADED_WRAPPED)
     )

@@ -24,8 +24,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
+from arena.rounds.board_vocabulary import POINTS
 from arena.ui.board.board_delegate import NUMBER_WIDTH, BarColours, layout, paint_points, tick_x
-from arena.ui.board.board_model import DASH, POINTS, WIDE_MARK, BoardModel
+from arena.ui.board.board_model import DASH, WIDE_MARK, BoardModel, right_aligned
 from arena.ui.theme import LIGHT
 
 MARGIN = 28.0
@@ -137,7 +138,7 @@ def paint_board(painter: QPainter, model: BoardModel, text: BoardText, size: QSi
                     interval=row.ci95,
                 )
             else:
-                align = right if column.numeric else left
+                align = right if right_aligned(column) else left
                 painter.drawText(cell.adjusted(CELL_PAD, 0, -CELL_PAD, 0), align, cells[c])
             x += widths[c]
         y += ROW_HEIGHT

@@ -8,30 +8,33 @@ because the board lists them below the table, not in it.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt
 
-from arena.graded.board_rows import failure_count, failure_text, interval_text
-from arena.rounds.closing import AXIS_SPAN
-from arena.rounds.model import Anchor, BoardRow, Round
-from arena.ui.board.board_columns import (
+from arena.graded.board_rows import failure_text, interval_text
+from arena.rounds.board_vocabulary import (
     AGENT_TIME,
     COST_SOLUTION,
     FAILURES,
+    FAR_BEHIND,
     GRADED_RANK,
     MARKS,
-    PASSED,
     POINTS,
     RUN,
     SYSTEM,
-    TRIALS,
+    Axis,
     Column,
+    axis_for,
+    cell,
     columns_for,
     graded_columns,
+    marks,
+    preliminary_rule,
 )
+from arena.rounds.model import Anchor, BoardRow, Round
+from arena.rounds.settings_record import AXIS_SPAN
+from arena.ui.board.board_columns import wraps
 from arena.ui.tables import Index, RowsModel
 
 DASH = "—"
@@ -46,42 +49,7 @@ FAMILY_WIDE_TIP = (
     "Family-wide value: this column is not refitted per category; it is the "
     "same in every category view."
 )
-PRELIMINARY_TIP = (
-    "Preliminary: fewer decisive votes (left or right) than the round's threshold of {t}."
-)
-FAR_BEHIND_TIP = (
-    f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
-    "so below the start of the points axis."
-)
-
-
-@dataclass(frozen=True)
-class Axis:
-    """The points axis of the bars: ``start`` (left end) to ``top`` (the top score)."""
-
-    start: float
-    top: float
-
-    def fraction(self, points: float) -> float | None:
-        """Where ``points`` sits on the axis (0–1); None below its start (far behind)."""
-        if points < self.start:
-            return None
-        return (points - self.start) / (self.top - self.start)
-
-    def ticks(self) -> list[float]:
-        step = 100.0 if self.top - self.start > 250 else 50.0
-        first = math.ceil(self.start / step) * step
-        return [first + i * step for i in range(int((self.top - first) // step) + 1)]
-
-
-def axis_for(points: list[float]) -> Axis | None:
-    """An axis that starts a little below the lowest score, but never more than
-    ``AXIS_SPAN`` below the top: a lower score is then far behind, off the axis."""
-    if not points:
-        return None
-    top, low = max(points), min(points)
-    room = max(50.0, 0.1 * (top - low))
-    return Axis(max(top - AXIS_SPAN, math.floor((low - room) / 50) * 50), top)
+FAR_BEHIND_TIP = f"Far behind: {FAR_BEHIND}, so below the start of the points axis."
 
 
 def solutions_tip(row: BoardRow, timed: bool) -> str:
@@ -133,29 +101,14 @@ class BoardModel(RowsModel):
         self.endResetModel()
 
     def preliminary(self, row: BoardRow) -> bool:
-        # Tests families have no human votes: every system would be preliminary.
-        return row.preliminary and self.kind != "tests"
+        return "preliminary" in marks(row, self.kind)
 
     def marks(self, row: BoardRow) -> list[str]:
-        marks = ["preliminary"] if self.preliminary(row) else []
-        return marks + (["far behind"] if row.far_behind else [])
+        return marks(row, self.kind)
 
     def value(self, row: BoardRow, column: Column) -> str | None:
         """The cell as displayed, None where the value is missing (shown as a dash)."""
-        if column is MARKS:
-            return ", ".join(self.marks(row))
-        if column is FAILURES:
-            count = failure_count(row.to_json())
-            return None if count is None else str(count)
-        if column is PASSED:
-            return None if row.passed is None else f"{row.passed}/{row.tasks}"
-        if column is TRIALS:
-            return None if row.trials is None else f"{row.trials_passed}/{row.trials}"
-        if column.category is not None:
-            raw = (row.categories or {}).get(column.category)
-        else:
-            raw = getattr(row, column.key)
-        return None if raw is None else column.fmt(raw)
+        return cell(row, column, self.kind)
 
     def _wide(self, column: Column) -> bool:
         return self.category is not None and column.family_wide
@@ -186,7 +139,7 @@ class BoardModel(RowsModel):
             return DASH if value is None else value
         if role == POINTS_ROLE:
             return row.points
-        if role == Qt.ItemDataRole.TextAlignmentRole and column.numeric:
+        if role == Qt.ItemDataRole.TextAlignmentRole and right_aligned(column):
             return RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(row, column)
@@ -195,7 +148,7 @@ class BoardModel(RowsModel):
     def _tooltip(self, row: BoardRow, column: Column) -> str | None:
         if column is MARKS:
             tips = {
-                "preliminary": PRELIMINARY_TIP.format(t=f"{self.threshold:g}"),
+                "preliminary": f"Preliminary: {preliminary_rule(self.threshold)}.",
                 "far behind": FAR_BEHIND_TIP,
             }
             return "\n".join(tips[m] for m in self.marks(row)) or None
@@ -243,7 +196,7 @@ class BoardModel(RowsModel):
     def header_data(self, section: int, role: int) -> Any:
         column = self.columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
-            if column.wrap:
+            if wraps(column, self.kind):
                 # One word a line (a category's name, say): the columns fit the window.
                 return self.header(column, " " + WIDE_MARK).replace(" ", "\n")
             if column not in (SYSTEM, POINTS) and " " in column.header:
@@ -264,8 +217,13 @@ class BoardModel(RowsModel):
                 tip += "\n" + FAMILY_WIDE_TIP
             return tip
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return RIGHT if column.numeric else None
+            return RIGHT if right_aligned(column) else None
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+def right_aligned(column: Column) -> bool:
+    # The delegate draws the points, and their header sits over the bars: not right-aligned.
+    return column.numeric and column is not POINTS

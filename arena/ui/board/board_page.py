@@ -26,12 +26,12 @@ from arena.ledger import Ledger, catalog
 from arena.ledger import round_store as stored_rounds
 from arena.rating.one_agent import Agents
 from arena.rounds.anchor_words import anchor_why, why_unranked
-from arena.rounds.closing import AXIS_SPAN, TESTED, find_round
+from arena.rounds.board_vocabulary import FAR_BEHIND, POINTS, RUN, SYSTEM, preliminary_rule
+from arena.rounds.closing import TESTED, find_round
 from arena.rounds.model import Round
-from arena.ui.board.board_columns import RUN
 from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
-from arena.ui.board.board_model import POINTS, SYSTEM, WIDE_MARK, BoardModel
+from arena.ui.board.board_model import WIDE_MARK, BoardModel
 from arena.ui.board.settings_panel import SidePanels
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.tables import pick_rows
@@ -286,9 +286,7 @@ class BoardPage(QWidget):
                 "10 : 1 odds of winning."
             )
         if any(self.model.preliminary(r) for r in rows):
-            notes.append(
-                f"Preliminary: fewer than {self.model.threshold:g} decisive votes (left or right)."
-            )
+            notes.append(f"Preliminary: {preliminary_rule(self.model.threshold)}.")
         if (sure := self.model.uncertainty) is not None and self.model.kind != "graded":
             notes.append(
                 "Whiskers: 95% intervals (a bootstrap of the cases, checked in simulation "
@@ -297,10 +295,7 @@ class BoardPage(QWidget):
                 else f"Uncertainty unavailable: {sure['reason']}."
             )
         if any(r.far_behind for r in rows):
-            notes.append(
-                f"Far behind: more than {AXIS_SPAN:.0f} points below the top score, "
-                "left of the axis."
-            )
+            notes.append(f"Far behind: {FAR_BEHIND}, left of the axis.")
         if self.model.category is not None:
             notes.append(
                 f"{WIDE_MARK}: a family-wide value, the same in every category view (not refitted)."
