@@ -13,18 +13,21 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QStackedWidget,
     QWidget,
 )
 
+from arena import __version__
 from arena.ledger import Ledger
+from arena.ui.board.round_actions import RoundActions
 from arena.ui.family_list import FamilyList
 from arena.ui.help_overlay import HelpOverlay
 from arena.ui.keys import ACTIONS, KeyMap, make_action
@@ -32,9 +35,9 @@ from arena.ui.operations import LedgerOps, show_error
 from arena.ui.rating.rating_page import RatingPage
 from arena.ui.rating.render_cache import RenderCache
 from arena.ui.settings import Settings
-from arena.ui.theme import THEMES
-from arena.ui.window_menus import VOTE_ACTIONS, build_menus
-from arena.ui.window_view import WindowView
+from arena.ui.settings_dialog import SettingsDialog
+from arena.ui.theme import THEMES, button_css
+from arena.ui.theme import apply_theme as apply_app_theme
 
 if TYPE_CHECKING:
     from arena.ui.board.board_page import BoardPage
@@ -44,6 +47,7 @@ if TYPE_CHECKING:
 Page = TypeVar("Page", bound=QWidget)
 INPUT_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
 LEDGER_FILES = "Arena ledgers (*.sqlite *.db);;All files (*)"
+VOTE_ACTIONS = ("left", "right", "tie", "both_bad", "skip", "flag", "undo")
 
 
 def _app() -> QApplication:
@@ -87,13 +91,10 @@ class MainWindow(QMainWindow):
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
 
-        self.view = WindowView(self)  # the View menu's and the settings dialog's work
         self.key_actions = self._key_actions()
         self.rating.bind(self.key_actions)
-        menus = build_menus(self, self._action)
-        self.recent_menu, self.back_action, self.dark_action = menus.recent, menus.back, menus.dark
+        self._build_menus()
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self.round_actions = menus.round_actions
         self.rating.offer_next(self.round_actions.close_round, self.show_board, self.show_families)
         self.apply_key_map(settings.key_map)
         self._set_rating_actions(False)
@@ -105,7 +106,7 @@ class MainWindow(QMainWindow):
         self.rating.status_changed.connect(self._update_status)
         self.setAcceptDrops(True)
         self.setWindowTitle("Arena")
-        self.view.apply_theme()
+        self.apply_theme()
         if settings.geometry is not None:
             self.restoreGeometry(settings.geometry)
         else:
@@ -133,8 +134,8 @@ class MainWindow(QMainWindow):
             "flag": self.rating.flag,
             "undo": self.rating.undo,
             "help": self.overlay.toggle,
-            "sync": self.view.toggle_sync,
-            "diff_layout": self.view.toggle_diff_layout,
+            "sync": self.toggle_sync,
+            "diff_layout": self.toggle_diff_layout,
         }
         actions = {a.name: self._action(a.label, slots[a.name]) for a in ACTIONS}
         for name in ("sync", "diff_layout"):
@@ -142,6 +143,56 @@ class MainWindow(QMainWindow):
         actions["sync"].setChecked(self.settings.scroll_sync)
         actions["diff_layout"].setChecked(self.settings.diff_split)
         return actions
+
+    def _build_menus(self) -> None:
+        """File, Vote, Board, View, Settings and Help, their actions made by ``_action``."""
+        make, bar = self._action, self.menuBar()
+        file = bar.addMenu("&File")
+        file.addAction(
+            make(
+                "&Open ledger…",
+                self.choose_ledger,
+                QKeySequence.keyBindings(QKeySequence.StandardKey.Open),
+            )
+        )
+        self.recent_menu = file.addMenu("Open &recent")  # filled as it opens
+        file.addAction(make("&Import outputs…", self.choose_import))
+        file.addAction(make("&Collect outputs…", self.choose_collect))
+        file.addSeparator()
+        file.addAction(
+            make("&Quit", self.close, QKeySequence.keyBindings(QKeySequence.StandardKey.Quit))
+        )
+        vote = bar.addMenu("&Vote")
+        for name in VOTE_ACTIONS:
+            vote.addAction(self.key_actions[name])
+        self.back_action = make("Back to the family list", self.escape, ["Esc"])
+        vote.addSeparator()
+        vote.addAction(self.back_action)
+        self.round_actions = RoundActions(self, bar.addMenu("&Board"), make)
+        view = bar.addMenu("V&iew")
+        self.dark_action = make(
+            "&Dark theme", self.toggle_theme, checkable=True, checked=self.theme.name == "dark"
+        )
+        view.addAction(self.dark_action)
+        zoom_in = QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomIn)
+        view.addAction(
+            make("&Bigger text", lambda: self.change_font(1), [*zoom_in, QKeySequence("Ctrl+=")])
+        )
+        view.addAction(
+            make(
+                "&Smaller text",
+                lambda: self.change_font(-1),
+                QKeySequence.keyBindings(QKeySequence.StandardKey.ZoomOut),
+            )
+        )
+        view.addSeparator()
+        view.addAction(self.key_actions["sync"])
+        view.addAction(self.key_actions["diff_layout"])
+        settings = bar.addMenu("&Settings")
+        settings.addAction(make("&Keys and preferences…", self.edit_settings))
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.key_actions["help"])
+        help_menu.addAction(make("&About Arena", lambda: show_about(self)))
 
     def apply_key_map(self, key_map: KeyMap) -> None:
         for name, action in self.key_actions.items():
@@ -157,6 +208,49 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         for path in self.settings.recent_ledgers:
             self.recent_menu.addAction(path, partial(self.open_ledger, Path(path)))
+
+    # -- View and Settings: each choice remembered in the settings, passed on to the pages --
+
+    def apply_theme(self) -> None:
+        apply_app_theme(_app(), self.theme)
+        self.setStyleSheet(button_css(self.theme))
+
+    def toggle_theme(self) -> None:
+        self.theme = THEMES["light" if self.theme.name == "dark" else "dark"]
+        self.settings.theme = self.theme.name
+        self.dark_action.setChecked(self.theme.name == "dark")
+        self.apply_theme()
+        self.cache.set_theme(self.theme)
+        self.rating.pair_view.set_theme(self.theme, self.settings.font_size)
+        for made in self.made_pages():
+            made.set_theme(self.theme)
+
+    def change_font(self, step: int) -> None:
+        self.settings.font_size = self.settings.font_size + step
+        self.rating.pair_view.set_point_size(self.settings.font_size)
+        if self.made_judges is not None:  # its pair is drawn at the rating page's size
+            self.made_judges.pair.set_point_size(self.settings.font_size)
+
+    def toggle_sync(self) -> None:
+        settings = self.settings
+        settings.scroll_sync = not settings.scroll_sync
+        self.key_actions["sync"].setChecked(settings.scroll_sync)
+        self.rating.pair_view.set_sync(settings.scroll_sync)
+        self.statusBar().showMessage(f"Scroll sync {'on' if settings.scroll_sync else 'off'}", 3000)
+
+    def toggle_diff_layout(self) -> None:
+        self.settings.diff_split = not self.settings.diff_split
+        self.key_actions["diff_layout"].setChecked(self.settings.diff_split)
+        self.rating.pair_view.set_split(self.settings.diff_split)
+
+    def edit_settings(self) -> None:
+        settings = self.settings
+        dialog = SettingsDialog(settings.key_map, settings.break_minutes, self)
+        if dialog.exec():
+            settings.key_map = dialog.key_map()
+            settings.break_minutes = dialog.break_minutes.value()
+            self.rating.break_minutes = settings.break_minutes
+            self.apply_key_map(settings.key_map)
 
     # -- ledger and families --------------------------------------------------
 
@@ -397,3 +491,21 @@ class MainWindow(QMainWindow):
         self.close_ledger()
         self.settings.sync()
         super().closeEvent(event)
+
+
+def show_about(parent: QWidget) -> QMessageBox:
+    """Help ▸ About Arena: the version, the one ``arena --version`` prints."""
+    box = QMessageBox(
+        QMessageBox.Icon.Information,
+        "About Arena",
+        f"Arena {__version__}",
+        QMessageBox.StandardButton.Ok,
+        parent,
+    )
+    box.setInformativeText(
+        "Judge AI outputs side by side, offline, and publish a leaderboard others can verify."
+    )
+    box.setObjectName("arena-about")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box

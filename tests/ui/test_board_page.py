@@ -189,7 +189,7 @@ def test_b_opens_the_board_from_the_list_and_esc_goes_back(qtbot, board):
     assert window.families.selected_name() == "prose"
     qtbot.keyClick(window.families.table, Qt.Key.Key_B)
     assert window.pages.currentWidget() is window.board and window.board.found is not None
-    window.view.toggle_theme()  # the board follows the theme without a reload
+    window.toggle_theme()  # the board follows the theme without a reload
     assert not window.grab().isNull()
 
 

@@ -102,7 +102,7 @@ def test_enter_opens_the_pair_read_only_and_esc_goes_back(qtbot, on_page):
         qtbot.keyClick(window, key)
     assert len(voting.votes_in_force(window.ledger, "f")) == votes  # nothing recorded
     size = view.left.browser.font().pointSizeF()
-    window.view.change_font(2)  # View ▸ Bigger text, as on the rating page
+    window.change_font(2)  # View ▸ Bigger text, as on the rating page
     assert view.left.browser.font().pointSizeF() == size + 2
     assert view.left.browser.toPlainText().strip() == "a answers q2."
     qtbot.keyClick(window, Qt.Key.Key_Escape)

@@ -154,13 +154,13 @@ def test_scroll_positions_survive_a_theme_and_a_text_size_change(qtbot, open_win
     for bar, share in zip(_bars(window), (0.5, 0.25, 0.75), strict=True):
         assert bar.maximum() > 100
         bar.setValue(round(share * bar.maximum()))
-    window.view.toggle_theme()
+    window.toggle_theme()
     qtbot.wait(20)
     assert _shares(window) == pytest.approx([0.5, 0.25, 0.75], abs=0.02)
-    window.view.change_font(3)
+    window.change_font(3)
     qtbot.wait(20)
     assert _shares(window) == pytest.approx([0.5, 0.25, 0.75], abs=0.02)
-    window.view.toggle_theme()  # leave the application palette light for the next tests
+    window.toggle_theme()  # leave the application palette light for the next tests
 
 
 # -- undo, the end of a family, the flag banner ------------------------------------------
@@ -254,7 +254,7 @@ def test_the_gates_page_keeps_its_scroll_position_across_a_theme_change(
     assert bar.maximum() > 0
     bar.setValue(bar.maximum() // 2)
     kept = bar.value()
-    window.view.toggle_theme()
+    window.toggle_theme()
     qtbot.wait(20)
     assert bar.value() == kept
-    window.view.toggle_theme()
+    window.toggle_theme()

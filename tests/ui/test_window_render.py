@@ -60,7 +60,7 @@ def test_the_dark_theme_colours_widgets_and_html_and_survives_restart(
     qtbot, open_window, ui_ledger
 ):
     window = open_window(ui_ledger, "prose")
-    window.view.toggle_theme()
+    window.toggle_theme()
     assert window.palette().color(QPalette.ColorRole.Window).name() == DARK.window
     css = window.rating.pair_view.left.browser.document().defaultStyleSheet()
     assert DARK.text in css
@@ -68,7 +68,7 @@ def test_the_dark_theme_colours_widgets_and_html_and_survives_restart(
     window.close()
     again = open_window(ui_ledger, "prose")
     assert again.theme is DARK
-    window.view.toggle_theme()  # leave the application palette light for the next tests
+    window.toggle_theme()  # leave the application palette light for the next tests
     assert again.settings.theme == "light"
 
 

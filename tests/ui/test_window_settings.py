@@ -18,9 +18,9 @@ def test_view_settings_and_recent_ledgers_survive_a_restart(
     qtbot, open_window, ui_ledger, big_ledger, make_settings
 ):
     window = open_window(ui_ledger, "prose")
-    window.view.toggle_sync()
-    window.view.toggle_diff_layout()
-    window.view.change_font(3)
+    window.toggle_sync()
+    window.toggle_diff_layout()
+    window.change_font(3)
     window.resize(900, 640)
     window.open_ledger(big_ledger)
     window.close()
