@@ -26,7 +26,6 @@ from arena.ui.operations import LedgerOps
 from arena.ui.rating.after_paint import AfterPaint
 from arena.ui.rating.pair_view import PairView
 from arena.ui.rating.render_cache import RenderCache
-from arena.ui.rating.status_line import clock_text, stop_note
 from arena.ui.theme import Theme
 
 IDLE_SECONDS = 15 * 60
@@ -395,3 +394,21 @@ def _sitting(ledger: Ledger, family: str) -> RatingSession:
     sitting starts, never at a vote; closing a round and importing read them all again."""
     soundness.require_sound(ledger, family, soundness.VOTING, rows=False)
     return RatingSession(ledger, family)
+
+
+def stop_note(session: RatingSession) -> str:
+    """The suggestion to stop (no claim about a system), or about how many votes until it
+    (two significant figures: an estimate, not a count)."""
+    if session.order_settled():
+        return "  ·  more votes are unlikely to change the order"
+    left = session.votes_to_settle()
+    return (
+        f"  ·  about {float(f'{left:.2g}'):,.0f} more votes until the order is unlikely to change"
+        if left
+        else ""
+    )
+
+
+def clock_text(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
