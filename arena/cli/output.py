@@ -24,11 +24,14 @@ def one_line(text: str) -> str:
     return "⏎".join(text.splitlines()).replace("\t", " ")
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A plain text table; numbers right-aligned, None as a dash."""
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[Any]], *, right: Sequence[bool] | None = None
+) -> str:
+    """A plain text table; numbers (or the columns ``right`` says) right-aligned, None as a
+    dash."""
     cells = [[("—" if v is None else str(v)) for v in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    numeric = [
+    numeric = right or [
         all(isinstance(row[i], (int, float)) or row[i] is None for row in rows)
         for i in range(len(headers))
     ]

@@ -7,11 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 from arena.cli import output
-from arena.cli.board_text import board_table, fmt, told, uncertainty_line, with_intervals
+from arena.cli.board_text import board_table, fmt, told, uncertainty_line
 from arena.rating.one_agent import Agents
 from arena.rounds import summary_text
 from arena.rounds.anchor_words import anchor_why, why_unranked
+from arena.rounds.board_vocabulary import (
+    AGENT_TIME,
+    COST_SOLUTION,
+    FAR_BEHIND,
+    marks,
+    preliminary_rule,
+)
 from arena.rounds.known_limits import known_limits
+from arena.rounds.model import BoardRow
 from arena.rounds.settings_text import settings_lines
 
 
@@ -23,20 +31,22 @@ def agents_warning(shown: dict[str, Any]) -> str | None:
     return "warning: " + agents.warning(shown["family"])
 
 
-def solutions_note(ranked: list[dict[str, Any]]) -> str | None:
+def solutions_note(ranked: list[BoardRow]) -> str | None:
     """On a tested board, what its agent p50 and cost per solution are of, where some
     solutions report neither."""
     partial = [
-        f"{r['label']} {r['solutions_timed']} timed, {r['solutions_costed']} costed of {answered}"
+        f"{r.label} {r.solutions_timed} timed, {r.solutions_costed} costed of {answered}"
         for r in ranked
-        if r.get("solutions_timed") is not None
-        and (answered := r["trials"] - r["no_output"])
-        > min(r["solutions_timed"], r["solutions_costed"])
+        if r.solutions_timed is not None
+        and r.solutions_costed is not None
+        and (answered := (r.trials or 0) - (r.no_output or 0))
+        > min(r.solutions_timed, r.solutions_costed)
     ]
     if not partial:
         return None
-    return "agent p50 and cost/solution are of the solutions that report them: " + ", ".join(
-        partial
+    return (
+        f"{AGENT_TIME.header.lower()} and {COST_SOLUTION.header.lower()} are of the solutions "
+        "that report them: " + ", ".join(partial)
     )
 
 
@@ -91,32 +101,33 @@ def print_round(shown: dict[str, Any], as_json: bool) -> None:
     print(f"anchor: {anchor['label']} ({anchor_why(anchor['reason'], anchor.get('fallback'))})")
     for judge in judges or ():
         print(pooled_line(judge))
-    ranked = [r for r in shown["systems"] if not r["unranked"]]
-    headers, rows = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
-    with_intervals(headers, rows, ranked)
-    print(output.table(headers, rows))
+    rows = [BoardRow.from_json(r) for r in shown["systems"]]
+    ranked = [r for r in rows if not r.unranked]
+    headers, cells, right = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
+    print(output.table(headers, cells, right=right))
     if (line := uncertainty_line(shown.get("uncertainty"))) is not None:
         print(line)
-    others = [r for r in shown["systems"] if r["unranked"]]
+    others = [r for r in rows if r.unranked]
     if others:
-        print(
-            "unranked: " + ", ".join(f"{r['label']} ({why_unranked(r['status'])})" for r in others)
-        )
-    if any(r.get("no_output") or r.get("untried") for r in ranked):
+        print("unranked: " + ", ".join(f"{r.label} ({why_unranked(r.status)})" for r in others))
+    if any(r.no_output or r.untried for r in ranked):
         print(
             "failed trials counted for tasks not answered (no output) and outputs never "
             "tested: "
             + ", ".join(
-                f"{r['label']} {r.get('no_output') or 0} + {r.get('untried') or 0}"
+                f"{r.label} {r.no_output or 0} + {r.untried or 0}"
                 for r in ranked
-                if r.get("no_output") or r.get("untried")
+                if r.no_output or r.untried
             )
         )
     for note in (solutions_note(ranked), agents_warning(shown)):
         if note is not None:
             print(note)
-    if any(r["preliminary"] for r in ranked):
-        print("* preliminary: fewer decisive votes than the threshold")
+    shown_marks = {m for r in ranked for m in marks(r, shown["kind"])}
+    if "preliminary" in shown_marks:
+        print(f"preliminary: {preliminary_rule(shown['settings']['threshold'])}")
+    if "far behind" in shown_marks:
+        print(f"far behind: {FAR_BEHIND}")
     summary = shown["summary"]
     print()
     agreement = fmt(summary["rater_agreement"], percent=True) or "—"

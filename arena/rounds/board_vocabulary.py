@@ -48,6 +48,10 @@ def _duration(value: float) -> str:
     return f"{value / 3_600_000:.1f} h"
 
 
+def points_interval(value: list[float]) -> str:
+    return f"{value[0]:.0f}–{value[1]:.0f}"
+
+
 def _score(value: float) -> str:
     return f"{100 * value:.1f}%"
 
@@ -74,6 +78,13 @@ class Column:
 RANK = Column("rank", "Rank", "Rank by points as displayed: equal points share a rank.")
 SYSTEM = Column("label", "System", "The system's label.", numeric=False)
 POINTS = Column("points", "Points", "", _points)
+# A voted board's 95% intervals of points: the window draws them as whiskers on the bars.
+POINTS_CI95 = Column(
+    "ci95",
+    "95% interval",
+    "A bootstrap of the cases, where the board's regime was checked in simulation.",
+    points_interval,
+)
 MARKS = Column("marks", "Marks", "Preliminary and far-behind marks.", numeric=False)
 VOTES = Column(
     "votes",

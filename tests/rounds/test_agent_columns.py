@@ -56,7 +56,7 @@ def _text_board(text: str) -> dict[str, dict[str, str]]:
         if not re.match(r"\s*\d", line):
             break
         cells = {lines[at][a:b].strip(): line[a:b].strip() for a, b in spans}
-        rows[cells["system"].removesuffix(" *")] = cells  # * marks a preliminary system
+        rows[cells["system"]] = cells
     return rows
 
 
@@ -85,9 +85,9 @@ def test_a_tests_then_votes_board_shows_the_agents_time_and_cost_per_solution(
     assert main(["--ledger", str(ledger_path), "round", "show", "--family", "t"]) == 0
     text = capsys.readouterr().out
     board = _text_board(text)
-    assert board["a"]["cost/solution"] == "0.4" and board["b"]["cost/solution"] == "0.15"
-    assert (board["a"]["agent p50 ms"], board["b"]["agent p50 ms"]) == ("2000", "750")
-    assert (board["a"]["test run p50 ms"], board["b"]["test run p50 ms"]) == ("300", "500")
+    assert board["a"]["cost / solution"] == "0.4" and board["b"]["cost / solution"] == "0.15"
+    assert (board["a"]["agent p50"], board["b"]["agent p50"]) == ("2.0 s", "750 ms")
+    assert (board["a"]["test run p50"], board["b"]["test run p50"]) == ("300 ms", "500 ms")
     assert "cost/trial" not in text and "p50 trial ms" not in text
     # a's cost is of two of its three solutions: the board says so.
     assert "a 3 timed, 2 costed of 3" in text and "b 2 timed" not in text

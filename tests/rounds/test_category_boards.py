@@ -115,10 +115,10 @@ def test_round_show_category_json_and_text(ledger, categories, capsys):
     text = capsys.readouterr().out
     cells = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()]
     header = next(c for c in cells if c[0] == "rank")
-    assert header[:6] == ["rank", "system", "points", "votes", "votes (all)", "both bad"]
-    assert header[6].endswith("(all)")
-    b = next(c for c in cells if len(c) > 1 and c[1].startswith("b *"))
-    assert b[3:6] == ["2", "6", "50%"]
+    assert header[:7] == ["rank", "system", "points", "marks", "votes", "votes (all)", "both bad"]
+    assert header[7].endswith("(all)")
+    b = next(c for c in cells if len(c) > 1 and c[1] == "b")
+    assert b[3].startswith("preliminary") and b[4:7] == ["2", "6", "50%"]
     assert main(["--ledger", ledger.path, "round", "show", "--json"]) == 0
     whole = json.loads(capsys.readouterr().out)
     assert "category_votes" not in whole["systems"][0]

@@ -30,6 +30,7 @@ from arena.rounds.board_vocabulary import (
     columns_for,
     graded_columns,
     marks,
+    points_interval,
     preliminary_rule,
 )
 from arena.rounds.model import Anchor, BoardRow, Round
@@ -156,7 +157,7 @@ class BoardModel(RowsModel):
             anchor = (self.anchor.label if self.anchor else None) or "the anchor"
             tip = f"{row.points:.1f} points, relative to {anchor}."
             if row.ci95 is not None:
-                tip += f"\n95% interval {row.ci95[0]:.0f}–{row.ci95[1]:.0f} (the whisker)."
+                tip += f"\n95% interval {points_interval(row.ci95)} (the whisker)."
             return tip + ("\n" + FAR_BEHIND_TIP if row.far_behind else "")
         if column is SYSTEM:
             # The full label: a long one is elided in the cell.
