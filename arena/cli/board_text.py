@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.rounds.board_vocabulary import POINTS, POINTS_CI95, cell, columns_for
+from arena.rounds.board_vocabulary import POINTS, POINTS_CI95, Column, board_columns, cell
 from arena.rounds.model import BoardRow
 
 Row = dict[str, Any]
@@ -31,12 +31,17 @@ def board_table(
 ) -> tuple[list[str], list[list[Any]], list[bool]]:
     """Headers, cells and right-aligned columns of a board's ranked rows (``kind``: the
     family's kind; ``category``: a category view, its family-wide columns marked)."""
-    columns = list(columns_for(kind, category=category))
+    columns = list(board_columns(kind, rows, category=category))
     if POINTS in columns and any(r.ci95 for r in rows):
         columns.insert(columns.index(POINTS) + 1, POINTS_CI95)
-    headers = [c.header.lower() + (WIDE_MARK * (category and c.family_wide)) for c in columns]
+    headers = [_header(c) + (WIDE_MARK * (category and c.family_wide)) for c in columns]
     cells = [[cell(r, c, kind) for c in columns] for r in rows]
     return headers, cells, [c.numeric for c in columns]
+
+
+def _header(column: Column) -> str:
+    # A category's name is printed as its suite spells it.
+    return column.header if column.category is not None else column.header.lower()
 
 
 NOT_TOLD = "not enough votes to tell"

@@ -200,34 +200,19 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def print_graded(rows: list[dict[str, Any]]) -> None:
-    """The graded board as text: a line per run, then why any runs share a rank."""
-    from arena.graded.board_rows import RANK_RULE, failure_text, interval_text, shared_rank_lines
+    """The graded board as text (the window's columns): a line per run, then each run's
+    failures by status and why any runs share a rank."""
+    from arena.cli.board_text import board_table
+    from arena.graded.board_rows import RANK_RULE, failure_text, shared_rank_lines
+    from arena.rounds.model import BoardRow
 
-    def pct(value: float | None) -> str | None:
-        return None if value is None else f"{100 * value:.1f}%"
-
-    categories = list(dict.fromkeys(c for r in rows for c in r.get("categories") or {}))
-    print(
-        output.table(
-            ["rank", "run", "headline", "95% interval", "passed", "coverage"]
-            + categories
-            + ["failures", "tier"],
-            [
-                [
-                    r.get("rank", i),
-                    r["label"],
-                    pct(r["headline"]),
-                    interval_text(r["ci95"]) if r["ci95"] else None,
-                    f"{r['passed']}/{r['tasks']}",
-                    pct(r["coverage"]),
-                    *(pct((r.get("categories") or {}).get(c)) for c in categories),
-                    failure_text(r),
-                    r["tier"],
-                ]
-                for i, r in enumerate(rows, start=1)
-            ],
-        )
+    headers, cells, right = board_table(
+        "graded", [BoardRow.from_json(r) for r in rows], category=False
     )
+    print(output.table(headers, cells, right=right))
+    failures = [f"{r['label']} {text}" for r in rows if (text := failure_text(r)) is not None]
+    if failures:
+        print("failures by status: " + "; ".join(failures))
     if any(r.get("ci_method") for r in rows):
         print(RANK_RULE + ".")
         for line in shared_rank_lines(rows):

@@ -8,7 +8,7 @@ per category of its suite besides its fixed ones (``graded_columns``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -317,6 +317,17 @@ def columns_for(kind: str, *, category: bool = False) -> tuple[Column, ...]:
         CATEGORY_BOTH_BAD,
         *(c for c in columns[at + 1 :] if c.key != BOTH_BAD.key),
     )
+
+
+def board_columns(
+    kind: str, rows: Sequence[BoardRow], *, category: bool = False
+) -> tuple[Column, ...]:
+    """The columns of a board of ``kind`` showing ``rows``: a graded board has a column for
+    each category its runs have, and a cost column only when one of them reports a cost."""
+    if kind != "graded":
+        return columns_for(kind, category=category)
+    names = dict.fromkeys(c for r in rows for c in r.categories or {})
+    return graded_columns(list(names), costs=any(r.cost_per_output is not None for r in rows))
 
 
 def marks(row: BoardRow, kind: str) -> list[str]:

@@ -26,9 +26,9 @@ from arena.rounds.board_vocabulary import (
     Axis,
     Column,
     axis_for,
+    board_columns,
     cell,
     columns_for,
-    graded_columns,
     marks,
     points_interval,
     preliminary_rule,
@@ -87,11 +87,7 @@ class BoardModel(RowsModel):
         self.kind, self.category = kind, category
         board = None if found is None else (found.categories[category] if category else found.board)
         systems = board.systems if board is not None else ()
-        self.columns = columns_for(kind, category=category is not None)
-        if kind == "graded":
-            names = dict.fromkeys(c for r in systems for c in r.categories or {})
-            costs = any(r.cost_per_output is not None for r in systems)
-            self.columns = graded_columns(list(names), costs=costs)
+        self.columns = board_columns(kind, systems, category=category is not None)
         self.round_id = found.round_id if found is not None else ""
         self.threshold = found.settings.threshold if found is not None else 0.0
         self.anchor = board.anchor if board is not None else None
