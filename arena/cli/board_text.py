@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.rounds.board_vocabulary import POINTS, POINTS_CI95, Column, board_columns, cell
+from arena.rounds.board_vocabulary import (
+    POINTS,
+    POINTS_CI95,
+    WIDE_MARK,
+    Column,
+    board_columns,
+    cell,
+)
 from arena.rounds.model import BoardRow
 
 Row = dict[str, Any]
-# A family-wide column of a category view: the same in every category (not refitted).
-WIDE_MARK = " (all)"
 
 
 def fmt(value: Any, digits: int = 0, percent: bool = False) -> Any:
@@ -34,7 +39,7 @@ def board_table(
     columns = list(board_columns(kind, rows, category=category))
     if POINTS in columns and any(r.ci95 for r in rows):
         columns.insert(columns.index(POINTS) + 1, POINTS_CI95)
-    headers = [_header(c) + (WIDE_MARK * (category and c.family_wide)) for c in columns]
+    headers = [_header(c) + (" " + WIDE_MARK) * (category and c.family_wide) for c in columns]
     cells = [[cell(r, c, kind) for c in columns] for r in rows]
     return headers, cells, [c.numeric for c in columns]
 

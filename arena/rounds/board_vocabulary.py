@@ -18,6 +18,8 @@ from arena.rounds.settings_record import AXIS_SPAN
 from arena.rounds.system_columns import cost_text
 
 FAR_BEHIND = f"more than {AXIS_SPAN:.0f} points below the top score"
+# A category view marks its family-wide columns (the same in every category: not refitted).
+WIDE_MARK = "(all)"
 
 
 def preliminary_rule(threshold: float) -> str:

@@ -24,9 +24,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
-from arena.rounds.board_vocabulary import POINTS
+from arena.rounds.board_vocabulary import POINTS, WIDE_MARK
 from arena.ui.board.board_delegate import NUMBER_WIDTH, BarColours, layout, paint_points, tick_x
-from arena.ui.board.board_model import DASH, WIDE_MARK, BoardModel, right_aligned
+from arena.ui.board.board_model import DASH, BoardModel, right_aligned
 from arena.ui.theme import LIGHT
 
 MARGIN = 28.0

@@ -23,6 +23,7 @@ from arena.rounds.board_vocabulary import (
     POINTS,
     RUN,
     SYSTEM,
+    WIDE_MARK,
     Axis,
     Column,
     axis_for,
@@ -42,9 +43,8 @@ DASH = "—"
 # The delegate and the exporters read the points of a row through this role.
 POINTS_ROLE = Qt.ItemDataRole.UserRole + 1
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-# Family-wide columns of a category view: marked briefly on screen and in images
-# (a note below explains the mark), in full in CSV, which has no notes.
-WIDE_MARK = "(all)"
+# Family-wide columns of a category view: marked briefly (``WIDE_MARK``) on screen and
+# in images (a note below explains the mark), in full in CSV, which has no notes.
 FAMILY_WIDE = "(all categories)"
 FAMILY_WIDE_TIP = (
     "Family-wide value: this column is not refitted per category; it is the "

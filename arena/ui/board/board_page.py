@@ -26,12 +26,19 @@ from arena.ledger import Ledger, catalog
 from arena.ledger import round_store as stored_rounds
 from arena.rating.one_agent import Agents
 from arena.rounds.anchor_words import anchor_why, why_unranked
-from arena.rounds.board_vocabulary import FAR_BEHIND, POINTS, RUN, SYSTEM, preliminary_rule
+from arena.rounds.board_vocabulary import (
+    FAR_BEHIND,
+    POINTS,
+    RUN,
+    SYSTEM,
+    WIDE_MARK,
+    preliminary_rule,
+)
 from arena.rounds.closing import TESTED, find_round
 from arena.rounds.model import Round
 from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
-from arena.ui.board.board_model import WIDE_MARK, BoardModel
+from arena.ui.board.board_model import BoardModel
 from arena.ui.board.settings_panel import SidePanels
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.tables import pick_rows
