@@ -155,9 +155,11 @@ def cmd_close(args: argparse.Namespace) -> int:
         )
         head = ledger.head_digest()
     digest = None if head is None else head.hash
-    print_round({**public(closed), "head_digest": digest}, args.json)
-    if not args.json:
-        print(f"head digest: {head}  (`arena check --head {digest}` proves it is still held)")
+    if args.json:
+        output.emit_json({**public(closed), "head_digest": digest})
+        return 0
+    print_round(closed)
+    print(f"head digest: {head}  (`arena check --head {digest}` proves it is still held)")
     return 0
 
 
@@ -179,7 +181,10 @@ def cmd_show(args: argparse.Namespace) -> int:
             f"no category {args.category!r} in this round; one of {', '.join(found.categories)}",
             field="--category",
         )
-    print_round(public(found, args.category), args.json)
+    if args.json:
+        output.emit_json(public(found, args.category))
+    else:
+        print_round(found, args.category)
     return 0
 
 

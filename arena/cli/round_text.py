@@ -19,16 +19,16 @@ from arena.rounds.board_vocabulary import (
     preliminary_rule,
 )
 from arena.rounds.known_limits import known_limits
-from arena.rounds.model import BoardRow
+from arena.rounds.model import BoardRow, Round
 from arena.rounds.settings_text import settings_lines
 
 
-def agents_warning(shown: dict[str, Any]) -> str | None:
+def agents_warning(found: Round) -> str | None:
     """A tests family whose systems do not share one agent, unless the family allows it."""
-    recorded = shown["settings"].get("agents")
+    recorded = (found.record or {}).get("agents")
     if recorded is None or not (agents := Agents.from_json(recorded)).reported:
         return None
-    return "warning: " + agents.warning(shown["family"])
+    return "warning: " + agents.warning(found.family)
 
 
 def solutions_note(ranked: list[BoardRow]) -> str | None:
@@ -50,14 +50,13 @@ def solutions_note(ranked: list[BoardRow]) -> str | None:
     )
 
 
-def footer(shown: dict[str, Any]) -> list[str]:
+def footer(found: Round) -> list[str]:
     """The "Round settings" section and the known limits, as printed last."""
     lines = ["", "Round settings"]
-    lines += [
-        f"  {name}: {text}" for name, text in settings_lines(shown["kind"], shown["settings"])
-    ]
+    settings = settings_lines(found.kind, found.recorded_settings())
+    lines += [f"  {name}: {text}" for name, text in settings]
     lines += ["", "Known limits"]
-    lines += [f"  - {limit}" for limit in known_limits(shown["kind"])]
+    lines += [f"  - {limit}" for limit in known_limits(found.kind)]
     return lines
 
 
@@ -76,38 +75,37 @@ def pooled_line(judge: dict[str, Any]) -> str:
     )
 
 
-def print_round(shown: dict[str, Any], as_json: bool) -> None:
-    """A round as `round close` and `round show` print it (``shown``: `round show --json`)."""
-    if as_json:
-        output.emit_json(shown)
-        return
-    anchor = shown["anchor"]
-    title = f"round {shown['round'][:12]} of {shown['family']}, closed {shown['closed_at']}"
+def print_round(found: Round, category: str | None = None) -> None:
+    """A round as `round close` and `round show` print it: the family's board, or the
+    board of its ``category``'s refit."""
+    board = found.categories[category] if category else found.board
+    anchor = board.anchor
+    title = f"round {found.round_id[:12]} of {found.family}, closed {found.closed_at}"
     if anchor is None:  # a graded family: scores, not points
         from arena.cli.graded_cmd import print_graded
 
         print(title)
-        print(f"bootstrap seed {shown['settings'].get('seed')}")
-        print_graded(shown["systems"])
-        print("\n".join(footer(shown)))
+        print(f"bootstrap seed {found.settings.seed}")
+        print_graded([r.to_json() for r in board.systems])
+        print("\n".join(footer(found)))
         return
-    if shown.get("category"):
-        title += f", category {shown['category']}"
-    judges = shown["settings"].get("with_judges")
+    if category:
+        title += f", category {category}"
+    judges = found.judges
     if judges:
         title += ", pooled with judges " + ", ".join(j["judge"] for j in judges)
     print(title)
     # The settings are listed whole under "Round settings", below the summary.
-    print(f"anchor: {anchor['label']} ({anchor_why(anchor['reason'], anchor.get('fallback'))})")
+    print(f"anchor: {anchor.label} ({anchor_why(anchor.reason, anchor.fallback)})")
     for judge in judges or ():
         print(pooled_line(judge))
-    rows = [BoardRow.from_json(r) for r in shown["systems"]]
-    ranked = [r for r in rows if not r.unranked]
-    headers, cells, right = board_table(shown["kind"], ranked, category=bool(shown.get("category")))
+    kind = found.kind or "votes"  # rounds closed before the kind was recorded are voted
+    ranked = [r for r in board.systems if not r.unranked]
+    headers, cells, right = board_table(kind, ranked, category=bool(category))
     print(output.table(headers, cells, right=right))
-    if (line := uncertainty_line(shown.get("uncertainty"))) is not None:
+    if (line := uncertainty_line(board.uncertainty)) is not None:
         print(line)
-    others = [r for r in rows if r.unranked]
+    others = [r for r in board.systems if r.unranked]
     if others:
         print("unranked: " + ", ".join(f"{r.label} ({why_unranked(r.status)})" for r in others))
     if any(r.no_output or r.untried for r in ranked):
@@ -120,15 +118,15 @@ def print_round(shown: dict[str, Any], as_json: bool) -> None:
                 if r.no_output or r.untried
             )
         )
-    for note in (solutions_note(ranked), agents_warning(shown)):
+    for note in (solutions_note(ranked), agents_warning(found)):
         if note is not None:
             print(note)
-    shown_marks = {m for r in ranked for m in marks(r, shown["kind"])}
+    shown_marks = {m for r in ranked for m in marks(r, kind)}
     if "preliminary" in shown_marks:
-        print(f"preliminary: {preliminary_rule(shown['settings']['threshold'])}")
+        print(f"preliminary: {preliminary_rule(found.settings.threshold)}")
     if "far behind" in shown_marks:
         print(f"far behind: {FAR_BEHIND}")
-    summary = shown["summary"]
+    summary = found.summary.to_json()
     print()
     agreement = fmt(summary["rater_agreement"], percent=True) or "—"
     spread = summary_text.interval(summary.get("rater_agreement_ci95"), percent=True)
@@ -172,7 +170,5 @@ def print_round(shown: dict[str, Any], as_json: bool) -> None:
         from arena.rounds.scoring import describe_settled
 
         pooled = [j["judge"] for j in judges or ()]
-        print(
-            "settled without a vote: " + describe_settled(summary["settled"], shown["kind"], pooled)
-        )
-    print("\n".join(footer(shown)))
+        print("settled without a vote: " + describe_settled(summary["settled"], kind, pooled))
+    print("\n".join(footer(found)))
