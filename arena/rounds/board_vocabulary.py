@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.graded.board_rows import failure_count
+from arena.graded.board_rows import failure_count, interval_text
 from arena.rounds.model import BoardRow
 from arena.rounds.settings_record import AXIS_SPAN
 from arena.rounds.system_columns import cost_text
@@ -56,10 +56,6 @@ def points_interval(value: list[float]) -> str:
 
 def _score(value: float) -> str:
     return f"{100 * value:.1f}%"
-
-
-def _interval(value: list[float]) -> str:
-    return f"{100 * value[0]:.1f}–{100 * value[1]:.1f}%"
 
 
 @dataclass(frozen=True)
@@ -205,7 +201,7 @@ CI95 = Column(
     "Seeded stratified bootstrap interval of the score: tasks resampled within their "
     "categories, each with its weight, smoothed, rescaled and t-calibrated for suites "
     "of a few tasks (docs/graded.md).",
-    _interval,
+    interval_text,
 )
 GRADED_RANK = Column(
     "rank",
