@@ -253,7 +253,7 @@ def test_a_graded_round_shows_scores_intervals_and_tiers(qtbot, open_window, tmp
     assert row["Score"] == f"{100 * system['headline']:.1f}%"
     assert row["Passed"] == "23/24"
     low, high = system["ci95"]
-    assert row["95% interval"] == f"{100 * low:.1f}–{100 * high:.1f}%"
+    assert row["95% interval"] == f"{100 * low:.1f}% – {100 * high:.1f}%"
     assert "bootstrap seed 4" in window.board.board_text().subtitle
 
 
