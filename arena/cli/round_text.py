@@ -17,6 +17,7 @@ from arena.rounds.board_vocabulary import (
     FAR_BEHIND,
     marks,
     preliminary_rule,
+    solutions,
 )
 from arena.rounds.known_limits import known_limits
 from arena.rounds.model import BoardRow, Round
@@ -39,8 +40,7 @@ def solutions_note(ranked: list[BoardRow]) -> str | None:
         for r in ranked
         if r.solutions_timed is not None
         and r.solutions_costed is not None
-        and (answered := (r.trials or 0) - (r.no_output or 0))
-        > min(r.solutions_timed, r.solutions_costed)
+        and (answered := solutions(r)) > min(r.solutions_timed, r.solutions_costed)
     ]
     if not partial:
         return None

@@ -345,6 +345,22 @@ def cell(row: BoardRow, column: Column, kind: str) -> str | None:
     return None if raw is None else column.fmt(raw)
 
 
+def solutions(row: BoardRow) -> int:
+    """A tested row's solutions (its tasks answered, × samples): what its agent p50 and
+    cost per solution are of, where each reports them."""
+    return (row.trials or 0) - (row.no_output or 0)
+
+
+def solutions_tip(row: BoardRow, timed: bool) -> str:
+    """How many solutions a tested row's agent p50 (``timed``) or cost per solution is of."""
+    told = row.solutions_timed if timed else row.solutions_costed
+    what = "median of" if timed else "mean of"
+    reported = "the agent's time" if timed else "a cost"
+    return f"The {what} {told} of its {solutions(row)} solutions: those that report {reported}" + (
+        f"; tasks not answered: {row.no_output}." if row.no_output else "."
+    )
+
+
 @dataclass(frozen=True)
 class Axis:
     """The points axis of the bars: ``start`` (left end) to ``top`` (the top score)."""

@@ -33,6 +33,7 @@ from arena.rounds.board_vocabulary import (
     marks,
     points_interval,
     preliminary_rule,
+    solutions_tip,
 )
 from arena.rounds.model import Anchor, BoardRow, Round
 from arena.rounds.settings_record import AXIS_SPAN
@@ -51,17 +52,6 @@ FAMILY_WIDE_TIP = (
     "same in every category view."
 )
 FAR_BEHIND_TIP = f"Far behind: {FAR_BEHIND}, so below the start of the points axis."
-
-
-def solutions_tip(row: BoardRow, timed: bool) -> str:
-    """How many solutions a tested row's agent p50 (``timed``) or cost per solution is of."""
-    solutions = (row.trials or 0) - (row.no_output or 0)
-    told = row.solutions_timed if timed else row.solutions_costed
-    what = "median of" if timed else "mean of"
-    reported = "the agent's time" if timed else "a cost"
-    return f"The {what} {told} of its {solutions} solutions: those that report {reported}" + (
-        f"; tasks not answered: {row.no_output}." if row.no_output else "."
-    )
 
 
 class BoardModel(RowsModel):
