@@ -11,7 +11,7 @@ from arena.cli import output
 from arena.cli.commands import open_ledger
 from arena.cli.round_text import print_round
 from arena.errors import BadInput
-from arena.rounds.anchor_words import anchor_why, why_unranked
+from arena.rounds.anchor_words import anchor_why, unranked_entry
 
 if TYPE_CHECKING:
     from arena.rounds.model import BoardRow, Round
@@ -264,7 +264,5 @@ def cmd_fit(args: argparse.Namespace) -> int:
     )
     others = [s for s in board["systems"] if s["unranked"]]
     if others:
-        print(
-            "unranked: " + ", ".join(f"{s['system']} ({why_unranked(s['status'])})" for s in others)
-        )
+        print("unranked: " + ", ".join(unranked_entry(s["system"], s["status"]) for s in others))
     return 0

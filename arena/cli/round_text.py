@@ -10,7 +10,7 @@ from arena.cli import output
 from arena.cli.board_text import board_table, fmt, told, uncertainty_line
 from arena.rating.one_agent import Agents
 from arena.rounds import summary_text
-from arena.rounds.anchor_words import anchor_why, why_unranked
+from arena.rounds.anchor_words import anchor_why, unranked_entry
 from arena.rounds.board_vocabulary import (
     AGENT_TIME,
     COST_SOLUTION,
@@ -107,7 +107,7 @@ def print_round(found: Round, category: str | None = None) -> None:
         print(line)
     others = [r for r in board.systems if r.unranked]
     if others:
-        print("unranked: " + ", ".join(f"{r.label} ({why_unranked(r.status)})" for r in others))
+        print("unranked: " + ", ".join(unranked_entry(r.label, r.status) for r in others))
     if any(r.no_output or r.untried for r in ranked):
         print(
             "failed trials counted for tasks not answered (no output) and outputs never "

@@ -60,3 +60,8 @@ def _chosen(fallback: Mapping[str, Any]) -> str:
 def why_unranked(status: str) -> str:
     """Why a system of a board has no points (its ``status``)."""
     return _UNRANKED.get(status, status)
+
+
+def unranked_entry(label: str, status: str) -> str:
+    """One system of a board's unranked list, as the command line and images print it."""
+    return f"{label} ({why_unranked(status)})"

@@ -25,7 +25,7 @@ from arena.graded.board_rows import RANK_RULE, shared_rank_lines
 from arena.ledger import Ledger, catalog
 from arena.ledger import round_store as stored_rounds
 from arena.rating.one_agent import Agents
-from arena.rounds.anchor_words import anchor_why, why_unranked
+from arena.rounds.anchor_words import anchor_why, unranked_entry, why_unranked
 from arena.rounds.board_vocabulary import (
     FAR_BEHIND,
     POINTS,
@@ -358,7 +358,7 @@ class BoardPage(QWidget):
         if for_image and self.model.unranked:
             notes.append(
                 "Not ranked: "
-                + "; ".join(f"{r.label} ({why_unranked(r.status)})" for r in self.model.unranked)
+                + "; ".join(unranked_entry(r.label, r.status) for r in self.model.unranked)
             )
         return BoardText(title, subtitle, notes)
 
