@@ -1,4 +1,4 @@
-"""One board vocabulary: the columns, cells, marks and axis that `arena round show` prints
+"""One board vocabulary: the columns, cells and marks that `arena round show` prints
 and the window shows."""
 
 from __future__ import annotations
@@ -17,14 +17,12 @@ from arena.rounds.board_vocabulary import (
     RUN,
     TRIALS,
     VOTES,
-    axis_for,
     board_columns,
     cell,
     columns_for,
     marks,
 )
 from arena.rounds.model import BoardRow
-from arena.rounds.settings_record import AXIS_SPAN
 
 
 def _row(**given) -> BoardRow:
@@ -77,12 +75,3 @@ def test_a_graded_board_has_a_column_per_category_and_a_cost_only_when_reported(
     assert cell(rows[0], columns[6], "graded") == "25.0%"
     costed = [*rows, _row(headline=0.1, cost_per_output=0.5)]
     assert COST in board_columns("graded", costed)
-
-
-def test_the_axis_starts_at_most_its_span_below_the_top():
-    near = axis_for([1000.0, 900.0])
-    assert near is not None and near.start == 850.0 and near.fraction(850.0) == 0.0
-    far = axis_for([1000.0, 100.0])
-    assert far is not None and far.start == 1000.0 - AXIS_SPAN
-    assert far.fraction(300.0) is None  # far behind: left of the axis
-    assert axis_for([]) is None

@@ -12,7 +12,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRectF, 
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from arena.rounds.board_vocabulary import Axis
+from arena.rounds.points_axis import Axis
 from arena.ui.board.board_model import POINTS_ROLE, BoardModel
 from arena.ui.theme import Theme
 

@@ -24,9 +24,7 @@ from arena.rounds.board_vocabulary import (
     RUN,
     SYSTEM,
     WIDE_MARK,
-    Axis,
     Column,
-    axis_for,
     board_columns,
     cell,
     columns_for,
@@ -36,6 +34,7 @@ from arena.rounds.board_vocabulary import (
     solutions_tip,
 )
 from arena.rounds.model import Anchor, BoardRow, Round
+from arena.rounds.points_axis import Axis, axis_for
 from arena.rounds.settings_record import AXIS_SPAN
 from arena.ui.board.board_columns import wraps
 from arena.ui.tables import Index, RowsModel
