@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.bundle import pooled, recheck, settings_check, signing
+from arena.bundle import judges_check, recheck, settings_check, signing
 from arena.bundle.export import FORMAT, MANIFEST, MANIFEST_HASH, read_bundle
 from arena.bundle.flag_rows import check_flags
 from arena.bundle.report import Stop, VerifyReport, lines
@@ -174,7 +174,7 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
     if "gates.jsonl" in files:
         state = recheck.bundle_state(files, manifest, case_rows, dict(chains)["events"])
         recheck.check_settlement(state, manifest, comparisons, report)
-        pooled.check_judges(files, manifest, state, comparisons, report)
+        judges_check.check_judges(files, manifest, state, comparisons, report)
         report.problems += settings_check.problems(files, manifest, board, state)
     elif any(c.source == "judge" for c in comparisons) or "judges.jsonl" in files:
         report.problems.append("judges' verdicts in a bundle without the family's gate verdicts")

@@ -59,7 +59,7 @@ def refuse_graded_options(args: argparse.Namespace, *, allowed: tuple[str, ...] 
 def cmd_import_graded(
     args: argparse.Namespace, open_ledger: Callable[[argparse.Namespace], Ledger]
 ) -> int:
-    from arena.graded.answers import import_answers
+    from arena.graded.answer_import import import_answers
     from arena.redact import DEFAULT_SECRET_ENVS, Redactor
 
     if not args.suite:
