@@ -80,7 +80,7 @@ def add_collect_options(c: argparse.ArgumentParser) -> None:
 
 def budget_options(args: argparse.Namespace) -> tuple[float | None, int]:
     """``--max-cost`` and ``--max-reply-mb`` (in bytes), checked."""
-    from arena.graded.run_settings import DEFAULT_MAX_REPLY_BYTES
+    from arena.endpoint.run_settings import DEFAULT_MAX_REPLY_BYTES
 
     if args.max_cost is not None and not 0 <= args.max_cost < math.inf:
         raise BadInput("expected an amount ≥ 0", field="--max-cost")

@@ -96,7 +96,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
             raise BadInput("required with a suite", field=f"--{name}")
 
     from arena.cli.collect_cmd import budget_options
-    from arena.graded.run_settings import CollectSettings, load_prices
+    from arena.endpoint.run_settings import CollectSettings, load_prices
     from arena.graded.runs import collect_run
 
     try:

@@ -4,7 +4,7 @@ Workers ask; the calling thread stores each answer as it arrives (``on_answer``)
 what was stored stays stored whatever happens next. Each endpoint has one connection
 pool and a limit on requests in flight, shared by the systems it serves. A budget
 (``max_cost``) is kept by reserving each job's most before it is sent
-(``arena.graded.budget``): a job is sent only while what was spent, plus what is
+(``arena.endpoint.budget``): a job is sent only while what was spent, plus what is
 reserved, plus its own most stays within the budget.
 """
 
@@ -22,11 +22,11 @@ import httpcore
 
 from arena.collecting.systems_file import settings_of
 from arena.collecting.work import Answer, Job, joined
+from arena.endpoint import transport
+from arena.endpoint.budget import Budget, worst_cost
+from arena.endpoint.client import ChatReply, Client, Message
+from arena.endpoint.run_settings import DEFAULT_MAX_REPLY_BYTES, completions_url
 from arena.errors import BadInput, LedgerError
-from arena.graded import transport
-from arena.graded.budget import Budget, worst_cost
-from arena.graded.endpoint import ChatReply, Client, Message
-from arena.graded.run_settings import DEFAULT_MAX_REPLY_BYTES, completions_url
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.endpoint.run_settings import HARNESS, CollectSettings, Prices, normalise_endpoint
 from arena.errors import BadInput
-from arena.graded.run_settings import HARNESS, CollectSettings, Prices, normalise_endpoint
 from arena.ledger import Ledger, catalog, roster
 from arena.records import System, SystemDescriptor, name_problem
 from arena.redact import SECRET_KEYS, Redactor

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.clock import now_iso
+from arena.endpoint.client import ITEM_STATUSES
+from arena.endpoint.run_settings import run_descriptor
 from arena.errors import BadInput
 from arena.graded.answer_files import Answer, AnswerFile, read_answers
-from arena.graded.endpoint import ITEM_STATUSES, CollectedItem
-from arena.graded.run_settings import run_descriptor
+from arena.graded.collect import CollectedItem
+from arena.graded.graders import PARSER_VERSION
 from arena.graded.runs import _add_suite, _family, store_item, suite_of
 from arena.graded.suites import Suite, check_tier
 from arena.ledger import Ledger, catalog
@@ -105,6 +107,7 @@ def import_answers(
             endpoint=None,
             suite_hash=known.manifest_hash,
             answer_contract=", ".join(sorted({t.answer_contract for t in known.tasks})),
+            parser=PARSER_VERSION,
             system_prompt=None,
             inference={},
             harness=harness or source.harness or HARNESS,

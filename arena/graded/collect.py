@@ -2,7 +2,7 @@
 each result handed to the caller (who commits it) before the next one is taken.
 
 With ``settings.max_cost`` each task's most is reserved before it is sent, by the same
-rule a votes family's run keeps (``arena.graded.budget``)."""
+rule a votes family's run keeps (``arena.endpoint.budget``)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,32 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
+from arena.endpoint.budget import Budget, worst_cost
+from arena.endpoint.client import ITEM_STATUSES, ChatReply, Client
+from arena.endpoint.run_settings import CollectSettings
 from arena.errors import LedgerError
-from arena.graded.budget import Budget, worst_cost
-from arena.graded.endpoint import ITEM_STATUSES, Client, CollectedItem
-from arena.graded.run_settings import CollectSettings
 from arena.graded.suites import Task
 from arena.redact import Redactor
+
+
+@dataclass(frozen=True, kw_only=True)
+class CollectedItem(ChatReply):
+    """One task's result from the endpoint."""
+
+    task_id: str
+    input_hash: str
+
+
+def attempt(client: Client, task: Task) -> CollectedItem | None:
+    """One task's answer; None when stopped during a back-off wait."""
+    reply = client.ask(client.messages([{"role": "user", "content": task.input}]))
+    if reply is None:
+        return None
+    fields = vars(reply)
+    # A graded attempt records why its counts were not believed where a failed one
+    # records its error.
+    fields["error"] = reply.error or reply.suspicious
+    return CollectedItem(task_id=task.task_id, input_hash=task.input_hash, **fields)
 
 
 @dataclass(frozen=True)
@@ -112,7 +132,7 @@ def collect(
                 over_budget = True
                 return
             task = queue.pop()
-            in_flight[pool.submit(client.run, task)] = task
+            in_flight[pool.submit(attempt, client, task)] = task
 
     try:
         send()

@@ -14,13 +14,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from arena import gates
+from arena.endpoint.run_settings import CollectSettings
 from arena.errors import BadInput
 from arena.gates.screening import Fingerprints
 from arena.graded.board_rows import ranked, score_row
-from arena.graded.collect import CollectSummary, Progress, collect
-from arena.graded.endpoint import CollectedItem
+from arena.graded.collect import CollectedItem, CollectSummary, Progress, collect
 from arena.graded.graders import PARSER_VERSION, Grade
-from arena.graded.run_settings import CollectSettings
 from arena.graded.suites import Suite, Task, check_tier, grade, parse_suite
 from arena.ledger import Ledger, catalog, verdicts
 from arena.ledger import run_store as stored
@@ -94,6 +93,7 @@ def collect_run(
     descriptor = settings.descriptor(
         suite_hash=suite.manifest_hash,
         answer_contract=", ".join(sorted({t.answer_contract for t in suite.tasks})),
+        parser=PARSER_VERSION,
         revision=revision,
         artifact_digest=artifact_digest,
         quantization=quantization,

@@ -129,7 +129,7 @@ def test_max_cost_is_never_passed(ledger_path, tmp_path, key):
 def test_a_reply_without_usage_counts_at_the_most_it_could_cost(ledger_path, tmp_path, key):
     from arena.collecting.fill import plan
     from arena.collecting.systems_file import settings_of
-    from arena.graded.budget import worst_cost
+    from arena.endpoint.budget import worst_cost
 
     with FakeEndpoint(default=Reply(usage=None)) as server:
         make_family(

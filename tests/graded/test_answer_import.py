@@ -6,9 +6,9 @@ import json
 import pytest
 
 from arena.cli.main import main
+from arena.endpoint.run_settings import CollectSettings
 from arena.errors import BadInput
 from arena.graded.answer_import import import_answers
-from arena.graded.run_settings import CollectSettings
 from arena.graded.runs import board, collect_run, receipts
 from arena.graded.suites import load_suite
 from arena.ledger import catalog

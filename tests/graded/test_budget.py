@@ -1,4 +1,4 @@
-"""The cost rule both collecting engines keep (arena.graded.budget)."""
+"""The cost rule both collecting engines keep (arena.endpoint.budget)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
+from arena.endpoint.budget import TEMPLATE_TOKENS, Budget, counted, prompt_bound, worst_cost
+from arena.endpoint.run_settings import CollectSettings, Prices
 from arena.errors import BadInput
-from arena.graded.budget import TEMPLATE_TOKENS, Budget, counted, prompt_bound, worst_cost
-from arena.graded.run_settings import CollectSettings, Prices
 
 SETTINGS = CollectSettings(
     endpoint="http://127.0.0.1:9",

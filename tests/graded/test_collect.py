@@ -13,12 +13,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from arena.errors import BadInput
-from arena.graded import run_settings
-from arena.graded.collect import collect
-from arena.graded.endpoint import _retry_after_seconds
-from arena.graded.graders import ExactMatch
-from arena.graded.run_settings import (
+from arena.endpoint import run_settings
+from arena.endpoint.client import _retry_after_seconds
+from arena.endpoint.run_settings import (
     CollectSettings,
     Prices,
     completions_url,
@@ -26,6 +23,9 @@ from arena.graded.run_settings import (
     normalise_endpoint,
     run_descriptor,
 )
+from arena.errors import BadInput
+from arena.graded.collect import collect
+from arena.graded.graders import ExactMatch
 from arena.graded.suites import Task
 from arena.redact import REDACTED, skeleton
 from tests.graded.fake_endpoint import EchoToken, Fail, FakeEndpoint, Hangup, Raw, Reply
@@ -328,6 +328,7 @@ def _descriptor(**changes):
         "endpoint": "http://h:8000/v1",
         "suite_hash": SUITE_HASH,
         "answer_contract": "final_line",
+        "parser": "p1",
         "system_prompt": None,
         "inference": {"temperature": 0.2, "max_tokens": 256},
     }
@@ -344,6 +345,7 @@ def test_every_field_of_the_run_tuple_changes_the_system_id():
         {"endpoint": "http://h:8001"},
         {"suite_hash": "cd" * 32},
         {"answer_contract": "json"},
+        {"parser": "p2"},
         {"system_prompt": "Be brief."},
         {"inference": {"temperature": 0.3, "max_tokens": 256}},
         {"harness": "other/1"},
@@ -364,7 +366,7 @@ def test_secrets_never_enter_the_descriptor(monkeypatch):
         _descriptor(suite_hash="abc")
     monkeypatch.setenv("ARENA_TEST_KEY", TOKEN)
     config = settings("http://h:1", api_key_env="ARENA_TEST_KEY", inference={"seed": 1})
-    described = config.descriptor(suite_hash=SUITE_HASH, answer_contract="final_line")
+    described = config.descriptor(suite_hash=SUITE_HASH, answer_contract="final_line", parser="p1")
     assert TOKEN not in json.dumps(described.canonical())
     assert (described.suite_hash, described.answer_contract) == (SUITE_HASH, "final_line")
     assert described.inference["timeout_s"] == 2.0 and "retries=3" in described.retry_policy

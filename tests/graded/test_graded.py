@@ -7,8 +7,8 @@ import pytest
 
 from arena.bundle.export import export_round
 from arena.bundle.verify import verify_bundle
+from arena.endpoint.run_settings import CollectSettings
 from arena.errors import BadInput
-from arena.graded.run_settings import CollectSettings
 from arena.graded.runs import board, collect_run, feed_votes, receipts, regrade
 from arena.graded.suites import load_suite
 from arena.ledger import catalog

@@ -12,9 +12,9 @@ import pytest
 from arena.cli.main import main
 from arena.collecting.asking import RunOptions
 from arena.collecting.fill import fill
-from arena.graded import endpoint
-from arena.graded.budget import Counted, worst_cost
-from arena.graded.run_settings import CollectSettings, Prices
+from arena.endpoint import client
+from arena.endpoint.budget import Counted, counted, worst_cost
+from arena.endpoint.run_settings import CollectSettings, Prices
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
 from arena.ledger import Ledger, catalog
@@ -35,7 +35,7 @@ def _key(monkeypatch):
 def _believe_every_count(monkeypatch):
     """The defence off: a reply's counts taken as it gives them."""
     monkeypatch.setattr(
-        endpoint,
+        client,
         "counted",
         lambda settings, messages, prompt, completion: Counted(prompt, completion),
     )
@@ -150,7 +150,7 @@ def test_a_reply_that_cannot_be_stored_fails_its_job_and_the_run_goes_on(
 def test_a_lax_parser_lets_a_bad_reply_end_the_run(ledger_path, tmp_path, monkeypatch, bad):
     # The defence off: Python's json, which takes lone surrogates and recurses.
     monkeypatch.setattr(
-        endpoint, "orjson", types.SimpleNamespace(loads=json.loads, JSONDecodeError=ValueError)
+        client, "orjson", types.SimpleNamespace(loads=json.loads, JSONDecodeError=ValueError)
     )
     script = {"Question 1, turn 1.": [BAD[bad]]}
     with FakeEndpoint(script, default=Echo()) as server:
@@ -176,5 +176,5 @@ def test_the_most_a_job_can_cost_covers_what_it_is_counted_at():
     settings = _graded("http://127.0.0.1:9")
     most = worst_cost(settings, ("Question?",), label="x")
     messages = [{"role": "user", "content": "Question?"}]
-    counted = endpoint.counted(settings, messages, 10**9, 10**9)
-    assert Prices(1.0, 2.0).cost(counted.prompt_tokens, counted.completion_tokens) <= most
+    at = counted(settings, messages, 10**9, 10**9)
+    assert Prices(1.0, 2.0).cost(at.prompt_tokens, at.completion_tokens) <= most

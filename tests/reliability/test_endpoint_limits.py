@@ -1,5 +1,5 @@
 """An endpoint cannot hold the rater's memory or time: every reply ends at its cap, every
-request at its deadline (``arena.graded.transport``), each tried with the defence off."""
+request at its deadline (``arena.endpoint.transport``), each tried with the defence off."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from arena.graded import transport
-from arena.graded.endpoint import ChatReply, Client
-from arena.graded.run_settings import DEFAULT_MAX_REPLY_BYTES, CollectSettings
+from arena.endpoint import transport
+from arena.endpoint.client import ChatReply, Client
+from arena.endpoint.run_settings import DEFAULT_MAX_REPLY_BYTES, CollectSettings
 from tests.graded.fake_endpoint import FakeEndpoint, Flood, Raw, Trickle
 
 TIMEOUT = 2.0

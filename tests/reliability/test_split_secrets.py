@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.endpoint.run_settings import CollectSettings
 from arena.errors import BadInput
-from arena.graded.run_settings import CollectSettings
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
 from arena.ledger import Ledger

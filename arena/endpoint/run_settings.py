@@ -18,7 +18,6 @@ from typing import Any
 from arena import __version__
 from arena.canonical import sha256_hex
 from arena.errors import BadInput
-from arena.graded.graders import PARSER_VERSION
 from arena.records import SystemDescriptor
 from arena.redact import MIN_SECRET_LENGTH, SECRET_KEYS, Redactor, skeleton
 
@@ -124,6 +123,7 @@ class CollectSettings:
         *,
         suite_hash: str,
         answer_contract: str,
+        parser: str,
         revision: str | None = None,
         artifact_digest: str | None = None,
         quantization: str | None = None,
@@ -135,6 +135,7 @@ class CollectSettings:
             endpoint=self.endpoint,
             suite_hash=suite_hash,
             answer_contract=answer_contract,
+            parser=parser,
             system_prompt=self.system_prompt,
             inference=self.inference,
             harness=harness,
@@ -221,6 +222,7 @@ def run_descriptor(
     endpoint: str | None,
     suite_hash: str,
     answer_contract: str,
+    parser: str,
     system_prompt: str | None,
     inference: Mapping[str, Any],
     harness: str = HARNESS,
@@ -233,6 +235,8 @@ def run_descriptor(
     max_reply_bytes: int | None = None,
 ) -> SystemDescriptor:
     """The full run tuple as a SystemDescriptor; its ``system_id`` names the run.
+
+    ``parser`` is the graders' version, passed in: the endpoint layer grades nothing.
 
     The artifact (model, revision, digest, quantization), the suite's manifest hash, the
     answer contract the tasks hold the model to, the harness and the hash of its own
@@ -256,7 +260,7 @@ def run_descriptor(
     manifest = {
         "harness": harness,
         "answer_contract": answer_contract,
-        "parser": PARSER_VERSION,
+        "parser": parser,
         "retry_policy": retry_policy,
         "request": recorded,
     }
@@ -268,7 +272,7 @@ def run_descriptor(
         harness=harness,
         system_prompt=system_prompt,
         answer_contract=answer_contract,
-        parser=PARSER_VERSION,
+        parser=parser,
         retry_policy=retry_policy,
         inference=recorded,
         suite_hash=suite_hash,

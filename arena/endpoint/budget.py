@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from arena.endpoint.run_settings import CollectSettings
 from arena.errors import BadInput
-from arena.graded.run_settings import CollectSettings
 
 # Tokens a chat template may add around each message, beyond the message's own bytes.
 TEMPLATE_TOKENS = 16

@@ -2,7 +2,7 @@
 
 Requests go through httpcore, over one connection pool per endpoint, so a run's
 requests share a few kept-alive connections; each request ends by its deadline and
-each reply by its cap (``arena.graded.transport``). Replies are parsed strictly (bad
+each reply by its cap (``arena.endpoint.transport``). Replies are parsed strictly (bad
 Unicode and deep nesting are a malformed reply, not a crash), then the configured
 bearer token is removed from every value kept, before anything leaves this module.
 """
@@ -22,10 +22,9 @@ from typing import Any, Literal
 import httpcore
 import orjson
 
-from arena.graded import transport
-from arena.graded.budget import counted
-from arena.graded.run_settings import HARNESS, CollectSettings, completions_url
-from arena.graded.suites import Task
+from arena.endpoint import transport
+from arena.endpoint.budget import counted
+from arena.endpoint.run_settings import HARNESS, CollectSettings, completions_url
 from arena.redact import Redactor
 
 # "no_answer" is an imported answer file's item without an answer; collect never makes one.
@@ -62,14 +61,6 @@ class ChatReply:
     finished_at: str = ""
     # Why the reply's token counts were not believed (counted at the most allowed), if so.
     suspicious: str = ""
-
-
-@dataclass(frozen=True, kw_only=True)
-class CollectedItem(ChatReply):
-    """One task's result from the endpoint."""
-
-    task_id: str
-    input_hash: str
 
 
 class Client:
@@ -111,17 +102,6 @@ class Client:
     def body(self, messages: list[Message]) -> bytes:
         payload = {**self.settings.inference, "model": self.settings.model, "messages": messages}
         return json.dumps(payload, ensure_ascii=False).encode("utf-8")
-
-    def run(self, task: Task) -> CollectedItem | None:
-        """One task's answer; None when stopped during a back-off wait."""
-        reply = self.ask(self.messages([{"role": "user", "content": task.input}]))
-        if reply is None:
-            return None
-        fields = vars(reply)
-        # A graded attempt records why its counts were not believed where a failed one
-        # records its error.
-        fields["error"] = reply.error or reply.suspicious
-        return CollectedItem(task_id=task.task_id, input_hash=task.input_hash, **fields)
 
     def ask(self, messages: list[Message]) -> ChatReply | None:
         """Send ``messages`` with retries; None when stopped during a back-off wait."""
