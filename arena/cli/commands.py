@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from arena import collector
+from arena import cycle_gc
 from arena.cli import output
 from arena.cli.graded_import_cmd import add_graded_options, cmd_import_graded, refuse_graded_options
 from arena.errors import BadInput, NotAvailable
@@ -276,7 +276,7 @@ def _window(ledger_path: Path, family: str | None) -> int:
         )
     # The UI is imported only when a window is wanted; its thousands of new objects hold
     # no garbage, so the cycle collector waits meanwhile (a tenth of the window's start).
-    with collector.paused():
+    with cycle_gc.paused():
         # What the window needs that does not use Qt goes first: once PySide6 is loaded, its
         # import hook reads the source of every module imported after it, looking for its
         # ``__feature__`` (8% of the instructions of importing the window's modules).

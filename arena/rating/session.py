@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena import collector, family_state
+from arena import cycle_gc, family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, family_changes, voting
@@ -106,7 +106,7 @@ class RatingSession:
         self.actor = actor
         self.clock = clock
         self.wall_clock = wall_clock
-        with collector.paused():
+        with cycle_gc.paused():
             state = family_state.for_rating(ledger, family)
             self.session: Session = voting.start_session(
                 ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor
@@ -117,7 +117,7 @@ class RatingSession:
 
     def refresh(self) -> None:
         """Re-read the family and its history: something outside this session changed them."""
-        with collector.paused():
+        with cycle_gc.paused():
             self._read(family_state.for_rating(self.ledger, self.family.name))
 
     def _read(self, state: family_state.ForRating) -> None:

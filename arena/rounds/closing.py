@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from arena import __version__, collector, family_state, gates
+from arena import __version__, cycle_gc, family_state, gates
 from arena.canonical import sha256_hex
 from arena.clock import now_iso
 from arena.errors import BadInput
@@ -114,7 +114,7 @@ def close_round(
     (they count as failed, and the board says how many). So is a family whose rows no
     longer match their hash chains and seals (``soundness``).
     """
-    with collector.paused():
+    with cycle_gc.paused():
         return _close(ledger, family_name, settings, progress, allow_missing)
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from arena import collector
+from arena import cycle_gc
 from arena.errors import LedgerLocked
 from arena.paths import APP_NAME, default_ledger_path, resource_path
 from arena.ui.main_window import MainWindow
@@ -68,7 +68,7 @@ def run(
     settings = Settings()
     # The window and a session on its family make a few hundred thousand objects and no
     # garbage: the cycle collector waits while they are made.
-    with collector.paused():
+    with cycle_gc.paused():
         window = open_window(ledger_path, family, settings)
     # A bug in a slot must not pass silently while the rater keeps voting.
     sys.excepthook = _report_unexpected(window)

@@ -7,20 +7,20 @@ import sys
 
 import pytest
 
-from arena import collector, family_state
+from arena import cycle_gc, family_state
 from arena.rating.session import RatingSession
 
 
 def test_paused_restores_the_collector_as_it_was_even_on_an_error():
     assert gc.isenabled()
     with pytest.raises(ZeroDivisionError):
-        with collector.paused():
+        with cycle_gc.paused():
             assert not gc.isenabled()
             _ = 1 / 0
     assert gc.isenabled()
     gc.disable()
     try:
-        with collector.paused():
+        with cycle_gc.paused():
             pass
         assert not gc.isenabled()  # paused by someone else: left so
     finally:
