@@ -56,7 +56,11 @@ def add_collect_options(c: argparse.ArgumentParser) -> None:
         metavar="LABEL",
         help="without a suite: collect from this system only (repeatable; default: all)",
     )
-    c.add_argument("--workers", type=int, default=4, help="without a suite: requests in flight (4)")
+    c.add_argument("--workers", type=int, default=4, help="requests in flight (4)")
+    # The suite form's old name, kept so that scripts written for it still run.
+    c.add_argument(
+        "--concurrency", type=int, dest="workers", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
     c.add_argument(
         "--per-endpoint",
         type=int,

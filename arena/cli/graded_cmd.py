@@ -45,7 +45,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="inference settings sent with each request, e.g. "
         '\'{"temperature": 0, "max_tokens": 512}\'',
     )
-    c.add_argument("--concurrency", type=int, default=4, help="requests in flight (4)")
     c.add_argument("--timeout", type=float, default=120.0, help="seconds per request (120)")
     c.add_argument(
         "--retries", type=int, default=4, help="retries on 429, 5xx, lost connections (4)"
@@ -115,7 +114,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
         api_key_env=args.api_key_env,
         timeout_s=args.timeout,
         retries=args.retries,
-        concurrency=args.concurrency,
+        concurrency=args.workers,
         prices=prices,
         max_cost=max_cost,
         max_reply_bytes=max_reply_bytes,

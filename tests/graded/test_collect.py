@@ -370,3 +370,16 @@ def test_secrets_never_enter_the_descriptor(monkeypatch):
     assert TOKEN not in json.dumps(described.canonical())
     assert (described.suite_hash, described.answer_contract) == (SUITE_HASH, "final_line")
     assert described.inference["timeout_s"] == 2.0 and "retries=3" in described.retry_policy
+
+
+def test_both_forms_of_collect_take_workers_and_the_old_concurrency_still_parses(capsys):
+    from arena.cli.main import build_parser
+
+    parser = build_parser()
+    suite = ["collect", "starter", "--endpoint", "http://h:1", "--model", "m"]
+    assert parser.parse_args([*suite, "--workers", "3"]).workers == 3
+    assert parser.parse_args([*suite, "--concurrency", "5"]).workers == 5
+    assert parser.parse_args(["collect", "--family", "f"]).workers == 4
+    with pytest.raises(SystemExit):
+        parser.parse_args(["collect", "--help"])
+    assert "--concurrency" not in capsys.readouterr().out  # a hidden alias
