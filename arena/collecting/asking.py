@@ -15,7 +15,6 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import httpcore
@@ -26,6 +25,7 @@ from arena.endpoint import transport
 from arena.endpoint.budget import Budget, worst_cost
 from arena.endpoint.client import ChatReply, Client, Message
 from arena.endpoint.run_settings import DEFAULT_MAX_REPLY_BYTES, completions_url
+from arena.endpoint.worker_pool import send_all
 from arena.errors import BadInput, LedgerError
 
 
@@ -118,7 +118,6 @@ class _Endpoints:
 
 @dataclass(frozen=True)
 class _Result:
-    job: Job
     answer: Answer | None
     error: str
     cost: float | None  # None: a reply said no usage, so what it cost is not known
@@ -133,16 +132,16 @@ def _ask(job: Job, client: Client) -> _Result:
         conversation.append({"role": "user", "content": turn})
         reply = client.ask(client.messages(conversation))
         if reply is None:
-            return _Result(job, None, "stopped", spent)
+            return _Result(None, "stopped", spent)
         if reply.status == "ok" and reply.cost is None:
             spent = None
         elif spent is not None:
             spent += reply.cost or 0.0
         if reply.status != "ok":
-            return _Result(job, None, f"turn {len(replies) + 1}: {reply.error}", spent)
+            return _Result(None, f"turn {len(replies) + 1}: {reply.error}", spent)
         replies.append(reply)
         conversation.append({"role": "assistant", "content": reply.text or ""})
-    return _Result(job, _answer(replies), "", spent)
+    return _Result(_answer(replies), "", spent)
 
 
 def _answer(replies: Sequence[ChatReply]) -> Answer:
@@ -197,8 +196,6 @@ def run(
     failures: list[Failure] = []
     suspicious: list[Failure] = []
     started = time.monotonic()
-    queue = list(reversed(jobs))
-    over_budget = False
 
     def report() -> None:
         if on_progress is not None:
@@ -213,54 +210,35 @@ def run(
                 )
             )
 
-    executor = ThreadPoolExecutor(options.workers, thread_name_prefix="arena-collect")
-    in_flight: set[Future[_Result]] = set()
-
-    def send() -> None:
-        nonlocal over_budget
-        while queue and len(in_flight) < options.workers and not stop.is_set():
-            job = queue[-1]
-            if not budget.reserve(worst[job.output_id]):
-                over_budget = True
-                return
-            queue.pop()
-            in_flight.add(executor.submit(_ask, job, endpoints.clients[job.system.system_id]))
+    def store(job: Job, result: _Result) -> None:
+        if result.answer is not None:
+            _refuse_leak(endpoints.clients[job.system.system_id], job, result.answer)
+            on_answer(job, result.answer)
+            answered[job.system.label] += 1
+            if result.answer.suspicious:
+                suspicious.append(
+                    Failure(
+                        job.system.label, job.case.case_id, job.sample, result.answer.suspicious
+                    )
+                )
+        elif result.error != "stopped":
+            failed[job.system.label] += 1
+            failures.append(Failure(job.system.label, job.case.case_id, job.sample, result.error))
+        report()
 
     report()
     try:
-        send()
-        while in_flight:
-            finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
-            results = [future.result() for future in finished]
-            for result in results:
-                budget.settle(worst[result.job.output_id], result.cost)
-            # The workers get their next jobs before the answers are stored: a store's
-            # commit then overlaps the requests in flight instead of delaying them.
-            send()
-            for result in results:
-                job = result.job
-                if result.answer is not None:
-                    _refuse_leak(endpoints.clients[job.system.system_id], job, result.answer)
-                    on_answer(job, result.answer)
-                    answered[job.system.label] += 1
-                    if result.answer.suspicious:
-                        suspicious.append(
-                            Failure(
-                                job.system.label,
-                                job.case.case_id,
-                                job.sample,
-                                result.answer.suspicious,
-                            )
-                        )
-                elif result.error != "stopped":
-                    failed[job.system.label] += 1
-                    failures.append(
-                        Failure(job.system.label, job.case.case_id, job.sample, result.error)
-                    )
-                report()
+        stopped_by_budget = send_all(
+            jobs,
+            workers=options.workers,
+            ask=lambda job: _ask(job, endpoints.clients[job.system.system_id]),
+            most=lambda job: worst[job.output_id],
+            cost=lambda result: result.cost,
+            on_result=store,
+            budget=budget,
+            stop=stop,
+        )
     finally:
-        stop.set()  # ends any back-off wait of a request left in flight
-        executor.shutdown(wait=False, cancel_futures=True)
         endpoints.close()
     return RunSummary(
         total=len(jobs),
@@ -269,7 +247,7 @@ def run(
         not_sent=len(jobs) - sum(answered.values()) - len(failures),
         cost=budget.spent,
         elapsed_s=time.monotonic() - started,
-        stopped_by_budget=over_budget and bool(queue),
+        stopped_by_budget=stopped_by_budget,
         suspicious=tuple(suspicious),
     )
 

@@ -10,12 +10,12 @@ import dataclasses
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from arena.endpoint.budget import Budget, worst_cost
 from arena.endpoint.client import ITEM_STATUSES, ChatReply, Client
 from arena.endpoint.run_settings import CollectSettings
+from arena.endpoint.worker_pool import send_all
 from arena.errors import LedgerError
 from arena.graded.suites import Task
 from arena.redact import Redactor
@@ -119,45 +119,34 @@ def collect(
         for t in todo
     }
     suspicious: dict[str, str] = {}
+
+    def store(task: Task, item: CollectedItem | None) -> None:
+        nonlocal delivered
+        if item is None:
+            return
+        _refuse_leak(client.redactor, item)
+        on_item(item)
+        delivered += 1
+        counts[item.status] += 1
+        if item.suspicious:
+            suspicious[item.task_id] = item.suspicious
+        report()
+
     report()
-    queue = list(reversed(todo))
-    pool = ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="arena-collect")
-    in_flight: dict[Future[CollectedItem | None], Task] = {}
-    over_budget = False
-
-    def send() -> None:
-        nonlocal over_budget
-        while queue and len(in_flight) < settings.concurrency:
-            if not budget.reserve(most[queue[-1].task_id]):
-                over_budget = True
-                return
-            task = queue.pop()
-            in_flight[pool.submit(attempt, client, task)] = task
-
     try:
-        send()
-        while in_flight:
-            finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in finished:
-                task = in_flight.pop(future)
-                item = future.result()
-                # A failed attempt reports no usage, and counts nothing; an answer
-                # without usage counts at its most.
-                budget.settle(most[task.task_id], item.cost if item and item.status == "ok" else 0)
-                if item is None:
-                    continue
-                _refuse_leak(client.redactor, item)
-                on_item(item)
-                delivered += 1
-                counts[item.status] += 1
-                if item.suspicious:
-                    suspicious[item.task_id] = item.suspicious
-                report()
-            send()
+        stopped_by_budget = send_all(
+            todo,
+            workers=settings.concurrency,
+            ask=lambda task: attempt(client, task),
+            most=lambda task: most[task.task_id],
+            # A failed attempt reports no usage, and counts nothing; an answer without
+            # usage counts at its most.
+            cost=lambda item: item.cost if item and item.status == "ok" else 0,
+            on_result=store,
+            budget=budget,
+            stop=stop,
+        )
     finally:
-        # Waiting out in-flight requests would block Ctrl-C for up to the timeout.
-        stop.set()
-        pool.shutdown(wait=False, cancel_futures=True)
         client.close()
     return CollectSummary(
         total=len(todo),
@@ -166,6 +155,6 @@ def collect(
         status_counts=counts,
         cost=budget.spent,
         not_sent=len(todo) - delivered,
-        stopped_by_budget=over_budget and bool(queue),
+        stopped_by_budget=stopped_by_budget,
         suspicious=suspicious,
     )
