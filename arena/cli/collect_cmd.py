@@ -162,8 +162,9 @@ def cmd_systems_list(args: argparse.Namespace) -> int:
 def cmd_collect_outputs(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from arena.collecting.asking import RunOptions, RunProgress
+    from arena.collecting.asking import RunOptions
     from arena.collecting.fill import fill
+    from arena.endpoint.worker_pool import Progress
 
     if not args.family:
         raise BadInput("name the family to fill (or a suite for a graded family)", field="--family")
@@ -183,7 +184,7 @@ def cmd_collect_outputs(args: argparse.Namespace) -> int:
         tqdm(desc="collect", unit="answer", disable=None, file=sys.stderr) as bar,
     ):
 
-        def advance(progress: RunProgress) -> None:
+        def advance(progress: Progress) -> None:
             bar.total = progress.total
             bar.n = progress.answered + progress.failed
             bar.set_postfix(

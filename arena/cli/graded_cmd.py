@@ -125,7 +125,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
 
             def advance(progress: Any) -> None:
                 bar.total = progress.total
-                bar.n = progress.completed
+                bar.n = progress.answered + progress.failed
                 bar.refresh()
 
             report = collect_run(

@@ -14,8 +14,8 @@ import dataclasses
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import httpcore
 
@@ -25,7 +25,7 @@ from arena.endpoint import transport
 from arena.endpoint.budget import Budget, worst_cost
 from arena.endpoint.client import ChatReply, Client, Message
 from arena.endpoint.run_settings import DEFAULT_MAX_REPLY_BYTES, completions_url
-from arena.endpoint.worker_pool import send_all
+from arena.endpoint.worker_pool import Progress, send_all
 from arena.errors import BadInput, LedgerError
 
 
@@ -49,21 +49,6 @@ class Failure:
     case_id: str
     sample: int
     error: str
-
-
-@dataclass(frozen=True)
-class RunProgress:
-    answered: int
-    failed: int
-    total: int
-    cost: float
-    elapsed_s: float
-    # label -> (answered, failed, to do) in this run
-    by_system: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
-
-    @property
-    def rate(self) -> float:
-        return self.answered / self.elapsed_s if self.elapsed_s > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -171,7 +156,7 @@ def run(
     options: RunOptions,
     *,
     on_answer: Callable[[Job, Answer], object],
-    on_progress: Callable[[RunProgress], None] | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
     stop: threading.Event | None = None,
 ) -> RunSummary:
     """Ask for every job; hand each answer to ``on_answer`` on this thread, in the order
@@ -200,7 +185,7 @@ def run(
     def report() -> None:
         if on_progress is not None:
             on_progress(
-                RunProgress(
+                Progress(
                     sum(answered.values()),
                     sum(failed.values()),
                     len(jobs),

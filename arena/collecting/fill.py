@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from arena.collecting import asking
-from arena.collecting.asking import RunOptions, RunProgress, RunSummary
+from arena.collecting.asking import RunOptions, RunSummary
 from arena.collecting.work import (
     Answer,
     Job,
@@ -17,6 +17,7 @@ from arena.collecting.work import (
     output_of,
     store,
 )
+from arena.endpoint.worker_pool import Progress
 from arena.gates.screening import Fingerprints
 from arena.ledger import Ledger, soundness
 from arena.ledger.voting import new_id
@@ -64,7 +65,7 @@ def fill(
     *,
     labels: Sequence[str] = (),
     options: RunOptions | None = None,
-    on_progress: Callable[[RunProgress], None] | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
     stop: threading.Event | None = None,
 ) -> FillReport:
     """Ask every chosen system of ``family`` for every job left; each answer is stored,

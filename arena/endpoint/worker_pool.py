@@ -8,14 +8,32 @@ order results arrive, so the caller can store it before the next one is handed b
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from arena.endpoint.budget import Budget
 
 J = TypeVar("J")
 R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a collecting run is, handed to its caller after each result."""
+
+    answered: int
+    failed: int
+    total: int
+    cost: float
+    elapsed_s: float
+    # label -> (answered, failed, to do) in this run; a graded run asks one system
+    by_system: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        return self.answered / self.elapsed_s if self.elapsed_s > 0 else 0.0
 
 
 def send_all(

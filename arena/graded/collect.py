@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from arena.endpoint.budget import Budget, worst_cost
 from arena.endpoint.client import ITEM_STATUSES, ChatReply, Client
 from arena.endpoint.run_settings import CollectSettings
-from arena.endpoint.worker_pool import send_all
+from arena.endpoint.worker_pool import Progress, send_all
 from arena.errors import LedgerError
 from arena.graded.suites import Task
 from arena.redact import Redactor
@@ -39,16 +39,6 @@ def attempt(client: Client, task: Task) -> CollectedItem | None:
     # records its error.
     fields["error"] = reply.error or reply.suspicious
     return CollectedItem(task_id=task.task_id, input_hash=task.input_hash, **fields)
-
-
-@dataclass(frozen=True)
-class Progress:
-    completed: int  # delivered in this call
-    total: int  # to do in this call (skipped ones excluded)
-    skipped: int
-    elapsed_s: float
-    rate: float | None  # items per second
-    eta_s: float | None
 
 
 @dataclass(frozen=True)
@@ -106,10 +96,10 @@ def collect(
     def report() -> None:
         if on_progress is None:
             return
+        # An item delivered with a failed status is a failed job of the run.
+        answered = counts["ok"]
         elapsed = time.monotonic() - started
-        rate = delivered / elapsed if delivered and elapsed > 0 else None
-        eta = (len(todo) - delivered) / rate if rate else None
-        on_progress(Progress(delivered, len(todo), skipped, elapsed, rate, eta))
+        on_progress(Progress(answered, delivered - answered, len(todo), budget.spent, elapsed))
 
     budget = Budget(settings.max_cost)
     most = {

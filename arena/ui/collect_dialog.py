@@ -32,10 +32,11 @@ from PySide6.QtWidgets import (
 )
 
 from arena.collecting import asking
-from arena.collecting.asking import RunOptions, RunProgress, RunSummary
+from arena.collecting.asking import RunOptions, RunSummary
 from arena.collecting.fill import Plan, plan
 from arena.collecting.systems_file import is_collectable
 from arena.collecting.work import Answer, Job
+from arena.endpoint.worker_pool import Progress
 from arena.errors import ArenaError
 from arena.ledger import Ledger, roster
 from arena.ui.operations import LedgerOps, show_error
@@ -55,7 +56,7 @@ class CollectDialog(QDialog):
         self.stop = threading.Event()
         self.runner: threading.Thread | None = None
         self.answers: queue.Queue[tuple[Job, Answer]] = queue.Queue()
-        self.latest: RunProgress | None = None
+        self.latest: Progress | None = None
         self.outcome: RunSummary | BaseException | None = None
         self.stored = 0
         self.unannounced = False
@@ -158,7 +159,7 @@ class CollectDialog(QDialog):
         except BaseException as exc:  # shown by the window's thread
             self.outcome = exc
 
-    def _progressed(self, progress: RunProgress) -> None:
+    def _progressed(self, progress: Progress) -> None:
         self.latest = progress
 
     def cancel(self) -> None:
