@@ -114,7 +114,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
         api_key_env=args.api_key_env,
         timeout_s=args.timeout,
         retries=args.retries,
-        concurrency=args.workers,
+        workers=args.workers,
         prices=prices,
         max_cost=max_cost,
         max_reply_bytes=max_reply_bytes,

@@ -87,7 +87,7 @@ class Client:
         self.redactor = Redactor.from_environment(extra=[key] if key else [])
         self.stop = stop
         self.own_http = http is None
-        self.http = http if http is not None else transport.pool(settings.concurrency)
+        self.http = http if http is not None else transport.pool(settings.workers)
         self.slots = slots
 
     def close(self) -> None:

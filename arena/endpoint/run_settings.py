@@ -102,7 +102,7 @@ class CollectSettings:
     retries: int = 4
     backoff_s: float = 1.0
     max_wait_s: float = 60.0
-    concurrency: int = 4
+    workers: int = 4  # requests in flight
     prices: Prices | None = None
     # A graded run records a timeout as the task's result; collecting for votes retries it.
     retry_timeouts: bool = False
@@ -159,10 +159,10 @@ class CollectSettings:
         if clash:
             raise BadInput("set by Arena itself", field=f"inference.{clash[0]}")
         _refuse_secrets(self.inference, "inference")
-        if not self.timeout_s > 0 or self.concurrency < 1:
+        if not self.timeout_s > 0 or self.workers < 1:
             raise BadInput(
-                "timeout_s must be positive and concurrency at least 1",
-                field="timeout_s" if not self.timeout_s > 0 else "concurrency",
+                "timeout_s must be positive and workers at least 1",
+                field="timeout_s" if not self.timeout_s > 0 else "workers",
             )
         for name in ("retries", "backoff_s", "max_wait_s"):
             if getattr(self, name) < 0:

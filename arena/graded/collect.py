@@ -76,7 +76,7 @@ def collect(
 
     ``on_item`` and ``on_progress`` run on the calling thread, one item at a
     time, in completion order, so the caller can commit each item before the
-    next arrives. At most ``settings.concurrency`` requests are in flight; if
+    next arrives. At most ``settings.workers`` requests are in flight; if
     ``on_item`` raises (or Ctrl-C arrives) nothing new is sent, in-flight
     replies are dropped, and the exception propagates: a resumed run asks
     again only for what was never delivered.
@@ -126,7 +126,7 @@ def collect(
     try:
         stopped_by_budget = send_all(
             todo,
-            workers=settings.concurrency,
+            workers=settings.workers,
             ask=lambda task: attempt(client, task),
             most=lambda task: most[task.task_id],
             # A failed attempt reports no usage, and counts nothing; an answer without

@@ -69,7 +69,7 @@ def _script(suite):
 def _collected(ledger, suite):
     with FakeEndpoint(_script(suite)) as server:
         settings = CollectSettings(
-            endpoint=server.url, model="tiny", timeout_s=2.0, retries=0, concurrency=3
+            endpoint=server.url, model="tiny", timeout_s=2.0, retries=0, workers=3
         )
         collect_run(ledger, suite, settings, family="collected", label="tiny")
     return {r["task_id"]: r for r in receipts(ledger, "collected")}

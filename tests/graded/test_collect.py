@@ -46,7 +46,7 @@ def settings(url: str, **changes) -> CollectSettings:
         retries=3,
         backoff_s=0.01,
         max_wait_s=2.0,
-        concurrency=3,
+        workers=3,
     )
     return replace(base, **changes)
 
@@ -93,7 +93,7 @@ def test_every_task_is_asked_once_and_recorded_with_usage_cost_and_latency(endpo
 def test_requests_run_concurrently_up_to_the_limit():
     with FakeEndpoint(default=Reply(delay=0.2)) as server:
         started = time.monotonic()
-        got, _ = run(tasks(*"abcdefgh"), settings(server.url, concurrency=4))
+        got, _ = run(tasks(*"abcdefgh"), settings(server.url, workers=4))
         elapsed = time.monotonic() - started
     assert len(got) == 8 and all(i.status == "ok" for i in got)
     assert elapsed < 1.2  # one at a time would take 1.6 s

@@ -47,7 +47,7 @@ def _settings(url, **changes):
         timeout_s=2.0,
         retries=1,
         backoff_s=0.01,
-        concurrency=3,
+        workers=3,
         **changes,
     )
 

@@ -95,7 +95,7 @@ def _graded(url: str) -> CollectSettings:
         prices=Prices(1.0, 2.0),
         timeout_s=2.0,
         retries=0,
-        concurrency=4,
+        workers=4,
         max_cost=LIMIT,
     )
 

@@ -19,7 +19,7 @@ TIMEOUT = 2.0
 
 def _settings(url: str, **changes) -> CollectSettings:
     base = CollectSettings(
-        endpoint=url, model="tiny", timeout_s=TIMEOUT, retries=0, backoff_s=0.0, concurrency=1
+        endpoint=url, model="tiny", timeout_s=TIMEOUT, retries=0, backoff_s=0.0, workers=1
     )
     return replace(base, **changes)
 

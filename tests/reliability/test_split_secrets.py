@@ -76,7 +76,7 @@ def _collect(tmp_path, suite, first, monkeypatch):
             model="tiny",
             timeout_s=2.0,
             retries=0,
-            concurrency=1,
+            workers=1,
             api_key_env="ARENA_TEST_KEY",
         )
         collect_run(ledger, suite, settings)
