@@ -95,7 +95,8 @@ def cmd_collect(args: argparse.Namespace) -> int:
             raise BadInput("required with a suite", field=f"--{name}")
 
     from arena.cli.collect_cmd import budget_options
-    from arena.endpoint.run_settings import CollectSettings, load_prices
+    from arena.endpoint.prices import load_prices
+    from arena.endpoint.run_settings import CollectSettings
     from arena.graded.runs import collect_run
 
     try:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.endpoint.run_settings import HARNESS, CollectSettings, Prices, normalise_endpoint
+from arena.endpoint.prices import Prices
+from arena.endpoint.run_settings import HARNESS, CollectSettings, normalise_endpoint
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, roster
 from arena.records import System, SystemDescriptor, name_problem

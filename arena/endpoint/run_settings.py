@@ -1,5 +1,6 @@
 """The settings of a collecting run: the endpoint, the model and its request settings,
-prices, and the run tuple that names the run; none may hold the API key."""
+its prices (``arena.endpoint.prices``), and the run tuple that names the run; none may
+hold the API key."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from arena import __version__
 from arena.canonical import sha256_hex
+from arena.endpoint.prices import Prices
 from arena.errors import BadInput
 from arena.records import SystemDescriptor
 from arena.redact import MIN_SECRET_LENGTH, SECRET_KEYS, Redactor, skeleton
@@ -44,51 +45,6 @@ def normalise_endpoint(url: str) -> str:
 
 def completions_url(endpoint: str) -> str:
     return normalise_endpoint(endpoint) + "/v1/chat/completions"
-
-
-@dataclass(frozen=True)
-class Prices:
-    """List prices in currency units per one million tokens."""
-
-    prompt_per_million: float
-    completion_per_million: float
-
-    def cost(self, prompt_tokens: int | None, completion_tokens: int | None) -> float | None:
-        if prompt_tokens is None or completion_tokens is None:
-            return None
-        return (
-            prompt_tokens * self.prompt_per_million
-            + completion_tokens * self.completion_per_million
-        ) / 1_000_000
-
-
-def load_prices(path: str | Path, model: str) -> Prices:
-    """Prices for ``model`` from a TOML or JSON table ``{model: {prompt, completion}}``.
-
-    A ``"*"`` entry applies to models not listed by name.
-    """
-    import tomllib
-
-    source = Path(path)
-    try:
-        text = source.read_text("utf-8")
-        table = json.loads(text) if source.suffix.lower() == ".json" else tomllib.loads(text)
-    except (OSError, ValueError) as error:
-        raise BadInput(f"cannot read the price table ({error})", path=str(source)) from None
-    entry = table.get(model, table.get("*")) if isinstance(table, dict) else None
-    if not isinstance(entry, dict):
-        raise BadInput(f"no prices for {model!r} and no '*' entry", path=str(source), field=model)
-    values = []
-    for key in ("prompt", "completion"):
-        value = entry.get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise BadInput(
-                "expected a non-negative number per 1M tokens",
-                path=str(source),
-                field=f"{model}.{key}",
-            )
-        values.append(float(value))
-    return Prices(*values)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ import threading
 import pytest
 
 from arena.endpoint.budget import TEMPLATE_TOKENS, Budget, counted, prompt_bound, worst_cost
-from arena.endpoint.run_settings import CollectSettings, Prices
+from arena.endpoint.prices import Prices
+from arena.endpoint.run_settings import CollectSettings
 from arena.errors import BadInput
 
 SETTINGS = CollectSettings(

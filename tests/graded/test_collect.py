@@ -15,11 +15,10 @@ from hypothesis import strategies as st
 
 from arena.endpoint import run_settings
 from arena.endpoint.client import _retry_after_seconds
+from arena.endpoint.prices import Prices, load_prices
 from arena.endpoint.run_settings import (
     CollectSettings,
-    Prices,
     completions_url,
-    load_prices,
     normalise_endpoint,
     run_descriptor,
 )

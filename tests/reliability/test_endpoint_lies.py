@@ -14,7 +14,8 @@ from arena.collecting.asking import RunOptions
 from arena.collecting.fill import fill
 from arena.endpoint import client
 from arena.endpoint.budget import Counted, counted, worst_cost
-from arena.endpoint.run_settings import CollectSettings, Prices
+from arena.endpoint.prices import Prices
+from arena.endpoint.run_settings import CollectSettings
 from arena.graded.runs import collect_run
 from arena.graded.suites import load_suite
 from arena.ledger import Ledger, catalog
