@@ -58,7 +58,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     from arena.errors import BadInput
     from arena.judges.importing import check_options, import_judge
     from arena.judges.verdict_files import Options
-    from arena.ledger import soundness
 
     who = {"family": args.family, "judge": args.judge, "kind": args.kind}
     options = Options(args.column, args.baseline, args.turns == "first")
@@ -66,7 +65,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     if (args.fmt == "bundle") != (args.signer is not None):
         raise BadInput("only with --format bundle, which needs it", field="--signer")
     with open_ledger(args) as ledger:
-        soundness.require_sound(ledger, args.family, soundness.JUDGE_IMPORT)
         if args.fmt == "bundle":
             from arena.bundle.colleague import import_bundle
 

@@ -19,7 +19,7 @@ from typing import Any
 from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.judges.verdict_files import BASELINE, READERS, Options, Read
-from arena.ledger import Ledger, catalog, judge_store
+from arena.ledger import Ledger, catalog, judge_store, soundness
 from arena.ledger.judge_store import VerdictKey
 from arena.records import name_problem
 
@@ -126,8 +126,10 @@ def import_judge(
 def store_verdicts(
     ledger: Ledger, reads: Iterable[Read], *, family: str, judge: str, kind: str, source: Source
 ) -> JudgeImportReport:
-    """Check every read against the family and store its verdicts, all or none."""
+    """Check every read against the family and store its verdicts, all or none; never
+    into a family whose rows fail their chains or seals (what every import goes through)."""
     check_judge(ledger, family, judge, kind)
+    soundness.require_sound(ledger, family, soundness.JUDGE_IMPORT)
     cases = {c.case_id for c in catalog.cases(ledger, family)}
     systems: dict[str, str | None] = {}
 

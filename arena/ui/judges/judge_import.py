@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from arena.errors import BadInput
 from arena.judges.importing import FORMATS, KINDS, JudgeImportReport, check_options, import_judge
 from arena.judges.verdict_files import BASELINE, Options
-from arena.ledger import Ledger, soundness
+from arena.ledger import Ledger
 
 BUNDLE = "bundle"  # a colleague's Arena bundle, checked against its signer first
 
@@ -123,7 +123,6 @@ def ask_judge_import(parent: QWidget, family: str) -> JudgeImport | None:
 
 def import_verdicts(ledger: Ledger, family: str, chosen: JudgeImport) -> JudgeImportReport:
     """Store ``chosen``'s verdicts, all or none, as `arena judges import` does."""
-    soundness.require_sound(ledger, family, soundness.JUDGE_IMPORT)
     who = {"family": family, "judge": chosen.judge, "kind": chosen.kind}
     if chosen.fmt == BUNDLE:
         if not chosen.signer:
