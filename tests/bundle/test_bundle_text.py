@@ -91,7 +91,9 @@ def _vote(ledger: Ledger, case: str, comment: str) -> None:
     outputs=st.lists(_text(1), min_size=4, max_size=4),
     # A label is one line (``name_problem``); any such label goes through.
     labels=st.lists(
-        st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1)
+        st.text(
+            st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=30
+        )
         .filter(lambda t: name_problem(t) is None)
         .map(str.strip),
         min_size=2,
