@@ -14,7 +14,9 @@ from arena.records import GATES
 
 def register(sub: argparse._SubParsersAction) -> None:
     case = sub.add_parser(
-        "case", help="set or confirm the language a case expects, or retire a case"
+        "case",
+        help="import cases (prompts without outputs), set or confirm the language a case "
+        "expects, or retire a case",
     )
     csub = case.add_subparsers(dest="case_command", metavar="ACTION", required=True)
     c = csub.add_parser("set-language", help="the case expects this language (re-runs its gates)")

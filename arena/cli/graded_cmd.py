@@ -17,8 +17,8 @@ from arena.errors import BadInput
 def register(sub: argparse._SubParsersAction) -> None:
     c = sub.add_parser(
         "collect",
-        help="collect a suite's answers from an OpenAI-compatible "
-        "endpoint into a graded family (resumable)",
+        help="ask OpenAI-compatible endpoints for outputs: a votes family's systems "
+        "(`arena systems add`) or a suite's answers into a graded family (resumable)",
     )
     c.add_argument(
         "suite",
@@ -34,7 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="VAR",
         help="environment variable holding the bearer token (redacted everywhere)",
     )
-    c.add_argument("--family", help="the graded family (default: the suite's name)")
+    c.add_argument(
+        "--family",
+        help="the family to fill from its systems; with a suite, the graded family "
+        "(default: the suite's name)",
+    )
     c.add_argument("--label", help="the run's label (default: the model id)")
     c.add_argument("--tier", default="community", help="reference or community (default)")
     c.add_argument("--system-prompt", help="a system message sent before each task")
