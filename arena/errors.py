@@ -7,6 +7,9 @@ escaping is a bug.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class ArenaError(Exception):
     """Root of every error Arena reports to a person."""
@@ -39,6 +42,28 @@ class BadInput(ArenaError):
             where = f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
         what = f"{self.field}: " if self.field else ""
         return f"{where}{what}{self.message}"
+
+
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the names ``name`` is likely a slip of, else ``""``."""
+    names = list(names)
+    folded = name.casefold()
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    # A prefix or a part of a longer name is a likely slip too ("jmt" for "jmt-bench").
+    close += [
+        n
+        for n in names
+        if n not in close
+        and min(len(n), len(name)) >= 3
+        and (folded in n.casefold() or n.casefold() in folded)
+    ]
+    guesses = " or ".join(repr(n) for n in close[:3])
+    return f" (did you mean {guesses}?)" if guesses else ""
+
+
+def unknown_field(name: str, known: Iterable[str]) -> str:
+    """The problem of a field no reader knows, with the known ones it may be a slip of."""
+    return "unknown field" + did_you_mean(name, sorted(known))
 
 
 class NotAvailable(ArenaError):

@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.endpoint.prices import Prices
 from arena.endpoint.run_settings import HARNESS, CollectSettings, normalise_endpoint
-from arena.errors import BadInput
+from arena.errors import BadInput, unknown_field
 from arena.ledger import Ledger, catalog, roster
 from arena.records import System, SystemDescriptor, name_problem
 from arena.redact import SECRET_KEYS, Redactor
@@ -121,7 +121,7 @@ def _entry(entry: dict[str, Any]) -> SystemEntry:
                 "keys never go in a systems file; name the variable in api_key_env", field=name
             )
         if name not in _FIELDS:
-            raise BadInput(f"unknown field; one of {', '.join(_FIELDS)}", field=name)
+            raise BadInput(unknown_field(name, _FIELDS), field=name)
     label = _name(entry, "label")
     model = _name(entry, "model")
     base_url = _text(entry, "base_url")

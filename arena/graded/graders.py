@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from arena.errors import unknown_field
+
 PARSER_VERSION = "arena-graders/1"
 
 Status = Literal["ok", "parse_failure", "timeout", "refusal", "missing"]
@@ -358,7 +360,7 @@ def build_grader(spec: Any) -> Grader:
         raise SpecError("kind", f"expected one of {', '.join(GRADER_KINDS)}, found {kind!r}")
     unknown = sorted(set(spec) - _KEYS[kind])
     if unknown:
-        raise SpecError(unknown[0], f"unknown field for a {kind} grader")
+        raise SpecError(unknown[0], f"{unknown_field(unknown[0], _KEYS[kind])} for a {kind} grader")
     if kind == "exact":
         expected = spec.get("expected")
         options = [expected] if isinstance(expected, str) else expected

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.canonical import content_hash, sha256_hex
-from arena.errors import BadInput
+from arena.errors import BadInput, unknown_field
 from arena.graded.graders import (
     CONTRACTS,
     Contract,
@@ -134,7 +134,7 @@ def parse_suite(text: str, *, fmt: str = "toml", source: str = "<suite>") -> Sui
         raise BadInput("the manifest must be a table/object", path=source, line=1)
     unknown = sorted(set(raw) - _TOP_KEYS)
     if unknown:
-        raise bad(unknown[0], "unknown field")
+        raise bad(unknown[0], unknown_field(unknown[0], _TOP_KEYS))
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise bad("name", "expected a non-empty string")
@@ -233,7 +233,7 @@ def _task(item: Any, index: int, default_contract: str, bad: Any) -> Task:
         raise bad(where, "expected a table/object", index)
     unknown = sorted(set(item) - _TASK_KEYS)
     if unknown:
-        raise bad(f"{where}.{unknown[0]}", "unknown field", index)
+        raise bad(f"{where}.{unknown[0]}", unknown_field(unknown[0], _TASK_KEYS), index)
     task_id = item.get("id")
     if not isinstance(task_id, str) or not _TASK_ID.fullmatch(task_id):
         raise bad(f"{where}.id", "expected an id of letters, digits, '.', '_' or '-'", index)

@@ -21,7 +21,7 @@ import numpy as np
 import orjson
 
 from arena.canonical import content_hash
-from arena.errors import BadInput
+from arena.errors import BadInput, unknown_field
 from arena.intake.jsonstream import Progress, iter_json_lines
 from arena.ledger import Ledger, catalog, vote_batch, voting
 from arena.records import (
@@ -267,10 +267,12 @@ class _VoteImport:
         self.records += 1
         if not isinstance(record, dict):
             raise self._bad(line, "(record)", "expected a JSON object")
+        # An unknown field first: "choise" is better named than "choice: missing".
+        if not _FIELDS.issuperset(record):
+            unknown = sorted(set(record) - _FIELDS)[0]
+            raise self._bad(line, unknown, unknown_field(unknown, _FIELDS))
         if not _REQUIRED.issubset(record):
             raise self._bad(line, next(n for n in REQUIRED if n not in record), "missing")
-        if not _FIELDS.issuperset(record):
-            raise self._bad(line, sorted(set(record) - _FIELDS)[0], "unknown field")
         case_id = str(record["case_id"]) if isinstance(record["case_id"], (str, int)) else None
         if case_id not in self.cases:
             raise self._bad(line, "case_id", f"no case {record['case_id']!r} in {self.family!r}")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from arena.errors import BadInput
+from arena.errors import BadInput, unknown_field
 from arena.intake.jsonstream import iter_json_array, iter_json_lines
 
 BASELINE = "gpt-4-0314"  # arena-hard-auto v0.1's baseline, named in none of its lines
@@ -84,7 +84,7 @@ def _native(path: Path, _options: Options) -> Iterator[Read]:
         record = _object(path, line, raw)
         unknown = sorted(set(record) - _NATIVE)
         if unknown:
-            raise _bad(path, line, unknown[0], "unknown field")
+            raise _bad(path, line, unknown[0], unknown_field(unknown[0], _NATIVE))
         winner = record.get("winner")
         if winner not in ("left", "right", "tie"):
             raise _bad(path, line, "winner", "expected left, right or tie")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 
 from arena.clock import now_iso
-from arena.errors import BadInput
+from arena.errors import BadInput, did_you_mean
 from arena.ledger import family_changes
 from arena.ledger.connection import Ledger
 from arena.records import (
@@ -70,19 +69,7 @@ def family_listings(ledger: Ledger) -> list[tuple[Family, family_changes.Listing
 def no_such_family(ledger: Ledger, name: str, *, field: str = "--family") -> BadInput:
     """The refusal of an unknown family name, with the names it may be a typo of."""
     names = [r[0] for r in ledger.conn.execute("SELECT name FROM families ORDER BY name")]
-    folded = name.casefold()
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-    # A prefix or a part of a longer name is a likely slip too ("jmt" for "jmt-bench").
-    close += [
-        n
-        for n in names
-        if n not in close
-        and min(len(n), len(name)) >= 3
-        and (folded in n.casefold() or n.casefold() in folded)
-    ]
-    close = close[:3]
-    guess = f" (did you mean {' or '.join(repr(n) for n in close)}?)" if close else ""
-    return BadInput(f"no family named {name!r}{guess}", field=field)
+    return BadInput(f"no family named {name!r}{did_you_mean(name, names)}", field=field)
 
 
 def add_family(ledger: Ledger, family: Family) -> None:

@@ -47,7 +47,7 @@ def test_every_field_is_in_the_descriptor_and_any_change_is_a_new_system(tmp_pat
     ("extra", "field", "message"),
     [
         ({"api_key": "sk-x"}, "system[0].api_key", "keys never go"),
-        ({"temprature": 0.1}, "system[0].temprature", "unknown field"),
+        ({"temprature": 0.1}, "system[0].temprature", "did you mean 'temperature'"),
         ({"samples": 0}, "system[0].samples", "from 1 to 1,000"),
         ({"max_tokens": 1.5}, "system[0].max_tokens", "whole number"),
         ({"input_price": 1.0}, "system[0].input_price", "both"),

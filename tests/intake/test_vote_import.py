@@ -72,7 +72,7 @@ def test_votes_come_in_with_sessions_actors_and_repeats(small_family, tmp_path):
         ({"shown_at": "2026-11-01T10:00:00"}, ":2: shown_at: give the time zone"),
         ({"actor": "settler"}, ":2: actor:"),
         ({"repeat_of": 7}, ":2: repeat_of: expected the line number"),
-        ({"colour": "red"}, ":2: colour: unknown field"),
+        ({"colour": "red"}, ":2: colour: unknown field$"),
         ({"session": None}, ":2: session: expected a session name"),
         ({"actor": "ann\u0000"}, ":2: actor: holds U\\+0000"),
         ({"session": "mon\nday"}, ":2: session: holds U\\+000A"),
@@ -85,6 +85,13 @@ def test_a_bad_vote_is_named_and_nothing_is_added(small_family, tmp_path, change
     with pytest.raises(BadInput, match=match):
         import_votes(small_family, path, family="small")
     assert _bytes(small_family) == before
+
+
+def test_a_misspelt_field_is_named_with_the_field_it_may_be(small_family, tmp_path):
+    misspelt = {k: v for k, v in GOOD.items() if k != "choice"} | {"choise": GOOD["choice"]}
+    path = _write(tmp_path, [misspelt])
+    with pytest.raises(BadInput, match=r":1: choise: unknown field \(did you mean 'choice'\?\)"):
+        import_votes(small_family, path, family="small")
 
 
 def test_a_line_repeated_in_the_file_is_refused(small_family, tmp_path):

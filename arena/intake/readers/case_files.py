@@ -13,11 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.errors import unknown_field
 from arena.intake.jsonstream import iter_json_array, iter_json_lines
 from arena.intake.readers import alpacaeval, csv_format, swebench
 from arena.intake.readers.base import ReadOptions, as_case_id, as_record, as_text, bad
 from arena.intake.readers.fastchat import join_turns
 from arena.records import LANGUAGE_TAG
+
+_CASE_FIELDS = {"id", "prompt", "turns", "category", "language", "reference", "metadata"}
 
 
 @dataclass(frozen=True)
@@ -87,11 +90,10 @@ def read_native(path: Path, options: ReadOptions) -> Iterator[ParsedCase]:
             if has_turns
             else _turns([record["prompt"]], path, line, "prompt")
         )
-        unknown = sorted(
-            set(record) - {"id", "prompt", "turns", "category", "language", "reference", "metadata"}
-        )
+        unknown = sorted(set(record) - _CASE_FIELDS)
         if unknown:
-            raise bad(path, line, unknown[0], "unknown field (put it under metadata)")
+            problem = unknown_field(unknown[0], _CASE_FIELDS)
+            raise bad(path, line, unknown[0], f"{problem}; put a field of your own under metadata")
         yield ParsedCase(
             line=line,
             case_id=as_case_id(record["id"], path, line, "id"),
