@@ -36,7 +36,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     with open_ledger(args) as ledger:
         chosen = [f for f in catalog.families(ledger) if args.family in (None, f.name)]
         if args.family and not chosen:
-            raise BadInput(f"no family named {args.family!r}", field="--family")
+            raise catalog.no_such_family(ledger, args.family)
         summaries, found, doubts = [], [], []
         for family in chosen:
             with output.gates_bar(catalog.count_outputs(ledger, family.name), family.name) as bar:

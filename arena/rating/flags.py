@@ -184,7 +184,7 @@ def all_flags(ledger: Ledger, family: str | None = None) -> list[Flag]:
     """The flags of ``family``, or of every family (by family name, then oldest first)."""
     if family is not None:
         if catalog.get_family(ledger, family) is None:
-            raise BadInput(f"no family named {family!r}", field="--family")
+            raise catalog.no_such_family(ledger, family)
         return family_flags(ledger, family)
     return [f for fam in catalog.families(ledger) for f in family_flags(ledger, fam.name)]
 
