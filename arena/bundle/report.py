@@ -21,10 +21,23 @@ class VerifyReport:
     ledger_head: str | None = None
     # The judges a pooled round fitted with the rater's votes (none: the rater's own).
     judges: list[str] = field(default_factory=list)
+    # Whether the signer was held to a fingerprint the user gave (--signer).
+    signer_checked: bool = False
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def signer_note(self) -> str | None:
+        """What a signature checked only against its own key does not show, or None."""
+        if self.signer is None or self.signer_checked:
+            return None
+        return (
+            "signer not checked: pass --signer FINGERPRINT. The signature was checked "
+            "against the key in the bundle only; anyone can re-sign a bundle with a key of "
+            "their own"
+        )
 
 
 class Stop(Exception):

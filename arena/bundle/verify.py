@@ -92,6 +92,8 @@ def _check_signature(
         report.problems.append(signed.problem)
     elif signer is not None and signed.signer != signer:
         report.problems.append(f"{SIGNATURE}: signed by {signed.signer}, not by {signer}")
+    else:
+        report.signer_checked = signer is not None
 
 
 def _check_hashes(files: dict[str, bytes], report: VerifyReport) -> dict[str, Any]:

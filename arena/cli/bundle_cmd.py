@@ -94,6 +94,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 "round": report.round,
                 "ok": report.ok,
                 "signer": report.signer,
+                "signer_checked": report.signer_checked,
+                "signer_note": report.signer_note,
                 "systems": report.systems,
                 "largest_difference": report.largest_difference,
                 "intervals": report.intervals,
@@ -114,6 +116,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             )
             + (f"; pooled with judges {', '.join(report.judges)}" if report.judges else "")
         )
+        if report.signer_note:
+            print(report.signer_note)
     else:
         for line in report.problems:
             print(line)

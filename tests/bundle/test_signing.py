@@ -122,3 +122,31 @@ def test_the_cli_prints_the_fingerprint_and_verify_checks_the_signer(
     assert main(["verify", str(out), "--signer", signer, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["signer"] == signer
     assert main(["verify", str(out), "--signer", "ed25519:" + "0" * 32]) == 1
+
+
+def test_verify_without_signer_says_the_signer_was_not_checked(
+    closed, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("ARENA_SIGNING_KEY", str(tmp_path / "key.pem"))
+    path = closed.path
+    closed.close()
+    out = tmp_path / "b.zip"
+    assert main(["--ledger", path, "export", "--family", "small", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "signer not checked: pass --signer FINGERPRINT" in text
+    assert "anyone can re-sign" in text
+    assert main(["verify", str(out), "--json"]) == 0
+    unchecked = json.loads(capsys.readouterr().out)
+    assert (unchecked["signer_checked"], unchecked["signer_note"]) == (
+        False,
+        verify_bundle(out).signer_note,
+    )
+    assert unchecked["signer_note"].startswith("signer not checked")
+    signer = unchecked["signer"]
+    assert main(["verify", str(out), "--signer", signer, "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert (checked["signer_checked"], checked["signer_note"]) == (True, None)
+    assert main(["verify", str(out), "--signer", signer]) == 0
+    assert "signer not checked" not in capsys.readouterr().out
