@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -12,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from arena import cycle_gc
 from arena.errors import LedgerLocked
-from arena.paths import APP_NAME, default_ledger_path, resource_path
+from arena.paths import APP_NAME, LEDGER_ENV, default_ledger_path, resource_path
 from arena.ui.main_window import MainWindow
 from arena.ui.operations import show_error
 from arena.ui.settings import Settings
@@ -81,10 +83,21 @@ def run(
 
 
 def main() -> int:
-    """``arena-gui``: the last opened ledger, else the default one."""
-    application(sys.argv)
+    """``arena-gui [--ledger PATH] [--family F]``: the ledger named (else ``$ARENA_LEDGER``,
+    else the last one opened, else the default one)."""
+    parser = argparse.ArgumentParser(prog="arena-gui", description="The rater's window.")
+    parser.add_argument("--ledger", type=Path, help="the ledger file to open")
+    parser.add_argument("--family", help="open this family for rating")
+    # Qt's own options (-platform, -style…) pass through to QApplication.
+    args, rest = parser.parse_known_args(sys.argv[1:])
+    argv = sys.argv[:1] + rest
+    application(argv)
     recent = [Path(p) for p in Settings().recent_ledgers if Path(p).exists()]
-    return run(sys.argv, ledger_path=recent[0] if recent else default_ledger_path())
+    if args.ledger or os.environ.get(LEDGER_ENV) or not recent:
+        path = args.ledger or default_ledger_path()
+    else:
+        path = recent[0]
+    return run(argv, ledger_path=path, family=args.family)
 
 
 if __name__ == "__main__":
