@@ -1,0 +1,55 @@
+"""Rounds stored by an earlier Arena, closed again today on copies of their ledgers: the
+same boards, byte for byte.
+
+``tests/fixtures/boards_before/ledgers.tar.xz`` holds two ledgers built and closed by the
+commit its README names (the demo, and small families of every kind: votes with coverage
+and adaptive pairs, categories, a pooled round with judges, tests, tests_then_votes,
+graded). Each stored round is closed again afresh (``same_round.close_again``) and compared
+with the stored one (``same_round.differences``): settings, results, comparisons, receipts
+and what ``arena round show`` prints. Only the round's id, its time of closing and the case
+set's link to the family's previous round are left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from arena.ledger import Ledger
+from arena.rounds.closing import close_round, find_round
+from tests.fixtures.boards_before.same_round import close_again, differences, round_ids
+
+ARCHIVE = Path(__file__).resolve().parents[1] / "fixtures" / "boards_before" / "ledgers.tar.xz"
+
+
+def _unpacked(folder: Path) -> Path:
+    with tarfile.open(ARCHIVE) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+@pytest.mark.parametrize("name", ["demo.sqlite", "families.sqlite"])
+def test_every_stored_round_closes_again_to_the_same_board(tmp_path, name):
+    ledger = _unpacked(tmp_path) / name
+    stored = round_ids(ledger)
+    assert len(stored) >= 4
+    found = {
+        f"{family} {before[:12]}": differences(ledger, before, close_again(ledger, before))
+        for before, family in stored
+    }
+    assert found == {key: [] for key in found}
+
+
+def test_a_round_closed_with_another_figure_is_told_apart(tmp_path):
+    ledger = _unpacked(tmp_path) / "families.sqlite"
+    before = round_ids(ledger)[0][0]
+    with Ledger.open(ledger) as opened:
+        stored = find_round(opened, before)
+        assert stored is not None
+        settings = dataclasses.replace(stored.settings, penalty=stored.settings.penalty * 2)
+        after = close_round(opened, stored.family, settings).round_id
+    found = differences(ledger, before, after)
+    assert "settings" in found and "results" in found and "round show" in found
