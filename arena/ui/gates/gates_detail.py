@@ -1,5 +1,8 @@
 """One failing verdict in full: why it failed, the case it answers, and the whole output.
 
+The prompt and the output are rendered as the rating page renders them (its render
+cache, Markdown with every line break kept); a diff is shown as plain text.
+
 For a Language verdict the pieces the gate read are listed with the language each
 was read as, so the rater can see whether the answer is really in another language
 or the prompt asked for it.
@@ -15,7 +18,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -26,7 +28,10 @@ from PySide6.QtWidgets import (
 from arena.gates.langid import language_code
 from arena.gates.screening import GateFailure
 from arena.ui.gates.gates_data import GatesData, Reading, gate_title, short_reason
-from arena.ui.theme import Theme
+from arena.ui.rating.output_pane import Browser, make_browser
+from arena.ui.rating.render_cache import OutputDocument, RenderCache
+from arena.ui.settings import DEFAULT_FONT_SIZE
+from arena.ui.theme import Theme, document_css
 
 UNCLEAR = "unclear"
 
@@ -51,11 +56,9 @@ def _h(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def _text_box(fixed: bool) -> QPlainTextEdit:
-    box = QPlainTextEdit()
-    box.setReadOnly(True)
-    if fixed:
-        box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+def _text_box(theme: Theme) -> Browser:
+    box = make_browser(theme, DEFAULT_FONT_SIZE)
+    box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
     return box
 
 
@@ -69,12 +72,13 @@ class VerdictDetail(QWidget):
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.theme = theme
+        self.cache = RenderCache(theme, DEFAULT_FONT_SIZE, self)
+        self.shown: tuple[GatesData, GateFailure] | None = None
         self.header = QLabel()
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.prompt = _text_box(False)
-        self.prompt.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.prompt = _text_box(theme)
         self.read_as = QLabel()
         self.read_as.setWordWrap(True)
         self.evidence = QTableWidget(0, 3)
@@ -89,7 +93,7 @@ class VerdictDetail(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.output = _text_box(True)
+        self.output = _text_box(theme)
 
         self.evidence_box = QWidget()
         evidence_layout = QVBoxLayout(self.evidence_box)
@@ -124,6 +128,7 @@ class VerdictDetail(QWidget):
         """A line instead of a verdict (a group is selected, or nothing fails)."""
         self.header.setText(_h(text))
         self.split.hide()
+        self.shown = None
 
     def show_verdict(self, data: GatesData, failure: GateFailure) -> None:
         output = data.output(failure.output_id)
@@ -155,8 +160,15 @@ class VerdictDetail(QWidget):
         if case.detected_language and case.language_evidence:
             lines.append(f"Read in the prompt: {_h(case.language_evidence)}")
         self.header.setText("<br>".join(lines))
-        self.prompt.setPlainText(case.prompt)
-        self.output.setPlainText(output.text)
+        self.shown = (data, failure)
+        self.prompt.display(self.cache.prompt(case.prompt))
+        if output.is_diff:  # its own document: the cache's are shared
+            plain = OutputDocument(self.output)
+            plain.setDefaultFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            plain.setPlainText(output.text)
+            self.output.setDocument(plain)
+        else:
+            self.output.display(self.cache.output(output))
         self.output.setPlaceholderText("(the output is blank)")
         is_language = failure.gate == "language"
         self.evidence_box.setVisible(is_language)
@@ -193,3 +205,8 @@ class VerdictDetail(QWidget):
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
+        self.cache.set_theme(theme)
+        for box in (self.prompt, self.output):
+            box.document().setDefaultStyleSheet(document_css(theme))
+        if self.shown is not None:  # the colours of highlighted code are in its HTML
+            self.show_verdict(*self.shown)

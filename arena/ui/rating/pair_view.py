@@ -1,18 +1,24 @@
 """The pair on screen: the case prompt above, the two outputs side by side, blind.
 
+A multi-turn case is laid out turn by turn: each turn's question above the two
+answers to it, every question on screen at once (``TurnRow``).
+
 Keyboard scrolling lives here because the panes never take focus (see
 output_pane.Browser): Up/Down, Page Up/Down, Space, Home/End scroll the active
 pane, Shift+←/→ scroll a diff sideways, Tab moves to the next pane (left, right,
-prompt). With scroll sync on, the other side follows proportionally.
+prompt; turn by turn in a multi-turn case). With scroll sync on, the other side
+follows proportionally.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QAbstractSlider,
     QFrame,
     QLabel,
@@ -24,8 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from arena.rating.session import PairView as Pair
-from arena.ui.rating.output_pane import OutputPane, make_browser, style_browser
+from arena.ui.rating.output_pane import Browser, OutputPane, make_browser, style_browser
 from arena.ui.rating.render_cache import RenderCache, Space
+from arena.ui.rating.turns import Turn, pair_turns
 from arena.ui.scroll_keep import keep_scroll
 from arena.ui.theme import Theme
 
@@ -39,6 +46,57 @@ SCROLL_KEYS = {
     Qt.Key.Key_Home: Action.SliderToMinimum,
     Qt.Key.Key_End: Action.SliderToMaximum,
 }
+
+
+# The most of a turn's row its question takes before it scrolls: the answers keep the rest.
+QUESTION_SHARE = 0.4
+
+
+def _mark_active(widget: QWidget, active: bool) -> None:
+    widget.setProperty("active", active)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+
+
+class TurnRow(QWidget):
+    """One turn of a multi-turn case: its question, as tall as it is up to
+    ``QUESTION_SHARE`` of the row, above the two answers to it."""
+
+    def __init__(self, theme: Theme, point_size: float, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = QLabel()
+        self.label.setObjectName("category")
+        self.question = make_browser(theme, point_size)
+        self.question_box = QFrame()
+        self.question_box.setObjectName("pane")
+        box = QVBoxLayout(self.question_box)
+        box.setContentsMargins(4, 2, 4, 2)
+        box.setSpacing(0)
+        box.addWidget(self.label)
+        box.addWidget(self.question)
+        self.left = OutputPane("Left", theme, point_size)
+        self.right = OutputPane("Right", theme, point_size)
+        sides = QSplitter(Qt.Orientation.Horizontal)
+        sides.addWidget(self.left)
+        sides.addWidget(self.right)
+        sides.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.question_box)
+        layout.addWidget(sides, 1)
+
+    def fit_question(self) -> None:
+        """The question box as tall as its text (at its width), within its share."""
+        document = self.question.document()
+        document.setTextWidth(self.question.viewport().width())
+        margins = 2 * self.question.frameWidth() + 2
+        tall = math.ceil(document.size().height()) + margins
+        self.question.setFixedHeight(max(min(tall, int(self.height() * QUESTION_SHARE)), 24))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.fit_question()
 
 
 class PairView(QWidget):
@@ -55,8 +113,11 @@ class PairView(QWidget):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.cache = cache
+        self.theme = theme
+        self.point_size = point_size
         self.split = split
         self.sync = sync
+        self.raw = False
         self.pair: Pair | None = None
         self._syncing = False
 
@@ -89,6 +150,20 @@ class PairView(QWidget):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setChildrenCollapsible(False)
 
+        # A multi-turn case: its category, then a row a turn (made as cases need them).
+        self.turn_category = QLabel()
+        self.turn_category.setObjectName("category")
+        self.turn_rows: list[TurnRow] = []
+        self.turn_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.turn_splitter.setChildrenCollapsible(False)
+        self.turns_page = QWidget()
+        turns_layout = QVBoxLayout(self.turns_page)
+        turns_layout.setContentsMargins(0, 0, 0, 0)
+        turns_layout.setSpacing(2)
+        turns_layout.addWidget(self.turn_category)
+        turns_layout.addWidget(self.turn_splitter, 1)
+        self.turns: list[Turn] = []
+
         self.done = QLabel(
             "Nothing left to rate in this family.\n"
             "Press Ctrl+Z to undo the last vote, or Esc for the family list."
@@ -96,6 +171,7 @@ class PairView(QWidget):
         self.done.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.splitter)
+        self.stack.addWidget(self.turns_page)
         self.stack.addWidget(self.done)
 
         layout = QVBoxLayout(self)
@@ -103,19 +179,32 @@ class PairView(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.stack, 1)
 
-        self._areas = [self.left, self.right]
         self._active = 0
-        for pane, other in ((self.left, self.right), (self.right, self.left)):
-            for bar in (pane.browser.verticalScrollBar(), pane.diff.verticalScrollBar()):
-                bar.valueChanged.connect(lambda _v, b=bar, p=pane, o=other: self._follow(b, p, o))
+        self._link(self.left, self.right)
         self.left.set_active(True)
         cache.space_of = self.space_of
 
+    def _link(self, left: OutputPane, right: OutputPane) -> None:
+        """Scroll sync between the two answers of a row."""
+        for pane, other in ((left, right), (right, left)):
+            for bar in (pane.browser.verticalScrollBar(), pane.diff.verticalScrollBar()):
+                bar.valueChanged.connect(lambda _v, b=bar, p=pane, o=other: self._follow(b, p, o))
+
     # -- the pair -------------------------------------------------------------
 
-    def space_of(self, side: str) -> Space:
-        """Where the browser of ``side`` ("left", "right", "prompt") shows a document."""
-        browser = {"left": self.left.browser, "right": self.right.browser}.get(side, self.prompt)
+    def space_of(self, side: str) -> Space | None:
+        """Where the browser of ``side`` shows a document: "left", "right", "prompt", or
+        "left-turn", "right-turn", "prompt-turn" in a turn's row (None: no row made yet)."""
+        if side.endswith("-turn"):
+            if not self.turn_rows:
+                return None
+            row = self.turn_rows[0]
+            browsers = {"left": row.left.browser, "right": row.right.browser}
+            browser = browsers.get(side.removesuffix("-turn"), row.question)
+        else:
+            browser = {"left": self.left.browser, "right": self.right.browser}.get(
+                side, self.prompt
+            )
         room = browser.maximumViewportSize()
         return Space(room.width(), room.height(), browser.verticalScrollBar().sizeHint().width())
 
@@ -124,12 +213,23 @@ class PairView(QWidget):
         if pair is None:
             self.stack.setCurrentWidget(self.done)
             self.banner.hide()
+            self.turns = []
             return
-        self.stack.setCurrentWidget(self.splitter)
-        self.category.setText(f"Category: {pair.case.category}" if pair.case.category else "")
-        self.prompt.display(self.cache.prompt(pair.case.prompt))
-        self.left.show_rendered(self.cache.output(pair.left), split=self.split)
-        self.right.show_rendered(self.cache.output(pair.right), split=self.split)
+        category = f"Category: {pair.case.category}" if pair.case.category else ""
+        if self.raw:
+            category += ("  ·  " if category else "") + "Raw text: the exact characters"
+        turns = pair_turns(pair.case.prompt, pair.left, pair.right)
+        if turns is None:
+            if self.turns:  # from a multi-turn case: the prompt and left pane again
+                self.turns = []
+                self._set_active(0)
+            self.stack.setCurrentWidget(self.splitter)
+            self.category.setText(category)
+            self.prompt.display(self.cache.prompt(pair.case.prompt))
+            self.left.show_rendered(self.cache.output(pair.left), split=self.split)
+            self.right.show_rendered(self.cache.output(pair.right), split=self.split)
+        else:
+            self._show_turns(pair, turns, category)
         if pair.identity_leak:
             self.banner.setText(
                 f"⚠ Possible identity leak: {pair.identity_leak} "
@@ -139,6 +239,34 @@ class PairView(QWidget):
         else:
             self.banner.hide()
 
+    def _show_turns(self, pair: Pair, turns: list[Turn], category: str) -> None:
+        first = not self.turns
+        self.turns = turns
+        while len(self.turn_rows) < len(turns):
+            row = TurnRow(self.theme, self.point_size)
+            self._link(row.left, row.right)
+            self.turn_rows.append(row)
+            self.turn_splitter.addWidget(row)
+        self.turn_category.setText(category)
+        self.turn_category.setVisible(bool(category))
+        for number, row in enumerate(self.turn_rows):
+            row.setVisible(number < len(turns))
+            if number >= len(turns):
+                continue
+            turn = turns[number]
+            row.label.setText(f"Turn {number + 1} of {len(turns)}")
+            row.left.title.setText(f"{self.left.title.text()} · turn {number + 1}")
+            row.right.title.setText(f"{self.right.title.text()} · turn {number + 1}")
+            row.question.display(self.cache.prompt(turn.question))
+            row.left.show_rendered(self.cache.turn(pair.left, number, turn.left), split=False)
+            row.right.show_rendered(self.cache.turn(pair.right, number, turn.right), split=False)
+        self.stack.setCurrentWidget(self.turns_page)
+        self.turn_splitter.setSizes([1] * len(turns) + [0] * (len(self.turn_rows) - len(turns)))
+        for row in self.turn_rows[: len(turns)]:
+            row.fit_question()
+        if first:
+            self._set_active(0)
+
     def redraw(self) -> None:
         """Render the pair again (after a theme change, whose colours are in the HTML)."""
         if self.pair is not None:
@@ -146,28 +274,48 @@ class PairView(QWidget):
 
     # -- view settings --------------------------------------------------------
 
+    def _browsers(self) -> list[Browser]:
+        return [self.prompt] + [row.question for row in self.turn_rows]
+
+    def _panes(self) -> list[OutputPane]:
+        return [self.left, self.right] + [
+            p for row in self.turn_rows for p in (row.left, row.right)
+        ]
+
     def set_theme(self, theme: Theme, point_size: float) -> None:
+        self.theme = theme
         restore = self._keep_scroll()
-        style_browser(self.prompt, theme, point_size)
-        for pane in (self.left, self.right):
+        for browser in self._browsers():
+            style_browser(browser, theme, point_size)
+        for pane in self._panes():
             pane.set_theme(theme)
         self.redraw()
         restore()
 
     def set_point_size(self, size: float) -> None:
+        self.point_size = size
         restore = self._keep_scroll()
         self.cache.set_point_size(size)
-        style_browser(self.prompt, self.cache.theme, size)
-        for pane in (self.left, self.right):
+        for browser in self._browsers():
+            style_browser(browser, self.cache.theme, size)
+        for pane in self._panes():
             pane.set_point_size(size)
         self.redraw()
         restore()
+
+    def set_raw(self, raw: bool) -> None:
+        """Show the exact characters (``raw``) or the rendered Markdown."""
+        if raw == self.raw:
+            return
+        self.raw = raw
+        self.cache.set_raw(raw)
+        self.redraw()
 
     def _keep_scroll(self) -> Callable[[], None]:
         """Where the panes are scrolled to, kept across a redraw (each side goes back to
         its own place: scroll sync waits meanwhile)."""
         return keep_scroll(
-            (self.left.scroll_area(), self.right.scroll_area(), self.prompt),
+            [pane.scroll_area() for pane in self._panes()] + list(self._browsers()),
             around=lambda restoring: setattr(self, "_syncing", restoring),
         )
 
@@ -179,9 +327,16 @@ class PairView(QWidget):
     def set_sync(self, sync: bool) -> None:
         self.sync = sync
         if sync:
-            self._follow(self.left.scroll_area().verticalScrollBar(), self.left, self.right)
+            for left, right in self._rows():
+                self._follow(left.scroll_area().verticalScrollBar(), left, right)
 
     # -- scrolling ------------------------------------------------------------
+
+    def _rows(self) -> list[tuple[OutputPane, OutputPane]]:
+        """The answers shown side by side: one row, or one a turn."""
+        if self.turns:
+            return [(row.left, row.right) for row in self.turn_rows[: len(self.turns)]]
+        return [(self.left, self.right)]
 
     def _follow(self, bar: QScrollBar, source: OutputPane, target: OutputPane) -> None:
         """Proportional sync: the other side shows the same share of its length."""
@@ -195,18 +350,30 @@ class PairView(QWidget):
         finally:
             self._syncing = False
 
-    def active_area(self):
-        if self._active == 2:
-            return self.prompt
-        return self._areas[self._active].scroll_area()
+    def _stops(self) -> list[OutputPane | TurnRow | QFrame]:
+        """Where Tab goes, in order: left, right, prompt; turn by turn in a multi-turn case."""
+        if self.turns:
+            rows = self.turn_rows[: len(self.turns)]
+            return [stop for row in rows for stop in (row.left, row.right, row)]
+        return [self.left, self.right, self.prompt_box]
+
+    def active_area(self) -> QAbstractScrollArea:
+        stop = self._stops()[self._active]
+        if isinstance(stop, OutputPane):
+            return stop.scroll_area()
+        return stop.question if isinstance(stop, TurnRow) else self.prompt
+
+    def _set_active(self, index: int) -> None:
+        self._active = index
+        active = self._stops()[index]
+        for pane in self._panes():
+            pane.set_active(pane is active)
+        _mark_active(self.prompt_box, active is self.prompt_box)
+        for row in self.turn_rows:
+            _mark_active(row.question_box, active is row)
 
     def next_pane(self) -> None:
-        self._active = (self._active + 1) % 3
-        self.left.set_active(self._active == 0)
-        self.right.set_active(self._active == 1)
-        self.prompt_box.setProperty("active", self._active == 2)
-        self.prompt_box.style().unpolish(self.prompt_box)
-        self.prompt_box.style().polish(self.prompt_box)
+        self._set_active((self._active + 1) % len(self._stops()))
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt override)
         return False  # Tab switches panes here instead of moving focus to a button

@@ -22,7 +22,8 @@ from PySide6.QtGui import QFont, QTextDocument
 
 from arena.records import Output
 from arena.ui.rating.diff_model import DiffModel, parse_diff
-from arena.ui.rating.markdown_render import render_markdown
+from arena.ui.rating.markdown_render import render_markdown, render_raw
+from arena.ui.rating.turns import output_turns, split_turns
 from arena.ui.theme import Theme, document_css
 
 CACHE_SIZE = 64
@@ -55,7 +56,11 @@ class Rendered:
     document: QTextDocument | None = None
 
 
-def render_output(text: str, is_diff: bool, theme: Theme) -> Rendered:
+def render_output(text: str, is_diff: bool, theme: Theme, *, raw: bool = False) -> Rendered:
+    """What the pane shows of an output: the exact characters in the raw view, else
+    Markdown, or diff rows for a diff."""
+    if raw:
+        return Rendered(html=render_raw(text, theme))
     if is_diff:
         model = parse_diff(text)
         if model is not None:
@@ -64,13 +69,21 @@ def render_output(text: str, is_diff: bool, theme: Theme) -> Rendered:
     return Rendered(html=render_markdown(text, theme))
 
 
+def render_prompt(text: str, theme: Theme, *, raw: bool = False) -> Rendered:
+    return Rendered(html=render_raw(text, theme) if raw else render_markdown(text, theme))
+
+
 class RenderCache(QObject):
-    """Rendered outputs and prompts by content, least recently used dropped first."""
+    """Rendered outputs and prompts by content, least recently used dropped first.
+
+    ``raw`` is the view it renders in (the exact characters, or Markdown); each view's
+    documents are kept apart, so going back to the other finds them still made."""
 
     def __init__(self, theme: Theme, point_size: float, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.theme = theme
         self.point_size = point_size
+        self.raw = False
         self._cache: OrderedDict[tuple, Rendered] = OrderedDict()
         # Where the browser of a side ("left", "right", "prompt") shows a document, as the
         # pair view measures it (None: not known): documents are laid out there when made.
@@ -87,6 +100,10 @@ class RenderCache(QObject):
     def set_point_size(self, size: float) -> None:
         self.point_size = size
         self._forget()
+
+    def set_raw(self, raw: bool) -> None:
+        self.raw = raw
+        self._queue.clear()  # made for the other view
 
     def _forget(self) -> None:
         """Drop what was rendered and what waits to be: its colours or size are stale."""
@@ -120,33 +137,55 @@ class RenderCache(QObject):
     def _output_job(
         self, output: Output, space: Space | None = None
     ) -> tuple[tuple, Callable[[], Rendered]]:
-        theme = self.theme
-        key = ("output", output.output_id, theme.name)
+        theme, raw = self.theme, self.raw
+        key = ("output", output.output_id, theme.name, raw)
         return key, lambda: self._with_document(
-            render_output(output.text, output.is_diff, theme), space
+            render_output(output.text, output.is_diff, theme, raw=raw), space
         )
+
+    def _turn_job(
+        self, output: Output, turn: int, text: str, space: Space | None = None
+    ) -> tuple[tuple, Callable[[], Rendered]]:
+        theme, raw = self.theme, self.raw
+        key = ("turn", output.output_id, turn, theme.name, raw)
+        return key, lambda: self._with_document(render_output(text, False, theme, raw=raw), space)
 
     def _prompt_job(
         self, prompt: str, space: Space | None = None
     ) -> tuple[tuple, Callable[[], Rendered]]:
-        theme = self.theme
-        key = ("prompt", prompt, theme.name)
-        return key, lambda: self._with_document(
-            Rendered(html=render_markdown(prompt, theme)), space
-        )
+        theme, raw = self.theme, self.raw
+        key = ("prompt", prompt, theme.name, raw)
+        return key, lambda: self._with_document(render_prompt(prompt, theme, raw=raw), space)
 
     def output(self, output: Output) -> Rendered:
         return self._get(*self._output_job(output))
+
+    def turn(self, output: Output, turn: int, text: str) -> Rendered:
+        """Turn ``turn`` (from 0) of a multi-turn answer, whose text is ``text``."""
+        return self._get(*self._turn_job(output, turn, text))
 
     def prompt(self, prompt: str) -> Rendered:
         return self._get(*self._prompt_job(prompt))
 
     def prefetch(self, outputs: list[tuple[Output, str]], prompts: list[str]) -> None:
         """Render these (outputs with the side they will likely show on) in idle time, one
-        per event-loop turn so keys stay responsive, and lay them out there."""
+        per event-loop turn so keys stay responsive, and lay them out there. A multi-turn
+        answer or prompt is rendered turn by turn, as the pair view shows it."""
         space = self.space_of
-        jobs = [self._output_job(o, space(side)) for o, side in outputs]
-        jobs += [self._prompt_job(p, space("prompt")) for p in prompts]
+        jobs = []
+        for output, side in outputs:
+            turns = output_turns(output)
+            if turns is None:
+                jobs.append(self._output_job(output, space(side)))
+            else:
+                at = space(f"{side}-turn")
+                jobs += [self._turn_job(output, i, t, at) for i, t in enumerate(turns)]
+        for prompt in prompts:
+            questions = split_turns(prompt)
+            if questions is None:
+                jobs.append(self._prompt_job(prompt, space("prompt")))
+            else:
+                jobs += [self._prompt_job(q, space("prompt-turn")) for q in questions]
         self._queue = [job for job in jobs if job[0] not in self._cache]
         if self._queue:
             self._timer.start(0)
