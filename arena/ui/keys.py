@@ -39,6 +39,8 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("help", "Show or hide the keys", ("?",)),
     KeyAction("sync", "Scroll sync on or off", ("Y",)),
     KeyAction("diff_layout", "Diff side by side or unified", ("D",)),
+    # Not R: the Gates and Flags pages' Retire, which would make R ambiguous there.
+    KeyAction("raw", "Raw text (the exact characters) or Markdown, for this family", ("M",)),
 )
 BY_NAME = {a.name: a for a in ACTIONS}
 
@@ -46,7 +48,7 @@ BY_NAME = {a.name: a for a in ACTIONS}
 FIXED_KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓  PgUp PgDn  Space  Home End", "Scroll the active pane"),
     ("Shift+← / Shift+→", "Scroll a diff sideways"),
-    ("Tab", "Next pane: left, right, prompt"),
+    ("Tab", "Next pane: left, right, prompt (turn by turn in a multi-turn case)"),
     ("Ctrl+= / Ctrl+-", "Bigger / smaller text"),
     ("Esc", "Back to the family list"),
 )

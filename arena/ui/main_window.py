@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
             "help": self.overlay.toggle,
             "sync": self.toggle_sync,
             "diff_layout": self.toggle_diff_layout,
+            "raw": self.toggle_raw,
         }
         actions = {a.name: self._action(a.label, slots[a.name]) for a in ACTIONS}
         for name in ("sync", "diff_layout"):
@@ -188,6 +189,7 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         view.addAction(self.key_actions["sync"])
         view.addAction(self.key_actions["diff_layout"])
+        view.addAction(self.key_actions["raw"])
         settings = bar.addMenu("&Settings")
         settings.addAction(make("&Keys and preferences…", self.edit_settings))
         help_menu = bar.addMenu("&Help")
@@ -242,6 +244,15 @@ class MainWindow(QMainWindow):
         self.settings.diff_split = not self.settings.diff_split
         self.key_actions["diff_layout"].setChecked(self.settings.diff_split)
         self.rating.pair_view.set_split(self.settings.diff_split)
+
+    def toggle_raw(self) -> None:
+        """The pair as raw text or as Markdown; the family keeps the choice."""
+        if self.pages.currentWidget() is not self.rating:
+            return
+        raw = not self.rating.pair_view.raw
+        self.settings.set_raw_view(self.rating.family, raw)
+        self.rating.pair_view.set_raw(raw)
+        self.statusBar().showMessage("Raw text: the exact characters" if raw else "Markdown", 3000)
 
     def edit_settings(self) -> None:
         settings = self.settings
@@ -298,6 +309,7 @@ class MainWindow(QMainWindow):
     def open_family(self, name: str) -> bool:
         if self.ledger is not None and self.ledger.readonly:
             return self.show_board(name)  # nothing can be voted: the board instead
+        self.rating.pair_view.set_raw(self.settings.raw_view(name))
         if self.ledger is None or not self.rating.start(self.ledger, name):
             return False
         self.pages.setCurrentWidget(self.rating)

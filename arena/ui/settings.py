@@ -95,6 +95,15 @@ class Settings:
     def diff_split(self, value: bool) -> None:
         self._set("view/diff_side_by_side", value)
 
+    def raw_view(self, family: str) -> bool:
+        """Whether ``family``'s pairs are shown as raw text (the exact characters)."""
+        return family in _strings(self.store.value("view/raw_families"))
+
+    def set_raw_view(self, family: str, raw: bool) -> None:
+        # One list of names: a family name may hold the "/" that QSettings reads as a group.
+        others = [f for f in _strings(self.store.value("view/raw_families")) if f != family]
+        self._set("view/raw_families", others + [family] if raw else others)
+
     @property
     def break_minutes(self) -> int:
         return int(
