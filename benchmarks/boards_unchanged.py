@@ -152,7 +152,7 @@ def _every_pair(case: str, labels: list[str]) -> list[tuple[str, str]]:
     return [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
 
 
-def _with_votes(run: Run, ledger: Path, work: Path, family: str, votes: list[dict]) -> None:
+def _with_votes(run: Run, work: Path, family: str, votes: list[dict]) -> None:
     run("import-votes", str(_lines(work / f"{family}-votes.jsonl", votes)), "--family", family)
 
 
@@ -160,7 +160,7 @@ def alpaca(run: Run, ledger: Path, work: Path) -> list[str]:
     for name in ("gpt4", "claude", "llama-2-70b-chat-hf"):
         path = REALDATA / "alpacaeval" / name / "model_outputs.json"
         run("import", str(path), "--family", "alpaca", "--format", "alpacaeval", "--create")
-    _with_votes(run, ledger, work, "alpaca", drawn_votes(_answered(ledger, "alpaca"), 600, 1))
+    _with_votes(run, work, "alpaca", drawn_votes(_answered(ledger, "alpaca"), 600, 1))
     return ["--family alpaca", "--family alpaca --weighting ledger --seed 2"]
 
 
@@ -168,7 +168,7 @@ def arenahard(run: Run, ledger: Path, work: Path) -> list[str]:
     for path in sorted((REALDATA / "fastchat-arena-hard" / "model_answer").glob("*.jsonl")):
         run("import", str(path), "--family", "arenahard", "--format", "fastchat", "--create")
     votes = drawn_votes(_answered(ledger, "arenahard"), 600, 2)
-    _with_votes(run, ledger, work, "arenahard", votes)
+    _with_votes(run, work, "arenahard", votes)
     return ["--family arenahard"]
 
 
@@ -176,7 +176,7 @@ def jmt(run: Run, ledger: Path, work: Path) -> list[str]:
     run("family", "create", "jmt", "--language", "ja")
     for path in sorted((REALDATA / "fastchat-japanese-mt-bench" / "model_answer").glob("*.jsonl")):
         run("import", str(path), "--family", "jmt", "--format", "fastchat", "--turns", "first")
-    _with_votes(run, ledger, work, "jmt", drawn_votes(_answered(ledger, "jmt"), 240, 3))
+    _with_votes(run, work, "jmt", drawn_votes(_answered(ledger, "jmt"), 240, 3))
     return ["--family jmt"]
 
 
@@ -205,7 +205,7 @@ def swe_ttv(run: Run, ledger: Path, work: Path) -> list[str]:
         return [p for p in _every_pair(case, labels) if all((case, s) in resolved for s in p)]
 
     votes = drawn_votes(_answered(ledger, "swe-ttv"), 300, 4, both_resolved)
-    _with_votes(run, ledger, work, "swe-ttv", votes)
+    _with_votes(run, work, "swe-ttv", votes)
     return ["--family swe-ttv --allow-missing"]
 
 
@@ -250,7 +250,7 @@ def chatbot(run: Run, ledger: Path, work: Path) -> list[str]:
                 "voted_at": at + ":30+00:00",
             }
         )
-    _with_votes(run, ledger, work, "chatbot", votes)
+    _with_votes(run, work, "chatbot", votes)
     for judge, name in JUDGES.items():
         seen: dict[tuple[str, str, str], int] = {}
         verdicts = []
