@@ -334,6 +334,25 @@ class Ledger:
                 "write updates it"
             ) from exc
 
+    @contextmanager
+    def beside(self) -> Iterator[Ledger]:
+        """This writer's ledger on a connection of the calling thread (a sqlite3 connection
+        serves the thread that made it), under the lock this one holds: the window runs
+        its long writes off its own thread so. WAL lets both connections read at once;
+        their writes take turns (``busy_timeout``). On leaving, the connection is closed
+        and this one reads its seal marks and heads again at its next write, since the
+        other moved them."""
+        if self.path == MEMORY or self.readonly:
+            raise LedgerError(f"{self.path}: only a ledger file open for writing has two writers")
+        conn = sqlite3.connect(self.path)
+        try:
+            _apply_pragmas(conn, readonly=False)
+            other = Ledger(self.path, conn, readonly=False, lock=None)
+            yield other
+        finally:
+            conn.close()
+            self._sealed, self._heads = None, None
+
     def head_digest(self) -> seals.Head | None:
         """The newest commit of the seal chain: the state to quote from outside."""
         return seals.head(self.conn)
