@@ -11,7 +11,16 @@ from arena.canonical import sha256_hex
 from arena.family_state import FamilyState
 from arena.ledger import Ledger, catalog, verdicts
 from arena.pairs.case_doubt import LANGUAGE_GATE, Doubt, cases_in_doubt, set_aside
-from arena.records import GATES, Case, CaseId, Family, GateResult, Output, OutputId
+from arena.records import (
+    GATES,
+    Case,
+    CaseId,
+    Family,
+    GateResult,
+    Output,
+    OutputId,
+    SystemId,
+)
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,11 @@ class Fingerprints:
         )
 
 
+def system_labels(ledger: Ledger, family: str) -> dict[SystemId, str]:
+    """The label of each of ``family``'s systems, by id: how verdicts name them."""
+    return {s.system_id: s.label for s in catalog.systems(ledger, family)}
+
+
 def refresh(
     ledger: Ledger,
     state: FamilyState,
@@ -128,7 +142,7 @@ def rerun(
     ``cases``) as the board sees them: overruled verdicts, and the Language verdicts of
     cases in doubt, set aside."""
     results, changed = refresh(ledger, state, progress, cases=cases)
-    labels = {s.system_id: s.label for s in catalog.systems(ledger, state.family.name)}
+    labels = system_labels(ledger, state.family.name)
     doubted = cases_in_doubt(
         state.in_force, {**state.gate_results, **results}, state.decisions.languages_decided
     )
@@ -184,7 +198,7 @@ def failures(
     that set them aside, so they can be seen and undone, and so are Language
     verdicts in doubt, with their evidence, so the case's language can be decided.
     """
-    labels = {s.system_id: s.label for s in catalog.systems(ledger, state.family.name)}
+    labels = system_labels(ledger, state.family.name)
     overrules = {
         (e.output_id, e.gate): e.event_id for e in state.decisions.in_force if e.kind == "overrule"
     }

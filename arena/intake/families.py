@@ -251,6 +251,12 @@ def describe(ledger: Ledger, name: str) -> dict[str, Any]:
     }
 
 
+def families_by_name(ledger: Ledger) -> dict[str, Family]:
+    """Every family, archived or not, with its settings in force: those an import may
+    go to."""
+    return {family.name: family for family in catalog.families(ledger)}
+
+
 def family_row(family: Family, listing: family_changes.Listing) -> dict[str, Any]:
     return {
         **asdict(family),

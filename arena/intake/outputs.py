@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from arena.intake.imported_trials import ImportedTrials, untested_warning
 from arena.intake.readers import DEFAULT_KINDS, READERS, ParsedOutput, ReadOptions
 from arena.intake.readers.case_files import read_swebench_tasks
 from arena.intake.readers.sniff import with_hint
-from arena.ledger import Ledger, bulk, catalog, events, verdicts
+from arena.ledger import Ledger, bulk, catalog, events, soundness, verdicts
 from arena.ledger.voting import new_id
 from arena.records import (
     Case,
@@ -66,6 +67,8 @@ def import_file(
     options: ReadOptions | None = None,
     workers: int | None = None,
     create: bool = True,
+    sound: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> ImportReport:
     """Read ``path`` and add its outputs to ``family``, screening each new one with every gate.
 
@@ -74,6 +77,9 @@ def import_file(
     for a large file, none for a small one; ``gate_pool.workers_for``). The ledger
     gets the same rows either way. Without ``create`` a family that does not exist
     is refused (`arena import` without --create) instead of made with ``settings``.
+    With ``sound``, a family whose rows no longer match their chains and seals is
+    refused first (the window imports so). ``progress(1)`` is called after each record
+    read; what it raises ends the import, which then changes nothing.
     """
     if fmt not in READERS:
         raise BadInput(f"unknown format {fmt!r}; one of {', '.join(READERS)}", field="--format")
@@ -81,6 +87,8 @@ def import_file(
         raise BadInput("no such file", path=str(path))
     if not create and catalog.get_family(ledger, family) is None:
         raise unknown_family(ledger, family)
+    if sound:
+        soundness.require_sound(ledger, family, soundness.FILL)
     count = gate_pool.workers_for(path.stat().st_size, workers)
     settings, notes = settings or FamilySettings(), list[str]()
     options = dataclasses.replace(options or ReadOptions(), note=notes.append)
@@ -95,6 +103,8 @@ def import_file(
         try:
             for parsed in READERS[fmt](path, options):
                 run.add(parsed)
+                if progress is not None:
+                    progress(1)
         except BadInput as exc:
             if not run.counts["records"]:  # not one record read: perhaps another format
                 raise with_hint(exc, path, fmt) from None

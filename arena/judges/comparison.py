@@ -274,6 +274,12 @@ def _fewest_decisive(*boards: list[dict[str, Any]]) -> int:
     return min((r[s]["points"]["count"] for r in ranked for s in shared), default=0)
 
 
+def family_judges(ledger: Ledger, family: str) -> list[judge_store.JudgeSummary]:
+    """The family's judges in the order first imported, each with its kind and how many
+    verdicts it gave: those a round may pool (``RoundSettings.with_judges``)."""
+    return judge_store.judges(ledger, family)
+
+
 def judges_report(ledger: Ledger, family: str, *, seed: int = SEED) -> dict[str, Any]:
     """The judges of ``family`` against the rater, as `arena judges show --json` prints."""
     described = _family(ledger, family)

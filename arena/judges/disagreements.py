@@ -24,11 +24,15 @@ those sides: ``left``, ``tie`` or ``right``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from arena.errors import BadInput
 from arena.judges.comparison import Item, coded_answers
 from arena.ledger import Ledger, catalog, voting
-from arena.records import Vote
+from arena.records import OutputId, Vote, VoteId
+
+if TYPE_CHECKING:
+    from arena.rating.session import PairView
 
 SAID = {-1: "left", 0: "tie", 1: "right"}
 # A list of disagreements as the CLI and the window lay it out ("judge": the judge's name).
@@ -123,6 +127,21 @@ def disagreements(ledger: Ledger, family: str, judge: str) -> list[Disagreement]
     # Stable: within one confidence, the items' order (case, then systems) stays.
     found.sort(key=lambda d: (not d.opposite, -(d.judge_consistent + d.rater_consistent)))
     return found
+
+
+def pair_shown(ledger: Ledger, family: str, d: Disagreement) -> PairView | None:
+    """``d``'s pair as the rater first saw it (its presentation, case and outputs), or
+    None when any of them is no longer in ``ledger``."""
+    from arena.rating.session import PairView  # the rating machinery: the window's alone
+
+    vote = voting.get_vote(ledger, VoteId(d.vote_id))
+    presentation = vote and voting.get_presentation(ledger, vote.presentation_id)
+    case = catalog.get_case(ledger, family, d.case_id)
+    left = catalog.get_output(ledger, OutputId(d.left.output_id))
+    right = catalog.get_output(ledger, OutputId(d.right.output_id))
+    if not (presentation and case and left and right):
+        return None
+    return PairView(presentation, case, left, right, identity_leak="")
 
 
 def row(rank: int, d: Disagreement) -> list[str | int]:

@@ -22,7 +22,7 @@ from arena.decisions import decisions
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, voting
 from arena.rating import corrections
-from arena.records import Event, Output, OutputId, Presentation, PresentationId
+from arena.records import Case, Event, Output, OutputId, Presentation, PresentationId
 
 SIDES = ("left", "right")
 
@@ -151,6 +151,18 @@ def read_flags(
             )
         )
     return found
+
+
+def flagged_pair(ledger: Ledger, flag: Flag) -> tuple[Case | None, dict[str, str]]:
+    """The flagged case, and the text of each side of its pair by name ("" for an output
+    no longer in the ledger): what the rater saw when raising the flag."""
+    texts = {}
+    for name in SIDES:
+        side = flag.side(name)
+        if side is not None:
+            output = catalog.get_output(ledger, OutputId(side.output_id))
+            texts[name] = output.text if output is not None else ""
+    return catalog.get_case(ledger, flag.family, flag.case_id or ""), texts
 
 
 def family_flags(ledger: Ledger, family: str) -> list[Flag]:

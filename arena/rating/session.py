@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from arena import cycle_gc, family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, events, family_changes, voting
+from arena.ledger import Ledger, catalog, events, family_changes, soundness, voting
 from arena.ledger.history import family_history
 from arena.pairs import adaptive
 from arena.pairs.live_scheduler import LiveScheduler, Standing
@@ -314,3 +314,11 @@ class RatingSession:
             presentation_id=view.presentation.presentation_id,
             note=note,
         )
+
+
+def sitting(ledger: Ledger, family: str) -> RatingSession:
+    """A session on ``family``, once the ledger is found sound where that costs no read of
+    the family's rows (its guards, rows added outside Arena, the head file): checked as a
+    sitting starts, never at a vote; closing a round and importing read them all again."""
+    soundness.require_sound(ledger, family, soundness.VOTING, rows=False)
+    return RatingSession(ledger, family)
