@@ -34,12 +34,11 @@ from PySide6.QtWidgets import (
 from arena.collecting import asking
 from arena.collecting.asking import RunOptions, RunSummary
 from arena.collecting.fill import Plan, plan
-from arena.collecting.systems_file import is_collectable
-from arena.collecting.work import Answer, Job
+from arena.collecting.work import Answer, Job, chosen_systems
 from arena.endpoint.worker_pool import Progress
-from arena.errors import ArenaError
-from arena.ledger import Ledger, roster
-from arena.ui.operations import LedgerOps, show_error
+from arena.errors import ArenaError, BadInput
+from arena.ledger import Ledger
+from arena.ui.operations import Changes, LedgerOps, show_error
 
 # How often answers are stored, and how often the other views hear of them (ms).
 _DRAIN_MS = 100
@@ -60,8 +59,12 @@ class CollectDialog(QDialog):
         self.outcome: RunSummary | BaseException | None = None
         self.stored = 0
         self.unannounced = False
+        self.changes = Changes(family=family, outputs=True)
         layout = QVBoxLayout(self)
-        systems = [s for s in roster.family_systems(ledger, family) if is_collectable(s)]
+        try:
+            systems = chosen_systems(ledger, family)
+        except BadInput:  # none to collect from: said below
+            systems = []
         if not systems:
             layout.addWidget(
                 QLabel(
@@ -172,12 +175,14 @@ class CollectDialog(QDialog):
         """Store what arrived (this thread holds the ledger), then show the progress."""
         assert self.plan is not None
         work = self.plan
+        if self.ops.busy:  # a long operation writes: the answers wait in the queue
+            return
         while True:
             try:
                 job, answer = self.answers.get_nowait()
             except queue.Empty:
                 break
-            if self.ops.run("collect", partial(work.store, job, answer), announce=False):
+            if self.ops.run(self.changes, partial(work.store, job, answer), announce=False):
                 self.stored += 1
                 self.unannounced = True
             else:  # the ledger refused (the error is on screen): ask for nothing more
@@ -202,7 +207,7 @@ class CollectDialog(QDialog):
     def _announce(self) -> None:
         if self.unannounced:
             self.unannounced = False
-            self.ops.changed.emit("collect")
+            self.ops.announce(self.changes)
 
     def _finish(self) -> None:
         self.drain_timer.stop()

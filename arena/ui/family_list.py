@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from arena.ledger import Ledger, catalog
+from arena.intake.families import listed
+from arena.ledger import Ledger
 from arena.rating.status import family_status
 from arena.ui.tables import Index, RowsModel, pick_rows
 
@@ -50,19 +51,7 @@ class FamilyModel(RowsModel):
         elif counts:
             self.rows = family_status(ledger, archived=archived)
         else:
-            listed = [
-                {
-                    "name": f.name,
-                    "kind": f.kind,
-                    "language": f.language,
-                    "aspect": f.aspect,
-                    "label": listing.label,
-                    "archived": listing.archived,
-                }
-                for f, listing in catalog.family_listings(ledger)
-                if archived or not listing.archived
-            ]
-            self.rows = sorted(listed, key=lambda r: (r["aspect"] == "", r["aspect"], r["name"]))
+            self.rows = listed(ledger, archived=archived)
         self.endResetModel()
 
     def _shown(self, row: int, key: str) -> str:

@@ -25,11 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from arena.errors import ArenaError
+from arena.intake.families import families_by_name
 from arena.intake.family_settings import FamilySettings, check_settings
 from arena.intake.preview import FilePreview, new_family, plan, preview_file, proposed_format
 from arena.intake.readers import DEFAULT_KINDS, READERS, ReadOptions
 from arena.intake.readers.fastchat import default_questions
-from arena.ledger import Ledger, catalog
+from arena.ledger import Ledger
 from arena.records import Family
 
 KINDS = ("votes", "tests", "tests_then_votes")
@@ -62,9 +63,7 @@ class ImportDialog(QDialog):
         self.setWindowTitle("Import outputs")
         self.setMinimumWidth(560)
         self.path = path
-        self.existing: dict[str, Family] = {
-            f.name: f for f, listing in catalog.family_listings(ledger)
-        }
+        self.existing: dict[str, Family] = families_by_name(ledger)
         self.preview: FilePreview | None = None
         self.problem = ""
         self._language_given = False

@@ -1,18 +1,21 @@
 """Importing outputs from the window: choose a file, say which family it goes to (an existing
 one, or a new one with its kind, language and bounds) and see what the import will do
-(``import_dialog``), then import it through the window's one write path."""
+(``import_dialog``), then import it through the window's one write path, off the window's
+thread (``LedgerOps.run_long``: a progress dialog counts the records read; Cancel stores
+nothing)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from arena.ledger import Ledger, soundness
+from arena.ledger import Ledger
 from arena.ui import import_dialog
-from arena.ui.operations import LedgerOps, show_error
+from arena.ui.operations import Changes, LedgerOps, show_error
 
 if TYPE_CHECKING:
     from arena.intake.outputs import ImportReport
@@ -26,7 +29,8 @@ def ask_import_path(window: QMainWindow) -> Path | None:
 
 
 def import_outputs(window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, path: Path) -> bool:
-    """Ask where ``path`` goes, then import it through ``ops`` (one transaction)."""
+    """Ask where ``path`` goes, then import it through ``ops`` (one transaction, on a
+    thread of its own)."""
     if ledger is None:
         show_error(window, "Open a ledger before importing outputs into it.")
         return False
@@ -52,12 +56,11 @@ def import_outputs(window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, p
         if families is not None:  # once the list has been read again
             QTimer.singleShot(0, lambda: families.select(report.family))
 
-    def read_and_import() -> ImportReport:
+    def read_and_import(own: Ledger, progress: Callable[[int], None]) -> ImportReport:
         # The family's settings gate the new outputs and its outputs are matched: both
-        # must still be as sealed.
-        soundness.require_sound(ledger, choice.family, soundness.FILL)
+        # must still be as sealed (``sound``).
         return import_file(
-            ledger,
+            own,
             path,
             family=choice.family,
             fmt=choice.fmt,
@@ -67,6 +70,14 @@ def import_outputs(window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, p
                 questions=choice.questions,
             ),
             create=choice.create,
+            sound=True,
+            progress=progress,
         )
 
-    return ops.run("import", read_and_import, imported)
+    return ops.run_long(
+        ledger,
+        f"Importing {path.name} into {choice.family}: {{count}} records read…",
+        Changes(family=choice.family, outputs=True, families=choice.create),
+        read_and_import,
+        imported,
+    )

@@ -2,7 +2,7 @@
 
 The window owns the ledger connection, the key actions (built from the key map
 in the settings) and the one ``LedgerOps`` every write goes through. Views listen
-to ``LedgerOps.changed`` and decide themselves what to redraw.
+to ``LedgerOps.changed`` and read in its ``Changes`` what to redraw.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from arena.ui.board.round_actions import RoundActions
 from arena.ui.family_list import FamilyList
 from arena.ui.help_overlay import HelpOverlay
 from arena.ui.keys import ACTIONS, KeyMap, make_action
-from arena.ui.operations import LedgerOps, show_error
+from arena.ui.operations import Changes, LedgerOps, show_error
 from arena.ui.rating.rating_page import RatingPage
 from arena.ui.rating.render_cache import RenderCache
 from arena.ui.settings import Settings
@@ -275,7 +275,7 @@ class MainWindow(QMainWindow):
             only = " (read-only)" if ledger.readonly else ""
             self.setWindowTitle(f"{Path(ledger.path).name}{only} — Arena")
 
-        ok = self.ops.run("open", lambda: self.ops.open_ledger(path), opened)
+        ok = self.ops.run(Changes(), lambda: self.ops.open_ledger(path), opened)
         if ok and self.ops.read_only:  # another process writes it
             show_error(self, self.ops.read_only)
         self.show_families(counts=counts)
@@ -439,10 +439,10 @@ class MainWindow(QMainWindow):
             if name:
                 self.families.select(name)
 
-    def _ledger_changed(self, kind: str) -> None:
-        if kind == "import" and self.pages.currentWidget() is self.families:
+    def _ledger_changed(self, changes: Changes) -> None:
+        if (changes.outputs or changes.families) and self.pages.currentWidget() is self.families:
             self.families.reload(self.ledger)
-        if kind == "correction":
+        if changes.corrections:
             # The Gates page has redrawn itself (it heard first); its counts changed.
             self._update_status()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.ledger import catalog
+from arena.ui.operations import Changes
 from tests.collecting.helpers import KEY, make_family
 from tests.graded.fake_endpoint import Echo, FakeEndpoint
 
@@ -42,7 +43,7 @@ def test_collected_answers_become_pairs_while_the_rater_votes(qtbot, open_window
     assert catalog.count_outputs(window.ledger, "fam") == 16
     assert [b.value() for b in dialog.bars.values()] == [8, 8]
     assert "16 answers stored, 0 failed" in dialog.status.text()
-    assert "collect" in announced
+    assert Changes(family="fam", outputs=True) in announced
     assert len(server.requests) == 32
 
 

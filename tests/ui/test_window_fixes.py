@@ -20,6 +20,7 @@ from arena.rounds.model import RoundSettings
 from arena.ui import app
 from arena.ui.board import close_round_dialog
 from arena.ui.keys import default_key_map
+from arena.ui.operations import Changes
 from arena.ui.settings_dialog import SettingsDialog
 from tests.conftest import native_line
 
@@ -59,7 +60,7 @@ def test_a_second_window_on_a_locked_ledger_reads_its_board_and_exits_3(
             if box is not window and box.isVisible():
                 box.close()
         # Nothing can be written here: a vote, a round or an import is refused.
-        assert not window.ops.run("vote", lambda: 1 / 0)
+        assert not window.ops.run(Changes(family="prose", session=True), lambda: 1 / 0)
         window.close()
 
     with Ledger.open(ui_ledger):  # the first window holds it for writing

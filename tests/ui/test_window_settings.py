@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from arena.ledger import Ledger, voting
 from arena.ui.keys import default_key_map, problems
+from arena.ui.operations import Changes
 from tests.conftest import native_line
 
 
@@ -116,7 +117,7 @@ def test_a_dropped_file_is_imported_into_the_family_the_rater_names(
     )
     answers.append("fresh")
     _drop(window, path)
-    assert changes == ["import"]
+    assert changes == [Changes(family="fresh", outputs=True, families=True)]
     assert "fresh" in [r["name"] for r in window.families.model.rows]
     assert "Imported 2 new outputs" in window.statusBar().currentMessage()
 
@@ -141,7 +142,8 @@ def test_a_ledger_open_in_another_process_is_reported_and_only_read(
         assert window.open_ledger(big_ledger)
         assert "another Arena process" in window.ops.read_only
         assert window.ledger is not None and window.ledger.readonly
-        assert not window.ops.run("import", lambda: None)  # no write is even tried
+        changes = Changes(family="big", outputs=True)
+        assert not window.ops.run(changes, lambda: None)  # no write is even tried
     assert "only reads it" in window.ops.last_error
 
 

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from arena.ledger import Ledger, voting
+from arena.ui.operations import Changes
 
 
 def press(qtbot, window, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
@@ -313,6 +314,7 @@ def test_the_session_rereads_the_ledger_only_after_changes_made_elsewhere(
     press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     press(qtbot, window, Qt.Key.Key_4)
     assert refreshed == []
-    window.ops.changed.emit("import")
-    window.ops.changed.emit("correction")
+    window.ops.changed.emit(Changes(family="prose", outputs=True, families=True))
+    window.ops.changed.emit(Changes(family="prose", corrections=True))
+    window.ops.changed.emit(Changes(family="prose", judges=True))  # no pair changes
     assert refreshed == [True, True]

@@ -1,6 +1,6 @@
 """One family's leaderboard: choose a round and a category, read the board and its summary.
 
-The page reads stored rounds through the core (``rounds``, ``find_round``) and
+The page reads stored rounds through the core (``family_rounds``, ``find_round``) and
 never changes the ledger; closing a round is the window's operation, which then
 opens this page on the new round.
 """
@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from arena.graded.board_rows import RANK_RULE, shared_rank_lines
-from arena.ledger import Ledger, catalog
-from arena.ledger import round_store as stored_rounds
+from arena.ledger import Ledger
 from arena.rating.one_agent import Agents
 from arena.rounds.anchor_words import anchor_why, unranked_entry, why_unranked
 from arena.rounds.board_vocabulary import (
@@ -35,6 +34,7 @@ from arena.rounds.board_vocabulary import (
     preliminary_rule,
 )
 from arena.rounds.closing import TESTED, find_round
+from arena.rounds.listing import family_rounds
 from arena.rounds.model import Round
 from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
@@ -182,17 +182,16 @@ class BoardPage(QWidget):
     def load(self, ledger: Ledger, family: str, round_id: str | None = None) -> None:
         """Show ``family``'s rounds, on ``round_id`` or the newest."""
         self.ledger, self.family = ledger, family
-        found = catalog.get_family(ledger, family)
-        self.kind = found.kind if found is not None else "votes"
-        listed = stored_rounds.rounds(ledger, family)
+        listed = family_rounds(ledger, family)
+        self.kind = listed.kind
         self.round_box.blockSignals(True)
         self.round_box.clear()
-        for i, entry in enumerate(listed):
+        for i, entry in enumerate(listed.rounds):
             newest = "  (newest)" if i == 0 else ""
-            pooled = " · pooled with judges" if entry["pooled"] else ""
+            pooled = " · pooled with judges" if entry.pooled else ""
             self.round_box.addItem(
-                f"{when(entry['closed_at'])} · {entry['round_id'][:8]}{pooled}{newest}",
-                entry["round_id"],
+                f"{when(entry.closed_at)} · {entry.round_id[:8]}{pooled}{newest}",
+                entry.round_id,
             )
         self.round_box.setCurrentIndex(max(0, self.round_box.findData(round_id)))
         self.round_box.blockSignals(False)

@@ -7,6 +7,7 @@ the default round stays the rater's alone, as `arena round close` without `--wit
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,7 +23,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from arena.ledger.judge_store import JudgeSummary
 from arena.rounds.model import DEFAULT_CAP, RoundSettings
 
 POOLING_NOTE = (
@@ -31,6 +31,18 @@ POOLING_NOTE = (
     "rater's alone. Each verdict weighs 1, unless a judge has more fitted verdicts than the "
     "rater has fitted votes: then the judge's verdicts together weigh what the rater's do."
 )
+
+
+class JudgeSummary(Protocol):
+    """What the dialog shows of a judge (``arena.judges.comparison.family_judges``)."""
+
+    @property
+    def judge(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def verdicts(self) -> int: ...
+
 
 WEIGHTINGS = (
     ("unit", "unit — every comparison its own weight"),

@@ -1,8 +1,10 @@
 """The Board menu: show a family's board or its gates, close a round, export the board shown.
 
-Closing a round is a ledger write, so it goes through ``LedgerOps`` like a vote:
-a failure is shown the one way and nothing is stored. Exports only write files
-the rater chose; a failure there is shown the same way.
+Closing a round is a ledger write, so it goes through ``LedgerOps`` like a vote: a
+failure is shown the one way and nothing is stored. It runs off the window's thread
+(``LedgerOps.run_long``), the progress dialog counting the outputs the gates re-read;
+Cancel stores nothing. Exports only write files the rater chose; a failure there is
+shown the same way.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from PySide6.QtWidgets import QMenu, QStackedWidget, QStatusBar, QWidget
 from arena.ledger import Ledger
 from arena.ui import dialogs
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, FLAGS_KEY, GATES_KEY, JUDGES_KEY
-from arena.ui.operations import LedgerOps, progress, show_error
+from arena.ui.operations import Changes, LedgerOps, show_error
 
 # The board, the rounds and the exports load when first used: the menu is built at
 # every start, and a window opened to rate needs none of them.
@@ -96,7 +98,7 @@ class RoundActions:
         self.actions["export_image"].setEnabled(shown)
 
     def close_round(self) -> bool:
-        from arena.ledger.judge_store import judges
+        from arena.judges.comparison import family_judges
         from arena.rounds import closing
         from arena.ui.board import close_round_dialog
 
@@ -107,7 +109,7 @@ class RoundActions:
             return False
         # The same settings, judges included, as `arena round close --with-judges` builds.
         settings = close_round_dialog.ask_round_settings(
-            window.window(), family, judges(ledger, family)
+            window.window(), family, family_judges(ledger, family)
         )
         if settings is None:
             return False
@@ -122,16 +124,16 @@ class RoundActions:
             "Count as failed and close",
         ):
             return False
-        with progress(
-            window.window(), f"Closing a round of {family}: re-running the gates…", total
-        ) as advance:
-            return window.ops.run(
-                "round",
-                lambda: closing.close_round(
-                    ledger, family, settings, progress=advance, allow_missing=bool(untested)
-                ),
-                lambda found: window.show_board(family, found.round_id),
-            )
+        return window.ops.run_long(
+            ledger,
+            f"Closing a round of {family}: re-running the gates…",
+            Changes(family=family, gates=True, rounds=True),
+            lambda own, advance: closing.close_round(
+                own, family, settings, progress=advance, allow_missing=bool(untested)
+            ),
+            lambda found: window.show_board(family, found.round_id),
+            total=total,
+        )
 
     def _suggestion(self, suffix: str) -> Path:
         board = self.host.board

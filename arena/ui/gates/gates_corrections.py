@@ -22,7 +22,7 @@ from arena.records import Event
 from arena.ui import dialogs
 from arena.ui.gates.gates_data import GatesData, gate_title
 from arena.ui.keys import GATES_ACTIONS, default_keys, display, page_actions
-from arena.ui.operations import LedgerOps
+from arena.ui.operations import Changes, LedgerOps
 
 
 class CorrectionHost(Protocol):
@@ -82,10 +82,13 @@ class CorrectionActions:
             self.page.say("Select a failing verdict first (arrow keys in the list).")
         return failure
 
+    def _changes(self) -> Changes:
+        return Changes(family=self.page.family, corrections=True)
+
     def _write(self, op: Callable[[], str], said: str) -> bool:
         undo = display(default_keys(GATES_ACTIONS[-1]))
         return self.page.ops.run(
-            "correction",
+            self._changes(),
             op,
             lambda event: self.page.say(f"{said} (event {event[:12]}; {undo} undoes it)."),
         )
@@ -251,7 +254,7 @@ class CorrectionActions:
         if reason is None:
             return False
         return self.page.ops.run(
-            "correction",
+            self._changes(),
             lambda: corrections.retract(ledger, event_id, reason=reason),
             lambda _id: self.page.say(f"Undone: {what}."),
         )

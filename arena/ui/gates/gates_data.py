@@ -18,7 +18,7 @@ from arena.gates import screening
 from arena.gates.evidence import language_pieces
 from arena.gates.langid import language_code
 from arena.gates.screening import GateFailure
-from arena.ledger import Ledger, catalog
+from arena.ledger import Ledger
 from arena.pairs.case_doubt import Doubt
 from arena.rating.status import family_status
 from arena.records import GATES, Case, CaseId, Event, Output, OutputId
@@ -72,7 +72,7 @@ class GatesData:
     def __init__(self, ledger: Ledger, family: str, cache: ReadingCache | None = None) -> None:
         self.state = family_state.load(ledger, family)
         self.family = self.state.family
-        self.labels = {s.system_id: s.label for s in catalog.systems(ledger, family)}
+        self.labels = screening.system_labels(ledger, family)
         self.failures: list[GateFailure] = screening.failures(ledger, self.state)
         self.status: dict[str, Any] = family_status(ledger, family)[0]
         self._cache: ReadingCache = cache if cache is not None else {}

@@ -34,7 +34,7 @@ from arena.ui.gates.gates_corrections import CorrectionActions
 from arena.ui.gates.gates_data import GatesData, ReadingCache
 from arena.ui.gates.gates_detail import VerdictDetail
 from arena.ui.gates.gates_tree import GROUPINGS, FailureTree, Key, key_of
-from arena.ui.operations import LedgerOps
+from arena.ui.operations import Changes, LedgerOps
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.scroll_keep import areas_in, keep_scroll
 from arena.ui.theme import Theme
@@ -259,7 +259,7 @@ class GatesPage(QWidget):
                 "(→) and choose a verdict."
             )
 
-    def _ledger_changed(self, _kind: str) -> None:
+    def _ledger_changed(self, _changes: Changes) -> None:
         if self.ledger is not None and self.isVisible():
             self.reload()
 

@@ -1,5 +1,5 @@
 """The Judges page's Import verdicts…: what `arena judges import` asks, in a dialog, and the
-import itself (one transaction, through the window's ``LedgerOps``)."""
+import itself (one transaction, off the window's thread through ``LedgerOps.run_long``)."""
 
 from __future__ import annotations
 

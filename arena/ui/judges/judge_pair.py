@@ -9,10 +9,8 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from arena.judges.disagreements import Disagreement
-from arena.ledger import Ledger, catalog, voting
-from arena.rating.session import PairView as Pair
-from arena.records import OutputId, VoteId
+from arena.judges.disagreements import Disagreement, pair_shown
+from arena.ledger import Ledger
 from arena.ui.rating.pair_view import PairView
 from arena.ui.rating.render_cache import RenderCache
 from arena.ui.theme import Theme
@@ -65,18 +63,14 @@ class JudgePair(QWidget):
 
     def show_disagreement(self, ledger: Ledger, family: str, d: Disagreement, judge: str) -> bool:
         """Show ``d``'s pair; False when its outputs or vote are not in ``ledger``."""
-        vote = voting.get_vote(ledger, VoteId(d.vote_id))
-        presentation = vote and voting.get_presentation(ledger, vote.presentation_id)
-        case = catalog.get_case(ledger, family, d.case_id)
-        left = catalog.get_output(ledger, OutputId(d.left.output_id))
-        right = catalog.get_output(ledger, OutputId(d.right.output_id))
-        if not (presentation and case and left and right):
+        pair = pair_shown(ledger, family, d)
+        if pair is None:
             return False
         self.shown = d
         self.answers.setText(answers_html(d, judge))
         self.view.left.title.setText(f"Left: {d.left.label}")
         self.view.right.title.setText(f"Right: {d.right.label}")
-        self.view.show_pair(Pair(presentation, case, left, right, identity_leak=""))
+        self.view.show_pair(pair)
         return True
 
     def set_theme(self, theme: Theme) -> None:

@@ -39,7 +39,7 @@ from arena.ui.judges import judge_import
 from arena.ui.judges.judge_pair import JudgePair
 from arena.ui.judges.judge_tables import BoardTable, DisagreementTable, JudgeTable, heading
 from arena.ui.keys import JUDGES_ACTIONS, page_actions
-from arena.ui.operations import LedgerOps
+from arena.ui.operations import Changes, LedgerOps
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.tables import pick_rows
 from arena.ui.theme import Theme
@@ -265,8 +265,12 @@ class JudgesPage(QWidget):
         def done(report: judge_import.JudgeImportReport) -> None:
             self.note = f"{report.summary()}."
 
-        return self.ops.run(
-            "judges", lambda: judge_import.import_verdicts(ledger, family, chosen), done
+        return self.ops.run_long(
+            ledger,
+            f"Importing {chosen.judge}'s verdicts into {family}…",
+            Changes(family=family, judges=True),
+            lambda own, _progress: judge_import.import_verdicts(own, family, chosen),
+            done,
         )
 
     def back(self) -> bool:
@@ -277,7 +281,7 @@ class JudgesPage(QWidget):
         self.found_table.setFocus()
         return True
 
-    def _ledger_changed(self, _kind: str) -> None:
+    def _ledger_changed(self, _changes: Changes) -> None:
         if self.ledger is not None and self.isVisible():
             self.reload()
 

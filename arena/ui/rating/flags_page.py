@@ -24,13 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from arena.ledger import Ledger, catalog
+from arena.ledger import Ledger
 from arena.rating import flags
 from arena.rating.flags import Flag
-from arena.records import OutputId
 from arena.ui import dialogs
 from arena.ui.keys import FLAGS_ACTIONS, page_actions
-from arena.ui.operations import LedgerOps
+from arena.ui.operations import Changes, LedgerOps
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.rating.flag_table import FlagTable, when
 from arena.ui.tables import pick_rows
@@ -153,7 +152,7 @@ class FlagsPage(QWidget):
 
     def _detail(self, flag: Flag) -> str:
         assert self.ledger is not None  # rows exist only for a loaded ledger
-        case = catalog.get_case(self.ledger, self.family, flag.case_id or "")
+        case, texts = flags.flagged_pair(self.ledger, flag)
         parts = [
             f"<h3>{_h(flag.status.capitalize())}</h3>",
             f"<p><b>Note:</b> {_h(flag.note)}<br>",
@@ -170,8 +169,7 @@ class FlagsPage(QWidget):
             side = flag.side(name)
             if side is None:
                 continue
-            output = catalog.get_output(self.ledger, OutputId(side.output_id))
-            text = output.text if output is not None else ""
+            text = texts[name]
             text = text[:EXCERPT] + ("…" if len(text) > EXCERPT else "")
             removed = " — removed" if flag.removed(name) else ""
             parts.append(
@@ -180,7 +178,7 @@ class FlagsPage(QWidget):
             )
         return "".join(parts)
 
-    def _ledger_changed(self, _kind: str) -> None:
+    def _ledger_changed(self, _changes: Changes) -> None:
         if self.ledger is not None and self.isVisible():
             selected = self.selected()
             self.reload(keep=selected.event_id if selected else None)
@@ -209,7 +207,7 @@ class FlagsPage(QWidget):
             self.last_acted = flag.event_id
             self.say(f"{said} (event {event[:12]}; U or Ctrl+Z undoes it).")
 
-        return self.ops.run("correction", op, done)
+        return self.ops.run(Changes(family=self.family, corrections=True), op, done)
 
     def retire(self) -> bool:
         flag = self._chosen()
@@ -313,5 +311,7 @@ class FlagsPage(QWidget):
             self.say(f"Done: {what}.")
 
         return self.ops.run(
-            "correction", lambda: flags.undo_answer(ledger, flag.event_id, reason=reason), done
+            Changes(family=self.family, corrections=True),
+            lambda: flags.undo_answer(ledger, flag.event_id, reason=reason),
+            done,
         )

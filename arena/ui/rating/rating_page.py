@@ -16,21 +16,19 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from arena.ledger import Ledger, soundness
+from arena.ledger import Ledger
 from arena.rating.session import PairView as Pair
-from arena.rating.session import RatingSession
+from arena.rating.session import RatingSession, sitting
 from arena.records import Choice, PresentationId, Vote
 from arena.ui import dialogs
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, display
-from arena.ui.operations import LedgerOps
+from arena.ui.operations import Changes, LedgerOps
 from arena.ui.rating.after_paint import AfterPaint
 from arena.ui.rating.pair_view import PairView
 from arena.ui.rating.render_cache import RenderCache
 from arena.ui.theme import Theme
 
 IDLE_SECONDS = 15 * 60
-# The writes of the rating session itself (``LedgerOps`` kinds).
-SESSION_WRITES = frozenset({"session", "present", "vote", "skip", "undo", "flag"})
 VOTE_BUTTONS = (
     ("left", "Left is better"),
     ("right", "Right is better"),
@@ -185,7 +183,7 @@ class RatingPage(QWidget):
                     f"{family}` records their trials."
                 )
 
-        started = self.ops.run("session", lambda: _sitting(ledger, family), opened)
+        started = self.ops.run(self._own, lambda: sitting(ledger, family), opened)
         return started and self.show_current()
 
     def stop(self) -> None:
@@ -196,12 +194,17 @@ class RatingPage(QWidget):
         self._show_end(False)
         self.flagged = {}
 
-    def _ledger_changed(self, kind: str) -> None:
+    @property
+    def _own(self) -> Changes:
+        """What the session's writes change: rows it keeps in memory itself."""
+        return Changes(family=self.family, session=True)
+
+    def _ledger_changed(self, changes: Changes) -> None:
         # The session keeps its own writes in memory; anything else (an import, a
         # correction, the gates re-run at round close) may change its pairs.
-        if self.session is not None and kind not in SESSION_WRITES:
+        if self.session is not None and changes.pairs:
             self.session.refresh()
-            if kind == "collect" and self.current_pair() is None:  # new answers, new pairs
+            if changes.outputs and self.current_pair() is None:  # new answers, new pairs
                 self.show_current()
 
     def _awake(self) -> bool:
@@ -251,7 +254,7 @@ class RatingPage(QWidget):
     def show_current(self) -> bool:
         session = self.session
         assert session is not None
-        shown = self.ops.run("present", session.current, self._display)
+        shown = self.ops.run(self._own, session.current, self._display)
         if not shown:
             # The next pair could not be recorded as shown: show none rather than the
             # pair already voted, so no key can vote on something unseen.
@@ -317,7 +320,7 @@ class RatingPage(QWidget):
     def vote(self, choice: Choice) -> None:
         session = self._ready()
         if session is not None:
-            self.ops.run("vote", lambda: session.vote(choice), self._voted)
+            self.ops.run(self._own, lambda: session.vote(choice), self._voted)
 
     def skip(self) -> None:
         session = self._ready()
@@ -325,7 +328,7 @@ class RatingPage(QWidget):
             return
         comment = dialogs.ask_text(self, "Skip this pair", "Why skip? (optional)")
         if comment is not None:
-            self.ops.run("skip", lambda: session.skip(comment), self._voted)
+            self.ops.run(self._own, lambda: session.skip(comment), self._voted)
 
     def _voted(self, vote: Vote) -> None:
         if vote.choice != "skip":
@@ -355,7 +358,7 @@ class RatingPage(QWidget):
                 pair=again,
             )
 
-        self.ops.run("undo", session.undo, undone)
+        self.ops.run(self._own, session.undo, undone)
 
     def flag(self) -> None:
         session = self._ready()
@@ -373,7 +376,7 @@ class RatingPage(QWidget):
                     "Pair flagged (Shift+F lists the flags). Vote on it, or skip it.", pair=pair
                 )
 
-            self.ops.run("flag", lambda: session.flag(note), flagged)
+            self.ops.run(self._own, lambda: session.flag(note), flagged)
 
     def show_notice(self, text: str, *, pair: Pair | None = None) -> None:
         """A banner above the pair; with ``pair``, it goes when another pair is shown."""
@@ -386,14 +389,6 @@ class RatingPage(QWidget):
         self.notice_pair = None
         self.notice.hide()
         self.notice_close.hide()
-
-
-def _sitting(ledger: Ledger, family: str) -> RatingSession:
-    """A session on ``family``, once the ledger is found sound where that costs no read of
-    the family's rows (its guards, rows added outside Arena, the head file): checked as a
-    sitting starts, never at a vote; closing a round and importing read them all again."""
-    soundness.require_sound(ledger, family, soundness.VOTING, rows=False)
-    return RatingSession(ledger, family)
 
 
 def stop_note(session: RatingSession) -> str:
