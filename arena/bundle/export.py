@@ -97,7 +97,7 @@ def _outputs(
 
 def _pooled_verdicts(ledger: Ledger, found: Round) -> list[dict[str, Any]]:
     """The verdicts a pooled round fitted: its judges', from the sources it records."""
-    sources = {(j["judge"], s["sha256"]) for j in found.judges or () for s in j["sources"]}
+    sources = {(j.judge, s.sha256) for j in found.judges or () for s in j.sources}
     return [
         row
         for row in judge_store.verdict_rows(ledger, found.family, found.pooled)
@@ -207,16 +207,7 @@ def bundle_files(
         "closed_at": found.closed_at,
         "settings": found.recorded_settings(),
         # The settings the round was closed with (they may have changed since).
-        "family": found.family_settings
-        or {
-            "name": fam.name,
-            "kind": fam.kind,
-            "language": fam.language,
-            "min_chars": fam.min_chars,
-            "max_chars": fam.max_chars,
-            "aspect": fam.aspect,
-            "reference": fam.reference,
-        },
+        "family": dataclasses.asdict(found.family_settings or fam),
         "files": {n: hashlib.sha256(data).hexdigest() for n, data in sorted(files.items())},
         # The ledger's state at export: `arena check --bundle` proves a ledger still holds it.
         "ledger_head": None if head is None else {"seq": head.seq, "hash": head.hash},

@@ -13,6 +13,7 @@ from arena.family_state import FamilyState
 from arena.ledger.judge_store import as_verdict
 from arena.rounds.comparison_table import Comparison, Comparisons
 from arena.rounds.comparisons import judge_comparisons
+from arena.rounds.model import Recorded
 from arena.rounds.pooling import judges_record
 
 # What the round records of each judge and verify works out again (kind and sources apart).
@@ -30,7 +31,7 @@ def check_judges(
     comparisons: list[Comparison],
     report: VerifyReport,
 ) -> None:
-    recorded = manifest["settings"].get("with_judges")
+    recorded = Recorded.from_json(manifest["settings"]).judges
     published = [c for c in comparisons if c.source == "judge"]
     if recorded is None:
         if published or "judges.jsonl" in files:
@@ -38,13 +39,13 @@ def check_judges(
                 "comparisons.jsonl: judges' verdicts in a round that pools no judge"
             )
         return
-    report.judges = [j["judge"] for j in recorded]
+    report.judges = [j.judge for j in recorded]
     for judge in recorded:
-        for source in judge["sources"]:
+        for source in judge.sources:
             # The signer's own bundle pooled as a colleague's counts their votes twice.
-            if report.signer is not None and source.get("signer") == report.signer:
+            if report.signer is not None and source.signer == report.signer:
                 report.problems.append(
-                    f"manifest.json: judge {judge['judge']}'s bundle {source['sha256'][:12]} "
+                    f"manifest.json: judge {judge.judge}'s bundle {source.sha256[:12]} "
                     f"is signed by this bundle's own signer ({report.signer}): the rater's "
                     "votes pooled again as a colleague's"
                 )
@@ -52,18 +53,18 @@ def check_judges(
         report.problems.append("judges.jsonl: missing from a round pooled with judges")
         return
     rows = lines(files["judges.jsonl"], "judges.jsonl")
-    by_name = {j["judge"]: j for j in recorded}
-    sources = {(j["judge"], s["sha256"]) for j in recorded for s in j["sources"]}
+    by_name = {j.judge: j for j in recorded}
+    sources = {(j.judge, s.sha256) for j in recorded for s in j.sources}
     for number, row in enumerate(rows, start=1):
         if (row["judge"], row["source_sha256"]) not in sources:
             report.problems.append(
                 f"judges.jsonl: line {number}: a verdict of {row['judge']!r} from a source "
                 "the round does not record"
             )
-        elif row["kind"] != by_name[row["judge"]]["kind"]:
+        elif row["kind"] != by_name[row["judge"]].kind:
             report.problems.append(
                 f"judges.jsonl: line {number}: a {row['kind']} verdict of a "
-                f"{by_name[row['judge']]['kind']} judge"
+                f"{by_name[row['judge']].kind} judge"
             )
     verdicts = [as_verdict(row) for row in rows]
     rater = sum(c.source == "vote" and c.status == "fitted" for c in comparisons)
@@ -88,9 +89,9 @@ def check_judges(
     for name, entry in by_name.items():
         redone = found.get(name, {"verdicts": 0})
         for key in RECORDED:
-            if entry.get(key) != redone.get(key):
+            if getattr(entry, key) != redone.get(key):
                 report.problems.append(
-                    f"manifest.json: judge {name} {key}: recorded {entry.get(key)}, "
+                    f"manifest.json: judge {name} {key}: recorded {getattr(entry, key)}, "
                     f"judges.jsonl gives {redone.get(key)}"
                 )
     for name in sorted(set(found) - set(by_name)):

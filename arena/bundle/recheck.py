@@ -26,7 +26,8 @@ from arena.rounds.comparisons import (
     settled_output_pairs,
     vote_status,
 )
-from arena.rounds.model import RoundSettings
+from arena.rounds.model import Board, BoardRow, Recorded, RoundSettings
+from arena.rounds.round_records import RoundEvent
 from arena.rounds.round_summary import summary
 from arena.rounds.scoring import BoardFit, fit_board
 
@@ -91,7 +92,8 @@ def check_settlement(
     state: FamilyState, manifest: dict, comparisons: list[Comparison], report: VerifyReport
 ) -> None:
     """Settle the family again from the bundle: every settled comparison and vote status."""
-    if manifest["settings"].get("events") != state.decisions.record():
+    in_force = tuple(RoundEvent.from_json(e) for e in state.decisions.record())
+    if Recorded.from_json(manifest["settings"]).events != in_force:
         report.problems.append(
             "manifest.json: the round's corrections differ from those events.jsonl puts in force"
         )
@@ -266,56 +268,61 @@ def _same(a: float | None, b: float | None, tolerance: float) -> bool:
     return math.isclose(a, b, rel_tol=0, abs_tol=tolerance)
 
 
-def _compare_board(name: str, published: list[dict], refit: BoardFit, report: VerifyReport) -> None:
+def _compare_board(
+    name: str, published: tuple[BoardRow, ...], refit: BoardFit, report: VerifyReport
+) -> None:
     for row in published:
-        score = refit.scores.get(row["system"])
+        score = refit.scores.get(row.system)
         if score is None:
-            report.problems.append(f"{name}: {row['label']} is not among the refitted systems")
+            report.problems.append(f"{name}: {row.label} is not among the refitted systems")
             continue
-        if not _same(row["points"], score.points, POINTS_TOLERANCE) or row["rank"] != score.rank:
+        if not _same(row.points, score.points, POINTS_TOLERANCE) or row.rank != score.rank:
             report.problems.append(
-                f"{name}: {row['label']} published {row['points']} "
-                f"(rank {row['rank']}), refit gives {score.points} "
+                f"{name}: {row.label} published {row.points} "
+                f"(rank {row.rank}), refit gives {score.points} "
                 f"(rank {score.rank})"
             )
-        elif row["points"] is not None:
+        elif row.points is not None and score.points is not None:
             report.largest_difference = max(
-                report.largest_difference, abs(row["points"] - score.points)
+                report.largest_difference, abs(row.points - score.points)
             )
 
 
-def _compare_anchor(name: str, published: dict, refit: BoardFit, report: VerifyReport) -> None:
+def _compare_anchor(name: str, published: Board, refit: BoardFit, report: VerifyReport) -> None:
     """The anchor worked out again, and how it was chosen (rounds closed before that was
     recorded have only the system and the reason)."""
-    recorded = published.get("anchor") or {"system": None}
-    labels = {row["system"]: row["label"] for row in published["systems"]}
-    again = refit.anchor_record(labels).to_json()
-    if any(not _close(recorded[k], v) for k, v in again.items() if k in recorded):
+    recorded = published.anchor.to_json() if published.anchor else {"system": None}
+    labels = {row.system: row.label for row in published.systems}
+    again = refit.anchor_record(labels)
+    if any(not _close(recorded[k], v) for k, v in again.to_json().items() if k in recorded):
         report.problems.append(
             f"{name}: anchor: published {recorded.get('label')} ({recorded.get('reason')}), "
-            f"refit gives {again['label']} ({again['reason']})"
+            f"refit gives {again.label} ({again.reason})"
         )
 
 
+# What a board's uncertainty records of how its intervals were made, checked again.
+_HOW = ("available", "reason", "method", "resamples", "seed", "stream")
+
+
 def _compare_intervals(
-    name: str, published: dict, again: uncertainty.Found | None, report: VerifyReport
+    name: str, published: Board, again: uncertainty.Found | None, report: VerifyReport
 ) -> None:
     """A board's recorded check of its regime and its intervals, worked out again (rounds
     closed before intervals were recorded have neither: nothing to recheck)."""
-    recorded = published.get("uncertainty")
+    recorded = published.uncertainty
     if recorded is None:
         return
     if again is None:
         report.problems.append(f"{name}: records an uncertainty its family kind never has")
         return
     record, found = again
-    for key in ("available", "reason", "method", "resamples", "seed", "stream"):
-        if recorded.get(key) != record[key]:
-            report.problems.append(
-                f"{name}: uncertainty {key}: published {recorded.get(key)}, again {record[key]}"
-            )
-    for row in published["systems"]:
-        shown, redone = row.get("ci95"), found.get(row["system"])
+    for key in _HOW:
+        shown, redone = getattr(recorded, key), getattr(record, key)
+        if shown != redone:
+            report.problems.append(f"{name}: uncertainty {key}: published {shown}, again {redone}")
+    for row in published.systems:
+        shown, redone = row.ci95, found.get(row.system)
         if shown is None and redone is None:
             continue
         if (
@@ -324,7 +331,7 @@ def _compare_intervals(
             or not all(_same(x, y, POINTS_TOLERANCE) for x, y in zip(shown, redone, strict=True))
         ):
             report.problems.append(
-                f"{name}: {row['label']} 95% interval: published {shown}, bootstrap again {redone}"
+                f"{name}: {row.label} 95% interval: published {shown}, bootstrap again {redone}"
             )
         else:
             report.intervals += 1
@@ -338,20 +345,22 @@ def refit(
     settings: RoundSettings,
     report: VerifyReport,
 ) -> None:
-    systems = [r["system"] for r in sorted(board["systems"], key=lambda r: r["label"])]
+    family = Board.from_json(board)
+    systems = [r.system for r in sorted(family.systems, key=lambda r: r.label)]
     report.systems = len(systems)
     reference = manifest["family"]["reference"]
     fit = fit_board(comparisons, weights, systems, reference=reference, settings=settings)
-    _compare_board("board.json", board["systems"], fit, report)
-    _compare_anchor("board.json", board, fit, report)
+    _compare_board("board.json", family.systems, fit, report)
+    _compare_anchor("board.json", family, fit, report)
     redo = uncertainty.for_family(
         comparisons, systems, settings, reference, manifest["family"]["kind"]
     )
-    _compare_intervals("board.json", board, redo(fit, weights, None), report)
-    for category, view in board["categories"].items():
+    _compare_intervals("board.json", family, redo(fit, weights, None), report)
+    for category, shown in board["categories"].items():
+        view = Board.from_json(shown)
         inside = np.where(comparisons.mask("category", category), weights, 0.0)
         part = fit_board(comparisons, inside, systems, reference=reference, settings=settings)
-        _compare_board(f"board.json category {category}", view["systems"], part, report)
+        _compare_board(f"board.json category {category}", view.systems, part, report)
         _compare_anchor(f"board.json category {category}", view, part, report)
         _compare_intervals(
             f"board.json category {category}", view, redo(part, inside, category), report

@@ -16,7 +16,7 @@ from arena.rating.one_agent import agents_of
 from arena.records import System, SystemDescriptor
 from arena.rounds import settings_record
 from arena.rounds.case_set import case_set_hash
-from arena.rounds.model import RoundSettings
+from arena.rounds.model import Board, Recorded
 
 _WHERE = "manifest.json: settings"
 
@@ -26,35 +26,32 @@ def problems(
 ) -> list[str]:
     """What in the settings record of ``manifest`` the bundle does not bear out (nothing
     for a round closed before the record was kept)."""
-    recorded = manifest["settings"]
-    if "method" not in recorded:
+    recorded = Recorded.from_json(manifest["settings"])
+    record = recorded.settings_record
+    if record is None:
         return []
     kind = manifest["family"]["kind"]
-    settings = RoundSettings(
-        **{k: recorded[k] for k in ("penalty", "base", "threshold", "seed")},
-    )
+    settings = recorded.settings
     found = []
-    if recorded["method"] != settings_record.method(kind, settings, board["anchor"]):
+    if record.method != settings_record.method(kind, settings, Board.from_json(board).anchor):
         found.append(f"{_WHERE}.method: not the round's penalty, base and anchor (changed)")
-    if recorded["coverage"] != settings_record.coverage(kind, settings):
+    if record.coverage != settings_record.coverage(kind, settings):
         found.append(f"{_WHERE}.coverage: not the coverage rules of a {kind} round (changed)")
-    if recorded["seeds"]["intervals"] != settings.seed:
+    if record.seeds.intervals != settings.seed:
         found.append(f"{_WHERE}.seeds: not the round's seed (changed)")
     cases = [state.cases[c] for c in state.cases_in_force]
-    shown = recorded["case_set"]
-    if (shown["hash"], shown["cases"]) != (case_set_hash(cases), len(cases)):
+    shown = record.case_set
+    if shown is None or (shown.hash, shown.cases) != (case_set_hash(cases), len(cases)):
         found.append(
             f"{_WHERE}.case_set: not the {len(cases)} cases in force in cases.jsonl (changed)"
         )
-    if "agents" in recorded:
+    if record.agents is not None:
         answering = {o.system_id for o in state.in_force}
         systems = [
             System(row["system_id"], row["label"], SystemDescriptor(**row["descriptor"]))
             for row in lines(files["systems.jsonl"], "systems.jsonl")
             if row["system_id"] in answering
         ]
-        agents = recorded["agents"]
-        again = agents_of(systems, allowed=agents["mixed_harness"] == "allow").to_json()
-        if agents != again:
+        if record.agents != agents_of(systems, allowed=record.agents.allowed):
             found.append(f"{_WHERE}.agents: not the agents of systems.jsonl (changed)")
     return found

@@ -25,7 +25,7 @@ from arena.records import (
     output_id,
 )
 from arena.rounds.comparison_table import Comparison, Comparisons
-from arena.rounds.model import RoundSettings
+from arena.rounds.model import Recorded
 from arena.rounds.scoring import fitted_weights
 
 _FIELDS = {f.name for f in dataclasses.fields(Comparison)}
@@ -180,13 +180,7 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
         report.problems += settings_check.problems(files, manifest, board, state)
     elif any(c.source == "judge" for c in comparisons) or "judges.jsonl" in files:
         report.problems.append("judges' verdicts in a bundle without the family's gate verdicts")
-    settings = RoundSettings(
-        **{
-            k: manifest["settings"][k]
-            for k in ("weighting", "cap", "penalty", "base", "threshold", "seed")
-        },
-        with_judges=tuple(j["judge"] for j in manifest["settings"].get("with_judges") or ()),
-    )
+    settings = Recorded.from_json(manifest["settings"]).settings
     weights = np.array([r["fitted_weight"] for r in rows], dtype=float)
     columns = Comparisons.from_records(comparisons)
     if not np.allclose(weights, fitted_weights(columns, settings), rtol=0, atol=1e-12):

@@ -17,9 +17,8 @@ from arena.rounds.board_vocabulary import (
     board_columns,
     cell,
 )
-from arena.rounds.model import BoardRow
-
-Row = dict[str, Any]
+from arena.rounds.model import BoardRow, RoundSummary
+from arena.rounds.round_records import Uncertainty
 
 
 def fmt(value: Any, digits: int = 0, percent: bool = False) -> Any:
@@ -52,19 +51,19 @@ def _header(column: Column) -> str:
 NOT_TOLD = "not enough votes to tell"
 
 
-def told(summary: Row, key: str, text: str) -> str:
+def told(summary: RoundSummary, figure: str, text: str) -> str:
     """A summary figure as printed, or why the votes cannot tell it (``unavailable``)."""
-    reason = (summary.get("unavailable") or {}).get(key)
+    reason = (summary.unavailable or {}).get(figure)
     return f"{NOT_TOLD} ({reason})" if reason else text
 
 
-def uncertainty_line(record: Row | None) -> str | None:
+def uncertainty_line(record: Uncertainty | None) -> str | None:
     """One line on a voted board's intervals: how they were made, or why there are none."""
     if record is None:
         return None
-    if not record["available"]:
-        return f"uncertainty unavailable: {record['reason']}"
+    if not record.available:
+        return f"uncertainty unavailable: {record.reason}"
     return (
-        f"95% intervals: {record['method']} of the cases, {record['resamples']} resamples, "
-        f"seed {record['seed']}; the board's regime lies where coverage was checked"
+        f"95% intervals: {record.method} of the cases, {record.resamples} resamples, "
+        f"seed {record.seed}; the board's regime lies where coverage was checked"
     )

@@ -12,41 +12,10 @@ from arena.cli.commands import open_ledger
 from arena.cli.round_text import print_round
 from arena.errors import BadInput
 from arena.rounds.anchor_words import anchor_why, unranked_entry
+from arena.rounds.model import GRADED_KEYS as GRADED_KEYS  # a graded row's --json keys
 
 if TYPE_CHECKING:
-    from arena.rounds.model import BoardRow, Round
-
-# Keys of a `round show --json` system entry, in the order docs/cli.md lists them.
-SYSTEM_KEYS = (
-    "system",
-    "label",
-    "points",
-    "rank",
-    "preliminary",
-    "unranked",
-    "far_behind",
-    "votes",
-    "decisive_votes",
-    "both_bad_share",
-    "gate_failure_share",
-    "cost_per_output",
-    "p50_latency_ms",
-    "pass_rate",
-    "failed_tests_share",
-)
-# And, for graded families only:
-GRADED_KEYS = (
-    "headline",
-    "ci95",
-    "ci_method",
-    "passed",
-    "tasks",
-    "coverage",
-    "categories",
-    "status_counts",
-    "missing_reasons",
-    "tier",
-)
+    from arena.rounds.model import Round
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -190,35 +159,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def public(found: Round, category: str | None = None) -> dict[str, Any]:
     """The documented `round show --json` view of a stored round (or of a category's refit)."""
-    board = found.categories[category] if category else found.board
-    shown = {
-        "round": found.round_id,
-        "family": found.family,
-        "kind": found.kind,
-        "closed_at": found.closed_at,
-        "settings": found.recorded_settings(),
-        "anchor": board.anchor.to_json() if board.anchor else None,
-        "systems": [_system(r, category=bool(category)) for r in board.systems],
-        "summary": found.summary.to_json(),
-    }
-    if board.uncertainty is not None:  # voted boards of rounds closed since it is recorded
-        shown["uncertainty"] = board.uncertainty
-    if category:
-        shown["category"] = category
-    return shown
-
-
-def _system(row: BoardRow, *, category: bool = False) -> dict[str, Any]:
-    from arena.rounds.model import CATEGORY_FIELDS, TESTED_FIELDS
-
-    keys = (
-        SYSTEM_KEYS
-        + ("status",)
-        + (CATEGORY_FIELDS if category else ())
-        + (GRADED_KEYS if row.graded else ("ci95",))
-        + (TESTED_FIELDS if row.trials is not None else ())
-    )
-    return {k: getattr(row, k) for k in keys}
+    return found.shown_json(category)
 
 
 def cmd_import_votes(args: argparse.Namespace) -> int:
@@ -251,8 +192,13 @@ def cmd_fit(args: argparse.Namespace) -> int:
     if args.json:
         output.emit_json(board)
         return 0
+    from arena.rounds.round_records import AnchorFallback
+
+    chosen = board["anchor_fallback"]
     why = anchor_why(
-        board["anchor_reason"], board["anchor_fallback"], reference=f"--anchor {args.anchor}"
+        board["anchor_reason"],
+        None if chosen is None else AnchorFallback.from_json(chosen),
+        reference=f"--anchor {args.anchor}",
     )
     print(f"anchor: {board['anchor']} ({why}), penalty {board['penalty']:g}")
     ranked = [s for s in board["systems"] if not s["unranked"]]

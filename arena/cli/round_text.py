@@ -4,11 +4,8 @@ known limits at the foot."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from arena.cli import output
 from arena.cli.board_text import board_table, fmt, told, uncertainty_line
-from arena.rating.one_agent import Agents
 from arena.rounds import summary_text
 from arena.rounds.anchor_words import anchor_why, unranked_entry
 from arena.rounds.board_vocabulary import (
@@ -21,13 +18,14 @@ from arena.rounds.board_vocabulary import (
 )
 from arena.rounds.known_limits import known_limits
 from arena.rounds.model import BoardRow, Round
+from arena.rounds.round_records import PooledJudge
 from arena.rounds.settings_text import settings_lines
 
 
 def agents_warning(found: Round) -> str | None:
     """A tests family whose systems do not share one agent, unless the family allows it."""
-    recorded = (found.record or {}).get("agents")
-    if recorded is None or not (agents := Agents.from_json(recorded)).reported:
+    agents = found.settings_record.agents if found.settings_record else None
+    if agents is None or not agents.reported:
         return None
     return "warning: " + agents.warning(found.family)
 
@@ -53,25 +51,23 @@ def solutions_note(ranked: list[BoardRow]) -> str | None:
 def footer(found: Round) -> list[str]:
     """The "Round settings" section and the known limits, as printed last."""
     lines = ["", "Round settings"]
-    settings = settings_lines(found.kind, found.recorded_settings())
+    settings = settings_lines(found.kind, found)
     lines += [f"  {name}: {text}" for name, text in settings]
     lines += ["", "Known limits"]
     lines += [f"  - {limit}" for limit in known_limits(found.kind)]
     return lines
 
 
-def pooled_line(judge: dict[str, Any]) -> str:
+def pooled_line(judge: PooledJudge) -> str:
     """One pooled judge: its verdicts, how many were fitted and at what weight."""
     fitted = (
-        f"{judge['fitted']} fitted at weight {judge['weight']:.4g}"
-        if judge["fitted"]
-        else "none fitted"
+        f"{judge.fitted} fitted at weight {judge.weight:.4g}" if judge.fitted else "none fitted"
     )
-    left = sum(judge["left_out"].values())
+    left = sum(judge.left_out.values())
     return (
-        f"pooled: {judge['judge']} ({judge['kind']}), {judge['verdicts']} verdicts, {fitted}"
+        f"pooled: {judge.judge} ({judge.kind}), {judge.verdicts} verdicts, {fitted}"
         + (f", {left} left out" if left else "")
-        + (f", {judge['unmatched']} unmatched (no single output)" if judge["unmatched"] else "")
+        + (f", {judge.unmatched} unmatched (no single output)" if judge.unmatched else "")
     )
 
 
@@ -93,7 +89,7 @@ def print_round(found: Round, category: str | None = None) -> None:
         title += f", category {category}"
     judges = found.judges
     if judges:
-        title += ", pooled with judges " + ", ".join(j["judge"] for j in judges)
+        title += ", pooled with judges " + ", ".join(j.judge for j in judges)
     print(title)
     # The settings are listed whole under "Round settings", below the summary.
     print(f"anchor: {anchor.label} ({anchor_why(anchor.reason, anchor.fallback)})")
@@ -126,49 +122,62 @@ def print_round(found: Round, category: str | None = None) -> None:
         print(f"preliminary: {preliminary_rule(found.settings.threshold)}")
     if "far behind" in shown_marks:
         print(f"far behind: {FAR_BEHIND}")
-    summary = found.summary.to_json()
+    summary = found.summary
     print()
-    agreement = fmt(summary["rater_agreement"], percent=True) or "—"
-    spread = summary_text.interval(summary.get("rater_agreement_ci95"), percent=True)
+    agreement = fmt(summary.rater_agreement, percent=True) or "—"
+    spread = summary_text.interval(summary.rater_agreement_ci95, percent=True)
     print(
         "rater agreement: "
         + told(
             summary,
             "rater_agreement",
-            f"{agreement} over {summary['repeats']} repeats" + (f" ({spread})" if spread else ""),
+            f"{agreement} over {summary.repeats} repeats" + (f" ({spread})" if spread else ""),
         )
     )
-    for key, name in (
-        ("split_half_tau", "split-half τ"),
+    for key, name, tau, ci95, null_p in (
+        (
+            "split_half_tau",
+            "split-half τ",
+            summary.split_half_tau,
+            summary.split_half_tau_ci95,
+            summary.split_half_tau_null_p,
+        ),
         (
             "within_session_tau",
             "split-half τ within sessions (odd/even votes by time, same sittings: reads higher)",
+            summary.within_session_tau,
+            summary.within_session_tau_ci95,
+            summary.within_session_tau_null_p,
         ),
     ):
-        tau = fmt(summary.get(key), 2) or "—"
-        detail = summary_text.tau_detail(summary, key) if summary.get(key) is not None else ""
-        print(f"{name}: {told(summary, key, f'{tau} {detail}'.strip())}")
+        shown = fmt(tau, 2) or "—"
+        detail = summary_text.tau_detail(ci95, null_p) if tau is not None else ""
+        print(f"{name}: {told(summary, key, f'{shown} {detail}'.strip())}")
     side = summary_text.side_preference(summary)
     if side:
         print(f"side preference: {side}")
-    for key, name in (
-        ("length_bias_points_per_sd", "length bias"),
-        ("diff_length_bias_points_per_sd", "diff length bias"),
+    error = summary.length_bias_standard_error
+    for key, name, bias in (
+        ("length_bias_points_per_sd", "length bias", summary.length_bias_points_per_sd),
+        (
+            "diff_length_bias_points_per_sd",
+            "diff length bias",
+            summary.diff_length_bias_points_per_sd,
+        ),
     ):
-        error = summary.get("length_bias_standard_error")
-        if summary[key] is not None:
+        if bias is not None:
             print(
-                f"{name}: {summary[key]:+.0f}"
+                f"{name}: {bias:+.0f}"
                 + (f" ± {error:.0f} (standard error)" if error is not None else "")
                 + " points per SD (positive favours longer)"
             )
-        elif key in (summary.get("unavailable") or {}):
+        elif key in (summary.unavailable or {}):
             print(f"{name}: {told(summary, key, '')}")
-    left = summary["left_out"]
+    left = summary.left_out
     print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
-    if "settled" in summary:  # rounds closed before settled shares were recorded lack it
+    if summary.settled is not None:  # rounds closed before settled shares were recorded lack it
         from arena.rounds.scoring import describe_settled
 
-        pooled = [j["judge"] for j in judges or ()]
-        print("settled without a vote: " + describe_settled(summary["settled"], kind, pooled))
+        pooled = [j.judge for j in judges or ()]
+        print("settled without a vote: " + describe_settled(summary.settled, kind, pooled))
     print("\n".join(footer(found)))

@@ -3,8 +3,7 @@ command line and in the window."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from arena.rounds.round_records import AnchorFallback
 
 _STANDING_IN = {
     "requested_has_no_comparisons": "it has no comparisons",
@@ -21,7 +20,7 @@ _UNRANKED = {
 
 
 def anchor_why(
-    reason: str, fallback: Mapping[str, Any] | None, *, reference: str = "the family's reference"
+    reason: str, fallback: AnchorFallback | None, *, reference: str = "the family's reference"
 ) -> str:
     """Why the anchor is the anchor: ``reason`` and ``fallback`` as a round records them
     (``scoring.fallback``); ``reference``: what asked for an anchor."""
@@ -38,14 +37,15 @@ def anchor_why(
     return f"{lead}; {_chosen(fallback)}" if fallback else lead
 
 
-def _chosen(fallback: Mapping[str, Any]) -> str:
-    weight = f"{fallback['weight']:g}"
-    tied = fallback["tied"]
+def _chosen(fallback: AnchorFallback) -> str:
+    weight = f"{fallback.weight:g}"
+    tied = fallback.tied
     if not tied:
         return f"the most-voted system that can be ranked (comparison weight {weight})"
-    first = _TIE_BROKEN_BY.get(fallback["tie_broken_by"], fallback["tie_broken_by"])
+    by = str(fallback.tie_broken_by)
+    first = _TIE_BROKEN_BY.get(by, by)
     # When every candidate has the same weight none of them is "the most-voted".
-    if len(tied) == fallback["among"]:
+    if len(tied) == fallback.among:
         every = "both" if len(tied) == 2 else f"all {len(tied)}"
         return (
             f"{every} systems that can be ranked have the same comparison weight "
@@ -53,7 +53,7 @@ def _chosen(fallback: Mapping[str, Any]) -> str:
         )
     return (
         f"{', '.join(tied)} tie for the most comparison weight ({weight} each) among the "
-        f"{fallback['among']} systems that can be ranked, so {first} was taken"
+        f"{fallback.among} systems that can be ranked, so {first} was taken"
     )
 
 

@@ -8,11 +8,13 @@ rounds sees that their boards rest on different cases, and which.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from arena.canonical import content_hash, sha256_hex
 from arena.records import Case, CaseId
+from arena.rounds.round_records import CaseSet
 
 if TYPE_CHECKING:
     from arena.rounds.model import Round
@@ -30,46 +32,46 @@ def _by_id(case: Case) -> str:
     return case.case_id
 
 
-def case_set(cases: Iterable[Case], previous: Round | None) -> tuple[dict[str, Any], list[CaseId]]:
-    """The record of ``cases`` (those in force), and their ids: ``{"hash", "cases",
-    "since", "added", "retired"}``, ``since`` the last round of the family (None for its
-    first), ``added`` and ``retired`` the cases it lacked and those it had that are not
-    in force now (None when that round did not record its cases)."""
+def case_set(cases: Iterable[Case], previous: Round | None) -> tuple[CaseSet, list[CaseId]]:
+    """The record of ``cases`` (those in force), and their ids: ``since`` the last round
+    of the family (None for its first), ``added`` and ``retired`` the cases it lacked and
+    those it had that are not in force now (None when that round did not record its
+    cases)."""
     cases = list(cases)
     ids = sorted(c.case_id for c in cases)
     before = None if previous is None else previous.case_ids
-    record: dict[str, Any] = {
-        "hash": case_set_hash(cases),
-        "cases": len(ids),
-        "since": None if previous is None else previous.round_id,
-        "added": None if before is None else sorted(set(ids) - set(before)),
-        "retired": None if before is None else sorted(set(before) - set(ids)),
-    }
+    record = CaseSet(
+        case_set_hash(cases),
+        len(ids),
+        None if previous is None else previous.round_id,
+        None if before is None else tuple(sorted(set(ids) - set(before))),
+        None if before is None else tuple(sorted(set(before) - set(ids))),
+    )
     return record, ids
 
 
-def restated(record: dict[str, Any], earlier: str) -> dict[str, Any]:
+def restated(record: CaseSet, earlier: str) -> CaseSet:
     """The case set of a round restating ``earlier`` (closed on the same inputs)."""
-    return {**record, "since": earlier, "added": [], "retired": []}
+    return dataclasses.replace(record, since=earlier, added=(), retired=())
 
 
-def describe(record: dict[str, Any]) -> str:
+def describe(record: CaseSet) -> str:
     """``12 cases (hash 1a2b3c4d5e6f); since round 9f8e7d6c5b4a: 2 added (t7, t8), 1
     retired (t3)``."""
-    text = f"{record['cases']} cases (hash {record['hash'][:12]})"
-    if record["since"] is None:
+    text = f"{record.cases} cases (hash {record.hash[:12]})"
+    if record.since is None:
         return text + "; the family's first round"
-    since = f"since round {record['since'][:12]}"
-    if record["added"] is None:
+    since = f"since round {record.since[:12]}"
+    if record.added is None or record.retired is None:
         return f"{text}; {since}, which did not record its cases"
     changes = [
-        f"{len(record[key])} {key} ({_few(record[key])})"
-        for key in ("added", "retired")
-        if record[key]
+        f"{len(ids)} {key} ({_few(ids)})"
+        for key, ids in (("added", record.added), ("retired", record.retired))
+        if ids
     ]
     return f"{text}; {since}: " + (", ".join(changes) or "the same cases")
 
 
-def _few(ids: list[str], shown: int = 5) -> str:
+def _few(ids: tuple[str, ...], shown: int = 5) -> str:
     more = len(ids) - shown
     return ", ".join(ids[:shown]) + (f" and {more} more" if more > 0 else "")

@@ -28,6 +28,7 @@ from arena.rounds import case_set, pooling, settings_record, uncertainty
 from arena.rounds.comparison_table import Column
 from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Board, BoardRow, Round, RoundSettings, RoundSummary
+from arena.rounds.round_records import FitRecord, PooledJudge, RoundEvent
 from arena.rounds.round_summary import summary
 from arena.rounds.scoring import BoardFit, fit_board, fitted_weights
 from arena.rounds.settings_record import AXIS_SPAN
@@ -91,12 +92,12 @@ class _Result:
     board: Board
     categories: dict[str, Board]
     summary: RoundSummary
-    fit: dict[str, Any] | None
+    fit: FitRecord | None
     # Column by column (comparison_table.Comparisons, with the weight each was fitted with).
     comparisons: dict[str, Column]
     receipts: list[dict[str, Any]]
     # A pooled round's judges (Round.judges).
-    judges: tuple[dict[str, Any], ...] | None = None
+    judges: tuple[PooledJudge, ...] | None = None
 
 
 def close_round(
@@ -169,7 +170,7 @@ def _close(
         closed_at=now_iso(),
         settings=settings,
         software=__version__,
-        events=tuple(state.decisions.record()),
+        events=tuple(RoundEvent.from_json(e) for e in state.decisions.record()),
         board=result.board,
         categories=result.categories,
         summary=result.summary,
@@ -179,10 +180,10 @@ def _close(
         chain_heads=chain.heads(ledger, family.name),
         marks=catalog.marks(ledger),
         # The settings in force (they change by recorded changes): what the gates read.
-        family_settings=dataclasses.asdict(family),
+        family_settings=family,
         pairs=adaptive.choice_of(ledger, family.name) if family.kind in VOTED_KINDS else None,
         judges=result.judges,
-        record=record,
+        settings_record=record,
         case_ids=None if case_ids is None else tuple(case_ids),
     )
     with ledger.atomic():
@@ -251,10 +252,13 @@ def _restate(ledger: Ledger, earlier: dict[str, Any], shared: str, inputs: Input
     """A round closed on the same ``inputs`` as ``earlier``: the same board, summary and
     comparisons (shared with it, not stored again), closed now."""
     before = Round.from_json(earlier)
-    record = before.record
-    if record is not None and "case_set" in record:  # the same cases as the round restated
-        record = {**record, "case_set": case_set.restated(record["case_set"], before.round_id)}
-    closed = dataclasses.replace(before, round_id=new_id(), closed_at=now_iso(), record=record)
+    record = before.settings_record
+    if record is not None and record.case_set is not None:  # the cases of the round restated
+        restated = case_set.restated(record.case_set, before.round_id)
+        record = dataclasses.replace(record, case_set=restated)
+    closed = dataclasses.replace(
+        before, round_id=new_id(), closed_at=now_iso(), settings_record=record
+    )
     with ledger.atomic():
         stored_rounds.add_round(
             ledger, closed.to_json(), {}, [], inputs=inputs, comparisons_of=shared
@@ -335,11 +339,7 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
             settings=settings,
             diff_family=diff_family,
         ),
-        fit={
-            "iterations": fit.iterations,
-            "converged": fit.converged,
-            "mle_exists": fit.mle_exists,
-        },
+        fit=FitRecord(fit.iterations, fit.converged, fit.mle_exists),
         comparisons={**comparisons.columns, "fitted_weight": weights},
         receipts=[],
         judges=pooling.recorded(ledger, family.name, comparisons, pooled)

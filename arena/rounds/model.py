@@ -11,10 +11,21 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from arena import fit
 from arena.errors import BadInput
+from arena.records import Family, SystemId
+from arena.rounds.round_records import (
+    Anchor,
+    FitRecord,
+    PooledJudge,
+    RoundEvent,
+    SettingsRecord,
+    Settled,
+    SplitHalves,
+    Uncertainty,
+)
 
 Weighting = Literal["unit", "ledger"]
 DEFAULT_CAP = 1000.0
@@ -73,23 +84,10 @@ class RoundSettings:
 
 
 @dataclass(frozen=True)
-class Anchor:
-    system: str | None
-    label: str | None
-    reason: str
-    # How it was chosen when the reference was not (``scoring.fallback``); None for the
-    # reference, and in rounds closed before it was recorded.
-    fallback: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-@dataclass(frozen=True)
 class BoardRow:
     """One system's line of a board; a graded run has scores instead of points."""
 
-    system: str
+    system: SystemId
     label: str
     rank: int | None
     points: float | None = None
@@ -161,6 +159,18 @@ class BoardRow:
                 del row[name]
         return row
 
+    def shown_json(self, *, category: bool = False) -> dict[str, Any]:
+        """The row as `round show --json` lists it (docs/cli.md); ``category``: in a
+        category's refit, with the category's own votes."""
+        keys = (
+            SYSTEM_KEYS
+            + ("status",)
+            + (CATEGORY_FIELDS if category else ())
+            + (GRADED_KEYS if self.graded else ("ci95",))
+            + (TESTED_FIELDS if self.trials is not None else ())
+        )
+        return {k: getattr(self, k) for k in keys}
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BoardRow:
         return cls(**_fields(cls, data))
@@ -184,8 +194,39 @@ TESTED_FIELDS = (
     "solutions_timed", "solutions_costed",
 )  # fmt: skip
 CATEGORY_FIELDS = ("category_votes", "category_both_bad_share")
+# Keys of a `round show --json` system entry, in the order docs/cli.md lists them.
+SYSTEM_KEYS = (
+    "system",
+    "label",
+    "points",
+    "rank",
+    "preliminary",
+    "unranked",
+    "far_behind",
+    "votes",
+    "decisive_votes",
+    "both_bad_share",
+    "gate_failure_share",
+    "cost_per_output",
+    "p50_latency_ms",
+    "pass_rate",
+    "failed_tests_share",
+)
+# And, for graded families only:
+GRADED_KEYS = (
+    "headline",
+    "ci95",
+    "ci_method",
+    "passed",
+    "tasks",
+    "coverage",
+    "categories",
+    "status_counts",
+    "missing_reasons",
+    "tier",
+)
 RECORDED_LATER = ("ci_method", "status_counts", "missing_reasons")
-# The parts of a round's settings record (Round.record), beside RoundSettings' own.
+# The parts of a round's settings record (Round.settings_record), beside RoundSettings' own.
 RECORD_KEYS = ("method", "coverage", "seeds", "case_set", "agents")
 
 
@@ -197,7 +238,7 @@ class Board:
     systems: tuple[BoardRow, ...]
     # A voted board's check of its regime against the calibrated region, and how its
     # intervals were made (arena.rounds.uncertainty); None in rounds closed before.
-    uncertainty: dict[str, Any] | None = None
+    uncertainty: Uncertainty | None = None
 
     def to_json(self) -> dict[str, Any]:
         shown = {
@@ -205,16 +246,16 @@ class Board:
             "systems": [r.to_json() for r in self.systems],
         }
         if self.uncertainty is not None:
-            shown["uncertainty"] = self.uncertainty
+            shown["uncertainty"] = self.uncertainty.to_json()
         return shown
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Board:
-        anchor = data.get("anchor")
+        anchor, sure = data.get("anchor"), data.get("uncertainty")
         return cls(
-            Anchor(**anchor) if anchor else None,
+            Anchor.from_json(anchor) if anchor else None,
             tuple(BoardRow.from_json(r) for r in data["systems"]),
-            data.get("uncertainty"),
+            Uncertainty.from_json(sure) if sure is not None else None,
         )
 
 
@@ -237,9 +278,7 @@ class RoundSummary:
     rater_agreement: float | None = None
     repeats: int = 0
     split_half_tau: float | None = None
-    split_half_points: dict[str, dict[str, float | None]] = field(
-        default_factory=lambda: {"odd": {}, "even": {}}
-    )
+    split_half_points: SplitHalves = field(default_factory=SplitHalves)
     # Split-half τ of odd- against even-numbered votes by time within each session (None
     # in rounds closed before it was recorded, or where it cannot be told).
     within_session_tau: float | None = None
@@ -262,10 +301,12 @@ class RoundSummary:
     # rounds closed before figures were withheld; their figures were printed regardless.
     unavailable: dict[str, str] | None = None
     # None in rounds closed before settled shares were recorded.
-    settled: dict[str, Any] | None = None
+    settled: Settled | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
+        data["split_half_points"] = self.split_half_points.to_json()
+        data["settled"] = self.settled.to_json() if self.settled is not None else None
         for name in ("settled", "unavailable"):
             if data[name] is None:
                 del data[name]
@@ -278,7 +319,12 @@ class RoundSummary:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RoundSummary:
-        return cls(**_fields(cls, data))
+        found = _fields(cls, data)
+        if "split_half_points" in found:
+            found["split_half_points"] = SplitHalves.from_json(found["split_half_points"])
+        if found.get("settled") is not None:
+            found["settled"] = Settled.from_json(found["settled"])
+        return cls(**found)
 
 
 @dataclass(frozen=True)
@@ -290,18 +336,18 @@ class Round:
     settings: RoundSettings
     software: str
     # The rater's corrections in force at closing (docs/cli.md, `arena event list`).
-    events: tuple[dict[str, Any], ...]
+    events: tuple[RoundEvent, ...]
     board: Board
     categories: dict[str, Board]
     summary: RoundSummary
-    fit: dict[str, Any] | None
+    fit: FitRecord | None
     # Where the family's chains, outputs and gate results stood at closing: the export
     # shows the family as it was then.
     chain_heads: dict[str, dict[str, Any]]
     marks: dict[str, int] | None = None
     # The family's settings in force at closing (kind, language, bounds, aspect, reference):
     # they change by recorded changes (`arena family set`). None in rounds closed before.
-    family_settings: dict[str, Any] | None = None
+    family_settings: Family | None = None
     # How the rating sessions chose the next system pair (the family's choice in force at
     # closing: adaptive or coverage); None for a family that asks for no votes, and in
     # rounds closed before it was recorded.
@@ -309,10 +355,10 @@ class Round:
     # A pooled round's judges (``settings.with_judges``): each judge's name, kind, verdicts,
     # how many were fitted, left out (by reason) or unmatched, their weight, and the sources
     # they came from. None in a round of the rater's alone.
-    judges: tuple[dict[str, Any], ...] | None = None
+    judges: tuple[PooledJudge, ...] | None = None
     # The settings record (arena.rounds.settings_record: method, coverage, seeds, case set,
     # agents), shown among the settings; None in rounds closed before it was kept.
-    record: dict[str, Any] | None = None
+    settings_record: SettingsRecord | None = None
     # The ids of the cases in force, for the next round to tell how its case set differs.
     case_ids: tuple[str, ...] | None = None
 
@@ -329,19 +375,24 @@ class Round:
     def systems(self) -> tuple[BoardRow, ...]:
         return self.board.systems
 
+    @property
+    def record(self) -> dict[str, Any] | None:
+        """The settings record as JSON (``settings_record`` is the typed one)."""
+        return self.settings_record.to_json() if self.settings_record is not None else None
+
     def recorded_settings(self) -> dict[str, Any]:
         """The settings as the round records them: the choices, the software, the events."""
         recorded = {
             **self.settings.as_json(),
             "software": self.software,
-            "events": list(self.events),
+            "events": [e.to_json() for e in self.events],
         }
         if self.family_settings is not None:
-            recorded["family"] = self.family_settings
+            recorded["family"] = dict(sorted(dataclasses.asdict(self.family_settings).items()))
         if self.pairs is not None:
             recorded["pairs"] = self.pairs
         if self.judges is not None:
-            recorded["with_judges"] = list(self.judges)
+            recorded["with_judges"] = [j.to_json() for j in self.judges]
         return {**recorded, **(self.record or {})}
 
     def to_json(self) -> dict[str, Any]:
@@ -355,40 +406,81 @@ class Round:
             **self.board.to_json(),
             "categories": {k: v.to_json() for k, v in self.categories.items()},
             "summary": self.summary.to_json(),
-            "fit": self.fit,
+            "fit": self.fit.to_json() if self.fit is not None else None,
             "chain_heads": self.chain_heads,
             "marks": self.marks,
             **({"case_ids": list(self.case_ids)} if self.case_ids is not None else {}),
         }
 
+    def shown_json(self, category: str | None = None) -> dict[str, Any]:
+        """The documented `round show --json` view of the round, or of its ``category``'s
+        refit: the settings, one board and the summary."""
+        board = self.categories[category] if category else self.board
+        shown = {
+            "round": self.round_id,
+            "family": self.family,
+            "kind": self.kind,
+            "closed_at": self.closed_at,
+            "settings": self.recorded_settings(),
+            "anchor": board.anchor.to_json() if board.anchor else None,
+            "systems": [r.shown_json(category=bool(category)) for r in board.systems],
+            "summary": self.summary.to_json(),
+        }
+        if board.uncertainty is not None:  # voted boards of rounds closed since it is recorded
+            shown["uncertainty"] = board.uncertainty.to_json()
+        if category:
+            shown["category"] = category
+        return shown
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Round:
-        recorded = dict(data["settings"])
-        software = recorded.pop("software", "")
-        events = tuple(recorded.pop("events", ()))
-        family_settings = recorded.pop("family", None)
-        pairs = recorded.pop("pairs", None)
-        judges = recorded.pop("with_judges", None)
-        record = {k: recorded.pop(k) for k in RECORD_KEYS if k in recorded}
-        if judges is not None:
-            recorded["with_judges"] = tuple(j["judge"] for j in judges)
         return cls(
             round_id=data["round"],
             family=data["family"],
             kind=data.get("kind"),
             closed_at=data["closed_at"],
-            settings=RoundSettings(**recorded),
-            software=software,
-            events=events,
+            **Recorded.from_json(data["settings"])._asdict(),
             board=Board.from_json(data),
             categories={k: Board.from_json(v) for k, v in data.get("categories", {}).items()},
             summary=RoundSummary.from_json(data.get("summary") or {}),
-            fit=data.get("fit"),
+            fit=FitRecord.from_json(data["fit"]) if data.get("fit") is not None else None,
             chain_heads=data["chain_heads"],
             marks=data.get("marks"),
-            family_settings=family_settings,
-            pairs=pairs,
-            judges=tuple(judges) if judges is not None else None,
-            record=record or None,
             case_ids=tuple(data["case_ids"]) if "case_ids" in data else None,
+        )
+
+
+class Recorded(NamedTuple):
+    """A round's ``settings`` as it records them (``Round.recorded_settings``; a bundle's
+    manifest carries them too): the choices, the software, the corrections in force, the
+    family's settings, the pair design, the pooled judges and the settings record."""
+
+    settings: RoundSettings
+    software: str
+    events: tuple[RoundEvent, ...]
+    family_settings: Family | None
+    pairs: str | None
+    judges: tuple[PooledJudge, ...] | None
+    settings_record: SettingsRecord | None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Recorded:
+        recorded = dict(data)
+        software = recorded.pop("software", "")
+        events = tuple(RoundEvent.from_json(e) for e in recorded.pop("events", ()))
+        family = recorded.pop("family", None)
+        pairs = recorded.pop("pairs", None)
+        pooled = recorded.pop("with_judges", None)
+        record = {k: recorded.pop(k) for k in RECORD_KEYS if k in recorded}
+        judges = None if pooled is None else tuple(PooledJudge.from_json(j) for j in pooled)
+        if judges is not None:
+            recorded["with_judges"] = tuple(j.judge for j in judges)
+        return cls(
+            RoundSettings(**recorded),
+            software,
+            events,
+            Family(**family) if family is not None else None,
+            pairs,
+            judges,
+            SettingsRecord.from_json(record) if record else None,
         )

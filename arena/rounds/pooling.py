@@ -18,6 +18,7 @@ from arena.ledger.judge_store import JudgeVerdict
 from arena.records import Family
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.comparisons import JUDGE_ACTOR
+from arena.rounds.round_records import JudgeSource, PooledJudge
 
 
 def check_judges(ledger: Ledger, family: Family, names: Sequence[str]) -> None:
@@ -55,21 +56,23 @@ def rows(ledger: Ledger, family: str, names: Sequence[str]) -> list[dict[str, An
 
 def recorded(
     ledger: Ledger, family: str, comparisons: Comparisons, pooled: list[dict[str, Any]]
-) -> tuple[dict[str, Any], ...]:
+) -> tuple[PooledJudge, ...]:
     """Each pooled judge as the round records it (``pooled``: its verdicts' rows): kind,
     counts, weight, and the sources its verdicts came from (with the format read and a
     bundle's signer, where recorded)."""
     kinds = {row["judge"]: row["kind"] for row in pooled}
     used = {(row["judge"], row["source_sha256"]) for row in pooled}
-    sources: dict[str, list[dict[str, Any]]] = {}
+    sources: dict[str, list[JudgeSource]] = {}
     for source in judge_store.judge_sources(ledger, family):
         if (source.judge, source.sha256) in used:
             sources.setdefault(source.judge, []).append(
-                {"sha256": source.sha256, "format": source.format, "signer": source.signer}
+                JudgeSource(source.sha256, source.format, source.signer)
             )
     verdicts = [judge_store.as_verdict(row) for row in pooled]
     return tuple(
-        {**entry, "kind": kinds[entry["judge"]], "sources": sources.get(entry["judge"], [])}
+        PooledJudge(
+            **entry, kind=kinds[entry["judge"]], sources=tuple(sources.get(entry["judge"], []))
+        )
         for entry in judges_record(comparisons, verdicts)
     )
 

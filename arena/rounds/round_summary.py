@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from arena.pairs.settling import RULE_GROUPS
 from arena.records import SystemId
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.model import RoundSettings, RoundSummary
+from arena.rounds.round_records import Settled, SplitHalves
 from arena.rounds.scoring import sides
 from arena.rounds.split_halves import split_figure, vote_halves
 from arena.rounds.uncertainty import case_clusters
@@ -113,7 +113,7 @@ def summary(
     human = np.flatnonzero(comparisons.votes & (weights > 0))
     a, b = (side[human] for side in sides(comparisons, index))
     y, w = comparisons["y"][human], weights[human]
-    halves: dict[str, dict[str, float | None]] = {"odd": {}, "even": {}}
+    halves = SplitHalves()
     between = within = None
     bias = error = None
     bias_key = "diff_length_bias_points_per_sd" if diff_family else "length_bias_points_per_sd"
@@ -140,7 +140,7 @@ def summary(
             rng=np.random.default_rng([settings.seed, WITHIN_STREAM]),
             named="{odd} odd- and {even} even-numbered votes",
         )
-        halves = between.points
+        halves = SplitHalves(between.points["odd"], between.points["even"])
         for key, found in (("split_half_tau", between), ("within_session_tau", within)):
             if found.why:
                 unavailable[key] = found.why
@@ -200,14 +200,8 @@ def _sides_chosen(comparisons: Comparisons, rows: np.ndarray) -> tuple[int, int]
     return left, left + int(np.count_nonzero(chosen == "right"))
 
 
-def settled_summary(comparisons: Comparisons, weights: np.ndarray) -> dict[str, Any]:
-    """How much of the fit was decided without a vote.
-
-    ``by_rule`` counts the fitted settled comparisons by the kind of rule
-    (gate, identical, tests; ``overruled`` when a verdict on one of its
-    outputs was set aside); ``weight_share`` is their share of the fit's
-    total weight (None when nothing is fitted).
-    """
+def settled_summary(comparisons: Comparisons, weights: np.ndarray) -> Settled:
+    """How much of the fit was decided without a vote (``Settled``)."""
     by_rule = dict.fromkeys(("gate", "identical", "tests", "overruled"), 0)
     rows = np.flatnonzero(comparisons.mask("source", "settled") & (weights > 0))
     groups = comparisons["rule"].map(lambda rule: RULE_GROUPS.get(str(rule), ""), object)
@@ -220,4 +214,4 @@ def settled_summary(comparisons: Comparisons, weights: np.ndarray) -> dict[str, 
     for w in weights[rows].tolist():
         settled_weight += w
     total = float(np.sum(weights))
-    return {"by_rule": by_rule, "weight_share": settled_weight / total if total > 0 else None}
+    return Settled(by_rule, settled_weight / total if total > 0 else None)

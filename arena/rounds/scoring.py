@@ -7,6 +7,7 @@ policy, and turns the results back into plain values.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,8 @@ from arena.errors import BadInput
 from arena.intake.battles import read_battles
 from arena.records import VOTED_KINDS, SystemId
 from arena.rounds.comparison_table import Comparisons
-from arena.rounds.model import Anchor, RoundSettings
+from arena.rounds.model import RoundSettings
+from arena.rounds.round_records import Anchor, AnchorFallback, Settled
 
 
 def fitted_weights(comparisons: Comparisons, settings: RoundSettings) -> np.ndarray:
@@ -55,13 +57,14 @@ class BoardFit:
     iterations: int
     converged: bool
     # How the anchor was chosen when the reference was not (``fallback``), systems by id.
-    anchor_fallback: dict[str, Any] | None = None
+    anchor_fallback: AnchorFallback | None = None
 
     def anchor_record(self, labels: dict[SystemId, str]) -> Anchor:
         """The anchor as a round records it, systems by label."""
         found = self.anchor_fallback
         if found is not None:
-            found = {**found, "tied": [labels.get(s, s) for s in found["tied"]]}
+            tied = tuple(labels.get(SystemId(s), s) for s in found.tied)
+            found = dataclasses.replace(found, tied=tied)
         label = labels.get(self.anchor) if self.anchor else None
         return Anchor(self.anchor, label, self.anchor_reason, found)
 
@@ -122,28 +125,28 @@ def fit_board(
 
 def fallback(
     result: fit.PointsResult, names: Sequence[str], tie_broken_by: str
-) -> dict[str, Any] | None:
+) -> AnchorFallback | None:
     """How a ``fit.fit_points`` result chose its anchor when it did not take the requested
     one: its comparison weight, among how many systems that could be ranked, the systems
     that shared that weight (``tied``, the anchor first) and what put the anchor first
     (``tie_broken_by``: the order of ``names``). None for the requested anchor."""
     if result.anchor is None or result.anchor_reason == "requested":
         return None
-    tied = [names[i] for i in result.anchor_tie.tolist()]
-    return {
-        "weight": float(result.weight[result.anchor]),
-        "among": int(result.anchor_candidates),
-        "tied": tied,
-        "tie_broken_by": tie_broken_by if tied else None,
-    }
+    tied = tuple(names[i] for i in result.anchor_tie.tolist())
+    return AnchorFallback(
+        float(result.weight[result.anchor]),
+        int(result.anchor_candidates),
+        tied,
+        tie_broken_by if tied else None,
+    )
 
 
-def describe_settled(settled: dict[str, Any], kind: str, pooled: Sequence[str] = ()) -> str:
+def describe_settled(settled: Settled, kind: str, pooled: Sequence[str] = ()) -> str:
     """One or two plain sentences on how much of the board was decided without a vote
     (``pooled``: the judges whose verdicts the round fitted beside the rater's votes)."""
-    share = settled["weight_share"]
-    counts = settled["by_rule"]
-    total = sum(counts.values())
+    share = settled.weight_share
+    counts = settled.by_rule
+    total = settled.total
     if share is None:
         return "Nothing was fitted in this round."
     if not total and pooled:
@@ -215,10 +218,12 @@ def fit_battles(
     reason = result.anchor_reason
     if anchor is not None and requested is None and result.anchor is not None:
         reason = "requested_has_no_comparisons"  # named, but absent from the file
+    chosen = fallback(result, battles.names, "file_order")
     return {
         "anchor": None if result.anchor is None else battles.names[result.anchor],
         "anchor_reason": reason,
-        "anchor_fallback": fallback(result, battles.names, "file_order"),
+        # In the order its fields are named (``arena fit --json``).
+        "anchor_fallback": None if chosen is None else dataclasses.asdict(chosen),
         "penalty": float(penalty),
         "systems": systems,
     }

@@ -28,7 +28,8 @@ from arena.pairs.settling import TESTED_KINDS
 from arena.rating import one_agent
 from arena.records import VOTED_KINDS, CaseId
 from arena.rounds import case_set
-from arena.rounds.model import Anchor, Round, RoundSettings
+from arena.rounds.model import Round, RoundSettings
+from arena.rounds.round_records import Anchor, PointMethod, Seeds, SettingsRecord
 
 METHOD = "penalized_bradley_terry"
 GRADED_METHOD = "macro_average_of_category_credit"
@@ -38,17 +39,11 @@ SCALE = 400 / math.log(10)
 AXIS_SPAN = 600.0
 
 
-def method(kind: str | None, settings: RoundSettings, anchor: dict[str, Any] | None) -> dict:
-    """How the round's scores were made; ``anchor`` as the board records it."""
+def method(kind: str | None, settings: RoundSettings, anchor: Anchor | None) -> PointMethod:
+    """How the round's scores were made; ``anchor``: the board's."""
     if kind == "graded":
-        return {"name": GRADED_METHOD, "interval": "stratified_bootstrap_smoothed_t"}
-    return {
-        "name": METHOD,
-        "penalty": settings.penalty,
-        "base": settings.base,
-        "scale": SCALE,
-        "anchor": anchor,
-    }
+        return PointMethod(GRADED_METHOD, interval="stratified_bootstrap_smoothed_t")
+    return PointMethod(METHOD, settings.penalty, settings.base, SCALE, anchor)
 
 
 def coverage(kind: str | None, settings: RoundSettings) -> dict[str, Any]:
@@ -69,12 +64,11 @@ def coverage(kind: str | None, settings: RoundSettings) -> dict[str, Any]:
     return rules
 
 
-def seeds(ledger: Ledger, family: str, kind: str | None, settings: RoundSettings) -> dict:
+def seeds(ledger: Ledger, family: str, kind: str | None, settings: RoundSettings) -> Seeds:
     """The seed of the intervals and, where the rater votes, of each session's pairs."""
-    found: dict[str, Any] = {"intervals": settings.seed}
-    if kind in VOTED_KINDS:
-        found["sessions"] = {str(s.number): s.seed for s in voting.sessions(ledger, family)}
-    return found
+    if kind not in VOTED_KINDS:
+        return Seeds(settings.seed)
+    return Seeds(settings.seed, {str(s.number): s.seed for s in voting.sessions(ledger, family)})
 
 
 def build(
@@ -83,27 +77,27 @@ def build(
     settings: RoundSettings,
     anchor: Anchor | None,
     previous: Round | None,
-) -> tuple[dict[str, Any], list[CaseId]]:
+) -> tuple[SettingsRecord, list[CaseId]]:
     """The record of a voted or tested round of ``state``'s family, and its case ids;
     ``previous``: the family's last round before it."""
     kind = state.family.kind
     cases, ids = case_set.case_set((state.cases[c] for c in state.cases_in_force), previous)
-    record = {
-        "method": method(kind, settings, anchor.to_json() if anchor else None),
-        "coverage": coverage(kind, settings),
-        "seeds": seeds(ledger, state.family.name, kind, settings),
-        "case_set": cases,
-    }
+    agents = None
     if kind in TESTED_KINDS:
         answering = {o.system_id for o in state.in_force}
-        record["agents"] = one_agent.family_agents(ledger, state.family.name, answering).to_json()
+        agents = one_agent.family_agents(ledger, state.family.name, answering)
+    record = SettingsRecord(
+        method(kind, settings, anchor),
+        coverage(kind, settings),
+        seeds(ledger, state.family.name, kind, settings),
+        cases,
+        agents,
+    )
     return record, ids
 
 
-def graded(settings: RoundSettings) -> dict[str, Any]:
+def graded(settings: RoundSettings) -> SettingsRecord:
     """The record of a graded round: its cases are its suites' tasks, named by the receipts."""
-    return {
-        "method": method("graded", settings, None),
-        "coverage": coverage("graded", settings),
-        "seeds": {"intervals": settings.seed},
-    }
+    return SettingsRecord(
+        method("graded", settings, None), coverage("graded", settings), Seeds(settings.seed)
+    )

@@ -8,6 +8,8 @@ from typing import Any
 from arena.rating.one_agent import Agents
 from arena.rounds import case_set
 from arena.rounds.anchor_words import anchor_why
+from arena.rounds.model import Round, RoundSettings
+from arena.rounds.round_records import PointMethod, Seeds, describe_events
 
 _PAIRS = {
     "adaptive": "adaptive: once every system pair has a vote, the pair whose next vote tells "
@@ -16,19 +18,18 @@ _PAIRS = {
 }
 
 
-def _method(settings: dict[str, Any]) -> str:
-    method = settings["method"]
-    if method["name"] != "penalized_bradley_terry":
+def _method(method: PointMethod) -> str:
+    if method.graded:
         return "macro-average of the category scores, 95% intervals by a stratified bootstrap"
     return (
-        f"penalized Bradley–Terry, penalty λ {method['penalty']:g}, base {method['base']:g}, "
-        f"{method['scale']:.1f} points per unit of strength (400 apart ≈ 10 : 1 odds)"
+        f"penalized Bradley–Terry, penalty λ {method.penalty:g}, base {method.base:g}, "
+        f"{method.scale:.1f} points per unit of strength (400 apart ≈ 10 : 1 odds)"
     )
 
 
-def _weighting(settings: dict[str, Any]) -> str:
-    if settings["weighting"] == "ledger":
-        return f"ledger: each actor's whole-family weight capped at {settings['cap']:g}"
+def _weighting(settings: RoundSettings) -> str:
+    if settings.weighting == "ledger":
+        return f"ledger: each actor's whole-family weight capped at {settings.cap:g}"
     return "unit: every comparison its own weight"
 
 
@@ -45,36 +46,34 @@ def _coverage(rules: dict[str, Any]) -> str:
     return "; ".join(told)
 
 
-def _seeds(seeds: dict[str, Any]) -> str:
-    sessions = seeds.get("sessions")
-    text = f"intervals {seeds['intervals']}"
-    if sessions:
-        text += "; rating sessions " + ", ".join(f"{n}: {s}" for n, s in sessions.items())
+def _seeds(seeds: Seeds) -> str:
+    text = f"intervals {seeds.intervals}"
+    if seeds.sessions:
+        text += "; rating sessions " + ", ".join(f"{n}: {s}" for n, s in seeds.sessions.items())
     return text
 
 
-def _agents(agents: dict[str, Any]) -> str:
-    found = Agents.from_json(agents)
+def _agents(found: Agents) -> str:
     if not found.differ:
         return found.describe() + " (every system)"
     how = "allowed by the family, --mixed-harness allow" if found.allowed else "reported"
     return f"the systems differ in {found.describe()} ({how})"
 
 
-def settings_lines(kind: str | None, settings: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(name, text)`` for each part of a round's recorded ``settings`` (as `round show
-    --json` prints them): rounds closed before the record keep to what they recorded."""
+def settings_lines(kind: str | None, found: Round) -> list[tuple[str, str]]:
+    """``(name, text)`` for each part of the recorded settings of ``found``, a round of a
+    ``kind`` family: rounds closed before the settings record keep to what they recorded."""
+    record = found.settings_record
     lines: list[tuple[str, str]] = []
-    method = settings.get("method")
-    if method is not None:
-        lines.append(("point method", _method(settings)))
-        anchor = method.get("anchor")
+    if record is not None:
+        lines.append(("point method", _method(record.method)))
+        anchor = record.method.anchor
         if anchor:
-            why = anchor_why(anchor["reason"], anchor.get("fallback"))
-            lines.append(("anchor", f"{anchor['label'] or '—'} ({why})"))
+            why = anchor_why(anchor.reason, anchor.fallback)
+            lines.append(("anchor", f"{anchor.label or '—'} ({why})"))
     if kind != "graded":
-        lines.append(("weighting", _weighting(settings)))
-        threshold = settings["threshold"]
+        lines.append(("weighting", _weighting(found.settings)))
+        threshold = found.settings.threshold
         lines.append(
             (
                 "decisive-vote threshold",
@@ -84,28 +83,27 @@ def settings_lines(kind: str | None, settings: dict[str, Any]) -> list[tuple[str
                 "preliminary",
             )
         )
-    if "coverage" in settings and kind != "graded":
-        lines.append(("coverage", _coverage(settings["coverage"])))
-    if settings.get("pairs"):
-        lines.append(("pair design", _PAIRS.get(settings["pairs"], settings["pairs"])))
-    lines.append(("seeds", _seeds(settings.get("seeds") or {"intervals": settings["seed"]})))
-    if "case_set" in settings:
-        lines.append(("case set", case_set.describe(settings["case_set"])))
-    if "agents" in settings:
-        lines.append(("agents", _agents(settings["agents"])))
-    family = settings.get("family")
+    if record is not None and kind != "graded":
+        lines.append(("coverage", _coverage(record.coverage)))
+    if found.pairs:
+        lines.append(("pair design", _PAIRS.get(found.pairs, found.pairs)))
+    lines.append(("seeds", _seeds(record.seeds if record else Seeds(found.settings.seed))))
+    if record is not None and record.case_set is not None:
+        lines.append(("case set", case_set.describe(record.case_set)))
+    if record is not None and record.agents is not None:
+        lines.append(("agents", _agents(record.agents)))
+    family = found.family_settings
     if family:  # recorded since family settings can change (`arena family set`)
         lines.append(
             (
                 "family",
-                f"language {family['language']}, characters "
-                f"{family['min_chars']}–{family['max_chars']}"
-                + (f", aspect {family['aspect']}" if family["aspect"] else ""),
+                f"language {family.language}, characters {family.min_chars}–{family.max_chars}"
+                + (f", aspect {family.aspect}" if family.aspect else ""),
             )
         )
-    lines.append(("corrections", f"{len(settings.get('events', []))} in force at closing"))
-    lines.append(("software", f"arena {settings['software']}"))
-    if method is None:
+    lines.append(("corrections", describe_events(found.events)))
+    lines.append(("software", f"arena {found.software}"))
+    if record is None:
         lines.append(
             (
                 "not recorded",

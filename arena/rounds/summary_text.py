@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-TAU_KEYS = ("split_half_tau", "within_session_tau")
+from arena.rounds.model import RoundSummary
 
 
 def interval(ci: list[float] | None, *, percent: bool = False) -> str:
@@ -24,21 +22,22 @@ def random_votes(p: float | None) -> str:
     return f"random votes reach this {share} of the time"
 
 
-def tau_detail(summary: dict[str, Any], key: str) -> str:
-    """``(95% 0.21–0.85); random votes reach this 12% of the time`` for a τ of the
-    summary ('' in a round closed before the τ's uncertainty was recorded)."""
-    within = interval(summary.get(f"{key}_ci95"))
-    chance = random_votes(summary.get(f"{key}_null_p"))
+def tau_detail(ci95: list[float] | None, null_p: float | None) -> str:
+    """``(95% 0.21–0.85); random votes reach this 12% of the time`` for a τ's interval
+    and share of random votes reaching it ('' in a round closed before the τ's
+    uncertainty was recorded)."""
+    within = interval(ci95)
+    chance = random_votes(null_p)
     return "; ".join(filter(None, [f"({within})" if within else "", chance]))
 
 
-def side_preference(summary: dict[str, Any]) -> str:
+def side_preference(summary: RoundSummary) -> str:
     """The share of decisive votes for the left side, its interval, and a plain sentence
     when the interval leaves out one half; '' when the round has no such figure."""
-    share, votes = summary.get("left_share"), summary.get("decisive_votes")
+    share, votes = summary.left_share, summary.decisive_votes
     if share is None or not votes:
         return ""
-    ci = summary.get("left_share_ci95") or [0.0, 1.0]
+    ci = summary.left_share_ci95 or [0.0, 1.0]
     spread = interval(ci, percent=True)
     text = f"left side chosen in {100 * share:.0f}% of {votes} decisive votes ({spread})"
     if ci[0] > 0.5:

@@ -17,7 +17,6 @@ import math
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
 
 import numpy as np
 
@@ -25,10 +24,11 @@ from arena import fit
 from arena.records import SystemId
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.model import RoundSettings
+from arena.rounds.round_records import Uncertainty
 from arena.rounds.scoring import BoardFit, sides
 
 # A board's uncertainty record and each ranked system's interval (none outside the region).
-Found = tuple[dict[str, Any], dict[SystemId, list[float]]]
+Found = tuple[Uncertainty, dict[SystemId, list[float]]]
 METHOD = "case bootstrap, student_t"
 RESAMPLES = 200
 CONFIDENCE = 0.95
@@ -162,17 +162,18 @@ def intervals(
     regime = regime_of(comparisons, weights, systems, board)
     regime = Regime(**{**asdict(regime), "penalty": settings.penalty})
     reason = outside(regime)
-    record: dict[str, Any] = {
-        "available": reason is None,
-        "reason": reason,
-        "method": METHOD,
-        "confidence_level": CONFIDENCE,
-        "resamples": RESAMPLES,
-        "seed": settings.seed,
-        "stream": stream(category),
-        "regime": asdict(regime),
-        "region": asdict(CALIBRATED),
-    }
+    record = Uncertainty(
+        available=reason is None,
+        reason=reason,
+        method=METHOD,
+        confidence_level=CONFIDENCE,
+        resamples=RESAMPLES,
+        seed=settings.seed,
+        stream=stream(category),
+        # By name, as the ledger stores them.
+        regime=dict(sorted(asdict(regime).items())),
+        region=dict(sorted(asdict(CALIBRATED).items())),
+    )
     if reason is not None:
         return record, {}
     index = {s: i for i, s in enumerate(systems)}

@@ -16,6 +16,7 @@ from arena.ledger import Ledger
 from arena.rounds.anchor_words import anchor_why
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
+from arena.rounds.round_records import AnchorFallback
 from tests.bundle.rebundle import rehash
 from tests.conftest import native_line
 
@@ -70,7 +71,8 @@ def test_a_round_without_penalty_anchors_on_a_rankable_system_and_says_why(
     assert (rows["S"].rank, rows["T"].rank, rows["R"].status) == (1, 2, "unbounded_above")
     assert rows["S"].points - rows["T"].points == pytest.approx(70.4, abs=0.05)  # log10(1.5)
     anchor = closed.board.anchor
-    assert (anchor.label, anchor.reason, anchor.fallback) == ("S", "requested_unrankable", FALLBACK)
+    assert (anchor.label, anchor.reason) == ("S", "requested_unrankable")
+    assert anchor.fallback == AnchorFallback.from_json(FALLBACK)
     assert main(["--ledger", str(ledger_path), "round", "show", "--family", "f", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["anchor"]["fallback"] == FALLBACK
     assert main(["--ledger", str(ledger_path), "round", "show", "--family", "f"]) == 0
@@ -115,12 +117,12 @@ def test_arena_fit_without_penalty_ranks_s_and_t_and_says_why_r_is_not(tmp_path,
 
 
 def test_the_most_voted_is_named_only_when_it_has_the_most():
-    alone = {"weight": 12.0, "among": 3, "tied": [], "tie_broken_by": None}
+    alone = AnchorFallback(12.0, 3, (), None)
     assert "the most-voted system that can be ranked" in anchor_why("none_requested", alone)
-    some = {"weight": 10.0, "among": 3, "tied": ["S", "T"], "tie_broken_by": "label"}
+    some = AnchorFallback(10.0, 3, ("S", "T"), "label")
     assert "S, T tie for the most comparison weight (10 each) among the 3" in anchor_why(
         "none_requested", some
     )
-    every = {"weight": 10.0, "among": 3, "tied": ["R", "S", "T"], "tie_broken_by": "label"}
+    every = AnchorFallback(10.0, 3, ("R", "S", "T"), "label")
     said = anchor_why("none_requested", every)
     assert "all 3 systems that can be ranked have the same" in said and "most" not in said

@@ -17,6 +17,7 @@ from arena.errors import BadInput
 from arena.ledger import Ledger
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
+from arena.rounds.round_records import JudgeSource
 from tests.bundle.rebundle import rehash
 from tests.rounds import pooled_ledger as pl
 
@@ -151,10 +152,8 @@ def test_a_colleagues_bundle_pooled_records_its_signer_and_verifies(tmp_path):
         export_round(ledger, tmp_path / "pooled", family=pl.FAMILY)
     manifest = read_bundle(tmp_path / "theirs.zip")["manifest.json"]
     (entry,) = pooled.judges
-    assert entry["sources"] == [
-        {"sha256": hashlib.sha256(manifest).hexdigest(), "format": "bundle", "signer": signer}
-    ]
-    assert (entry["verdicts"], entry["fitted"], entry["weight"]) == (pl.CASES, pl.CASES, 1.0)
+    assert entry.sources == (JudgeSource(hashlib.sha256(manifest).hexdigest(), "bundle", signer),)
+    assert (entry.verdicts, entry.fitted, entry.weight) == (pl.CASES, pl.CASES, 1.0)
     report = verify_bundle(tmp_path / "pooled")
     assert report.ok, report.problems
 

@@ -22,7 +22,7 @@ def _counts(ledger) -> tuple[int, int]:
 def test_a_changed_setting_is_worked_out_again_and_recorded(ledger, tmp_path):
     import_file(ledger, write_japanese_bench(tmp_path / "jmt"), family="jmt", fmt="fastchat")
     first = close_round(ledger, "jmt", RoundSettings())
-    assert first.family_settings["language"] == "en"
+    assert first.family_settings.language == "en"
     assert first.to_json()["settings"]["family"]["language"] == "en"
     english = {r.label: r.gate_failure_share for r in first.systems}
     assert english == {"smith": 0.0, "tanaka": 0.0}
@@ -32,7 +32,7 @@ def test_a_changed_setting_is_worked_out_again_and_recorded(ledger, tmp_path):
     second = close_round(ledger, "jmt", RoundSettings())
     # Not restated: the gates ran again on what they read, and the round has its own rows.
     assert _counts(ledger)[0] > comparisons and _counts(ledger)[1] > verdicts
-    assert second.family_settings["language"] == "ja"
+    assert second.family_settings.language == "ja"
     assert {r.label: r.gate_failure_share for r in second.systems} == {
         "smith": 0.5,
         "tanaka": 0.0,
@@ -54,4 +54,4 @@ def test_a_new_label_changes_nothing_a_round_is_worked_out_from(ledger, tmp_path
     comparisons, _ = _counts(ledger)
     again = close_round(ledger, "jmt", RoundSettings())
     assert _counts(ledger)[0] == comparisons  # restated: shares the earlier comparisons
-    assert again.family_settings["name"] == "jmt"
+    assert again.family_settings.name == "jmt"

@@ -98,7 +98,7 @@ def test_the_default_round_is_byte_for_byte_the_same_with_judges_in_the_ledger(t
 def test_pooled_points_equal_choix_on_the_votes_and_verdicts_together(judged):
     found = close_round(judged, pl.FAMILY, RoundSettings(penalty=0.0, with_judges=("colleague",)))
     # The colleague has no more verdicts than the rater has votes: each is one vote.
-    assert found.judges[0]["weight"] == 1.0 and found.judges[0]["fitted"] == pl.CASES
+    assert found.judges[0].weight == 1.0 and found.judges[0].fitted == pl.CASES
     expected = _choix_points(
         [(v, 1.0) for v in pl.rater_votes() + pl.colleague()], found.anchor.label
     )
@@ -110,8 +110,8 @@ def test_pooled_points_equal_choix_on_the_votes_and_verdicts_together(judged):
 def test_a_judge_with_more_verdicts_than_the_rater_weighs_what_the_rater_does(judged):
     found = close_round(judged, pl.FAMILY, RoundSettings(penalty=0.0, with_judges=("llm",)))
     (entry,) = found.judges
-    assert (entry["verdicts"], entry["fitted"]) == (4 * pl.CASES, 4 * pl.CASES)
-    assert entry["weight"] == pytest.approx(0.25, abs=1e-15)
+    assert (entry.verdicts, entry.fitted) == (4 * pl.CASES, 4 * pl.CASES)
+    assert entry.weight == pytest.approx(0.25, abs=1e-15)
     comparisons = list(stored_rounds.items(judged, found.round_id, "comparison"))
     judged_weight = sum(c["fitted_weight"] for c in comparisons if c["source"] == "judge")
     votes = sum(c["fitted_weight"] for c in comparisons if c["source"] == "vote")
@@ -135,9 +135,8 @@ def test_what_stays_the_raters_in_a_pooled_round(judged):
     summaries[0].pop("settled"), summaries[1].pop("settled")
     assert summaries[0] == summaries[1]
     # Intervals as the rater's board has them, the judges' verdicts resampled with their cases.
-    assert (
-        pooled.board.uncertainty["available"] and pooled.board.uncertainty["regime"]["judges"] == 2
-    )
+    sure = pooled.board.uncertainty
+    assert sure is not None and sure.available and sure.regime["judges"] == 2
     assert all(row.ci95 is not None for row in pooled.systems)
     assert {r.label: r.ci95 for r in pooled.systems} != {r.label: r.ci95 for r in plain.systems}
 
@@ -147,7 +146,7 @@ def test_more_judges_than_were_checked_have_no_intervals(judged, tmp_path):
     for seed, name in enumerate(names):
         pl.add_judge(judged, tmp_path, name, pl.colleague(seed=10 + seed))
     pooled = close_round(judged, pl.FAMILY, RoundSettings(with_judges=tuple(names)))
-    assert pooled.board.uncertainty["reason"] == (
+    assert pooled.board.uncertainty.reason == (
         "pooled with 6 judges; intervals were checked with up to 5"
     )
     assert all(row.ci95 is None for row in pooled.systems)
@@ -186,8 +185,8 @@ def test_a_pooled_round_is_closed_again_when_its_judges_grow(judged, tmp_path):
     # refused, or not stored twice).
     pl.add_judge(judged, tmp_path, "colleague", pl.colleague(seed=9)[:10], first_game=2)
     grown = close_round(judged, pl.FAMILY, settings)
-    assert grown.judges[0]["verdicts"] == pl.CASES + 10
-    assert len(grown.judges[0]["sources"]) == 2
+    assert grown.judges[0].verdicts == pl.CASES + 10
+    assert len(grown.judges[0].sources) == 2
     assert [r["pooled"] for r in stored_rounds.rounds(judged, pl.FAMILY)] == [1, 1, 1]
 
 

@@ -145,13 +145,14 @@ def test_the_summary_says_what_each_figure_means(board):
 
 def test_a_told_summary_gives_its_figures_and_the_length_bias_standard_error():
     from arena.rounds.model import RoundSummary
+    from arena.rounds.round_records import SplitHalves
 
     class Found:
         summary = RoundSummary(
             rater_agreement=2 / 3,
             repeats=12,
             split_half_tau=0.8,
-            split_half_points={"odd": {"a": 1.0, "b": 2.0}, "even": {"a": 1.0, "b": 2.0}},
+            split_half_points=SplitHalves({"a": 1.0, "b": 2.0}, {"a": 1.0, "b": 2.0}),
             length_bias_points_per_sd=-120.4,
             length_bias_standard_error=30.2,
             unavailable={},
@@ -170,11 +171,9 @@ def test_the_split_plot_shows_systems_of_both_halves_or_says_why_not(board):
     page = board().board
     points = page.summary.plot.points
     halves = page.found.summary.split_half_points
-    both = [s for s, v in halves["odd"].items() if v is not None and halves["even"][s]]
+    both = [s for s, v in halves.odd.items() if v is not None and halves.even[s]]
     assert len(points) == len(both) == 3 and page.summary.plot.note == ""
-    empty = {
-        "split_half_points": {"odd": dict(halves["odd"]), "even": dict.fromkeys(halves["even"])}
-    }
+    empty = dataclasses.replace(halves, even=dict.fromkeys(halves.even))
     assert split_points(empty, {}) == (
         [],
         "Not enough sessions: the even-numbered sessions have no fitted votes yet.",
@@ -262,7 +261,7 @@ def test_the_summary_says_how_much_was_settled_without_a_vote(board):
     settled = page.found.summary.settled
     items = {item.title: item for item in summary_items(page.found, page.kind)}
     item = items["Settled without a vote"]
-    assert item.figure == f"{100 * settled['weight_share']:.0f}% of the weight"
+    assert item.figure == f"{100 * settled.weight_share:.0f}% of the weight"
     assert item.sentence == describe_settled(settled, page.kind)
     assert "settled without a vote" in item.sentence
     shown = " ".join(label.text() for label in page.summary.labels)

@@ -80,7 +80,8 @@ class BoardModel(RowsModel):
         self.round_id = found.round_id if found is not None else ""
         self.threshold = found.settings.threshold if found is not None else 0.0
         self.anchor = board.anchor if board is not None else None
-        self.uncertainty = board.uncertainty if board is not None else None
+        sure = board.uncertainty if board is not None else None
+        self.uncertainty = sure.to_json() if sure is not None else None
         self.rows = [r for r in systems if not r.unranked]
         self.unranked = [r for r in systems if r.unranked]
         self.axis = axis_for([r.points for r in self.rows if r.points is not None])

@@ -52,7 +52,7 @@ class SettingsPanel(QFrame):
             "<br><br>".join(
                 f"<span style='font-weight:600'>{html.escape(name[0].upper() + name[1:])}"
                 f"</span><br>{html.escape(text)}"
-                for name, text in settings_lines(kind, found.recorded_settings())
+                for name, text in settings_lines(kind, found)
             )
         )
 

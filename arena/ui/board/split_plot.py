@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from arena.rounds.round_records import SplitHalves
 from arena.ui.theme import Theme
 
 
@@ -23,19 +24,20 @@ class SplitPoint:
     even: float
 
 
-def split_points(summary: dict, labels: dict[str, str]) -> tuple[list[SplitPoint], str]:
+def split_points(halves: SplitHalves, labels: dict[str, str]) -> tuple[list[SplitPoint], str]:
     """The systems fitted in both halves, and a note when a half has nothing to plot."""
-    halves = summary.get("split_half_points") or {"odd": {}, "even": {}}
     empty = [
-        name for name in ("odd", "even") if not any(v is not None for v in halves[name].values())
+        name
+        for name, half in (("odd", halves.odd), ("even", halves.even))
+        if not any(v is not None for v in half.values())
     ]
     if empty:
         which = " and ".join(f"{n}-numbered" for n in empty)
         return [], f"Not enough sessions: the {which} sessions have no fitted votes yet."
     both = [
-        SplitPoint(labels.get(s, s[:8]), odd, halves["even"][s])
-        for s, odd in halves["odd"].items()
-        if odd is not None and halves["even"].get(s) is not None
+        SplitPoint(labels.get(s, s[:8]), odd, even)
+        for s, odd in halves.odd.items()
+        if odd is not None and (even := halves.even.get(s)) is not None
     ]
     note = "" if len(both) > 1 else "Not enough sessions: fewer than two systems in both halves."
     return sorted(both, key=lambda p: p.label), note

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
@@ -12,7 +11,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 from arena.graded.board_rows import failure_count, failure_text
 from arena.rounds import summary_text
 from arena.rounds.known_limits import known_limits
-from arena.rounds.model import Round
+from arena.rounds.model import Round, RoundSummary
 from arena.rounds.scoring import describe_settled
 from arena.ui.board.split_plot import SplitPlot, split_points
 from arena.ui.theme import Theme
@@ -39,16 +38,16 @@ def _times(n: int) -> str:
 NOT_TOLD = "Not enough votes to tell"
 
 
-def _not_told(summary: dict[str, Any], key: str, title: str, what: str) -> SummaryItem | None:
+def _not_told(summary: RoundSummary, figure: str, title: str, what: str) -> SummaryItem | None:
     """A figure the votes cannot tell: said so, with why, instead of a number."""
-    reason = (summary.get("unavailable") or {}).get(key)
+    reason = (summary.unavailable or {}).get(figure)
     if reason is None:
         return None
     return SummaryItem(title, "—", f"{NOT_TOLD}: {reason}. {what}")
 
 
-def _agreement(summary: dict[str, Any]) -> SummaryItem:
-    share, repeats = summary["rater_agreement"], summary["repeats"]
+def _agreement(summary: RoundSummary) -> SummaryItem:
+    share, repeats = summary.rater_agreement, summary.repeats
     told = _not_told(
         summary,
         "rater_agreement",
@@ -66,7 +65,7 @@ def _agreement(summary: dict[str, Any]) -> SummaryItem:
         )
     same = round(share * repeats)
     pairs = "pair" if repeats == 1 else "pairs"
-    spread = summary_text.interval(summary.get("rater_agreement_ci95"), percent=True)
+    spread = summary_text.interval(summary.rater_agreement_ci95, percent=True)
     return SummaryItem(
         "Rater agreement",
         f"{100 * share:.0f}%",
@@ -75,8 +74,8 @@ def _agreement(summary: dict[str, Any]) -> SummaryItem:
     )
 
 
-def _split_half(summary: dict[str, Any]) -> SummaryItem:
-    tau = summary["split_half_tau"]
+def _split_half(summary: RoundSummary) -> SummaryItem:
+    tau = summary.split_half_tau
     told = _not_told(
         summary,
         "split_half_tau",
@@ -85,10 +84,8 @@ def _split_half(summary: dict[str, Any]) -> SummaryItem:
     )
     if told is not None:
         return told
-    halves = summary.get("split_half_points") or {"odd": {}, "even": {}}
-    both = sum(
-        v is not None and halves["even"].get(s) is not None for s, v in halves["odd"].items()
-    )
+    halves = summary.split_half_points
+    both = sum(v is not None and halves.even.get(s) is not None for s, v in halves.odd.items())
     if tau is None:
         return SummaryItem(
             "Split-half τ",
@@ -101,30 +98,31 @@ def _split_half(summary: dict[str, Any]) -> SummaryItem:
         f"{tau:.2f}",
         f"Kendall's τ-b between the orders fitted to odd- and to even-numbered "
         f"sessions, over the {both} systems ranked in both: 1 = the same order, "
-        "0 = unrelated, −1 = reversed." + _uncertainty(summary, "split_half_tau"),
+        "0 = unrelated, −1 = reversed."
+        + _uncertainty(summary.split_half_tau_ci95, summary.split_half_tau_null_p),
     )
 
 
-def _uncertainty(summary: dict[str, Any], key: str) -> str:
+def _uncertainty(ci95: list[float] | None, null_p: float | None) -> str:
     """`` 95% interval 0.21–0.85; random votes reach this 12% of the time.``"""
-    detail = summary_text.tau_detail(summary, key)
+    detail = summary_text.tau_detail(ci95, null_p)
     return f" {detail[0].upper()}{detail[1:]}." if detail else ""
 
 
-def _side_preference(summary: dict[str, Any]) -> list[SummaryItem]:
+def _side_preference(summary: RoundSummary) -> list[SummaryItem]:
     text = summary_text.side_preference(summary)
     if not text:
         return []
     return [
         SummaryItem(
             "Side preference",
-            f"{100 * summary['left_share']:.0f}% left",
+            f"{100 * (summary.left_share or 0):.0f}% left",
             f"{text[0].upper()}{text[1:]}.",
         )
     ]
 
 
-def _within_sessions(summary: dict[str, Any]) -> SummaryItem:
+def _within_sessions(summary: RoundSummary) -> SummaryItem:
     title = "Split-half τ within sessions"
     what = (
         "The same τ between the odd- and the even-numbered votes of each session, by "
@@ -134,14 +132,15 @@ def _within_sessions(summary: dict[str, Any]) -> SummaryItem:
     told = _not_told(summary, "within_session_tau", title, what)
     if told is not None:
         return told
-    tau = summary.get("within_session_tau")
+    tau = summary.within_session_tau
     if tau is None:  # a round closed before it was recorded
         return SummaryItem(title, "—", "Not recorded in this round. " + what)
-    return SummaryItem(title, f"{tau:.2f}", what + _uncertainty(summary, "within_session_tau"))
+    sure = _uncertainty(summary.within_session_tau_ci95, summary.within_session_tau_null_p)
+    return SummaryItem(title, f"{tau:.2f}", what + sure)
 
 
-def _left_out(summary: dict[str, Any]) -> SummaryItem:
-    counts = summary["left_out"]
+def _left_out(summary: RoundSummary) -> SummaryItem:
+    counts = summary.left_out
     total = sum(counts.values())
     if not total:
         return SummaryItem("Left out of the fit", "0", "Every vote in force entered the fit.")
@@ -154,10 +153,10 @@ def _left_out(summary: dict[str, Any]) -> SummaryItem:
     )
 
 
-def _length_bias(summary: dict[str, Any], kind: str) -> SummaryItem:
-    diff = summary["diff_length_bias_points_per_sd"] is not None or kind == "tests_then_votes"
+def _length_bias(summary: RoundSummary, kind: str) -> SummaryItem:
+    diff = summary.diff_length_bias_points_per_sd is not None or kind == "tests_then_votes"
     title = "Diff length bias" if diff else "Length bias"
-    value = summary["diff_length_bias_points_per_sd" if diff else "length_bias_points_per_sd"]
+    value = summary.diff_length_bias_points_per_sd if diff else summary.length_bias_points_per_sd
     what = "A diff" if diff else "An output"
     key = "diff_length_bias_points_per_sd" if diff else "length_bias_points_per_sd"
     told = _not_told(summary, key, title, "Positive = favours longer.")
@@ -171,7 +170,7 @@ def _length_bias(summary: dict[str, Any], kind: str) -> SummaryItem:
         )
     moves = "gains" if value >= 0 else "loses"
     figure = f"{value:+.0f}".replace("-", "−")  # a true minus sign
-    error = summary.get("length_bias_standard_error")
+    error = summary.length_bias_standard_error
     if error is not None:
         figure += f" ± {error:.0f}"
     return SummaryItem(
@@ -184,13 +183,13 @@ def _length_bias(summary: dict[str, Any], kind: str) -> SummaryItem:
     )
 
 
-def _settled(summary: dict[str, Any], kind: str, pooled: tuple[str, ...]) -> list[SummaryItem]:
+def _settled(summary: RoundSummary, kind: str, pooled: tuple[str, ...]) -> list[SummaryItem]:
     """How much of the fit was decided without a vote; rounds closed before this was
     recorded say nothing rather than a guess."""
-    settled = summary.get("settled")
-    if not settled:
+    settled = summary.settled
+    if settled is None:
         return []
-    share = settled.get("weight_share")
+    share = settled.weight_share
     figure = "—" if share is None else f"{100 * share:.0f}% of the weight"
     return [SummaryItem("Settled without a vote", figure, describe_settled(settled, kind, pooled))]
 
@@ -206,8 +205,8 @@ def _pooled(found: Round) -> list[SummaryItem]:
             "The board fits the rater's votes with these judges' verdicts (each judge weighs "
             "at most what the rater does); the figures below are the rater's alone. "
             + " ".join(
-                f"{j['judge']}: {j['verdicts']} verdicts, {j['fitted']} fitted"
-                + (f" at weight {j['weight']:.4g}." if j["fitted"] else ".")
+                f"{j.judge}: {j.verdicts} verdicts, {j.fitted} fitted"
+                + (f" at weight {j.weight:.4g}." if j.fitted else ".")
                 for j in found.judges
             ),
         )
@@ -240,7 +239,7 @@ def summary_items(found: Round, kind: str) -> list[SummaryItem]:
     """The round summary of ``found`` as titled figures with a sentence each."""
     if kind == "graded":
         return _graded_runs(found)
-    summary = found.summary.to_json()
+    summary = found.summary
     if kind == "tests":
         return [
             SummaryItem(
@@ -331,8 +330,8 @@ class SummaryPanel(QFrame):
             label.setWordWrap(True)
             self.labels.append(label)
             self.item_layout.addWidget(label)
-        labels = {r.system: r.label for r in found.systems}
-        self.plot.set_points(*split_points(found.summary.to_json(), labels))
+        labels: dict[str, str] = {r.system: r.label for r in found.systems}
+        self.plot.set_points(*split_points(found.summary.split_half_points, labels))
         voted = kind not in ("tests", "graded")
         for widget in (self.plot_title, self.plot, self.plot_caption):
             widget.setVisible(voted)
