@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -49,7 +49,7 @@ SCROLL_KEYS = {
 
 
 # The most of a turn's row its question takes before it scrolls: the answers keep the rest.
-QUESTION_SHARE = 0.4
+QUESTION_SHARE = 0.45
 
 
 def _mark_active(widget: QWidget, active: bool) -> None:
@@ -60,13 +60,15 @@ def _mark_active(widget: QWidget, active: bool) -> None:
 
 class TurnRow(QWidget):
     """One turn of a multi-turn case: its question, as tall as it is up to
-    ``QUESTION_SHARE`` of the row, above the two answers to it."""
+    ``QUESTION_SHARE`` of the row, above the two answers to it; the rater may drag
+    the line between them to read a longer question whole."""
 
     def __init__(self, theme: Theme, point_size: float, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.label = QLabel()
         self.label.setObjectName("category")
         self.question = make_browser(theme, point_size)
+        self.question.setMinimumHeight(24)  # a one-line question takes one line
         self.question_box = QFrame()
         self.question_box.setObjectName("pane")
         box = QVBoxLayout(self.question_box)
@@ -80,23 +82,28 @@ class TurnRow(QWidget):
         sides.addWidget(self.left)
         sides.addWidget(self.right)
         sides.setChildrenCollapsible(False)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.question_box)
+        self.split.addWidget(sides)
+        self.split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.question_box)
-        layout.addWidget(sides, 1)
+        layout.addWidget(self.split)
 
     def fit_question(self) -> None:
         """The question box as tall as its text (at its width), within its share."""
         document = self.question.document()
         document.setTextWidth(self.question.viewport().width())
-        margins = 2 * self.question.frameWidth() + 2
-        tall = math.ceil(document.size().height()) + margins
-        self.question.setFixedHeight(max(min(tall, int(self.height() * QUESTION_SHARE)), 24))
+        text = math.ceil(document.size().height()) + 2 * self.question.frameWidth() + 2
+        box = text + self.question_box.height() - self.question.height()
+        total = self.split.height() - self.split.handleWidth()
+        question = min(box, int(total * QUESTION_SHARE))
+        self.split.setSizes([question, total - question])
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
-        self.fit_question()
+        # Once the splitter and the question have their new sizes too.
+        QTimer.singleShot(0, self, self.fit_question)
 
 
 class PairView(QWidget):
