@@ -183,3 +183,19 @@ def test_the_turns_of_a_pair_are_rendered_ahead_as_they_are_shown(qtbot, written
     assert cache.turn(pair.left, 1, turns[1]) is made[1]
     assert len(cache._cache) == 4
     assert cache.prompt(CSV_QUESTION) is cache.prompt(CSV_QUESTION) and len(cache._cache) == 4
+
+
+def test_each_family_keeps_its_own_view_whatever_its_name(make_settings):
+    settings = make_settings()
+    settings.set_raw_view("mt/bench", True)
+    settings.set_raw_view("prose", True)
+    settings.set_raw_view("prose", False)
+    settings.sync()
+    again = make_settings()
+    assert again.raw_view("mt/bench") and not again.raw_view("mt") and not again.raw_view("prose")
+
+
+def test_the_key_list_names_the_raw_view_key(written):
+    written.overlay.toggle()
+    assert "<b>M</b>" in written.overlay.label.text()
+    assert "Raw text (the exact characters)" in written.overlay.label.text()
