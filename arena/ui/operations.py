@@ -173,13 +173,17 @@ class ProgressDialog(QDialog):
 
 class _InputGuard(QObject):
     """Keeps keys and clicks away from every widget but the progress dialog's while the
-    work runs, shortcuts included (before the dialog shows, the window is still active)."""
+    work runs, shortcuts included (before the dialog shows, the window is still active),
+    and the window from closing."""
 
     def __init__(self, dialog: QDialog) -> None:
         super().__init__(dialog)
         self.dialog = dialog
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Close and watched is self.dialog.parent():
+            event.ignore()  # the window stays open, and its ledger, until the work ends
+            return True
         if event.type() not in INPUT_EVENTS or not isinstance(watched, QWidget):
             return False
         if watched is self.dialog or self.dialog.isAncestorOf(watched):
@@ -288,7 +292,8 @@ class LedgerOps(QObject):
         Cancel (or any error) rolls that transaction back: a cancelled operation changes
         nothing in the ledger. Only a Cancel pressed while the transaction commits comes
         too late; the operation then counts as done. The window's other writes are
-        refused until it ends, and no key or click reaches the window meanwhile.
+        refused until it ends, and no key or click reaches the window meanwhile, nor
+        does closing it.
         """
         if self._refused(changes):
             return False

@@ -7,7 +7,8 @@ import threading
 import time
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
 from arena.intake import outputs
@@ -65,9 +66,16 @@ def test_the_window_handles_events_while_an_operation_runs(qtbot, open_window, u
     def meanwhile() -> None:
         # On the window's thread, while the work waits for this very call.
         seen["dialog"] = [d.isVisible() for d in window.findChildren(ProgressDialog)]
+        seen["closed"] = window.close()
         seen["vote"] = window.ops.run(Changes(family="prose", session=True), lambda: 1)
         seen["why"] = window.ops.last_error
         ticked.set()
+
+    def early() -> None:
+        # Before the dialog shows, the window is still active: the vote key is dropped.
+        seen["dialog_early"] = [d.isVisible() for d in window.findChildren(ProgressDialog)]
+        QTest.keyClick(window.rating.pair_view, Qt.Key.Key_1)
+        seen["after_key"] = window.ops.last_error  # not even refused
 
     def work(ledger, progress) -> str:
         seen["thread"] = threading.current_thread() is threading.main_thread()
@@ -75,12 +83,15 @@ def test_the_window_handles_events_while_an_operation_runs(qtbot, open_window, u
         assert ticked.wait(10), "the window's thread never handled the timer"
         return ledger.path
 
+    QTimer.singleShot(50, early)
     QTimer.singleShot(operations.SHOW_AFTER_MS + 200, meanwhile)
     done: list[str] = []
     changes = Changes(family="prose", outputs=True)
     assert window.ops.run_long(window.ledger, "Waiting…", changes, work, done.append, total=2)
-    assert seen["thread"] is False and seen["dialog"] == [True]
-    # Other writes wait for the operation (no key or click reaches the window meanwhile).
+    assert seen["thread"] is False and (seen["dialog_early"], seen["dialog"]) == ([False], [True])
+    # No key reaches the window meanwhile, it stays open, and other writes wait.
+    assert seen["after_key"] == "" and window.rating.session_votes == 0
+    assert seen["closed"] is False and window.isVisible()
     assert seen["vote"] is False and "wait until this is done: Waiting…" in str(seen["why"])
     assert done == [window.ledger.path] and announced == [changes]
     assert not window.ops.busy
