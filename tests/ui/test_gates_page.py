@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
+from arena.gates import screening
 from arena.ui import dialogs
 from arena.ui.gates.gates_detail import UNCLEAR
 from arena.ui.keys import default_key_map, problems
@@ -139,6 +142,30 @@ def test_a_case_in_doubt_is_on_top_and_one_click_sets_its_language(qtbot, gates,
     assert failing == {("t", "gamma"), ("v", "gamma")}
     assert not page.doubts.isVisibleTo(page)
     assert "Case t now expects fr" in page.message.text()
+
+
+def test_a_language_set_and_undone_is_gated_again_off_the_window_s_thread(
+    qtbot, gates, reasons, monkeypatch
+):
+    queue, _ = reasons
+    on_window: list[bool] = []
+    real = screening.rerun
+
+    def rerun(*args, **kwargs):
+        on_window.append(threading.current_thread() is threading.main_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(screening, "rerun", rerun)
+    page = gates.gates
+    queue.append(("fr", "the prompt asks for French"))
+    assert page.correct.set_language("t", "fr")
+    page.corrections.setFocus()
+    qtbot.keyClick(page.corrections, Qt.Key.Key_Down)
+    queue.append("it does not")
+    qtbot.keyClick(page.corrections, Qt.Key.Key_U)
+    assert events(gates)[-1]["kind"] == "retract"
+    assert on_window == [False, False]  # each on the operation's own thread
+    assert list(page.doubt_buttons) == ["t"]  # in doubt again, as before
 
 
 def test_k_keeps_the_language_of_the_case_in_doubt_and_u_undoes_it(qtbot, gates, reasons):

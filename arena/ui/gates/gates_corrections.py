@@ -2,8 +2,10 @@
 
 Each asks for a reason in a small dialog (prefilled where the CLI has a default),
 then calls the core through the window's ``LedgerOps``, so a refused correction
-(``BadInput``) is shown the one way and every view hears of the change. The keys
-act only while the Gates page has the focus.
+(``BadInput``) is shown the one way and every view hears of the change. Setting a
+case's language, and undoing a correction (which may be one), gate the case's answers
+again over the whole family: those run off the window's thread (``run_long``). The
+keys act only while the Gates page has the focus.
 """
 
 from __future__ import annotations
@@ -86,12 +88,21 @@ class CorrectionActions:
         return Changes(family=self.page.family, corrections=True)
 
     def _write(self, op: Callable[[], str], said: str) -> bool:
+        return self.page.ops.run(self._changes(), op, self._said(said))
+
+    def _said(self, said: str) -> Callable[[str], None]:
         undo = display(default_keys(GATES_ACTIONS[-1]))
-        return self.page.ops.run(
-            self._changes(),
-            op,
-            lambda event: self.page.say(f"{said} (event {event[:12]}; {undo} undoes it)."),
-        )
+        return lambda event: self.page.say(f"{said} (event {event[:12]}; {undo} undoes it).")
+
+    def _long(
+        self, label: str, op: Callable[[Ledger], str], done: Callable[[str], object], *, gates: bool
+    ) -> bool:
+        """A correction that may gate a case's answers again, reading the whole family:
+        off the window's thread (``LedgerOps.run_long``)."""
+        ledger = self.page.ledger
+        assert ledger is not None  # the callers have checked
+        changes = Changes(family=self.page.family, corrections=True, gates=gates)
+        return self.page.ops.run_long(ledger, label, changes, lambda own, _p: op(own), done)
 
     def overrule(self) -> bool:
         failure = self._chosen()
@@ -124,7 +135,7 @@ class CorrectionActions:
             case_id = failure.case_id
         if self.page.ledger is None or self.page.data is None:
             return False
-        ledger, family = self.page.ledger, self.page.family
+        family = self.page.family
         suggestion = suggestion or self.page.data.suggested_language(case_id)
         answer = dialogs.ask_language(
             self.page.window(),
@@ -137,9 +148,13 @@ class CorrectionActions:
         if answer is None:
             return False
         language, reason = answer
-        return self._write(
-            lambda: corrections.set_case_language(ledger, family, case_id, language, reason=reason),
-            f"Case {case_id} now expects {language}",
+        return self._long(
+            f"Case {case_id} expects {language}: gating its answers again…",
+            lambda own: corrections.set_case_language(
+                own, family, case_id, language, reason=reason
+            ),
+            self._said(f"Case {case_id} now expects {language}"),
+            gates=True,
         )
 
     def confirm_language(self, case_id: str | None = None) -> bool:
@@ -243,7 +258,7 @@ class CorrectionActions:
         )
         if event is None:
             return False
-        ledger, what = self.page.ledger, self.page.data.describe(event)
+        what = self.page.data.describe(event)
         reason = dialogs.ask_reason(
             self.page.window(),
             "Undo a correction",
@@ -253,8 +268,10 @@ class CorrectionActions:
         )
         if reason is None:
             return False
-        return self.page.ops.run(
-            self._changes(),
-            lambda: corrections.retract(ledger, event_id, reason=reason),
+        # Undoing a case's language gates its answers again (``corrections.retract``).
+        return self._long(
+            f"Undoing: {what}…",
+            lambda own: corrections.retract(own, event_id, reason=reason),
             lambda _id: self.page.say(f"Undone: {what}."),
+            gates=event.kind == "set_language",
         )
