@@ -63,14 +63,15 @@ Result = TypeVar("Result")
 
 @dataclass(frozen=True)
 class Changes:
-    """What a window operation changed in the ledger; views read the fields they show."""
+    """What a window operation changed in the ledger (as Anki's OpChanges): each view reads
+    the fields it shows and redraws for those alone."""
 
     family: str | None = None  # the family written to
     session: bool = False  # the rating session's own rows: a sitting, a pair shown, a vote…
     outputs: bool = False  # outputs added: imported, or collected answers
     families: bool = False  # a family made (by an import)
     corrections: bool = False  # a correction made or undone: what is in force changed
-    gates: bool = False  # gate verdicts brought up to date (closing a round)
+    gates: bool = False  # gate verdicts brought up to date (a round closed, a case's language)
     rounds: bool = False  # a round closed
     judges: bool = False  # a judge's verdicts imported
 
