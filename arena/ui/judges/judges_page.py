@@ -3,9 +3,10 @@ selected judge's disagreements, each opening its pair side by side (``judge_pair
 
 The figures' bootstrap takes a moment on a large family, so the page works them out on a
 thread of its own (``Background``) over a read-only connection of its own, and shows a
-busy bar meanwhile; the window stays usable. The page never writes the ledger. It works
-them out again when it opens and whenever the ledger changes while it is shown (a judge
-imported, a vote undone elsewhere).
+busy bar meanwhile; the window stays usable. Its one write, Import verdicts…, goes
+through the window's ``LedgerOps.run_long`` (off the window's thread, with Cancel). It
+works them out again when it opens and whenever the ledger changes while it is shown (a
+judge imported, a vote undone elsewhere).
 """
 
 from __future__ import annotations
