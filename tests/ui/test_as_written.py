@@ -72,7 +72,7 @@ def written(open_window, tmp_path: Path):
 
 def show_case(qtbot, window, case_id: str):
     """Vote ties until the pair of ``case_id`` is on screen."""
-    for _ in range(8):
+    for _ in range(10):
         pair = window.rating.current_pair()
         assert pair is not None, f"case {case_id} never came"
         if pair.case.case_id == case_id:
@@ -199,3 +199,21 @@ def test_the_key_list_names_the_raw_view_key(written):
     written.overlay.toggle()
     assert "<b>M</b>" in written.overlay.label.text()
     assert "Raw text (the exact characters)" in written.overlay.label.text()
+
+
+def test_a_case_of_fewer_turns_after_more_starts_at_its_first_answer(qtbot, written):
+    found = {}
+    while (pair := written.rating.current_pair()) is not None:
+        found[pair.case.case_id] = pair
+        written.rating.vote("tie")
+    view = written.rating.pair_view
+    view.show_pair(found["three"])
+    assert [r.label.text() for r in view.turn_rows] == [f"Turn {n} of 3" for n in (1, 2, 3)]
+    for _ in range(8):  # to the third turn's question, the last stop
+        qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.active_area() is view.turn_rows[2].question
+    view.show_pair(found["turns"])
+    assert not view.turn_rows[2].isVisibleTo(view)
+    assert view.active_area() is view.turn_rows[0].left.scroll_area()
+    view.show_pair(found["prose"])
+    assert view.active_area() is view.left.scroll_area()

@@ -60,11 +60,17 @@ SINGLE = {
 }
 
 
+THREE_TURNS = ["Name a colour.", "Now a fruit of that colour.", "And a song about it."]
+
+
 def written_lines() -> list[str]:
     lines = []
     prompt = join_turns([WORDS_QUESTION, CSV_QUESTION])
     for label, turns in TWO_TURNS.items():
         lines.append(native_line("turns", label, join_turns(turns), prompt=prompt))
+    for label, answers in (("alpha", ["Red.", "A cherry.", "Cherry Red"]), ("beta", "ABC")):
+        three = join_turns(THREE_TURNS)
+        lines.append(native_line("three", label, join_turns(list(answers)), prompt=three))
     for case, (question, alpha, beta) in SINGLE.items():
         for label, text in (("alpha", alpha), ("beta", beta)):
             lines.append(native_line(case, label, text, prompt=question))

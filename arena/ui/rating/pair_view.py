@@ -98,7 +98,8 @@ class TurnRow(QWidget):
         box = text + self.question_box.height() - self.question.height()
         total = self.split.height() - self.split.handleWidth()
         question = min(box, int(total * QUESTION_SHARE))
-        self.split.setSizes([question, total - question])
+        if self.split.sizes() != [question, total - question]:
+            self.split.setSizes([question, total - question])
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
@@ -247,7 +248,7 @@ class PairView(QWidget):
             self.banner.hide()
 
     def _show_turns(self, pair: Pair, turns: list[Turn], category: str) -> None:
-        first = not self.turns
+        first, count = not self.turns, len(self.turns)
         self.turns = turns
         while len(self.turn_rows) < len(turns):
             row = TurnRow(self.theme, self.point_size)
@@ -268,10 +269,12 @@ class PairView(QWidget):
             row.left.show_rendered(self.cache.turn(pair.left, number, turn.left), split=False)
             row.right.show_rendered(self.cache.turn(pair.right, number, turn.right), split=False)
         self.stack.setCurrentWidget(self.turns_page)
-        self.turn_splitter.setSizes([1] * len(turns) + [0] * (len(self.turn_rows) - len(turns)))
+        if count != len(turns):  # rows of equal height; the rater may drag them after
+            hidden = len(self.turn_rows) - len(turns)
+            self.turn_splitter.setSizes([1] * len(turns) + [0] * hidden)
         for row in self.turn_rows[: len(turns)]:
             row.fit_question()
-        if first:
+        if first or self._active >= len(self._stops()):  # fewer turns than the last case
             self._set_active(0)
 
     def redraw(self) -> None:
