@@ -14,13 +14,16 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from arena.decisions import Decisions, decisions
 from arena.ledger import Ledger, catalog, events, trial_store, verdicts
 from arena.pairs.case_doubt import Doubt, cases_in_doubt, may_doubt, set_aside
 from arena.pairs.settling import (
     TESTED_KINDS,
+    Columns,
+    Pairs,
+    PendingPairs,
     SettledComparison,
     Settlement,
     any_gate_failed,
@@ -39,9 +42,6 @@ from arena.records import (
     SystemId,
     Trial,
 )
-
-if TYPE_CHECKING:
-    from arena.pairs.pending import PendingPairs
 
 # An output whole, or only where it sits (``catalog.output_places``).
 Placed = TypeVar("Placed", Output, OutputPlace)
@@ -153,16 +153,8 @@ class ForRating:
 
 
 def for_rating(ledger: Ledger, name: str) -> ForRating:
-    """A family as a rating session needs it, with the corrections ``FamilyState`` applies.
-
-    A ``votes`` family's pending pairs are worked out as numbers (``pairs.pending``) from
-    its outputs without their texts, reading the verdicts of only the outputs that ever
-    failed a gate (an output with no verdict at all counts as passing, where ``settle``
-    would refuse it); other kinds' come from ``settle``.
-    """
-    # numpy, which the pairs as numbers need, is loaded here: status and gating never do.
-    from arena.pairs.pending import PendingPairs, votes_pending
-
+    """A family as a rating session needs it, with the corrections ``FamilyState`` applies:
+    a ``votes`` family's pairs from ``output_columns``, other kinds' from ``load``."""
     found = catalog.get_family(ledger, name)
     if found is not None and found.kind != "votes":
         state = load(ledger, name)
@@ -172,6 +164,18 @@ def for_rating(ledger: Ledger, name: str) -> ForRating:
         return ForRating(state.family, state.cases, systems, pending, untested)
     family, decided, cases = _family_and_cases(ledger, name)
     places = catalog.output_places(ledger, name)
+    systems = {o.output_id: o.system_id for o in places}
+    pairs = Pairs.of("votes", output_columns(ledger, name, places, decided))
+    return ForRating(family, cases, systems, pairs.pending())
+
+
+def output_columns(
+    ledger: Ledger, name: str, places: Iterable[OutputPlace], decided: Decisions
+) -> Columns:
+    """The outputs in force of a family not tested, as settling reads them (``places``:
+    all its outputs without their texts, ``catalog.output_places``), reading the verdicts
+    of only the outputs that ever failed a gate (an output with no verdict at all counts
+    as passing, where ``settle`` would refuse it)."""
     in_force = _in_force(places, decided)
     overruled = overrules_by_output(decided.overruled)
     results = verdicts.ever_failed(ledger, name, {o.output_id for o in in_force})
@@ -184,8 +188,7 @@ def for_rating(ledger: Ledger, name: str) -> ForRating:
             gates, set_aside(case_of[output_id], overruled.get(output_id, frozenset()), doubted)
         )
     }
-    systems = {o.output_id: o.system_id for o in places}
-    return ForRating(family, cases, systems, votes_pending(in_force, failing))
+    return Columns.of_places(in_force, failing)
 
 
 def doubted_cases(

@@ -61,8 +61,8 @@ sys.path.insert(0, str(ROOT))
 from regimes import REGIMES, add_argument  # noqa: E402
 
 from arena.pairs.live_scheduler import LiveScheduler  # noqa: E402
-from arena.pairs.pending import PendingPairs  # noqa: E402
-from arena.pairs.scheduling import Candidate, RepeatPolicy  # noqa: E402
+from arena.pairs.scheduling import RepeatPolicy  # noqa: E402
+from arena.pairs.settling import PendingPair, PendingPairs  # noqa: E402
 from fitting import DEFAULT_PENALTY, information  # noqa: E402
 from fitting import simulate as sim  # noqa: E402
 from fitting.bradley_terry import PairwiseObjective, newton  # noqa: E402
@@ -150,7 +150,16 @@ class Scheduled:
         outputs = range(n * samples)
         systems = {f"{c}:{o:03d}": f"s{o // samples:03d}" for c in range(cases) for o in outputs}
         self.halves: dict[str, int] = {}  # each session's half, filled as they start
-        candidates = [Candidate(str(c), f"{c}:{a:03d}", f"{c}:{b:03d}") for c, a, b in pending]
+        candidates = [
+            PendingPair(
+                str(c),
+                f"{c}:{a:03d}",
+                f"{c}:{b:03d}",
+                systems[f"{c}:{a:03d}"],
+                systems[f"{c}:{b:03d}"],
+            )
+            for c, a, b in pending
+        ]
         self.scheduler = LiveScheduler(
             PendingPairs.of(candidates),
             systems,

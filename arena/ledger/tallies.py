@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
-from itertools import groupby
-from operator import itemgetter
 
 from arena.ledger.connection import Ledger
-from arena.records import CHOICES, CaseId, OutputId, SystemId
+from arena.records import CHOICES, CaseId, OutputId, OutputPlace, SystemId
 
 
 def case_count(ledger: Ledger, family: str, left_out: Collection[CaseId] = ()) -> int:
@@ -26,63 +24,26 @@ def case_count(ledger: Ledger, family: str, left_out: Collection[CaseId] = ()) -
     return int(n)
 
 
-def case_tallies(ledger: Ledger, family: str) -> list[tuple[CaseId, int, int, list[SystemId]]]:
-    """Each case of ``family``: how many outputs it has (in or out of force), how many
-    text keys among them, and their systems, read from an index (no output id, no text).
-    Cases with the same systems in the same order (most cases of a family: every system
-    once, in the index's order) share one list of them, split once."""
-    found = []
-    systems: dict[tuple[str, int], list[str] | None] = {}
-    last: tuple[str, int] | None = None
-    for case_id, n, keys, joined in ledger.conn.execute(
+def case_tallies(ledger: Ledger, family: str) -> list[tuple[CaseId, int, int, str]]:
+    """Each case of ``family``: how many outputs it has (in or out of force), how many text
+    keys among them, and their systems joined by commas, read from an index (no output
+    id, no text). Joined in SQL, a column comes to Python as one string: several times
+    faster to read than a tuple and a string per row, and most cases share it."""
+    return ledger.conn.execute(
         "SELECT case_id, count(*), count(DISTINCT text_key), group_concat(system_id) "
         "FROM output_keys WHERE family = ? GROUP BY case_id",
         [family],
-    ):
-        # Compared with the case before first: equal strings, no hash of them computed.
-        if last is None or n != last[1] or joined != last[0]:
-            last = (joined, n)
-            if last not in systems:
-                systems[last] = _split(joined, n)
-        listed = systems[last]
-        if listed is None:
-            listed = [system for _, _, system, _ in _case_rows(ledger, family, [case_id])]
-        found.append((case_id, n, keys, listed))
-    return found  # type: ignore[return-value]
-
-
-def case_outputs(
-    ledger: Ledger, family: str, cases: Collection[CaseId]
-) -> list[tuple[CaseId, list[OutputId], list[SystemId], list[str]]]:
-    """Each of ``cases`` of ``family`` with its outputs (in or out of force), their
-    systems and their text keys, as columns."""
-    return [
-        (case_id, *(list(column) for column in zip(*(row[1:] for row in rows), strict=True)))
-        for case_id, rows in groupby(_case_rows(ledger, family, cases), key=itemgetter(0))
-    ]
-
-
-def _case_rows(
-    ledger: Ledger, family: str, cases: Collection[CaseId]
-) -> list[tuple[CaseId, OutputId, SystemId, str]]:
-    """(case, output, system, text key) of each output of ``cases``, case by case."""
-    return ledger.conn.execute(
-        "SELECT case_id, output_id, system_id, text_key FROM output_keys WHERE family = ? "
-        "AND case_id IN (SELECT value FROM json_each(?)) "
-        "ORDER BY case_id, system_id, text_key, output_id",
-        [family, json.dumps(sorted(cases))],
     ).fetchall()
 
 
-def _split(joined: str | None, n: int) -> list[str] | None:
-    """``n`` values joined by ``group_concat`` (with commas, its default: the cheapest
-    to join), apart again; None when one of them holds a comma (system ids are hex: the
-    caller then reads them as rows).
-
-    Joined in SQL, a column comes to Python as one string: several times faster to read
-    than a tuple and a string per row."""
-    values = joined.split(",") if joined is not None else []
-    return values if len(values) == n else None
+def case_outputs(ledger: Ledger, family: str, cases: Collection[CaseId]) -> list[OutputPlace]:
+    """The outputs of ``cases`` of ``family`` (in or out of force), without their texts."""
+    rows = ledger.conn.execute(
+        "SELECT output_id, case_id, system_id, text_key FROM output_keys WHERE family = ? "
+        "AND case_id IN (SELECT value FROM json_each(?))",
+        [family, json.dumps(sorted(cases))],
+    )
+    return list(map(OutputPlace._make, rows))
 
 
 def ever_failed(ledger: Ledger, family: str) -> dict[OutputId, CaseId]:
@@ -137,12 +98,11 @@ def system_votes(ledger: Ledger, family: str) -> tuple[list[SystemId], list[Syst
 
 def votes_on(
     ledger: Ledger, family: str, outputs: Collection[OutputId]
-) -> tuple[list[OutputId], list[OutputId]]:
-    """The left outputs and the right outputs, vote by vote, of the votes in force in
-    ``family`` on a pair of two of ``outputs`` (found by the first of the pair, in order)."""
-    rows = ledger.conn.execute(
-        f"SELECT left_output, right_output FROM votes WHERE {_IN_FORCE} "
+) -> list[tuple[OutputId, OutputId]]:
+    """The pairs of two of ``outputs`` with a vote in force in ``family``, each once, its
+    outputs in order (found by the first of the pair)."""
+    return ledger.conn.execute(
+        f"SELECT DISTINCT {_FIRST}, {_SECOND} FROM votes WHERE {_IN_FORCE} "
         f"AND {_FIRST} IN (SELECT value FROM json_each(?))",
         [family, json.dumps(sorted(outputs))],
     ).fetchall()
-    return [r[0] for r in rows], [r[1] for r in rows]

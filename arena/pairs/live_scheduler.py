@@ -26,9 +26,7 @@ from arena.pairs.adaptive import (
     OrderModel,
 )
 from arena.pairs.pair_index import PairIndex, PairKey, SystemPair, pair_key
-from arena.pairs.pending import PendingPairs
 from arena.pairs.scheduling import (
-    Candidate,
     NextPair,
     RepeatPolicy,
     Shown,
@@ -39,6 +37,7 @@ from arena.pairs.scheduling import (
     seconds,
     system_pair,
 )
+from arena.pairs.settling import PendingPair, PendingPairs
 from arena.records import (
     CaseId,
     OutputId,
@@ -83,7 +82,7 @@ class LiveScheduler:
 
     def __init__(
         self,
-        candidates: Iterable[Candidate] | PendingPairs,
+        candidates: Iterable[PendingPair] | PendingPairs,
         systems: Mapping[OutputId, SystemId],
         history: Iterable[Shown | ShownRow],
         *,
@@ -158,7 +157,6 @@ class LiveScheduler:
             )
         self.index = PairIndex(
             candidates,
-            systems,
             votes=[(_key(cast[at]), pairs[at], cast[at].case_id) for at in ordinary],
             skips=[_key(e) for e in cast if e.choice == "skip"],
             once_per_case=once_per_case,

@@ -7,8 +7,8 @@ recorded seed, so a restart (or a crash) resumes exactly where it stopped:
 - Coverage first: among the pairs with no vote in force (skipped pairs last), a
   generator seeded from the session seed and the presentation count draws one of
   the system pairs with the fewest votes, then one of its pairs on the cases with
-  the fewest votes, in a fixed order (``pair_order``); so the rating session's index
-  (``arena.pairs.pair_index``) picks without visiting every pair. With adaptive
+  the fewest votes, in a fixed order (system pair, case, outputs); so the rating
+  session's index (``arena.pairs.pair_index``) picks without visiting every pair. With adaptive
   choice (``arena.pairs.adaptive``), once every system pair has a vote, the system
   pair is the one whose next vote tells most about the board's order instead.
 - One vote per task and system pair in ``tests_then_votes`` families: a vote on one
@@ -118,15 +118,6 @@ class Shown:
 
 
 @dataclass(frozen=True)
-class Candidate:
-    """A pair the settling rules left for the rater."""
-
-    case_id: CaseId
-    output_a: OutputId
-    output_b: OutputId
-
-
-@dataclass(frozen=True)
 class NextPair:
     case_id: CaseId
     left_output: OutputId
@@ -161,12 +152,6 @@ def seconds(time: str | None) -> float | None:
     except ValueError:
         return None
     return (read if read.tzinfo else read.replace(tzinfo=UTC)).timestamp()
-
-
-def minutes_between(earlier: str | None, later: str) -> float | None:
-    """Minutes from the ISO 8601 time ``earlier`` to ``later`` (None: either has no time)."""
-    start, end = seconds(earlier), seconds(later)
-    return None if start is None or end is None else (end - start) / 60
 
 
 def repeat_due(
@@ -229,19 +214,5 @@ def resumed(history: Sequence[Presented]) -> NextPair | None:
     )
 
 
-def _key(a: str, b: str) -> frozenset[str]:
-    return frozenset((a, b))
-
-
 def system_pair(a: SystemId, b: SystemId) -> tuple[SystemId, SystemId]:
     return (a, b) if a <= b else (b, a)
-
-
-def pair_order(candidate: Candidate, systems: Mapping[OutputId, SystemId]) -> tuple:
-    """The fixed order the tie-break draws in: system pair, case, outputs."""
-    return (
-        system_pair(systems[candidate.output_a], systems[candidate.output_b]),
-        candidate.case_id,
-        candidate.output_a,
-        candidate.output_b,
-    )

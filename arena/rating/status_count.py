@@ -1,26 +1,33 @@
 """What `arena status` counts for a family.
 
 A ``votes`` or ``graded`` family is counted from a few columns of its rows
-(``ledger.tallies``, ``pairs.counting``) without listing its pairs; a tested
-family settles by its tests and diffs too, and is counted from the whole
-family as it stands (``full_status_row``, which a test holds the quick count to).
+(``ledger.tallies``) without a record per pair; a tested family is counted from the
+whole family as it stands (``full_status_row``, which a test holds the quick count to).
+
+Most cases of a votes family are *plain*: each system once, each text its own, and no
+output that ever failed a gate or was removed. The settling rule reads nothing else of
+a pair, so it settles plain cases of one size alike: they are counted as it settles one
+case of their size, without reading their outputs, and so are their votes when it
+leaves such a case wholly pending (a vote is on two outputs of one case: ``ledger.voting``
+writes no other). Only the other cases are read output by output.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from collections.abc import Set as AbstractSet
-from itertools import chain
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from arena.decisions import decisions
-from arena.family_state import doubted_cases
-from arena.ledger import Ledger, events, tallies, verdicts, voting
-from arena.pairs import case_doubt
+from arena.family_state import output_columns
+from arena.ledger import Ledger, events, tallies, voting
 from arena.pairs.adaptive import OrderModel
-from arena.pairs.counting import CaseOutputs, PairCounts, count, distinct_pairs, plain_cases
-from arena.pairs.settling import TESTED_KINDS, any_gate_failed, overrules_by_output
+from arena.pairs.settling import TESTED_KINDS, Columns, Pairs, PendingPairs
 from arena.rating import one_agent
-from arena.records import VOTED_KINDS, CaseId, Family, OutputId, OutputPlace, SystemId
+from arena.records import VOTED_KINDS, CaseId, Family, OutputId, SystemId
 
 if TYPE_CHECKING:
     from arena import family_state
@@ -38,68 +45,80 @@ def counted_rows(ledger: Ledger, families: list[Family]) -> list[dict[str, Any]]
     ]
 
 
+@lru_cache(maxsize=64)
+def _plain(n: int) -> tuple[int, int]:
+    """(settled, pending) pairs of a plain case of ``n`` outputs, as the rule settles it."""
+    ids = [str(i) for i in range(n)]
+    systems = [SystemId(i) for i in ids]
+    columns = Columns.of([OutputId(i) for i in ids], [CaseId("")] * n, systems, ids, ())
+    pairs = Pairs.of("votes", columns)
+    return pairs.settled_count(), len(pairs.pending())
+
+
 def _counted_row(ledger: Ledger, family: Family) -> dict[str, Any]:
-    decided = decisions(events.family_events(ledger, family.name))
+    name = family.name
+    decided = decisions(events.family_events(ledger, name))
     retired, removed = decided.retired_cases, decided.removed_outputs
-    # Only an output that ever failed a gate can be failing now.
-    failed = {
-        output_id: case_id
-        for output_id, case_id in tallies.ever_failed(ledger, family.name).items()
-        if case_id not in retired and output_id not in removed
-    }
-    overruled = overrules_by_output(decided.overruled)
-    results = verdicts.in_force(ledger, failed)
-    failing = {
-        output_id
-        for output_id, found in results.items()
-        if any_gate_failed(found, overruled.get(output_id, frozenset()))
-    }
     marked = {
         *retired,
-        *(failed[o] for o in failing),
+        *tallies.ever_failed(ledger, name).values(),
         *(CaseId(case_id) for _, case_id in voting.places(ledger, removed).values()),
     }
-    plain, others = plain_cases(tallies.case_tallies(ledger, family.name), marked)
-    read = tallies.case_outputs(ledger, family.name, others)
-    counted = [_without(found, removed) for found in read if found[0] not in retired]
-    # A case in doubt has a failing output, so its outputs are among those counted.
-    places = [
-        OutputPlace(o, case_id, s, key)
-        for case_id, outputs, systems, keys in counted
-        for o, s, key in zip(outputs, systems, keys, strict=True)
-    ]
-    doubted = doubted_cases(ledger, places, results, decided)
-    failing = {
-        o
-        for o in failing
-        if any_gate_failed(
-            results[o], case_doubt.set_aside(failed[o], overruled.get(o, frozenset()), doubted)
-        )
-    }
-    votes, voted = tallies.voted_pairs(ledger, family.name)
-    counts = PairCounts(0, 0)  # graded: scored by graders, no pairs
+    plain: dict[CaseId, int] = {}
+    others: list[CaseId] = []
+    # Each list of systems split once (most cases share one): its systems if each once.
+    once: dict[str, frozenset[SystemId]] = {}
+    plain_lists: set[str] = set()
+    for case_id, n, keys, joined in tallies.case_tallies(ledger, name):
+        if joined not in once:
+            listed = [SystemId(s) for s in joined.split(",")]  # a comma in an id: too many
+            once[joined] = frozenset(listed) if len(set(listed)) == len(listed) else frozenset()
+        if len(once[joined]) == n == keys and case_id not in marked and not _plain(n)[0]:
+            plain[case_id] = n
+            plain_lists.add(joined)
+        else:
+            others.append(case_id)
+    read = tallies.case_outputs(ledger, name, others)
+    outputs = output_columns(ledger, name, read, decided)
+    votes, voted = tallies.voted_pairs(ledger, name)
+    systems = set(outputs.systems).union(*(once[joined] for joined in plain_lists))
+    settled = unvoted_pairs = 0  # graded: scored by graders, no pairs
     if family.kind == "votes":
-        # The votes on the other cases (retired ones too) are counted with their outputs;
-        # a pair being two outputs of one case, the rest are the plain cases' pairs.
-        set_aside = {o for _, outputs, _, _ in read for o in outputs}
-        on_others = tallies.votes_on(ledger, family.name, set_aside) if set_aside else ([], [])
-        counts = count(plain, counted, failing, voted - distinct_pairs(on_others), on_others)
-    # Plain cases with the same systems share one list of them (``tallies.case_tallies``).
-    listed = {id(listed): listed for _, _, _, listed in plain}.values()
-    systems = set(chain(*listed, *(listed for _, _, listed, _ in counted)))
+        pairs = Pairs.of(family.kind, outputs)
+        # The votes on the other cases (retired ones too) are found by their outputs; the
+        # rest are on pending pairs of the plain cases.
+        on_others = tallies.votes_on(ledger, name, [o.output_id for o in read]) if read else []
+        settled = pairs.settled_count()
+        pending = sum(_plain(n)[1] for n in plain.values())
+        unvoted_pairs = pending - (voted - len(on_others)) + unvoted(pairs.pending(), on_others)
     return {
-        "name": family.name,
+        "name": name,
         "kind": family.kind,
         "language": family.language,
         "systems": len(systems),
-        "cases": tallies.case_count(ledger, family.name, retired),
-        "outputs": sum(n for _, n, _, _ in plain) + sum(len(o) for _, o, _, _ in counted),
-        "gate_failures": len(failing),
+        "cases": tallies.case_count(ledger, name, retired),
+        "outputs": sum(plain.values()) + len(outputs.ids),
+        "gate_failures": int(np.count_nonzero(outputs.failing)),
         "votes": votes,
-        "settled_pairs": counts.settled,
-        "pending_pairs": counts.unvoted,
+        "settled_pairs": settled,
+        "pending_pairs": unvoted_pairs,
         "votes_to_settle": votes_to_settle(ledger, family, systems),
     }
+
+
+def unvoted(pending: PendingPairs, voted: Collection[tuple[OutputId, OutputId]]) -> int:
+    """How many of the ``pending`` pairs are none of the ``voted`` pairs of outputs (each
+    pair once, either way round)."""
+    number = dict(zip(pending.outputs, range(len(pending.outputs)), strict=True))
+    width = len(number)
+    a, b = (
+        np.fromiter((number.get(o, -1) for o in side), np.int64, len(voted))
+        for side in ([a for a, _ in voted], [b for _, b in voted])
+    )
+    known = (a >= 0) & (b >= 0)
+    keys = np.minimum(a, b)[known] * width + np.maximum(a, b)[known]
+    held = np.minimum(pending.a, pending.b) * width + np.maximum(pending.a, pending.b)
+    return len(pending) - int(np.count_nonzero(np.isin(held, keys)))
 
 
 def votes_to_settle(ledger: Ledger, family: Family, systems: AbstractSet[SystemId]) -> int | None:
@@ -115,20 +134,6 @@ def votes_to_settle(ledger: Ledger, family: Family, systems: AbstractSet[SystemI
     if lefts:
         model.count_all(lefts, rights, choices)
     return model.votes_to_settle(model.every_pair_voted())
-
-
-def _without(found: CaseOutputs, removed: AbstractSet[OutputId]) -> CaseOutputs:
-    """A case's outputs (as columns) without those removed."""
-    case_id, outputs, systems, keys = found
-    if removed.isdisjoint(outputs):
-        return found
-    kept = [i for i, o in enumerate(outputs) if o not in removed]
-    return (
-        case_id,
-        [outputs[i] for i in kept],
-        [systems[i] for i in kept],
-        [keys[i] for i in kept],
-    )
 
 
 def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:

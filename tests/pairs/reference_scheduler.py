@@ -13,16 +13,16 @@ import numpy as np
 
 from arena.pairs.adaptive import ADAPTIVE, DEFAULT_PAIR_CHOICE
 from arena.pairs.scheduling import (
-    Candidate,
     NextPair,
     RepeatPolicy,
     Shown,
     is_repeat_chosen,
-    minutes_between,
-    pair_order,
     repeat_gap,
     resumed,
+    seconds,
+    system_pair,
 )
+from arena.pairs.settling import PendingPair
 from arena.records import CaseId, OutputId, SessionId, SystemId
 from fitting import information
 
@@ -31,12 +31,28 @@ def _key(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))
 
 
+def minutes_between(earlier: str | None, later: str) -> float | None:
+    """Minutes from the ISO 8601 time ``earlier`` to ``later`` (None: either has no time)."""
+    start, end = seconds(earlier), seconds(later)
+    return None if start is None or end is None else (end - start) / 60
+
+
+def pair_order(candidate: PendingPair, systems: Mapping[OutputId, SystemId]) -> tuple:
+    """The fixed order the tie-break draws in: system pair, case, outputs."""
+    return (
+        system_pair(systems[candidate.output_a], systems[candidate.output_b]),
+        candidate.case_id,
+        candidate.output_a,
+        candidate.output_b,
+    )
+
+
 class Scheduler:
     """Plans the next presentation of one family."""
 
     def __init__(
         self,
-        candidates: Iterable[Candidate],
+        candidates: Iterable[PendingPair],
         systems: Mapping[OutputId, SystemId],
         history: Sequence[Shown],
         *,
@@ -67,7 +83,7 @@ class Scheduler:
             if s.vote_id is not None and s.choice != "skip" and s.repeat_of is None
         }
 
-    def _unit(self, c: Candidate) -> tuple:
+    def _unit(self, c: PendingPair) -> tuple:
         """What one vote closes: the pair, or (tests_then_votes) its case and system pair."""
         if self.once_per_case:
             return (c.case_id, self._system_pair(c.output_a, c.output_b))
@@ -232,5 +248,5 @@ class Scheduler:
         return due[0] if finished or len({c.case_id for c in self.candidates}) <= 1 else None
 
 
-def _outputs(c: Candidate) -> tuple[OutputId, OutputId]:
+def _outputs(c: PendingPair) -> tuple[OutputId, OutputId]:
     return c.output_a, c.output_b

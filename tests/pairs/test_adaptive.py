@@ -12,7 +12,8 @@ import pytest
 
 from arena.pairs.adaptive import PAIR_CHOICES
 from arena.pairs.live_scheduler import LiveScheduler
-from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown, system_pair
+from arena.pairs.scheduling import RepeatPolicy, Shown, system_pair
+from arena.pairs.settling import PendingPair
 
 SYSTEMS = 6
 # Planted strengths far apart: the rater's choice is almost always the stronger system.
@@ -27,7 +28,7 @@ def _family(cases: int, samples: int = 1):
         for k in range(samples)
     }
     candidates = [
-        Candidate(a.split("-")[0], a, b)
+        PendingPair(a.split("-")[0], a, b, systems[a], systems[b])
         for a, b in combinations(sorted(systems), 2)
         if a.split("-")[0] == b.split("-")[0] and systems[a] != systems[b]
     ]

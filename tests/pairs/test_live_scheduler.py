@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from arena.pairs.adaptive import PAIR_CHOICES
 from arena.pairs.live_scheduler import LiveScheduler
-from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown
+from arena.pairs.scheduling import RepeatPolicy, Shown
+from arena.pairs.settling import PendingPair
 from tests.pairs.fake_clock import FakeClock
 from tests.pairs.reference_scheduler import Scheduler
 
@@ -28,7 +29,7 @@ def families(draw):
             for sample in range(draw(st.integers(1, 2))):
                 systems[f"o{c}-{s}-{sample}"] = f"s{s}"
     pairs = [
-        Candidate(a.split("-")[0][1:], a, b)
+        PendingPair(a.split("-")[0][1:], a, b, systems[a], systems[b])
         for a, b in combinations(systems, 2)
         if a.split("-")[0] == b.split("-")[0] and systems[a] != systems[b]
     ]

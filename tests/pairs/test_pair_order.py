@@ -1,4 +1,4 @@
-"""The index's one-sort order of several columns is ``np.lexsort``'s, ties and all."""
+"""The one-sort order of several columns is ``np.lexsort``'s, ties and all."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.pairs.pair_index import _order
+from arena.pairs.settling import order_by
 
 
 @settings(max_examples=200, deadline=None)
@@ -20,4 +20,4 @@ def test_one_sort_of_a_combined_key_orders_as_lexsort(rows, highs, seed):
     # Few distinct values make ties (kept in input order); large ones overflow 63 bits
     # combined, where the order falls back to lexsort itself.
     columns = [rng.integers(0, high, rows, dtype=np.int64) for high in highs]
-    assert np.array_equal(_order(*columns), np.lexsort(columns[::-1]))
+    assert np.array_equal(order_by(*columns), np.lexsort(columns[::-1]))

@@ -1,4 +1,4 @@
-"""Pending pairs as numbers, and pairs counted without listing them, agree with ``settle``."""
+"""Pending pairs as numbers, and pairs counted without a record each, agree with ``settle``."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.pairs.counting import count_votes_family
 from arena.pairs.live_scheduler import LiveScheduler
 from arena.pairs.pair_index import PairIndex
-from arena.pairs.pending import PendingPairs, votes_pending
-from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown
-from arena.pairs.settling import settle
+from arena.pairs.scheduling import RepeatPolicy, Shown
+from arena.pairs.settling import Columns, Pairs, PendingPair, PendingPairs, settle
+from arena.rating.status_count import unvoted
 from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, OutputPlace, SystemId
 from arena.texts import text_key
 
@@ -50,6 +49,10 @@ def _places(outputs):
     return [OutputPlace(o.output_id, o.case_id, o.system_id, text_key(o.text)) for o in outputs]
 
 
+def votes_pending(places, failing) -> PendingPairs:
+    return Pairs.of("votes", Columns.of_places(places, failing)).pending()
+
+
 def _settled(outputs, failing):
     results = {o.output_id: FAIL if o.output_id in failing else PASS for o in outputs}
     return settle(Family("fam", kind="votes"), outputs, results)
@@ -77,15 +80,19 @@ def test_counted_pairs_are_the_pairs_settle_lists(family, data):
     )
     voted = [(a.output_id, b.output_id) for a, b in drawn if a != b and a.case_id == b.case_id]
     voted_keys = {frozenset(v) for v in voted}
-    counts = count_votes_family(_places(outputs), failing, voted)
-    assert counts.settled == len(settlement.settled)
-    assert counts.unvoted == sum(
+    pairs = Pairs.of("votes", Columns.of_places(_places(outputs), failing))
+    assert pairs.settled_count() == len(settlement.settled)
+    assert unvoted(pairs.pending(), voted) == sum(
         frozenset((p.output_a, p.output_b)) not in voted_keys for p in settlement.pending
     )
 
 
 def test_pending_pairs_as_numbers_keep_their_order():
-    pairs = [Candidate("c2", "x", "y"), Candidate("c1", "y", "z"), Candidate("c2", "z", "x")]
+    pairs = [
+        PendingPair("c2", "x", "y", "s1", "s2"),
+        PendingPair("c1", "y", "z", "s2", "s3"),
+        PendingPair("c2", "z", "x", "s3", "s1"),
+    ]
     numbered = PendingPairs.of(pairs)
     assert list(numbered) == pairs and len(numbered) == 3
     assert list(PendingPairs.of([])) == []
@@ -96,8 +103,7 @@ def test_pending_pairs_as_numbers_keep_their_order():
 def test_an_index_of_numbers_chooses_as_one_of_records(family, seed):
     outputs, failing = family
     systems = {o.output_id: o.system_id for o in outputs}
-    records = list(_settled(outputs, failing).pending)
-    candidates = [Candidate(p.case_id, p.output_a, p.output_b) for p in records]
+    candidates = list(_settled(outputs, failing).pending)
     numbered = LiveScheduler(votes_pending(_places(outputs), failing), systems, [], seed=seed)
     listed = LiveScheduler(candidates, systems, [], seed=seed)
     assert numbered.next() == listed.next()
@@ -106,8 +112,8 @@ def test_an_index_of_numbers_chooses_as_one_of_records(family, seed):
 
 def test_an_index_counts_votes_on_pairs_it_does_not_hold():
     systems = {"a": "s1", "b": "s2", "c": "s3"}
-    pairs = [Candidate("c", a, b) for a, b in combinations("abc", 2)]
-    index = PairIndex(pairs[:2], systems, votes=[(("b", "c"), ("s2", "s3"), "c")])
+    pairs = [PendingPair("c", a, b, systems[a], systems[b]) for a, b in combinations("abc", 2)]
+    index = PairIndex(pairs[:2], votes=[(("b", "c"), ("s2", "s3"), "c")])
     assert index.progress() == (0, 2)
     assert index.pair_votes[("s2", "s3")] == 1 and index.case_votes["c"] == 1
 

@@ -13,7 +13,8 @@ from arena import family_state
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger, catalog, seals, voting
 from arena.pairs.adaptive import PAIR_CHOICES
-from arena.pairs.scheduling import Candidate, RepeatPolicy, Shown, is_repeat_chosen
+from arena.pairs.scheduling import RepeatPolicy, Shown, is_repeat_chosen
+from arena.pairs.settling import PendingPair
 from arena.rating import corrections
 from arena.rating.session import RatingSession
 from tests.conftest import native_line
@@ -76,7 +77,9 @@ def test_a_repeat_that_would_tip_the_sides_waits_for_a_first_showing(pair_choice
     from arena.pairs.live_scheduler import LiveScheduler
 
     systems = {f"c{c:02d}-{s}": s for c in range(40) for s in ("A", "B")}
-    candidates = [Candidate(f"c{c:02d}", f"c{c:02d}-A", f"c{c:02d}-B") for c in range(40)]
+    candidates = [
+        PendingPair(f"c{c:02d}", f"c{c:02d}-A", f"c{c:02d}-B", "A", "B") for c in range(40)
+    ]
     for seed in range(10):
         scheduler = LiveScheduler(
             candidates,
@@ -188,7 +191,7 @@ def test_the_repeat_choice_follows_the_share():
 
 
 def test_the_same_history_and_seed_give_the_same_next_pair():
-    candidates = [Candidate(f"c{i}", f"a{i}", f"b{i}") for i in range(20)]
+    candidates = [PendingPair(f"c{i}", f"a{i}", f"b{i}", "A", "B") for i in range(20)]
     systems = {**{f"a{i}": "A" for i in range(20)}, **{f"b{i}": "B" for i in range(20)}}
     history = [Shown("p0", "c3", "a3", "b3", None, "v0", "left")]
     picks = {Scheduler(candidates, systems, history, seed=9).next() for _ in range(5)}
@@ -288,7 +291,7 @@ def _rule(rater: RatingSession, now: str) -> Scheduler:
     """The rule from scratch over what the ledger holds now."""
     state = family_state.load(rater.ledger, rater.family.name)
     return Scheduler(
-        [Candidate(p.case_id, p.output_a, p.output_b) for p in state.settlement.pending],
+        state.settlement.pending,
         {k: o.system_id for k, o in state.outputs.items()},
         [Shown(**row) for row in voting.history(rater.ledger, rater.family.name)],
         seed=rater.session.seed,

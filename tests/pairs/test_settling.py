@@ -7,7 +7,7 @@ import re
 from collections import defaultdict
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.pairs.settling import (
@@ -20,6 +20,7 @@ from arena.pairs.settling import (
 )
 from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, SystemId
 from arena.texts import normalise_text
+from tests.pairs import reference_settling
 
 PASS = tuple(GateResult(gate, True, "") for gate in GATES)
 
@@ -388,3 +389,60 @@ def test_a_round_settles_the_same_pairs_without_listing_the_pending_ones():
         full = _settle(kind, outputs, gates)
         only = _settle(kind, outputs, gates, pending=False)
         assert only.settled == full.settled and only.pending == () and full.pending
+
+
+# Texts that are the same once normalised or as changes, and some that are not.
+_TEXTS = (
+    "same",
+    "same  \r\n",
+    "other",
+    "",
+    "diff --git a/m.py b/m.py\nindex 1..2\n--- a/m.py\n+++ b/m.py\n+x = 1\n",
+    "diff --git a/m.py b/m.py\nindex 3..4\n--- a/m.py\t2024\n+++ b/m.py\n+x = 1\n",
+    "--- a/m.py\n+++ b/m.py\n+x = 2\n",
+)
+
+
+@st.composite
+def _families(draw):
+    """A family of any kind: systems missing on some cases, some with two samples, tests
+    results, failing gates, overruled verdicts, removed outputs and retired cases."""
+    kind = draw(st.sampled_from(["votes", "tests", "tests_then_votes", "graded"]))
+    outputs, gates, overruled, removed = [], {}, set(), set()
+    for case in range(draw(st.integers(1, 3))):
+        for system in range(draw(st.integers(1, 4))):
+            for sample in range(draw(st.integers(0, 2))):
+                text = draw(st.sampled_from(_TEXTS))
+                output = _output(
+                    f"S{system}",
+                    text,
+                    case=f"c{case}",
+                    sample=sample,
+                    is_diff=text.startswith(("diff", "---")) and draw(st.booleans()),
+                    test_result=draw(st.sampled_from(["passed", "failed", "errored", None])),
+                )
+                outputs.append(output)
+                failed = draw(st.sets(st.sampled_from(GATES[:3]), max_size=2))
+                gates[output.output_id] = tuple(GateResult(g, g not in failed, "") for g in GATES)
+                aside = draw(st.sets(st.sampled_from(GATES[:3]), max_size=1))
+                overruled |= {(output.output_id, gate) for gate in aside}
+                if draw(st.integers(0, 9)) == 0:
+                    removed.add(output.output_id)
+    retired = {CaseId("c2")} if draw(st.booleans()) else set()
+    return kind, draw(st.permutations(outputs)), gates, overruled, removed, retired
+
+
+@settings(max_examples=400, deadline=None)
+@given(family=_families(), pending=st.booleans())
+def test_the_rule_over_columns_settles_as_the_rule_pair_by_pair(family, pending):
+    kind, outputs, gates, overruled, removed, retired = family
+    in_force = [o for o in outputs if o.output_id not in removed and o.case_id not in retired]
+    cases = sorted({o.case_id for o in outputs} - retired)
+    unanswered = stand_ins("fam", in_force, cases) if kind in ("tests", "tests_then_votes") else ()
+    options = dict(
+        retired_cases=retired, removed_outputs=removed, overruled=overruled, unanswered=unanswered
+    )
+    expected = reference_settling.settle(Family("fam", kind=kind), outputs, gates, **options)
+    found = settle(Family("fam", kind=kind), outputs, gates, pending=pending, **options)
+    assert found.settled == expected.settled
+    assert found.pending == (expected.pending if pending else ())
