@@ -67,7 +67,7 @@ def import_file(
     options: ReadOptions | None = None,
     workers: int | None = None,
     create: bool = True,
-    sound: bool = False,
+    require_sound: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> ImportReport:
     """Read ``path`` and add its outputs to ``family``, screening each new one with every gate.
@@ -77,9 +77,9 @@ def import_file(
     for a large file, none for a small one; ``gate_pool.workers_for``). The ledger
     gets the same rows either way. Without ``create`` a family that does not exist
     is refused (`arena import` without --create) instead of made with ``settings``.
-    With ``sound``, a family whose rows no longer match their chains and seals is
-    refused first (the window imports so). ``progress(1)`` is called after each record
-    read; what it raises ends the import, which then changes nothing.
+    With ``require_sound``, a family whose rows no longer match their chains and seals
+    is refused first (the window imports so). ``progress(1)`` is called after each
+    record read; what it raises ends the import, which then changes nothing.
     """
     if fmt not in READERS:
         raise BadInput(f"unknown format {fmt!r}; one of {', '.join(READERS)}", field="--format")
@@ -87,7 +87,7 @@ def import_file(
         raise BadInput("no such file", path=str(path))
     if not create and catalog.get_family(ledger, family) is None:
         raise unknown_family(ledger, family)
-    if sound:
+    if require_sound:
         soundness.require_sound(ledger, family, soundness.FILL)
     count = gate_pool.workers_for(path.stat().st_size, workers)
     settings, notes = settings or FamilySettings(), list[str]()

@@ -58,7 +58,7 @@ def import_outputs(window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, p
 
     def read_and_import(own: Ledger, progress: Callable[[int], None]) -> ImportReport:
         # The family's settings gate the new outputs and its outputs are matched: both
-        # must still be as sealed (``sound``).
+        # must still be as sealed (``require_sound``).
         return import_file(
             own,
             path,
@@ -70,7 +70,7 @@ def import_outputs(window: QMainWindow, ops: LedgerOps, ledger: Ledger | None, p
                 questions=choice.questions,
             ),
             create=choice.create,
-            sound=True,
+            require_sound=True,
             progress=progress,
         )
 
