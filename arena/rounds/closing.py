@@ -280,7 +280,7 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _
 
     # Ranked by their intervals (runs.board): overlapping runs share a rank.
     rows = tuple(
-        BoardRow.from_json({**row, "status": "graded"})
+        BoardRow.of({**row, "status": "graded"})
         for row in runs.board(ledger, family.name, seed=settings.seed)
     )
     return _Result(

@@ -25,6 +25,7 @@ from arena.rounds.round_records import (
     Settled,
     SplitHalves,
     Uncertainty,
+    absent_keys,
 )
 
 Weighting = Literal["unit", "ledger"]
@@ -32,9 +33,19 @@ DEFAULT_CAP = 1000.0
 
 
 def _fields(cls: type, data: dict[str, Any]) -> dict[str, Any]:
-    """The keys of ``data`` that ``cls`` has (older rounds lack newer keys: defaults)."""
-    names = {f.name for f in dataclasses.fields(cls)}
-    return {k: v for k, v in data.items() if k in names}
+    """The keys of ``data`` that ``cls`` has (older rounds lack newer keys: defaults), and
+    those it lacks (``absent``: written back without them)."""
+    names = {f.name for f in dataclasses.fields(cls)} - {"absent"}
+    return {k: v for k, v in data.items() if k in names} | {"absent": absent_keys(cls, data)}
+
+
+def _stored(record: Any) -> dict[str, Any]:
+    """``asdict`` of ``record``, but the keys it was stored without."""
+    data = dataclasses.asdict(record)
+    del data["absent"]
+    for name in record.absent:
+        data.pop(name, None)
+    return data
 
 
 @dataclass(frozen=True)
@@ -136,24 +147,26 @@ class BoardRow:
     ci_method: str | None = None
     status_counts: dict[str, int] | None = None
     missing_reasons: dict[str, int] | None = None
+    # The keys a stored row lacks: it is written back without them.
+    absent: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def graded(self) -> bool:
         return self.headline is not None
 
     def to_json(self) -> dict[str, Any]:
-        row = dataclasses.asdict(self)
+        row = _stored(self)
         if not self.graded:
             for name in GRADED_FIELDS:
                 # A voted row keeps its interval of points, where the board has them.
                 if name != "ci95" or self.ci95 is None:
-                    del row[name]
+                    row.pop(name, None)
         if self.trials is None:
             for name in TESTED_FIELDS:
-                del row[name]
+                row.pop(name, None)
         if self.category_votes is None:
             for name in CATEGORY_FIELDS:
-                del row[name]
+                row.pop(name, None)
         for name in RECORDED_LATER:  # an older graded round shows as it was stored
             if row.get(name, 0) is None:
                 del row[name]
@@ -174,6 +187,11 @@ class BoardRow:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BoardRow:
         return cls(**_fields(cls, data))
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> BoardRow:
+        """A row of the columns a board works out (those missing take their defaults)."""
+        return dataclasses.replace(cls.from_json(data), absent=frozenset())
 
 
 GRADED_FIELDS = (
@@ -228,6 +246,10 @@ GRADED_KEYS = (
 RECORDED_LATER = ("ci_method", "status_counts", "missing_reasons")
 # The parts of a round's settings record (Round.settings_record), beside RoundSettings' own.
 RECORD_KEYS = ("method", "coverage", "seeds", "case_set", "agents")
+# Keys that a round always writes but older rounds may lack: written back as stored.
+RECORDED_LATER_IN_ROUNDS = ("kind", "categories", "summary", "fit", "marks")
+SETTINGS_KEYS = ("weighting", "cap", "penalty", "base", "threshold", "seed", "software", "events")
+SETTINGS_PREFIX = "settings."
 
 
 @dataclass(frozen=True)
@@ -302,19 +324,22 @@ class RoundSummary:
     unavailable: dict[str, str] | None = None
     # None in rounds closed before settled shares were recorded.
     settled: Settled | None = None
+    # The keys a stored summary lacks (within_session_tau before it was recorded...).
+    absent: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["split_half_points"] = self.split_half_points.to_json()
+        data = _stored(self)
+        if "split_half_points" in data:
+            data["split_half_points"] = self.split_half_points.to_json()
         data["settled"] = self.settled.to_json() if self.settled is not None else None
         for name in ("settled", "unavailable"):
-            if data[name] is None:
+            if data.get(name, 0) is None:
                 del data[name]
         if self.unavailable is None:  # closed before standard errors were recorded
-            del data["length_bias_standard_error"]
+            data.pop("length_bias_standard_error", None)
         if self.decisive_votes is None:  # closed before uncertainty was recorded
             for name in UNCERTAINTY_FIELDS:
-                del data[name]
+                data.pop(name, None)
         return data
 
     @classmethod
@@ -361,6 +386,9 @@ class Round:
     settings_record: SettingsRecord | None = None
     # The ids of the cases in force, for the next round to tell how its case set differs.
     case_ids: tuple[str, ...] | None = None
+    # The keys a stored round lacks (``settings.`` before those of its settings): it is
+    # written back without them.
+    absent: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def pooled(self) -> tuple[str, ...]:
@@ -393,11 +421,14 @@ class Round:
             recorded["pairs"] = self.pairs
         if self.judges is not None:
             recorded["with_judges"] = [j.to_json() for j in self.judges]
+        for name in self.absent:
+            if name.startswith(SETTINGS_PREFIX):
+                recorded.pop(name.removeprefix(SETTINGS_PREFIX), None)
         return {**recorded, **(self.record or {})}
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the comparisons and receipts, as `round show --json` builds on."""
-        return {
+        shown = {
             "round": self.round_id,
             "family": self.family,
             "kind": self.kind,
@@ -411,6 +442,9 @@ class Round:
             "marks": self.marks,
             **({"case_ids": list(self.case_ids)} if self.case_ids is not None else {}),
         }
+        for name in self.absent:
+            shown.pop(name, None)
+        return shown
 
     def shown_json(self, category: str | None = None) -> dict[str, Any]:
         """The documented `round show --json` view of the round, or of its ``category``'s
@@ -447,6 +481,8 @@ class Round:
             chain_heads=data["chain_heads"],
             marks=data.get("marks"),
             case_ids=tuple(data["case_ids"]) if "case_ids" in data else None,
+            absent=frozenset(k for k in RECORDED_LATER_IN_ROUNDS if k not in data)
+            | frozenset(SETTINGS_PREFIX + k for k in SETTINGS_KEYS if k not in data["settings"]),
         )
 
 
