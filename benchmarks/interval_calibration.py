@@ -25,7 +25,7 @@ as expected per case, the same penalty, anchor and total weight), worked out fro
 random choices, hard cases and gate verdicts shrink every fit toward the middle, and
 an interval can only speak for what the votes measure.
 
-``--pairs coverage|adaptive`` has the real scheduler (``arena.pairs.live_scheduler``) pick
+``--pairs coverage|adaptive`` has the real scheduler (``arena.pairs.scheduling``) pick
 the votes one at a time instead, each answered before the next is chosen: under adaptive
 choice the votes depend on the answers before them, which the intervals must survive.
 ``--regime`` draws the systems and outputs of ``benchmarks/regimes.py`` (default: as above).

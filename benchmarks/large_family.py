@@ -225,7 +225,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     from arena.ledger.history import family_history
-    from arena.pairs.live_scheduler import LiveScheduler
+    from arena.pairs.scheduling import LiveScheduler
     from arena.rating import status_count
 
     args.keep.mkdir(parents=True, exist_ok=True)

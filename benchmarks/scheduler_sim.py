@@ -12,7 +12,7 @@ logits, each output's quality its system's plus N(0, 0.5); ``--regime``, see
 system on each of ``--cases`` cases, no gates) and a simulated
 rater, then votes one pair at a time, in sessions of 150 votes, chosen by:
 
-- ``coverage``: the real scheduler (``arena.pairs.live_scheduler``), coverage-first;
+- ``coverage``: the real scheduler (``arena.pairs.scheduling``), coverage-first;
 - ``adaptive``: the real scheduler, adaptive (``arena.pairs.adaptive``): coverage
   until every system pair has a vote, then the system pair whose vote tells most
   about the order by the votes of the session's half (odd or even sessions), with
@@ -60,8 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from regimes import REGIMES, add_argument  # noqa: E402
 
-from arena.pairs.live_scheduler import LiveScheduler  # noqa: E402
-from arena.pairs.scheduling import RepeatPolicy  # noqa: E402
+from arena.pairs.scheduling import LiveScheduler, RepeatPolicy  # noqa: E402
 from arena.pairs.settling import PendingPair, PendingPairs  # noqa: E402
 from fitting import DEFAULT_PENALTY, information  # noqa: E402
 from fitting import simulate as sim  # noqa: E402

@@ -29,20 +29,36 @@ recorded seed, so a restart (or a crash) resumes exactly where it stopped:
   few minutes ago: a repeat that soon measures memory, not consistency
   (``tests/pairs/test_repeat_memory.py`` simulates one).
 
-The rating session keeps this rule up to date vote by vote
-(``arena.pairs.live_scheduler``); the tests state it again from scratch over the whole
-history (``tests/pairs/reference_scheduler.py``) and hold the two to the same choices.
+``LiveScheduler`` keeps this rule up to date vote by vote: the rating session reads the
+family's history once and then tells it what it shows, what is voted and what is undone;
+each of those, and each choice, costs the same at 100 or 100,000 past votes. A restart
+reads the same rows into the same state, so it resumes exactly. The tests state the rule
+again from scratch over the whole history (``tests/pairs/reference_scheduler.py``) and
+hold the two to the same choices on random histories.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from bisect import bisect_left, insort
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple
 
+import numpy as np
+
+from arena.clock import now_iso
+from arena.pairs.adaptive import (
+    ADAPTIVE,
+    DEFAULT_PAIR_CHOICE,
+    PAIR_CHOICES,
+    OrderModel,
+)
+from arena.pairs.pair_index import PairIndex, PairKey, SystemPair, pair_key
+from arena.pairs.settling import PendingPair, PendingPairs
 from arena.records import (
     CaseId,
     OutputId,
@@ -84,36 +100,6 @@ class RepeatPolicy:
             share=float(settings.get("repeat_share", DEFAULT_REPEAT_SHARE)),
             gap=settings.get("repeat_gap", DEFAULT_REPEAT_GAP),
             minutes=float(settings.get("repeat_minutes", DEFAULT_REPEAT_MINUTES)),
-        )
-
-
-@dataclass(frozen=True)
-class Shown:
-    """One past presentation and the vote in force on it (None: no vote, or retracted)."""
-
-    presentation_id: PresentationId
-    case_id: CaseId
-    left_output: OutputId
-    right_output: OutputId
-    repeat_of: PresentationId | None
-    vote_id: VoteId | None
-    choice: str | None
-    # The session the vote was cast in and when (ISO 8601): how far back a repeat's vote is.
-    session_id: SessionId | None = None
-    voted_at: str | None = None
-
-    def row(self) -> ShownRow:
-        """Its fields in order, as the ledger reads a presentation's row."""
-        return (
-            self.presentation_id,
-            self.case_id,
-            self.left_output,
-            self.right_output,
-            self.repeat_of,
-            self.vote_id,
-            self.choice,
-            self.session_id,
-            self.voted_at,
         )
 
 
@@ -171,29 +157,12 @@ def repeat_due(
     return finished or earlier_session or since >= gap
 
 
-class Presented(Protocol):
-    """What ``resumed`` reads of a past presentation (``Shown``, or a live history entry)."""
-
-    @property
-    def presentation_id(self) -> PresentationId: ...
-    @property
-    def case_id(self) -> CaseId: ...
-    @property
-    def left_output(self) -> OutputId: ...
-    @property
-    def right_output(self) -> OutputId: ...
-    @property
-    def repeat_of(self) -> PresentationId | None: ...
-    @property
-    def vote_id(self) -> VoteId | None: ...
-
-
 def check_repeat_share(repeat_share: float) -> None:
     if not 0.0 <= repeat_share <= 1.0:
         raise ValueError(f"repeat_share must be within [0, 1], not {repeat_share}")
 
 
-def resumed(history: Sequence[Presented]) -> NextPair | None:
+def resumed(history: Sequence[Entry]) -> NextPair | None:
     """The oldest of the presentations at the end with no vote in force, shown again.
 
     They were cut short by a crash or undone: showing them again, oldest first,
@@ -216,3 +185,347 @@ def resumed(history: Sequence[Presented]) -> NextPair | None:
 
 def system_pair(a: SystemId, b: SystemId) -> tuple[SystemId, SystemId]:
     return (a, b) if a <= b else (b, a)
+
+
+class Standing(NamedTuple):
+    """A vote in force on a presentation: its id, choice, session and time."""
+
+    vote_id: VoteId
+    choice: str
+    session_id: SessionId | None = None
+    voted_at: str | None = None
+
+
+@dataclass(slots=True)
+class Entry:
+    """One presentation of the history and the vote in force on it."""
+
+    presentation_id: PresentationId
+    case_id: CaseId
+    left_output: OutputId
+    right_output: OutputId
+    repeat_of: PresentationId | None
+    vote_id: VoteId | None = None
+    choice: str | None = None
+    session_id: SessionId | None = None
+    voted_at: str | None = None
+    # Presentations from here on until it is due again, when this vote is chosen for a repeat.
+    gap: int | None = None
+    # ``voted_at`` in seconds, read when first needed (NaN: not read yet).
+    cast: float | None = math.nan
+
+
+class LiveScheduler:
+    """Plans the next presentation of one family from a history kept in memory."""
+
+    def __init__(
+        self,
+        candidates: Iterable[PendingPair] | PendingPairs,
+        systems: Mapping[OutputId, SystemId],
+        history: Iterable[ShownRow],
+        *,
+        seed: int,
+        repeats: RepeatPolicy | None = None,
+        session: SessionId | None = None,
+        clock: Callable[[], str] = now_iso,
+        pair_choice: str = DEFAULT_PAIR_CHOICE,
+        once_per_case: bool = False,
+        halves: Mapping[SessionId, int] | None = None,
+    ) -> None:
+        """``history``: the family's presentations in order, as rows of their fields
+        (what the ledger reads, without a record made per row).
+        ``session``: the session showing the pairs now; ``clock``: the time now, as
+        ISO 8601 (how long ago a vote waiting for its repeat was cast); ``pair_choice``:
+        after the coverage phase, the system pair of most use to the board's order
+        (``adaptive``) or the least voted (``coverage``); ``once_per_case``: one vote per
+        case and system pair (``tests_then_votes``); ``halves``: each session's half
+        (the parity of its number): adaptive choice then steers a session by the votes of
+        its own half alone, so that the odd and the even sessions are two boards each
+        chosen from its own votes, as split-half τ compares them (votes of a session
+        with no half count in both)."""
+        if pair_choice not in PAIR_CHOICES:
+            raise ValueError(f"pair_choice must be one of {PAIR_CHOICES}, not {pair_choice!r}")
+        self.systems = systems
+        self.seed = seed
+        self.policy = repeats or RepeatPolicy()
+        self.session = session
+        self.clock = clock
+        self.history = [Entry(*row) for row in history]
+        self.position = {e.presentation_id: at for at, e in enumerate(self.history)}
+        # Side counts over every vote in force, skips and repeats included.
+        self.in_pair: Counter[tuple[SystemPair, SystemId]] = Counter()
+        self.overall: Counter[SystemId] = Counter()
+        # Votes in force on repeats of each presentation.
+        self.repeated: Counter[PresentationId] = Counter()
+        # Kept in both modes: it also tells when the order has settled (``order_settled``).
+        self.model = OrderModel(systems.values())
+        self.adaptive = pair_choice == ADAPTIVE
+        # With halves, a model of each half's votes chooses that half's system pairs: a
+        # model of every vote would steer the even sessions by the odd ones' answers and
+        # the halves would agree more than two boards voted apart (docs/fitting.md).
+        self.halves: Mapping[SessionId, int] = {}
+        self.steer: dict[int, OrderModel] = {}
+        if halves is not None and self.adaptive:
+            self.halves = halves
+            self.steer = {half: OrderModel(systems.values()) for half in (0, 1)}
+        # The history's votes counted in bulk, what ``_count`` does vote by vote: side
+        # counts over every one, skips and ordinary votes (not on a repeat) for the index.
+        cast = [e for e in self.history if e.vote_id is not None]
+        lefts = [systems[e.left_output] for e in cast]
+        rights = [systems[e.right_output] for e in cast]
+        # A family has a few hundred sides at most: each is made a system pair once.
+        sides = list(zip(lefts, rights, strict=True))
+        pair_of = {side: system_pair(*side) for side in set(sides)}
+        pairs = list(map(pair_of.__getitem__, sides))
+        self.in_pair.update(zip(pairs, lefts, strict=True))
+        self.overall.update(lefts)
+        self.overall.subtract(rights)
+        self.repeated.update(e.repeat_of for e in cast if e.repeat_of is not None)
+        ordinary = [at for at, e in enumerate(cast) if e.choice != "skip" and e.repeat_of is None]
+        for at in ordinary:
+            cast[at].gap = self._gap(cast[at])
+        for model, counted in [(self.model, ordinary)] + [
+            (model, [at for at in ordinary if self._in_half(cast[at], half)])
+            for half, model in self.steer.items()
+        ]:
+            model.count_all(
+                [lefts[at] for at in counted],
+                [rights[at] for at in counted],
+                [cast[at].choice for at in counted],
+            )
+        self.index = PairIndex(
+            candidates,
+            votes=[(_key(cast[at]), pairs[at], cast[at].case_id) for at in ordinary],
+            skips=[_key(e) for e in cast if e.choice == "skip"],
+            once_per_case=once_per_case,
+        )
+        # Positions of voted pairs chosen for a repeat and not repeated yet, in order.
+        # (Most entries have no gap: that test first.)
+        self.repeats = [
+            at for at, e in enumerate(self.history) if e.gap is not None and self._waiting(e)
+        ]
+
+    # -- what the session tells it --------------------------------------------
+
+    def shown(
+        self,
+        presentation_id: PresentationId,
+        case_id: CaseId,
+        left: OutputId,
+        right: OutputId,
+        repeat_of: PresentationId | None,
+    ) -> None:
+        self.position[presentation_id] = len(self.history)
+        self.history.append(Entry(presentation_id, case_id, left, right, repeat_of))
+
+    def voted(
+        self,
+        presentation_id: PresentationId,
+        vote_id: VoteId,
+        choice: str,
+        *,
+        session_id: SessionId | None = None,
+        voted_at: str | None = None,
+    ) -> None:
+        self._set(self.entry(presentation_id), Standing(vote_id, choice, session_id, voted_at))
+
+    def retracted(
+        self, presentation_id: PresentationId, in_force: Standing | tuple | None = None
+    ) -> None:
+        """The vote on ``presentation_id`` was retracted; ``in_force`` is what stands now."""
+        self._set(self.entry(presentation_id), Standing(*in_force) if in_force else None)
+
+    def entry(self, presentation_id: PresentationId) -> Entry:
+        return self.history[self.position[presentation_id]]
+
+    def knows(self, presentation_id: PresentationId) -> bool:
+        return presentation_id in self.position
+
+    def progress(self) -> tuple[int, int]:
+        """(pairs with a vote in force, pairs for the rater) of this family."""
+        return self.index.progress()
+
+    def order_settled(self) -> bool:
+        """Whether more votes are unlikely to change the order: every system pair with
+        pairs for the rater has a vote, and the model expects at most
+        ``OrderModel.stop_discordance`` of the system pairs the wrong way round (2.5% at
+        most, less for fewer than 15 systems). A suggestion to
+        stop, not a claim about any system."""
+        return self.model.settled(self._covered())
+
+    def votes_to_settle(self) -> int | None:
+        """About how many more votes until ``order_settled`` (0: it is), or None when it
+        cannot be told (a system pair with pairs for the rater has no vote yet)."""
+        return self.model.votes_to_settle(self._covered())
+
+    def _covered(self) -> bool:
+        return all(self.index.pair_votes[p] for p in self.index.system_pairs())
+
+    def _gap(self, entry: Entry) -> int | None:
+        vote_id = entry.vote_id
+        if vote_id is None or entry.choice == "skip" or entry.repeat_of is not None:
+            return None
+        policy = self.policy
+        return repeat_gap(vote_id, policy.gap) if is_repeat_chosen(vote_id, policy.share) else None
+
+    def _set(self, entry: Entry, vote: Standing | None, *, may_repeat: bool = True) -> None:
+        if entry.vote_id is not None:
+            self._count(entry, -1)
+        if vote is None:
+            entry.vote_id = entry.choice = entry.session_id = entry.voted_at = None
+        else:
+            entry.vote_id, entry.choice, entry.session_id, entry.voted_at = vote
+        entry.cast = math.nan
+        entry.gap = self._gap(entry) if may_repeat else None
+        if entry.vote_id is not None:
+            self._count(entry, +1)
+        original = entry.presentation_id if entry.repeat_of is None else entry.repeat_of
+        if original in self.position:
+            self._file(self.position[original])
+
+    def _pair(self, entry: Entry) -> SystemPair:
+        return system_pair(self.systems[entry.left_output], self.systems[entry.right_output])
+
+    def _count_sides(self, entry: Entry, sign: int) -> None:
+        left, right = self.systems[entry.left_output], self.systems[entry.right_output]
+        self.in_pair[(system_pair(left, right), left)] += sign
+        self.overall[left] += sign
+        self.overall[right] -= sign
+        if entry.repeat_of is not None:
+            self.repeated[entry.repeat_of] += sign
+
+    def _count(self, entry: Entry, sign: int) -> None:
+        self._count_sides(entry, sign)
+        if entry.choice == "skip":
+            self.index.skip(_key(entry), sign)
+        elif entry.repeat_of is None:
+            self.index.vote(_key(entry), self._pair(entry), entry.case_id, sign)
+            left, right = self.systems[entry.left_output], self.systems[entry.right_output]
+            self.model.count(left, right, entry.choice, sign)
+            for half, model in self.steer.items():
+                if self._in_half(entry, half):
+                    model.count(left, right, entry.choice, sign)
+
+    def _in_half(self, entry: Entry, half: int) -> bool:
+        found = None if entry.session_id is None else self.halves.get(entry.session_id)
+        return found is None or found == half
+
+    def _chooser(self) -> OrderModel:
+        """The model that steers the session showing pairs now: its half's, if it has one."""
+        half = self.halves.get(self.session) if self.session is not None else None
+        return self.model if half is None else self.steer[half]
+
+    def _waiting(self, entry: Entry) -> bool:
+        """Whether ``entry``'s vote waits for its repeat."""
+        return (
+            entry.vote_id is not None
+            and entry.gap is not None
+            and not self.repeated[entry.presentation_id]
+        )
+
+    def _file(self, position: int) -> None:
+        """Keep ``repeats`` holding exactly the voted pairs still waiting for their repeat."""
+        waiting = self._waiting(self.history[position])
+        at = bisect_left(self.repeats, position)
+        filed = at < len(self.repeats) and self.repeats[at] == position
+        if waiting and not filed:
+            insort(self.repeats, position)
+        elif filed and not waiting:
+            del self.repeats[at]
+
+    # -- choosing ---------------------------------------------------------------
+
+    def next(self) -> NextPair | None:
+        """The next pair to show, or None when nothing is left."""
+        again = resumed(self.history)
+        if again is not None:
+            return again
+        rng = np.random.default_rng([self.seed, len(self.history)])
+        last_case = self.history[-1].case_id if self.history else None
+        repeat = self._due_repeat(last_case, finished=not self.index.open_count)
+        if repeat is not None:
+            return repeat
+        chosen = self.index.pick(last_case, rng, self._chooser().best if self.adaptive else None)
+        if chosen is None:
+            return None
+        left, right = self._sides(chosen.output_a, chosen.output_b, rng)
+        return NextPair(chosen.case_id, left, right)
+
+    def peek_after(self, presentation_id: PresentationId) -> list[NextPair]:
+        """The pairs that may come once ``presentation_id`` has an ordinary vote (not
+        picked for a repeat: the real vote's id, which decides that, does not exist yet):
+        one, or with adaptive choice one per outcome that leads elsewhere."""
+        entry = self.entry(presentation_id)
+        if entry.vote_id is not None:
+            planned = self.next()
+            return [] if planned is None else [planned]
+        found: list[NextPair] = []
+        # "Both bad" counts as a tie; coverage-first does not look at the outcome.
+        for choice in ("left", "right", "tie") if self.adaptive else ("left",):
+            self._set(entry, Standing(VoteId(""), choice, self.session), may_repeat=False)
+            try:
+                planned = self.next()
+            finally:
+                self._set(entry, None)
+            if planned is not None and planned not in found:
+                found.append(planned)
+        return found
+
+    def _sides(
+        self, a: OutputId, b: OutputId, rng: np.random.Generator
+    ) -> tuple[OutputId, OutputId]:
+        sa, sb = self.systems[a], self.systems[b]
+        pair = system_pair(sa, sb)
+        in_a, in_b = self.in_pair[(pair, sa)], self.in_pair[(pair, sb)]
+        if in_a != in_b:
+            return (a, b) if in_a < in_b else (b, a)
+        if self.overall[sa] != self.overall[sb]:
+            return (a, b) if self.overall[sa] < self.overall[sb] else (b, a)
+        return (a, b) if rng.random() < 0.5 else (b, a)
+
+    def _tips_sides(self, entry: Entry) -> bool:
+        """Whether showing ``entry`` again, sides swapped, would put one system of its
+        pair on the left twice more than the other: it waits for a showing the other way
+        (a first showing, or another repeat) to even them, and is not shown if none comes,
+        so sides stay within one over every presentation."""
+        left, right = self.systems[entry.right_output], self.systems[entry.left_output]
+        pair = system_pair(left, right)
+        return self.in_pair[(pair, left)] > self.in_pair[(pair, right)]
+
+    def _due_repeat(self, last_case: CaseId | None, *, finished: bool) -> NextPair | None:
+        # The oldest due repeat of another case; only the recent ones are not due yet.
+        now = len(self.history)
+        first_due: Entry | None = None
+        time_now = seconds(self.clock()) if self.repeats else None
+        for position in self.repeats:
+            entry = self.history[position]
+            assert entry.gap is not None  # filed only with a gap
+            if entry.cast is not None and math.isnan(entry.cast):
+                entry.cast = seconds(entry.voted_at)
+            if not repeat_due(
+                self.policy,
+                since=now - position,
+                gap=entry.gap,
+                minutes=None
+                if entry.cast is None or time_now is None
+                else (time_now - entry.cast) / 60,
+                earlier_session=entry.session_id != self.session,
+                finished=finished,
+            ) or self._tips_sides(entry):
+                continue
+            if entry.case_id != last_case:
+                return _swapped(entry)
+            first_due = first_due or entry
+        if first_due is None or not (finished or self.index.single_case):
+            return None
+        return _swapped(first_due)
+
+
+def _swapped(entry: Entry) -> NextPair:
+    return NextPair(
+        entry.case_id, entry.right_output, entry.left_output, repeat_of=entry.presentation_id
+    )
+
+
+def _key(entry: Entry) -> PairKey:
+    return pair_key(entry.left_output, entry.right_output)

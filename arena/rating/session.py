@@ -24,8 +24,7 @@ from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, events, family_changes, soundness, voting
 from arena.ledger.history import family_history
 from arena.pairs import adaptive
-from arena.pairs.live_scheduler import LiveScheduler, Standing
-from arena.pairs.scheduling import NextPair, RepeatPolicy
+from arena.pairs.scheduling import LiveScheduler, NextPair, RepeatPolicy, Standing
 from arena.rating.leaks import LeakFinder
 from arena.records import (
     IDLE_CAP_MS,

@@ -1,5 +1,6 @@
 """The scheduling rule stated from scratch over the whole history: the reference that
-``arena.pairs.live_scheduler`` (which keeps the rule up to date vote by vote) is held to.
+``arena.pairs.scheduling.LiveScheduler`` (which keeps the rule up to date vote by vote) is
+held to.
 
 The rule itself is described in ``arena/pairs/scheduling.py``.
 """
@@ -8,14 +9,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from arena.pairs.adaptive import ADAPTIVE, DEFAULT_PAIR_CHOICE
 from arena.pairs.scheduling import (
+    Entry,
     NextPair,
     RepeatPolicy,
-    Shown,
     is_repeat_chosen,
     repeat_gap,
     resumed,
@@ -23,8 +25,24 @@ from arena.pairs.scheduling import (
     system_pair,
 )
 from arena.pairs.settling import PendingPair
-from arena.records import CaseId, OutputId, SessionId, SystemId
+from arena.records import CaseId, OutputId, PresentationId, SessionId, SystemId, VoteId
 from fitting import information
+
+
+class Shown(NamedTuple):
+    """One past presentation and the vote in force on it (None: no vote, or retracted):
+    a row of the history, as the ledger reads it."""
+
+    presentation_id: PresentationId
+    case_id: CaseId
+    left_output: OutputId
+    right_output: OutputId
+    repeat_of: PresentationId | None
+    vote_id: VoteId | None
+    choice: str | None
+    # The session the vote was cast in and when (ISO 8601): how far back a repeat's vote is.
+    session_id: SessionId | None = None
+    voted_at: str | None = None
 
 
 def _key(a: str, b: str) -> frozenset[str]:
@@ -101,7 +119,7 @@ class Scheduler:
 
     def next(self) -> NextPair | None:
         """The next pair to show, or None when nothing is left."""
-        again = resumed(self.history)
+        again = resumed([Entry(*s) for s in self.history])
         if again is not None:
             return again
         rng = np.random.default_rng([self.seed, len(self.history)])

@@ -3,7 +3,6 @@ votes where the order is in doubt."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from itertools import combinations
 
@@ -11,9 +10,9 @@ import numpy as np
 import pytest
 
 from arena.pairs.adaptive import PAIR_CHOICES
-from arena.pairs.live_scheduler import LiveScheduler
-from arena.pairs.scheduling import RepeatPolicy, Shown, system_pair
+from arena.pairs.scheduling import LiveScheduler, RepeatPolicy, system_pair
 from arena.pairs.settling import PendingPair
+from tests.pairs.reference_scheduler import Shown
 
 SYSTEMS = 6
 # Planted strengths far apart: the rater's choice is almost always the stronger system.
@@ -145,9 +144,7 @@ def test_with_halves_a_session_is_steered_by_the_votes_of_its_own_half_alone():
     # The odd session's answers drawn again: the same pairs shown, other choices.
     rng = np.random.default_rng(6)
     redrawn = [
-        dataclasses.replace(h, choice=str(rng.choice(["left", "right"])))
-        if h.session_id == "s1"
-        else h
+        h._replace(choice=str(rng.choice(["left", "right"]))) if h.session_id == "s1" else h
         for h in history
     ]
 

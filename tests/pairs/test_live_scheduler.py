@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
 from itertools import combinations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.pairs.adaptive import PAIR_CHOICES
-from arena.pairs.live_scheduler import LiveScheduler
-from arena.pairs.scheduling import RepeatPolicy, Shown
+from arena.pairs.scheduling import LiveScheduler, RepeatPolicy
 from arena.pairs.settling import PendingPair
 from tests.pairs.fake_clock import FakeClock
-from tests.pairs.reference_scheduler import Scheduler
+from tests.pairs.reference_scheduler import Scheduler, Shown
 
 CHOICES = ("left", "right", "tie", "both_bad", "skip")
 
@@ -103,8 +101,7 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(
         at = int(pid[1:])
         # An imported vote has a session of its own and may have no time.
         cast = ("import", None) if foreign else (session, clock())
-        history[at] = dataclasses.replace(
-            history[at],
+        history[at] = history[at]._replace(
             vote_id=f"v{len(in_force)}-{pid}",
             choice=choice,
             session_id=cast[0],
@@ -131,7 +128,7 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(
         if kind == "undo" and in_force:
             pid = in_force.pop()
             at = int(pid[1:])
-            history[at] = dataclasses.replace(history[at], vote_id=None, choice=None)
+            history[at] = history[at]._replace(vote_id=None, choice=None)
             live.retracted(pid)
         elif kind == "session":  # the window closed and opened again: a later session
             session = f"s{step + 2}"

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.pairs.live_scheduler import LiveScheduler
 from arena.pairs.pair_index import PairIndex
-from arena.pairs.scheduling import RepeatPolicy, Shown
+from arena.pairs.scheduling import LiveScheduler, RepeatPolicy
 from arena.pairs.settling import Columns, Pairs, PendingPair, PendingPairs, settle
 from arena.rating.status_count import unvoted
 from arena.records import GATES, CaseId, Family, GateResult, Output, OutputId, OutputPlace, SystemId
 from arena.texts import text_key
+from tests.pairs.reference_scheduler import Shown
 
 PASS = tuple(GateResult(gate, True, "") for gate in GATES)
 FAIL = tuple(GateResult(gate, gate != "empty", "") for gate in GATES)
@@ -145,7 +144,7 @@ def test_a_scheduler_read_from_its_history_counts_as_one_told_vote_by_vote(famil
             live.shown(pid, *shown)
         if choice is not None:  # None: shown, then the window closed
             at = int(pid[1:])
-            history[at] = dataclasses.replace(history[at], vote_id=f"v{n}", choice=choice)
+            history[at] = history[at]._replace(vote_id=f"v{n}", choice=choice)
             live.voted(pid, f"v{n}", choice)
     restarted = LiveScheduler(
         votes_pending(_places(outputs), failing), systems, history, seed=seed, repeats=close

@@ -13,13 +13,13 @@ from arena import family_state
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger, catalog, seals, voting
 from arena.pairs.adaptive import PAIR_CHOICES
-from arena.pairs.scheduling import RepeatPolicy, Shown, is_repeat_chosen
+from arena.pairs.scheduling import LiveScheduler, RepeatPolicy, is_repeat_chosen
 from arena.pairs.settling import PendingPair
 from arena.rating import corrections
 from arena.rating.session import RatingSession
 from tests.conftest import native_line
 from tests.pairs.fake_clock import FakeClock
-from tests.pairs.reference_scheduler import Scheduler
+from tests.pairs.reference_scheduler import Scheduler, Shown
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta", "epsilon")
 
@@ -74,8 +74,6 @@ def test_every_pending_pair_is_shown_and_sides_balance_within_each_system_pair(f
 def test_a_repeat_that_would_tip_the_sides_waits_for_a_first_showing(pair_choice):
     # One system pair, half the votes repeated 4 pairs later: without the wait a repeat
     # of an older showing soon puts one system on the left twice more than the other.
-    from arena.pairs.live_scheduler import LiveScheduler
-
     systems = {f"c{c:02d}-{s}": s for c in range(40) for s in ("A", "B")}
     candidates = [
         PendingPair(f"c{c:02d}", f"c{c:02d}-A", f"c{c:02d}-B", "A", "B") for c in range(40)
