@@ -39,7 +39,7 @@ class PairIndex:
 
     def __init__(
         self,
-        candidates: Iterable[PendingPair] | PendingPairs,
+        pending: PendingPairs,
         votes: Iterable[tuple[PairKey, SystemPair, CaseId]] = (),
         skips: Iterable[PairKey] = (),
         *,
@@ -49,9 +49,6 @@ class PairIndex:
         apart) and its skips, counted in one pass however long the history.
         ``once_per_case``: a vote on one pair of a case and system pair closes the
         others (a ``tests_then_votes`` family: one vote per task and system pair)."""
-        pending = (
-            candidates if isinstance(candidates, PendingPairs) else PendingPairs.of(candidates)
-        )
         self._cases, self._outputs, self._systems = pending.cases, pending.outputs, pending.systems
         # Outputs, systems and cases ranked as their ids sort, so that sorting numbers
         # sorts as the ids do.

@@ -86,7 +86,8 @@ class RepeatPolicy:
     minutes: float = DEFAULT_REPEAT_MINUTES
 
     def __post_init__(self) -> None:
-        check_repeat_share(self.share)
+        if not 0.0 <= self.share <= 1.0:
+            raise ValueError(f"repeat_share must be within [0, 1], not {self.share}")
         if isinstance(self.gap, bool) or not isinstance(self.gap, int) or self.gap < 0:
             raise ValueError(f"repeat_gap must be a whole number of pairs ≥ 0, not {self.gap}")
         if not (math.isfinite(self.minutes) and self.minutes >= 0):
@@ -155,11 +156,6 @@ def repeat_due(
     if minutes is not None and minutes < policy.minutes:
         return False
     return finished or earlier_session or since >= gap
-
-
-def check_repeat_share(repeat_share: float) -> None:
-    if not 0.0 <= repeat_share <= 1.0:
-        raise ValueError(f"repeat_share must be within [0, 1], not {repeat_share}")
 
 
 def resumed(history: Sequence[Entry]) -> NextPair | None:
@@ -294,7 +290,7 @@ class LiveScheduler:
                 [cast[at].choice for at in counted],
             )
         self.index = PairIndex(
-            candidates,
+            candidates if isinstance(candidates, PendingPairs) else PendingPairs.of(candidates),
             votes=[(_key(cast[at]), pairs[at], cast[at].case_id) for at in ordinary],
             skips=[_key(e) for e in cast if e.choice == "skip"],
             once_per_case=once_per_case,

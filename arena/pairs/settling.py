@@ -2,6 +2,9 @@
 
 Pure: records in, records out. For every case, every two outputs of
 different systems form a pair, and the first rule that applies settles it.
+The rules are stated once, over columns of every pair of a family at once
+(``Pairs``): ``settle``'s records, the rating session's pending pairs
+(``PendingPairs``) and `arena status`'s counts all come from there.
 
 In ``tests`` and ``tests_then_votes`` families the tests come first, since a
 hidden test says more about a patch than any gate:
