@@ -32,8 +32,9 @@ from arena.ui.keys import FLAGS_ACTIONS, page_actions
 from arena.ui.operations import Changes, LedgerOps
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.rating.flag_table import FlagTable, when
+from arena.ui.rating.markdown_render import render_markdown
 from arena.ui.tables import pick_rows
-from arena.ui.theme import Theme
+from arena.ui.theme import Theme, document_css
 
 BUTTONS = (
     ("retire", "Retire case…"),
@@ -47,11 +48,6 @@ EXCERPT = 1500
 
 def _h(text: str) -> str:
     return html.escape(text, quote=False).replace("\n", "<br>")
-
-
-def _pre(text: str) -> str:
-    """An output or a prompt as written: its indentation and blank lines kept."""
-    return f"<div style='white-space: pre-wrap'>{html.escape(text, quote=False)}</div>"
 
 
 class FlagsPage(QWidget):
@@ -163,7 +159,7 @@ class FlagsPage(QWidget):
         if case is not None:
             parts.append(
                 f"<p><b>Case {_h(case.case_id)}</b> ({_h(case.category)}):</p>"
-                f"{_pre(case.prompt[:EXCERPT])}"
+                f"{render_markdown(case.prompt[:EXCERPT], self.theme)}"
             )
         for name in ("left", "right"):
             side = flag.side(name)
@@ -174,7 +170,7 @@ class FlagsPage(QWidget):
             removed = " — removed" if flag.removed(name) else ""
             parts.append(
                 f"<p><b>{name.capitalize()}: {_h(side.system)}</b> "
-                f"(output {side.output_id[:12]}){removed}</p>{_pre(text)}"
+                f"(output {side.output_id[:12]}){removed}</p>{render_markdown(text, self.theme)}"
             )
         return "".join(parts)
 
@@ -191,6 +187,8 @@ class FlagsPage(QWidget):
         self.message.setText(text)
 
     def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.detail.document().setDefaultStyleSheet(document_css(theme))
         self.model.muted = QColor(theme.muted)
         self.table.viewport().update()
 
