@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from arena.rating.one_agent import Agents
 
 
-def _absent(cls: type, data: Mapping[str, Any]) -> frozenset[str]:
+def absent_keys(cls: type, data: Mapping[str, Any]) -> frozenset[str]:
     """The fields of ``cls`` that ``data`` (a stored record) lacks."""
     return frozenset(f.name for f in dataclasses.fields(cls) if f.name not in data) - {"absent"}
 
@@ -78,7 +78,7 @@ class Anchor:
             data["label"],
             data["reason"],
             AnchorFallback.from_json(fallback) if fallback else None,
-            _absent(cls, data),
+            absent_keys(cls, data),
         )
 
 
@@ -162,7 +162,7 @@ class JudgeSource:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> JudgeSource:
-        return cls(**data, absent=_absent(cls, data))
+        return cls(**data, absent=absent_keys(cls, data))
 
 
 @dataclass(frozen=True)
