@@ -489,6 +489,9 @@ class MainWindow(QMainWindow):
         for made in self.made_pages():
             texts[made] = made.status_text
         self.status.setText(texts[page]() if page in texts else "")
+        # The status bar does not lay out a permanent widget that grows before its first
+        # paint (the first pair's line stayed 6 px wide, one letter): lay it out now.
+        self.statusBar().layout().activate()
 
     # -- lifetime -------------------------------------------------------------
 

@@ -81,6 +81,8 @@ def main(out: Path) -> None:
                 QTest.qWait(200)
                 check_raw(window)
             if case in SHOTS:
+                # The status line is shown whole, the first pair's too.
+                assert window.status.width() >= window.status.sizeHint().width()
                 window.grab().save(str(out / SHOTS[case]))
                 seen.add(case)
             if case == "raw":
