@@ -330,8 +330,11 @@ class LedgerOps(QObject):
             show.stop()
             app.removeEventFilter(guard)
             self.busy = ""
+            shown = dialog.isVisible()
             dialog.hide()
             dialog.deleteLater()
+            if shown:  # keys go back to the window, as they did before the dialog
+                self._window.activateWindow()
         assert task.outcome is not None
         ok, value = task.outcome
         if ok:
