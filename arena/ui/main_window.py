@@ -57,6 +57,17 @@ def _app() -> QApplication:
     return app
 
 
+def ledger_title(path: Path, *, read_only: bool) -> str:
+    """The title naming the ledger open: its file and folder (many are ``arena.sqlite``)."""
+    folder, home = path.resolve().parent, Path.home()
+    shown = str(folder)
+    if folder == home:
+        shown = "~"
+    elif folder.is_relative_to(home):
+        shown = f"~/{folder.relative_to(home)}"
+    return f"{path.name} ({shown}){' (read-only)' if read_only else ''} — Arena"
+
+
 class MainWindow(QMainWindow):
     def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
@@ -272,8 +283,7 @@ class MainWindow(QMainWindow):
         def opened(ledger: Ledger) -> None:
             self.ledger = ledger
             self.settings.remember_ledger(str(Path(ledger.path).resolve()))
-            only = " (read-only)" if ledger.readonly else ""
-            self.setWindowTitle(f"{Path(ledger.path).name}{only} — Arena")
+            self.setWindowTitle(ledger_title(Path(ledger.path), read_only=ledger.readonly))
 
         ok = self.ops.run(Changes(), lambda: self.ops.open_ledger(path), opened)
         if ok and self.ops.read_only:  # another process writes it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +57,14 @@ def test_the_environment_names_the_ledger(started, tmp_path, monkeypatch):
 def test_qt_options_pass_through_to_the_application(started, tmp_path):
     opened = started("-style", "fusion", "--ledger", str(tmp_path / "a.sqlite"))
     assert opened["argv"] == ["arena-gui", "-style", "fusion"]
+
+
+def test_the_title_names_the_ledger_and_its_folder(tmp_path, monkeypatch):
+    from arena.ui.main_window import ledger_title
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    evals = tmp_path / "evals" / "arena.sqlite"
+    assert ledger_title(evals, read_only=False) == "arena.sqlite (~/evals) — Arena"
+    assert ledger_title(tmp_path / "a.sqlite", read_only=True) == "a.sqlite (~) (read-only) — Arena"
+    elsewhere = Path("/srv/team/arena.sqlite")
+    assert ledger_title(elsewhere, read_only=False) == "arena.sqlite (/srv/team) — Arena"
