@@ -33,8 +33,9 @@ from arena.rounds.board_vocabulary import (
     preliminary_rule,
     solutions_tip,
 )
-from arena.rounds.model import Anchor, BoardRow, Round
+from arena.rounds.model import BoardRow, Round
 from arena.rounds.points_axis import Axis, axis_for
+from arena.rounds.round_records import Anchor
 from arena.rounds.settings_record import AXIS_SPAN
 from arena.ui.board.board_columns import wraps
 from arena.ui.tables import Index, RowsModel
