@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from arena import fit
+
 if TYPE_CHECKING:
     from arena.rating.one_agent import Agents
 
@@ -190,11 +192,58 @@ class PooledJudge:
 
 
 @dataclass(frozen=True)
+class Region:
+    """The regimes whose coverage was checked: 93–97% at nominal 95% in each
+    (docs/fitting.md, "Intervals of voted boards")."""
+
+    min_systems: int = 3
+    max_systems: int = 50
+    max_votes: int = 10_000
+    min_votes_per_system: int = 60
+    min_cases: int = 40
+    max_settled_share: float = 0.7
+    penalty: float = fit.DEFAULT_PENALTY
+    # Judges pooled with the rater (``round close --with-judges``): their verdicts on a case
+    # are resampled with it (benchmarks/pooled_intervals.py; docs/judges.md).
+    max_judges: int = 5
+    # Rounds closed before judges could be pooled lack ``max_judges``.
+    absent: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return _stored(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Region:
+        return cls(**data, absent=absent_keys(cls, data))
+
+
+@dataclass(frozen=True)
+class Regime:
+    """What the calibration depends on, as one board has it."""
+
+    systems: int  # ranked
+    votes: int  # human votes in the fit
+    votes_per_system: int  # on the ranked system with the fewest
+    cases: int  # with a comparison in the fit
+    settled_share: float  # of the fit's weight
+    penalty: float
+    unit_weights: bool  # every comparison fitted at its own weight
+    judges: int = 0  # pooled with the rater, with a verdict in the fit
+    # Rounds closed before judges could be pooled lack ``judges``.
+    absent: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return _stored(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Regime:
+        return cls(**data, absent=absent_keys(cls, data))
+
+
+@dataclass(frozen=True)
 class Uncertainty:
     """A voted board's check of its regime against the region where intervals were
-    calibrated, and how its intervals were made (``arena.rounds.uncertainty``).
-    ``regime`` and ``region`` name their figures as the round recorded them (rounds
-    closed before judges could be pooled lack ``judges`` and ``max_judges``)."""
+    calibrated, and how its intervals were made (``arena.rounds.uncertainty``)."""
 
     available: bool
     reason: str | None
@@ -203,15 +252,16 @@ class Uncertainty:
     resamples: int
     seed: int
     stream: int
-    regime: dict[str, Any]
-    region: dict[str, Any]
+    regime: Regime
+    region: Region
 
     def to_json(self) -> dict[str, Any]:
-        return _stored(self)
+        return _stored(self, regime=self.regime.to_json(), region=self.region.to_json())
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Uncertainty:
-        return cls(**data)
+        regime, region = Regime.from_json(data["regime"]), Region.from_json(data["region"])
+        return cls(**{**data, "regime": regime, "region": region})
 
 
 @dataclass(frozen=True)

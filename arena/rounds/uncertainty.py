@@ -13,10 +13,10 @@ on it), with the round's seed.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from arena import fit
 from arena.records import SystemId
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.model import RoundSettings
-from arena.rounds.round_records import Uncertainty
+from arena.rounds.round_records import Regime, Region, Uncertainty
 from arena.rounds.scoring import BoardFit, sides
 
 # A board's uncertainty record and each ranked system's interval (none outside the region).
@@ -34,38 +34,7 @@ RESAMPLES = 200
 CONFIDENCE = 0.95
 
 
-@dataclass(frozen=True)
-class Region:
-    """The regimes whose coverage was checked: 93–97% at nominal 95% in each
-    (docs/fitting.md, "Intervals of voted boards")."""
-
-    min_systems: int = 3
-    max_systems: int = 50
-    max_votes: int = 10_000
-    min_votes_per_system: int = 60
-    min_cases: int = 40
-    max_settled_share: float = 0.7
-    penalty: float = fit.DEFAULT_PENALTY
-    # Judges pooled with the rater (``round close --with-judges``): their verdicts on a case
-    # are resampled with it (benchmarks/pooled_intervals.py; docs/judges.md).
-    max_judges: int = 5
-
-
 CALIBRATED = Region()
-
-
-@dataclass(frozen=True)
-class Regime:
-    """What the calibration depends on, as one board has it."""
-
-    systems: int  # ranked
-    votes: int  # human votes in the fit
-    votes_per_system: int  # on the ranked system with the fewest
-    cases: int  # with a comparison in the fit
-    settled_share: float  # of the fit's weight
-    penalty: float
-    unit_weights: bool  # every comparison fitted at its own weight
-    judges: int = 0  # pooled with the rater, with a verdict in the fit
 
 
 def outside(regime: Regime, region: Region = CALIBRATED) -> str | None:
@@ -159,8 +128,9 @@ def intervals(
 ) -> Found:
     """The board's uncertainty record and, inside the calibrated region, each ranked
     system's 95% interval of points (``[low, high]``; the anchor's is ``[base, base]``)."""
-    regime = regime_of(comparisons, weights, systems, board)
-    regime = Regime(**{**asdict(regime), "penalty": settings.penalty})
+    regime = dataclasses.replace(
+        regime_of(comparisons, weights, systems, board), penalty=settings.penalty
+    )
     reason = outside(regime)
     record = Uncertainty(
         available=reason is None,
@@ -170,9 +140,8 @@ def intervals(
         resamples=RESAMPLES,
         seed=settings.seed,
         stream=stream(category),
-        # By name, as the ledger stores them.
-        regime=dict(sorted(asdict(regime).items())),
-        region=dict(sorted(asdict(CALIBRATED).items())),
+        regime=regime,
+        region=CALIBRATED,
     )
     if reason is not None:
         return record, {}

@@ -136,7 +136,7 @@ def test_what_stays_the_raters_in_a_pooled_round(judged):
     assert summaries[0] == summaries[1]
     # Intervals as the rater's board has them, the judges' verdicts resampled with their cases.
     sure = pooled.board.uncertainty
-    assert sure is not None and sure.available and sure.regime["judges"] == 2
+    assert sure is not None and sure.available and sure.regime.judges == 2
     assert all(row.ci95 is not None for row in pooled.systems)
     assert {r.label: r.ci95 for r in pooled.systems} != {r.label: r.ci95 for r in plain.systems}
 

@@ -126,7 +126,7 @@ def test_the_board_shows_intervals_the_simulators_record_gives_again(simulated):
     _, family, closed, _, rater, _ = simulated
     record = closed.board.uncertainty
     assert record is not None and record.available, record
-    assert record.regime["systems"] == 5 and record.regime["cases"] == 40
+    assert record.regime.systems == 5 and record.regime.cases == 40
     again = _independent_intervals(family, rater)
     for row in closed.board.systems:
         index = int(row.label.rsplit("-", 1)[1])
