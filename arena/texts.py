@@ -1,4 +1,5 @@
-"""Texts as settling compares them: normalised, and the key of a normalised text.
+"""Texts as settling compares them: normalised, and the key of a normalised text; and a
+count as a person reads it (``counted``).
 
 Two outputs are identical when their texts are equal once line endings are made
 ``\n`` and trailing whitespace is dropped. The ledger stores each output's
@@ -32,3 +33,10 @@ def normalise_text(text: str) -> str:
 def text_key(text: str) -> str:
     """sha256 of the normalised text: equal keys, identical outputs."""
     return sha256_hex(normalise_text(text))
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun`` in the number it takes: ``1 case``, ``2 cases``, ``0 cases``
+    (``plural`` where adding "s" does not make it: ``counted(2, "case in doubt", "cases in
+    doubt")``)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

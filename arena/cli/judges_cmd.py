@@ -7,8 +7,9 @@ from pathlib import Path
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
-from arena.judges.figures import boards
+from arena.judges.figures import anchor_text, boards, tau_shown
 from arena.judges.figures import shown as _shown
+from arena.texts import counted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -84,7 +85,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         output.emit_json(report)
         return 0
     rater = report["rater"]
-    print(f"rater: {rater['verdicts']} votes on {rater['items']} items")
+    print(f"rater: {counted(rater['verdicts'], 'vote')} on {counted(rater['items'], 'item')}")
     if not report["judges"]:
         print(f"no judges in {args.family}: `arena judges import` adds one")
         return 0
@@ -118,13 +119,14 @@ def cmd_show(args: argparse.Namespace) -> int:
         output.table(
             ["judge", "length bias (points/SD)", "τ with the rater's board"],
             [
-                [j["judge"], _shown(j["length_bias"], 1), _shown(j["board_tau"])]
+                [j["judge"], _shown(j["length_bias"], 1), tau_shown(j["board_tau"])]
                 for j in report["judges"]
             ],
         )
     )
     print()
     print(output.table(*boards(report)))
+    print(anchor_text(report))
     print(
         "points of each board [95% interval]; length bias, τ and boards: bootstrap over "
         f"cases, seed {report['seed']}"
@@ -157,7 +159,7 @@ def cmd_disagreements(args: argparse.Namespace) -> int:
     print(output.table(headers, [row(rank, d) for rank, d in enumerate(listed, 1)]))
     shown = f"the first {len(listed)} of " if len(listed) < len(found) else ""
     print(
-        f"{shown}{len(found)} disagreements, most confident first; answers on the sides "
+        f"{shown}{counted(len(found), 'disagreement')}, most confident first; answers on the sides "
         "the rater first saw (left, tie, right)"
     )
     return 0

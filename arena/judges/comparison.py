@@ -133,9 +133,12 @@ def _votes(verdicts: Sequence[JudgeVerdict], index: dict[str, int], cases: dict[
     )
 
 
-def _board(votes: Any, family: Family, anchor: int | None, seed: int) -> list[dict[str, Any]]:
+def _board(
+    votes: Any, family: Family, anchor: int | None, seed: int
+) -> tuple[list[dict[str, Any]], int | None]:
     """The board fitted as a round fits the rater's (penalty, base, threshold), points from
-    ``anchor``, with the round's case-bootstrap intervals."""
+    ``anchor`` (else, where it has no votes, from the board's most compared system), with
+    the round's case-bootstrap intervals; and the anchor it is on."""
     n = len(family.systems)
     points = fit.fit_points(
         votes.a,
@@ -175,7 +178,8 @@ def _board(votes: Any, family: Family, anchor: int | None, seed: int) -> list[di
         }
         for i, system in enumerate(family.systems)
     ]
-    return sorted(rows, key=lambda r: (r["rank"] is None, r["rank"] or 0, r["label"]))
+    ordered = sorted(rows, key=lambda r: (r["rank"] is None, r["rank"] or 0, r["label"]))
+    return ordered, points.anchor
 
 
 def _length_bias(
@@ -213,7 +217,8 @@ def _judge_row(
     rater: _Answers,
     boards: _Boards,
     seed: int,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], int | None]:
+    """The judge's row of the report, and the anchor its board is on."""
     shared = sorted(set(answers.by_item) & set(rater.by_item))
     agreement = fit.pair_agreement(
         [rater.by_item[i] for i in shared], [answers.by_item[i] for i in shared], rng=seed
@@ -227,7 +232,7 @@ def _judge_row(
         else None
     )
     votes = _votes(verdicts, boards.index, boards.cases)
-    board = _board(votes, boards.family, boards.anchor, seed)
+    board, anchor = _board(votes, boards.family, boards.anchor, seed)
     tau = _figure(
         fit.board_tau(
             boards.rater,
@@ -239,7 +244,7 @@ def _judge_row(
     )
     if _fewest_decisive(boards.rater_board, board) < TAU_MIN_DECISIVE:
         tau["low"] = tau["high"] = None
-    return {
+    row = {
         "judge": summary.judge,
         "kind": summary.kind,
         "verdicts": summary.verdicts,
@@ -255,6 +260,7 @@ def _judge_row(
         "board_tau": tau,
         "sources": list(summary.sources),
     }
+    return row, anchor
 
 
 @dataclass(frozen=True)
@@ -263,7 +269,7 @@ class _Boards:
     index: dict[str, int]  # system id: its place on a board
     cases: dict[str, int]  # case id: its cluster, numbered in case-id order
     rater: Any  # the rater's votes, as fit.CaseComparisons
-    anchor: int | None  # every board's, where it has votes: the reference, else the rater's
+    anchor: int | None  # every board's where it has votes (``_anchor``)
     rater_board: list[dict[str, Any]]
 
 
@@ -312,21 +318,81 @@ def compare(
     index = {s: i for i, s in enumerate(described.systems)}
     cases = {case: i for i, case in enumerate(sorted(every))}
     rater_votes = _votes(rater_verdicts, index, cases)
-    anchor = index.get(described.reference) if described.reference is not None else None
-    if anchor is None and rater_verdicts:  # the system a round would choose: the most voted
-        anchor = fit.fit_points(
-            rater_votes.a, rater_votes.b, rater_votes.y, n_systems=len(index)
-        ).anchor
-    rater_board = _board(rater_votes, described, anchor, seed) if rater_verdicts else []
+    shown = {RATER: rater_votes} if rater_verdicts else {}
+    shown |= {s.judge: _votes(v, index, cases) for s, v in judged if v}
+    chosen = _anchor(described, shown)
+    anchor = None if chosen is None else index[chosen["system"]]
+    rater_board: list[dict[str, Any]] = []
+    on: dict[str, int | None] = {}  # each board shown: the anchor it is on
+    if rater_verdicts:
+        rater_board, on[RATER] = _board(rater_votes, described, anchor, seed)
     boards = _Boards(described, index, cases, rater_votes, anchor, rater_board)
+    rows = []
+    for s, v in judged:
+        row, on[s.judge] = _judge_row(s, v, answers[s.judge], rater, boards, seed)
+        rows.append(row)
+    if chosen is not None:
+        chosen["elsewhere"] = [
+            {"board": name, **_system(described, used)}
+            for name, used in on.items()
+            if used is not None and used != anchor
+        ]
     return {
         "family": family,
         "seed": seed,
         "rater": {"verdicts": len(rater_verdicts), "items": len(rater.by_item)},
+        "anchor": chosen,
         "rater_board": rater_board,
-        "judges": [_judge_row(s, v, answers[s.judge], rater, boards, seed) for s, v in judged],
+        "judges": rows,
         "alpha": _figure(alpha) if alpha else None,
     }
+
+
+RATER = "rater"  # the rater's board among the boards shown (no judge is called so)
+
+
+def _anchor(family: Family, shown: dict[str, Any]) -> dict[str, Any] | None:
+    """The one anchor of the boards ``shown`` (name: its votes, for those with votes), and
+    how it was chosen. First choice: the family's reference, else the system with the most
+    of the rater's votes (without any, of all the boards' verdicts), as a round chooses.
+    Where a board has no comparison of it, the system with the most of them among those
+    every board compares; where none is compared on every board, the first choice (else
+    the most voted), and a board without it is fitted on its own most compared system."""
+    if not shown:
+        return None
+    n = len(family.systems)
+    compared = {
+        name: np.bincount(v.a, minlength=n) + np.bincount(v.b, minlength=n)
+        for name, v in shown.items()
+    }
+    weight = compared[RATER] if RATER in compared else np.sum(list(compared.values()), axis=0)
+    on_every = np.logical_and.reduce([c > 0 for c in compared.values()])
+    ref = family.systems.index(family.reference) if family.reference in family.systems else None
+    # Ties: the first in board order, as fit_points chooses.
+    first = ref if ref is not None else int(np.argmax(weight))
+    passed_over = None
+    if on_every[first]:
+        chosen, how = first, "reference" if first == ref else "most_compared"
+    else:
+        lacking = [name for name, c in compared.items() if c[first] == 0]
+        passed_over = {**_system(family, first), "boards": lacking}
+        if on_every.any():
+            chosen, how = int(np.argmax(np.where(on_every, weight, -1))), "most_compared_shared"
+        else:
+            chosen = first if weight[first] > 0 else int(np.argmax(weight))
+            how = "not_shared"
+    return {
+        **_system(family, chosen),
+        "chosen": how,
+        "by": RATER if RATER in shown else "verdicts",
+        "passed_over": passed_over,
+        "elsewhere": [],
+    }
+
+
+def _system(family: Family, i: int) -> dict[str, str]:
+    system = family.systems[i]
+    return {"system": system, "label": family.labels[system]}
 
 
 def coded_answers(ledger: Ledger, family: str) -> dict[str, list[tuple[Item, int, bool]]]:

@@ -1,11 +1,13 @@
-"""How `judges_report` figures read: a value with its 95% interval, which fields of a
-judge's row a table shows (a report may hold more figures: a table lists whatever it has),
-and the boards side by side."""
+"""How `judges_report` figures read: a value with its 95% interval, τ with the systems it
+is over, which fields of a judge's row a table shows (a report may hold more figures: a
+table lists whatever it has), and the boards side by side on their one anchor."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+from arena.texts import counted
 
 
 def is_figure(value: Any) -> bool:
@@ -23,6 +25,20 @@ def shown(figure: dict[str, Any] | None, places: int = 3) -> str:
     return f"{value:.{places}f} [{low:.{places}f}, {high:.{places}f}]"
 
 
+def tau_shown(figure: dict[str, Any] | None) -> str:
+    """Kendall's τ with the systems it is over: ``0.905 [0.874, 0.968] over 20 systems``.
+    Over two systems τ is one pair's order, and reads so; below two there is none."""
+    if figure is None:
+        return "—"
+    n = figure["count"]
+    if n is None or n < 2 or figure["value"] is None:
+        return f"— ({counted(n or 0, 'system')} ranked on both)"
+    if n == 2:
+        same = "the same" if figure["value"] > 0 else "the opposite"
+        return f"{shown(figure)} over 2 systems: one pair, in {same} order"
+    return f"{shown(figure)} over {n} systems"
+
+
 def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
     """The fields of ``rows`` that are a figure, a number or a word in each row (or null),
     in the first row's order: a table's columns."""
@@ -35,11 +51,57 @@ def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
 
 def boards(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """The rater's board and each judge's side by side, as headers and rows: points [95%
-    interval] by system, in the rater's order (a system the rater never saw last)."""
+    interval] by system, in the rater's order (a system the rater never saw last). A board
+    that could not be fitted on the anchor is headed with the system it is on."""
     boards = [report["rater_board"], *(j["board"] for j in report["judges"])]
     rows = {row["system"]: row for board in reversed(boards) for row in board}
     by_system = [{row["system"]: row["points"] for row in board} for board in boards]
-    return ["system", "rater", *(j["judge"] for j in report["judges"])], [
+    anchor = report.get("anchor") or {}
+    elsewhere = {e["board"]: e["label"] for e in anchor.get("elsewhere", ())}
+    names = ["rater", *(j["judge"] for j in report["judges"])]
+    return ["system", *(f"{b} (on {elsewhere[b]})" if b in elsewhere else b for b in names)], [
         [rows[s]["label"], *(shown(board.get(s), 0) for board in by_system)]
         for s in dict.fromkeys(r["system"] for board in boards for r in board)
     ]
+
+
+def anchor_text(report: dict[str, Any], rater: str = "the rater") -> str:
+    """Which system every board is anchored on (1000 points) and why, and any board that
+    could not be and why. ``rater`` names the rater (``you`` on the window's page)."""
+    anchor = report.get("anchor")
+    if anchor is None:
+        return "No board: no votes or verdicts."
+    whose = "your" if rater == "you" else f"{rater}'s"
+
+    def board(name: str) -> str:
+        return f"{whose} board" if name == "rater" else f"{name}'s board"
+
+    most = f"the most of {whose} votes" if anchor["by"] == "rater" else "the most verdicts"
+    passed = anchor["passed_over"]
+    lacking = ""
+    if passed is not None:
+        boards_ = " or ".join(board(b) for b in passed["boards"])
+        lacking = f"{passed['label']} has no comparison on {boards_}"
+    label, how = anchor["label"], anchor["chosen"]
+    if how == "not_shared":
+        text = (
+            f"No system is compared on every board: {lacking}. The boards are anchored on "
+            f"{label} (1000 points) where they compare it"
+        )
+    else:
+        text = (
+            f"Every board is anchored on {label} (1000 points): "
+            + {
+                "reference": "the family's reference",
+                "most_compared": f"the system with {most}",
+                "most_compared_shared": f"of the systems every board compares, the one with "
+                f"{most} ({lacking})",
+            }[how]
+        )
+    moved = [
+        f"{board(e['board'])} is on {e['label']}, the system it compares most"
+        for e in anchor["elsewhere"]
+    ]
+    if moved:
+        text += "; " + "; ".join(moved) + ": its points do not read across"
+    return text + "."

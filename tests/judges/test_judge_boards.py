@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 from arena.cli.main import main
+from arena.judges import figures
 from arena.judges.comparison import Family, compare, judges_report
 from arena.ledger import Ledger, judge_store
 from arena.ledger.judge_store import JudgeVerdict
@@ -145,3 +146,79 @@ def test_single_answer_verdicts_give_no_position_figures():
     row = compare(rater, [(summary, judge)], family, "f")["judges"][0]
     assert row["position_consistency"] is None and row["first_position_preference"] is None
     assert row["agreement_with_ties"]["value"] == 1.0 and row["length_bias"]["count"] == 0
+
+
+def _verdicts(who: str, plan: dict[tuple[str, str], int]) -> list[JudgeVerdict]:
+    """``plan[(left, right)]`` verdicts by ``who``: the left wins two in three, else a tie."""
+    return [
+        JudgeVerdict(who, f"q{left}{right}{k}", left, right, "tie" if k % 3 == 2 else "left", 1)
+        for (left, right), count in plan.items()
+        for k in range(count)
+    ]
+
+
+def _anchored(board):
+    """The systems a board gives exactly 1000 points, with no spread."""
+    return [r["label"] for r in board if r["points"]["value"] == r["points"]["high"] == 1000.0]
+
+
+def _report(rater_plan, judge_plan, reference=None):
+    labels = {s: s for s in SYSTEMS}
+    family = Family(SYSTEMS, labels, reference, {})
+    judged = _verdicts("j", judge_plan)
+    summary = judge_store.JudgeSummary("j", "model", len(judged), ())
+    return compare(_verdicts("rater", rater_plan), [(summary, judged)], family, "f")
+
+
+def test_every_board_is_on_one_anchor_though_a_judge_never_compared_the_raters():
+    """The rater votes most on a; the judge never compared a. Both boards are fitted on the
+    system with the most of the rater's votes among those both compare (c), not each on its
+    own, and the report and `show`'s text say so."""
+    rater = {("a", "b"): 9, ("a", "c"): 9, ("b", "c"): 3, ("c", "d"): 6}
+    judge = {("b", "c"): 9, ("c", "d"): 9, ("b", "d"): 30}  # its most compared: d, then b
+    report = _report(rater, judge)
+    anchor = report["anchor"]
+    assert (anchor["label"], anchor["chosen"]) == ("c", "most_compared_shared")
+    assert anchor["passed_over"] == {"system": "a", "label": "a", "boards": ["j"]}
+    assert anchor["elsewhere"] == []
+    assert _anchored(report["rater_board"]) == _anchored(report["judges"][0]["board"]) == ["c"]
+    text = figures.anchor_text(report)
+    assert text == (
+        "Every board is anchored on c (1000 points): of the systems every board compares, "
+        "the one with the most of the rater's votes (a has no comparison on j's board)."
+    )
+    assert figures.boards(report)[0] == ["system", "rater", "j"]
+
+
+def test_a_board_that_cannot_be_on_the_anchor_says_which_it_is_on():
+    """No system is compared on both boards: the judge's board is on its own most compared
+    system, its column names it, and the text says its points do not read across."""
+    report = _report({("a", "b"): 6}, {("c", "d"): 4})
+    anchor = report["anchor"]
+    assert (anchor["label"], anchor["chosen"]) == ("a", "not_shared")
+    assert anchor["elsewhere"] == [{"board": "j", "system": "c", "label": "c"}]
+    assert _anchored(report["rater_board"]) == ["a"]
+    assert _anchored(report["judges"][0]["board"]) == ["c"]
+    assert figures.boards(report)[0] == ["system", "rater", "j (on c)"]
+    assert figures.anchor_text(report, "you") == (
+        "No system is compared on every board: a has no comparison on j's board. The boards "
+        "are anchored on a (1000 points) where they compare it; j's board is on c, the "
+        "system it compares most: its points do not read across."
+    )
+
+
+def test_the_reference_anchors_every_board_that_compares_it():
+    report = _report({("a", "b"): 9, ("b", "c"): 3}, {("b", "c"): 3, ("a", "b"): 2}, "b")
+    assert (report["anchor"]["label"], report["anchor"]["chosen"]) == ("b", "reference")
+    assert _anchored(report["rater_board"]) == _anchored(report["judges"][0]["board"]) == ["b"]
+    assert figures.anchor_text(report, "you").endswith("b (1000 points): the family's reference.")
+
+
+def test_tau_reads_with_the_systems_it_is_over():
+    figure = {"value": 1.0, "low": None, "high": None, "count": 2}
+    assert figures.tau_shown(figure) == "1.000 over 2 systems: one pair, in the same order"
+    assert figures.tau_shown({**figure, "value": -1.0}).endswith("in the opposite order")
+    many = {"value": 0.905, "low": 0.874, "high": 0.968, "count": 20}
+    assert figures.tau_shown(many) == "0.905 [0.874, 0.968] over 20 systems"
+    none = {"value": None, "low": None, "high": None, "count": 1}
+    assert figures.tau_shown(none) == "— (1 system ranked on both)"
