@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -22,10 +20,10 @@ import httpcore
 from arena.collecting.systems_file import settings_of
 from arena.collecting.work import Answer, Job, joined
 from arena.endpoint import transport
-from arena.endpoint.budget import Budget, worst_cost
+from arena.endpoint.budget import worst_cost
 from arena.endpoint.client import ChatReply, Client, Message
 from arena.endpoint.run_settings import DEFAULT_MAX_REPLY_BYTES, completions_url
-from arena.endpoint.worker_pool import Progress, send_all
+from arena.endpoint.worker_pool import Progress, run_jobs
 from arena.errors import BadInput, LedgerError
 
 
@@ -166,72 +164,47 @@ def run(
         raise BadInput("at least 1", field="--workers")
     stop = stop or threading.Event()
     endpoints = _Endpoints(jobs, options, stop)
-    budget = Budget(options.max_cost)
-    worst = {
-        job.output_id: worst_cost(
-            endpoints.clients[job.system.system_id].settings, job.turns, label=job.system.label
-        )
-        if options.max_cost is not None
-        else 0.0
-        for job in jobs
-    }
-    to_do = Counter(job.system.label for job in jobs)
-    answered: Counter[str] = Counter()
-    failed: Counter[str] = Counter()
     failures: list[Failure] = []
     suspicious: list[Failure] = []
-    started = time.monotonic()
 
-    def report() -> None:
-        if on_progress is not None:
-            on_progress(
-                Progress(
-                    sum(answered.values()),
-                    sum(failed.values()),
-                    len(jobs),
-                    budget.spent,
-                    time.monotonic() - started,
-                    {k: (answered[k], failed[k], n) for k, n in to_do.items()},
-                )
-            )
+    def client(job: Job) -> Client:
+        return endpoints.clients[job.system.system_id]
 
-    def store(job: Job, result: _Result) -> None:
-        if result.answer is not None:
-            _refuse_leak(endpoints.clients[job.system.system_id], job, result.answer)
-            on_answer(job, result.answer)
-            answered[job.system.label] += 1
-            if result.answer.suspicious:
-                suspicious.append(
-                    Failure(
-                        job.system.label, job.case.case_id, job.sample, result.answer.suspicious
-                    )
-                )
-        elif result.error != "stopped":
-            failed[job.system.label] += 1
+    def store(job: Job, result: _Result) -> bool | None:
+        if result.answer is None:
+            if result.error == "stopped":
+                return None
             failures.append(Failure(job.system.label, job.case.case_id, job.sample, result.error))
-        report()
+            return False
+        _refuse_leak(client(job), job, result.answer)
+        on_answer(job, result.answer)
+        if result.answer.suspicious:
+            why = result.answer.suspicious
+            suspicious.append(Failure(job.system.label, job.case.case_id, job.sample, why))
+        return True
 
-    report()
     try:
-        stopped_by_budget = send_all(
+        ran, stopped_by_budget = run_jobs(
             jobs,
             workers=options.workers,
-            ask=lambda job: _ask(job, endpoints.clients[job.system.system_id]),
-            most=lambda job: worst[job.output_id],
+            max_cost=options.max_cost,
+            worst=lambda job: worst_cost(client(job).settings, job.turns, label=job.system.label),
+            ask=lambda job: _ask(job, client(job)),
             cost=lambda result: result.cost,
-            on_result=store,
-            budget=budget,
+            store=store,
+            system=lambda job: job.system.label,
+            on_progress=on_progress,
             stop=stop,
         )
     finally:
         endpoints.close()
     return RunSummary(
         total=len(jobs),
-        answered=sum(answered.values()),
+        answered=ran.answered,
         failures=tuple(failures),
-        not_sent=len(jobs) - sum(answered.values()) - len(failures),
-        cost=budget.spent,
-        elapsed_s=time.monotonic() - started,
+        not_sent=ran.not_sent,
+        cost=ran.cost,
+        elapsed_s=ran.elapsed_s,
         stopped_by_budget=stopped_by_budget,
         suspicious=tuple(suspicious),
     )

@@ -1,21 +1,20 @@
 """A collecting run: every task of a suite not yet delivered, a few requests in flight,
 each result handed to the caller (who commits it) before the next one is taken.
 
-With ``settings.max_cost`` each task's most is reserved before it is sent, by the same
-rule a votes family's run keeps (``arena.endpoint.budget``)."""
+The budget, the progress and the workers are the run every collecting kind shares
+(``arena.endpoint.worker_pool.run_jobs``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import threading
-import time
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from arena.endpoint.budget import Budget, worst_cost
+from arena.endpoint.budget import worst_cost
 from arena.endpoint.client import ITEM_STATUSES, ChatReply, Client
 from arena.endpoint.run_settings import CollectSettings
-from arena.endpoint.worker_pool import Progress, send_all
+from arena.endpoint.worker_pool import Progress, run_jobs
 from arena.errors import LedgerError
 from arena.graded.suites import Task
 from arena.redact import Redactor
@@ -83,68 +82,48 @@ def collect(
     """
     settings.check()
     settings.check_secrets()
-    key = settings.api_key()
     stop = threading.Event()
-    client = Client(settings, key, stop)
+    client = Client(settings, settings.api_key(), stop)
     every = list(tasks)
     todo = [t for t in every if t.task_id not in done]
-    skipped = len(every) - len(todo)
     counts = dict.fromkeys(ITEM_STATUSES, 0)
-    started = time.monotonic()
-    delivered = 0
-
-    def report() -> None:
-        if on_progress is None:
-            return
-        # An item delivered with a failed status is a failed job of the run.
-        answered = counts["ok"]
-        elapsed = time.monotonic() - started
-        on_progress(Progress(answered, delivered - answered, len(todo), budget.spent, elapsed))
-
-    budget = Budget(settings.max_cost)
-    most = {
-        t.task_id: worst_cost(settings, (t.input,), label=settings.model)
-        if settings.max_cost is not None
-        else 0.0
-        for t in todo
-    }
     suspicious: dict[str, str] = {}
 
-    def store(task: Task, item: CollectedItem | None) -> None:
-        nonlocal delivered
+    def store(task: Task, item: CollectedItem | None) -> bool | None:
         if item is None:
-            return
+            return None
         _refuse_leak(client.redactor, item)
         on_item(item)
-        delivered += 1
         counts[item.status] += 1
         if item.suspicious:
             suspicious[item.task_id] = item.suspicious
-        report()
+        # An item delivered with a failed status is a failed job of the run.
+        return item.status == "ok"
 
-    report()
     try:
-        stopped_by_budget = send_all(
+        ran, stopped_by_budget = run_jobs(
             todo,
             workers=settings.workers,
+            max_cost=settings.max_cost,
+            worst=lambda task: worst_cost(settings, (task.input,), label=settings.model),
             ask=lambda task: attempt(client, task),
-            most=lambda task: most[task.task_id],
             # A failed attempt reports no usage, and counts nothing; an answer without
             # usage counts at its most.
             cost=lambda item: item.cost if item and item.status == "ok" else 0,
-            on_result=store,
-            budget=budget,
+            store=store,
+            system=lambda task: settings.model,
+            on_progress=on_progress,
             stop=stop,
         )
     finally:
         client.close()
     return CollectSummary(
         total=len(todo),
-        skipped=skipped,
-        delivered=delivered,
+        skipped=len(every) - len(todo),
+        delivered=ran.answered + ran.failed,
         status_counts=counts,
-        cost=budget.spent,
-        not_sent=len(todo) - delivered,
+        cost=ran.cost,
+        not_sent=ran.not_sent,
         stopped_by_budget=stopped_by_budget,
         suspicious=suspicious,
     )
