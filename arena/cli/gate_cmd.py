@@ -9,6 +9,7 @@ from arena.cli import output
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
 from arena.records import GATES
+from arena.texts import counted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,7 +71,8 @@ def _print_summaries(summaries: list) -> None:
         )
         if s.in_doubt:
             print(
-                f"{s.name}: {len(s.in_doubt)} case(s) in doubt: most answers are in another "
+                f"{s.name}: {counted(len(s.in_doubt), 'case in doubt', 'cases in doubt')}: "
+                "most answers are in another "
                 "language, so their Language verdicts settle nothing (`arena gate --list`)"
             )
         rows = [
@@ -82,6 +84,8 @@ def _print_summaries(summaries: list) -> None:
 
 
 def _print_failures(found: list, doubts: list[dict], as_json: bool) -> None:
+    from arena.gates.screening import FailureCounts
+
     if as_json:
         output.emit_json({"failures": [f.as_json() for f in found], "cases_in_doubt": doubts})
         return
@@ -103,9 +107,7 @@ def _print_failures(found: list, doubts: list[dict], as_json: bool) -> None:
             f"{f.family}  case {f.case_id}  {f.system}  {f.gate}  output {f.output_id[:12]}"
             f"{aside}\n    {f.reason}\n    «{output.one_line(f.excerpt)}»"
         )
-    in_doubt = sum(f.status == "in_doubt" for f in found)
     print(
-        f"{len(found)} failing verdict(s)"
-        + (f", {in_doubt} in doubt on {len(doubts)} case(s)" if doubts else "")
+        FailureCounts.of(found).text(len(doubts))
         + ("; overrule one with `arena overrule OUTPUT --gate G --reason TEXT`" if found else "")
     )

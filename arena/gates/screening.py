@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 from arena import gates
@@ -21,6 +22,7 @@ from arena.records import (
     OutputId,
     SystemId,
 )
+from arena.texts import counted
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,33 @@ class GateFailure:
 
     def as_json(self) -> dict:
         return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class FailureCounts:
+    """The failing verdicts listed, by status: those that settle pairs (``failing``), and
+    those listed beside them that do not (Language verdicts ``in_doubt``, ``overruled``).
+    The Gates page and `arena gate --list` both count with it."""
+
+    failing: int
+    in_doubt: int
+    overruled: int
+
+    @classmethod
+    def of(cls, listed: Iterable[GateFailure]) -> FailureCounts:
+        statuses = Counter(f.status for f in listed)
+        return cls(statuses["failed"], statuses["in_doubt"], statuses["overruled"])
+
+    def text(self, cases_in_doubt: int | None = None) -> str:
+        """``3 failing verdicts, 2 in doubt on 1 case, 1 overruled`` (a count at 0 after the
+        first left out; ``cases_in_doubt``, the cases the verdicts in doubt are on)."""
+        parts = [counted(self.failing, "failing verdict")]
+        if self.in_doubt:
+            on = f" on {counted(cases_in_doubt, 'case')}" if cases_in_doubt else ""
+            parts.append(f"{self.in_doubt} in doubt{on}")
+        if self.overruled:
+            parts.append(f"{self.overruled} overruled")
+        return ", ".join(parts)
 
 
 def failures(

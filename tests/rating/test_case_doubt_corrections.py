@@ -101,12 +101,12 @@ def test_the_cli_lists_the_doubt_with_a_status_per_verdict_and_takes_the_confirm
     [doubt] = listed["cases_in_doubt"]
     assert (doubt["case_id"], doubt["language"], doubt["outputs"], doubt["of"]) == ("t", "fr", 2, 3)
     assert main(["--ledger", str(ledger_path), "gate", "--family", "m"]) == 0
-    assert "m: 1 case(s) in doubt" in capsys.readouterr().out
+    assert "m: 1 case in doubt" in capsys.readouterr().out
     assert main(["--ledger", str(ledger_path), "gate", "--list"]) == 0
     text = capsys.readouterr().out
     assert "case t in doubt: 2 of 3 answers with a Language verdict are in fr" in text
     assert "`arena case confirm-language t --family m`" in text
-    assert "2 failing verdict(s), 2 in doubt on 1 case(s)" in text
+    assert "0 failing verdicts, 2 in doubt on 1 case" in text
 
     args = ["--ledger", str(ledger_path), "case", "confirm-language", "t", "--family", "m"]
     assert main([*args, "--json"]) == 0

@@ -93,8 +93,10 @@ def test_every_failing_verdict_is_listed_by_gate_then_system_with_counts(gates):
         "gamma": "1 failing",
         "gamma ▸ Language": "1 failing",
     }
-    assert "1 cases in doubt · 2 of 9 outputs fail a gate" in page.subtitle.text()
-    assert "3 failing verdicts, 1 cases in doubt" in gates.status.text()
+    assert page.subtitle.text().startswith(
+        "3 failing verdicts, 2 in doubt on 1 case · 2 of 9 outputs fail a gate · "
+    )
+    assert "3 failing verdicts, 1 case in doubt" in gates.status.text()
 
 
 def test_a_language_verdict_shows_the_output_the_prompt_and_what_was_read(gates):
@@ -215,6 +217,7 @@ def test_overrule_writes_one_event_and_undo_retracts_it(qtbot, gates, reasons):
     assert page.selected().overruled_by == event["event_id"]
     assert page.model.group_counts()["Language"] == "0 failing, 2 in doubt, 1 overruled"
     assert "2 failing verdicts" in gates.status.text()
+    assert page.subtitle.text().startswith("2 failing verdicts, 2 in doubt on 1 case, 1 overruled")
     assert page.data.status["gate_failures"] == before["gate_failures"] - 1
     assert page.data.status["pending_pairs"] > before["pending_pairs"]
     assert (
@@ -352,3 +355,32 @@ def test_no_rater_key_may_take_g():
     key_map = default_key_map()
     key_map["skip"] = ["G"]
     assert any("Gates page key" in problem for problem in problems(key_map))
+
+
+def test_the_page_and_gate_list_count_failing_verdicts_alike(
+    qtbot, open_window, gates_ledger, capsys
+):
+    """With verdicts in doubt and one overruled, `arena gate --list` counted every verdict
+    it listed (6) where the page counted those that settle pairs (2): both now say one
+    count (``screening.FailureCounts``)."""
+    import json
+
+    from arena.cli.main import main
+
+    at = ["--ledger", str(gates_ledger)]
+    assert main([*at, "gate", "--list", "--family", "mixed", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["failures"]
+    [german] = [f for f in found if f["system"] == "gamma"]
+    overrule = ["overrule", german["output_id"], "--gate", "language", "--reason", "fine"]
+    assert main([*at, *overrule]) == 0
+    assert main([*at, "gate", "--list", "--family", "mixed"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert sum(line.startswith("mixed  case ") for line in listed) == 5 + 1  # and the doubt
+    counts = "2 failing verdicts, 2 in doubt on 1 case, 1 overruled"
+    assert listed[-1].startswith(counts + "; overrule one with")
+
+    window = open_window(gates_ledger)
+    window.families.select("mixed")
+    qtbot.keyClick(window.families.table, Qt.Key.Key_G)
+    assert window.gates.subtitle.text().startswith(counts + " · ")
+    assert "gates: 2 failing verdicts, 1 case in doubt" in window.status.text()

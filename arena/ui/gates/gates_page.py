@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from arena.gates.screening import GateFailure
+from arena.gates.screening import FailureCounts, GateFailure
 from arena.ledger import Ledger
 from arena.pairs.case_doubt import Doubt
+from arena.texts import counted
 from arena.ui.gates.gates_corrections import CorrectionActions
 from arena.ui.gates.gates_data import GatesData, ReadingCache
 from arena.ui.gates.gates_detail import VerdictDetail
@@ -165,16 +166,13 @@ class GatesPage(QWidget):
     def _show_header(self) -> None:
         assert self.data is not None
         status = self.data.status
-        failing = sum(f.status == "failed" for f in self.data.failures)
-        overruled = sum(f.status == "overruled" for f in self.data.failures)
         doubts = len(self.data.doubts())
         self.title.setText(f"{self.family} — gates")
         self.subtitle.setText(
-            f"{failing} failing verdicts, {overruled} overruled · "
-            + (f"{doubts} cases in doubt · " if doubts else "")
-            + f"{status['gate_failures']} of {status['outputs']} outputs fail a gate · "
-            f"{status['settled_pairs']} pairs settled without a vote · "
-            f"{status['pending_pairs']} pairs left for you"
+            f"{FailureCounts.of(self.data.failures).text(doubts)} · "
+            f"{status['gate_failures']} of {status['outputs']} outputs fail a gate · "
+            f"{counted(status['settled_pairs'], 'pair')} settled without a vote · "
+            f"{counted(status['pending_pairs'], 'pair')} left for you"
         )
 
     def _show_doubts(self) -> None:
@@ -199,7 +197,8 @@ class GatesPage(QWidget):
             self._doubt_row(row, doubt)
         if len(found) > DOUBTS_SHOWN:
             more = QLabel(
-                f"and {len(found) - DOUBTS_SHOWN} more cases in doubt, in the Language group below."
+                f"and {counted(len(found) - DOUBTS_SHOWN, 'more case', 'more cases')} in doubt, "
+                "in the Language group below."
             )
             self.doubt_rows.addWidget(more, DOUBTS_SHOWN + 1, 0, 1, 3)
         self.doubt_rows.setColumnStretch(0, 1)
@@ -276,10 +275,10 @@ class GatesPage(QWidget):
     def status_text(self) -> str:
         if self.data is None:
             return ""
-        failing = sum(f.status == "failed" for f in self.data.failures)
+        failing = counted(FailureCounts.of(self.data.failures).failing, "failing verdict")
         doubts = len(self.data.doubts())
-        in_doubt = f", {doubts} cases in doubt" if doubts else ""
-        return f"{self.family} · gates: {failing} failing verdicts{in_doubt}"
+        in_doubt = f", {counted(doubts, 'case in doubt', 'cases in doubt')}" if doubts else ""
+        return f"{self.family} · gates: {failing}{in_doubt}"
 
     def say(self, text: str) -> None:
         self.message.setText(text)

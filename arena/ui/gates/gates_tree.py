@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont, QStandardItem, QStandardItemModel
 
-from arena.gates.screening import GateFailure
+from arena.gates.screening import FailureCounts, GateFailure
 from arena.records import GATES
 from arena.ui.gates.gates_data import gate_title, short_reason
 
@@ -34,7 +34,8 @@ def key_of(index: QModelIndex) -> Key | None:
 
 
 def _counted(failures: list[GateFailure]) -> str:
-    counts = {status: sum(f.status == status for f in failures) for status in STATUSES}
+    c = FailureCounts.of(failures)
+    counts = {"failed": c.failing, "in_doubt": c.in_doubt, "overruled": c.overruled}
     return ", ".join(
         f"{n} {STATUSES[status]}" for status, n in counts.items() if n or status == "failed"
     )
