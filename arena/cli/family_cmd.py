@@ -12,61 +12,53 @@ from arena.records import MIXED_HARNESS_CHOICES, PAIR_CHOICES, VOTED_KINDS
 KINDS = ("votes", "tests", "tests_then_votes")
 
 
-def _settings_options(p: argparse.ArgumentParser, *, new: bool) -> None:
-    default = " (default votes)" if new else ""
-    p.add_argument("--kind", choices=KINDS, help=f"the family's kind{default}")
-    p.add_argument(
-        "--language",
-        help="BCP 47 language answers are expected in, e.g. en, ja, zh-Hans"
-        + (" (default en)" if new else ""),
-    )
-    p.add_argument(
-        "--min-chars",
-        type=int,
-        help="Length gate: fewest characters allowed" + (" (default 1)" if new else ""),
-    )
-    p.add_argument(
-        "--max-chars",
-        type=int,
-        help="Length gate: most characters allowed" + (" (default 20000)" if new else ""),
-    )
-    p.add_argument("--aspect", help="the skill this family measures (groups families in lists)")
-    p.add_argument("--reference", metavar="SYSTEM", help="the anchor system (label or id)")
-    p.add_argument(
+# Each setting's flag, its argparse keywords, its help, and the default `create` names.
+_SETTINGS: tuple[tuple[str, dict[str, Any], str, str | None], ...] = (
+    ("--kind", {"choices": KINDS}, "the family's kind", "votes"),
+    ("--language", {}, "BCP 47 language answers are expected in, e.g. en, ja, zh-Hans", "en"),
+    ("--min-chars", {"type": int}, "Length gate: fewest characters allowed", "1"),
+    ("--max-chars", {"type": int}, "Length gate: most characters allowed", "20000"),
+    ("--aspect", {}, "the skill this family measures (groups families in lists)", None),
+    ("--reference", {"metavar": "SYSTEM"}, "the anchor system (label or id)", None),
+    (
         "--repeat-share",
-        type=float,
-        metavar="SHARE",
-        help="share of votes shown again later, sides swapped, to measure consistency"
-        + (" (default 0.1)" if new else ""),
-    )
-    p.add_argument(
+        {"type": float, "metavar": "SHARE"},
+        "share of votes shown again later, sides swapped, to measure consistency",
+        "0.1",
+    ),
+    (
         "--repeat-gap",
-        type=int,
-        metavar="PAIRS",
-        help="other pairs shown, at least, before a repeat within a session"
-        + (" (default 30)" if new else ""),
-    )
-    p.add_argument(
+        {"type": int, "metavar": "PAIRS"},
+        "other pairs shown, at least, before a repeat within a session",
+        "30",
+    ),
+    (
         "--repeat-minutes",
-        type=float,
-        metavar="MINUTES",
-        help="minutes, at least, from a vote to its repeat, in any session"
-        + (" (default 20)" if new else ""),
-    )
-    p.add_argument(
+        {"type": float, "metavar": "MINUTES"},
+        "minutes, at least, from a vote to its repeat, in any session",
+        "20",
+    ),
+    (
         "--pairs",
-        choices=PAIR_CHOICES,
-        help="once every system pair has a vote, ask next about the one of most use to the "
-        "order (adaptive) or the least voted (coverage); from the next rating session"
-        + (" (default adaptive)" if new else ""),
-    )
-    p.add_argument(
+        {"choices": PAIR_CHOICES},
+        "once every system pair has a vote, ask next about the one of most use to the "
+        "order (adaptive) or the least voted (coverage); from the next rating session",
+        "adaptive",
+    ),
+    (
         "--mixed-harness",
-        choices=MIXED_HARNESS_CHOICES,
-        help="tests families: systems run under different harnesses or turn budgets are "
-        "reported by status, round close and the board (report), or accepted (allow)"
-        + (" (default report)" if new else ""),
-    )
+        {"choices": MIXED_HARNESS_CHOICES},
+        "tests families: systems run under different harnesses or turn budgets are "
+        "reported by status, round close and the board (report), or accepted (allow)",
+        "report",
+    ),
+)
+
+
+def _settings_options(p: argparse.ArgumentParser, *, new: bool) -> None:
+    for flag, keywords, text, default in _SETTINGS:
+        shown = f" (default {default})" if new and default is not None else ""
+        p.add_argument(flag, help=text + shown, **keywords)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
