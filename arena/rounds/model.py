@@ -1,7 +1,8 @@
 """A closed round as typed records: the board, its category refits, the summary, the settings.
 
-Each record has one ``to_json``/``from_json`` pair, so the shape `round show
---json` prints (docs/cli.md) is written in one place. A round's comparisons
+Each record has one ``to_json``/``from_json`` pair (the smaller parts are in
+``arena.rounds.round_records``), and ``Round.shown_json`` is the shape `round show
+--json` prints (docs/cli.md), written in one place. A round's comparisons
 and graded receipts are stored apart from it and read only by those who need
 them (export), so showing a board never parses every comparison.
 """

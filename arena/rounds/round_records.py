@@ -1,11 +1,13 @@
 """The small records a closed round holds beside its board: the anchor and how it was
-chosen, the rater's corrections, the fit, the pooled judges, a board's uncertainty, what
-was settled without a vote, the split halves and the settings record.
+chosen, the rater's corrections, the fit, the pooled judges, a board's uncertainty (with
+its regime and the calibrated region), what was settled without a vote, the split halves
+and the settings record.
 
-Each has one ``to_json``/``from_json`` pair giving the JSON the ledger stores: its keys in
-order, as the ledger writes them (``sort_keys``), so `round show --json` prints a round
-as stored. A record some older rounds stored with fewer keys remembers which were
-missing (``absent``) and writes them back without them.
+Each has one ``to_json``/``from_json`` pair. Its keys come in the order the ledger writes
+them (``sort_keys``; the anchor's in field order, as boards have always shown it), so
+`round show --json` prints a stored round as it was stored, and `round close --json` as
+`round show --json` will. A record some older rounds stored with fewer keys remembers which
+were missing (``absent``) and is written back without them.
 """
 
 from __future__ import annotations
