@@ -19,23 +19,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "expects, or retire a case",
     )
     csub = case.add_subparsers(dest="case_command", metavar="ACTION", required=True)
-    c = csub.add_parser("set-language", help="the case expects this language (re-runs its gates)")
-    c.add_argument("case", metavar="CASE", help="the case id")
-    c.add_argument("--family", required=True)
+    c = _case_action(csub, "set-language", "the case expects this language (re-runs its gates)")
     c.add_argument("--language", required=True, help="BCP 47 tag, e.g. fr, zh-Hans")
     c.add_argument("--reason", default="", help="why (default: the case expects LANGUAGE)")
     _json(c, _set_language)
-    c = csub.add_parser(
+    c = _case_action(
+        csub,
         "confirm-language",
-        help="a case in doubt expects the language it has (its Language verdicts count again)",
+        "a case in doubt expects the language it has (its Language verdicts count again)",
     )
-    c.add_argument("case", metavar="CASE", help="the case id")
-    c.add_argument("--family", required=True)
     c.add_argument("--reason", default="", help="why (default: the case expects its language)")
     _json(c, _confirm_language)
-    c = csub.add_parser("retire", help="take a case out of the family (its votes leave the fit)")
-    c.add_argument("case", metavar="CASE", help="the case id")
-    c.add_argument("--family", required=True)
+    c = _case_action(csub, "retire", "take a case out of the family (its votes leave the fit)")
     c.add_argument("--reason", required=True, help="why")
     _json(c, _retire)
 
@@ -63,81 +58,73 @@ def register(sub: argparse._SubParsersAction) -> None:
     _json(e, _list)
 
 
+def _case_action(
+    csub: argparse._SubParsersAction, action: str, text: str
+) -> argparse.ArgumentParser:
+    """An action on one case: it names the case and its family."""
+    c = csub.add_parser(action, help=text)
+    c.add_argument("case", metavar="CASE", help="the case id")
+    c.add_argument("--family", required=True)
+    return c
+
+
 def _json(parser: argparse.ArgumentParser, handler) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(handler=handler)
 
 
-def _correct(args: argparse.Namespace, call: Callable[[ModuleType, Ledger], str], what: str) -> int:
-    """Run one correction of ``arena.rating.corrections`` and say what it did and how to undo it."""
-    from arena.rating import corrections  # loads the gates: only when a correction is made
-
-    with open_ledger(args) as ledger:
-        event_id = call(corrections, ledger)
-    if args.json:
-        output.emit_json({"event": event_id})
-    else:
-        print(f"{what} (event {event_id[:12]}; undo: `arena event retract {event_id[:12]}`)")
-    return 0
+Correct = Callable[[ModuleType, Ledger, argparse.Namespace], str]
 
 
-def _set_language(args: argparse.Namespace) -> int:
-    return _correct(
-        args,
-        lambda corrections, ledger: corrections.set_case_language(
-            ledger, args.family, args.case, args.language, reason=args.reason
-        ),
-        f"case {args.case} of {args.family} expects {args.language}; its gates were run again",
-    )
+def _correction(call: Correct, what: str) -> Callable[[argparse.Namespace], int]:
+    """A command that makes one correction of ``arena.rating.corrections`` and says what it
+    did (``what``, filled in from the command's arguments) and how to undo it."""
+
+    def handler(args: argparse.Namespace) -> int:
+        from arena.rating import corrections  # loads the gates: only when a correction is made
+
+        with open_ledger(args) as ledger:
+            event_id = call(corrections, ledger, args)
+        if args.json:
+            output.emit_json({"event": event_id})
+        else:
+            done = what.format_map(vars(args))
+            print(f"{done} (event {event_id[:12]}; undo: `arena event retract {event_id[:12]}`)")
+        return 0
+
+    return handler
 
 
-def _confirm_language(args: argparse.Namespace) -> int:
-    return _correct(
-        args,
-        lambda corrections, ledger: corrections.confirm_case_language(
-            ledger, args.family, args.case, reason=args.reason
-        ),
-        f"case {args.case} of {args.family} keeps its language; its Language verdicts "
-        "settle pairs again",
-    )
-
-
-def _retire(args: argparse.Namespace) -> int:
-    return _correct(
-        args,
-        lambda corrections, ledger: corrections.retire_case(
-            ledger, args.family, args.case, reason=args.reason
-        ),
-        f"case {args.case} of {args.family} retired",
-    )
-
-
-def _remove(args: argparse.Namespace) -> int:
-    return _correct(
-        args,
-        lambda corrections, ledger: corrections.remove_output(
-            ledger, args.output, reason=args.reason
-        ),
-        f"output {args.output} removed",
-    )
-
-
-def _overrule(args: argparse.Namespace) -> int:
-    return _correct(
-        args,
-        lambda corrections, ledger: corrections.overrule(
-            ledger, args.output, args.gate, reason=args.reason
-        ),
-        f"the {args.gate} verdict on output {args.output} is set aside",
-    )
-
-
-def _retract(args: argparse.Namespace) -> int:
-    return _correct(
-        args,
-        lambda corrections, ledger: corrections.retract(ledger, args.event, reason=args.reason),
-        f"event {args.event} retracted",
-    )
+_set_language = _correction(
+    lambda corrections, ledger, a: corrections.set_case_language(
+        ledger, a.family, a.case, a.language, reason=a.reason
+    ),
+    "case {case} of {family} expects {language}; its gates were run again",
+)
+_confirm_language = _correction(
+    lambda corrections, ledger, a: corrections.confirm_case_language(
+        ledger, a.family, a.case, reason=a.reason
+    ),
+    "case {case} of {family} keeps its language; its Language verdicts settle pairs again",
+)
+_retire = _correction(
+    lambda corrections, ledger, a: corrections.retire_case(
+        ledger, a.family, a.case, reason=a.reason
+    ),
+    "case {case} of {family} retired",
+)
+_remove = _correction(
+    lambda corrections, ledger, a: corrections.remove_output(ledger, a.output, reason=a.reason),
+    "output {output} removed",
+)
+_overrule = _correction(
+    lambda corrections, ledger, a: corrections.overrule(ledger, a.output, a.gate, reason=a.reason),
+    "the {gate} verdict on output {output} is set aside",
+)
+_retract = _correction(
+    lambda corrections, ledger, a: corrections.retract(ledger, a.event, reason=a.reason),
+    "event {event} retracted",
+)
 
 
 def _list(args: argparse.Namespace) -> int:
