@@ -128,7 +128,7 @@ def test_the_round_records_the_confirmation_and_verify_settles_the_doubt_again(d
 
     event = confirm_case_language(doubted, "m", "t", reason="English is asked for")
     closed = close_round(doubted, "m", RoundSettings())
-    assert [(e["kind"], e["event_id"]) for e in closed.events] == [("confirm_language", event)]
+    assert [(e.kind, e.event_id) for e in closed.events] == [("confirm_language", event)]
     out = tmp_path / "confirmed"
     export_round(doubted, out, family="m")
     events = read_bundle(out)["events.jsonl"].decode()
