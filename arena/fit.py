@@ -43,27 +43,6 @@ if TYPE_CHECKING:
         split_half_tau,
     )
 
-_LOADED_ON_USE = (
-    "AgreementResult",
-    "CaseComparisons",
-    "Estimate",
-    "PointsResult",
-    "board_tau",
-    "bootstrap_points",
-    "fit_points",
-    "information",
-    "krippendorff_alpha",
-    "length_bias",
-    "length_bias_interval",
-    "pair_agreement",
-    "position_bias",
-    "proportion_interval",
-    "rater_agreement",
-    "simulate",
-    "split_half_interval",
-    "split_half_tau",
-)
-
 __all__ = [
     "AgreementResult",
     "CaseComparisons",
@@ -91,7 +70,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _LOADED_ON_USE:
+    # Only a name not yet loaded gets here: Arena's own names are always found first.
+    if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import fitting
 
