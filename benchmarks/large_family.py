@@ -225,8 +225,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     from arena.ledger.history import family_history
-    from arena.pairs.scheduling import LiveScheduler
     from arena.rating import status_count
+
+    try:
+        from arena.pairs.scheduling import LiveScheduler
+    except ImportError:  # a tree from before the scheduler's move (benchmarks/side_by_side.py)
+        from arena.pairs.live_scheduler import LiveScheduler  # type: ignore[no-redef]
 
     args.keep.mkdir(parents=True, exist_ok=True)
     path = args.keep / f"big-{args.systems}x{args.cases}-{args.votes}-{args.settled}.sqlite"
