@@ -18,24 +18,30 @@ REPEAT_SETTINGS: tuple[str, ...] = ("repeat_share", "repeat_gap", "repeat_minute
 CHANGEABLE: tuple[str, ...] = CHANGEABLE_0013 + REPEAT_SETTINGS
 
 
-@migrations(name="0015_repeat_settings")
-def _repeat_settings(db: Database) -> None:
+def widen_family_changes(db: Database, version: int, changeable: tuple[str, ...]) -> None:
     """SQLite cannot change a CHECK constraint, so ``family_changes`` is rebuilt with its
-    rows copied unchanged (same seq, same values: their seals still match) and its
-    guards re-created."""
+    setting one of ``changeable``: its rows copied unchanged (same seq, same values: their
+    seals still match), its index and guards re-created. 0021 and 0024 widen it again."""
+    new = f"family_changes_{version:04d}"
     run_script(
         db,
         f"""
-        {family_changes_table("family_changes_0015", CHANGEABLE)}
-        INSERT INTO family_changes_0015 (seq, change_id, family, setting, value, actor,
+        {family_changes_table(new, changeable)}
+        INSERT INTO {new} (seq, change_id, family, setting, value, actor,
                                          reason, at)
             SELECT seq, change_id, family, setting, value, actor, reason, at
             FROM family_changes ORDER BY seq;
         DROP TABLE family_changes;
-        ALTER TABLE family_changes_0015 RENAME TO family_changes;
+        ALTER TABLE {new} RENAME TO family_changes;
         CREATE INDEX family_changes_by_family ON family_changes(family, seq);
         """,
     )
     for table, key in IMMUTABLE_FAMILY_CHANGES.items():
         run_script(db, guard_sql(table, key, chained=False))
+
+
+@migrations(name="0015_repeat_settings")
+def _repeat_settings(db: Database) -> None:
+    """The repeat settings become changeable (``widen_family_changes``)."""
+    widen_family_changes(db, 15, CHANGEABLE)
     set_version(db, 15)

@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING
 
 from arena.clock import now_iso
 from arena.ledger import seals
-from arena.ledger.guards import IMMUTABLE_FAMILY_CHANGES, guard_sql
-from arena.ledger.migrations_0013 import family_changes_table
 from arena.ledger.migrations_0015 import CHANGEABLE as CHANGEABLE_0015
-from arena.ledger.steps import migrations, run_script, set_version
+from arena.ledger.migrations_0015 import widen_family_changes
+from arena.ledger.steps import migrations, set_version
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -26,27 +25,12 @@ KEPT = "voted coverage-first before adaptive became the default"
 
 @migrations(name="0021_pair_choice")
 def _pair_choice(db: Database) -> None:
-    """SQLite cannot change a CHECK constraint, so ``family_changes`` is rebuilt with its
-    rows copied unchanged (same seq, same values: their seals still match) and its index
-    and guards re-created. The rows recording coverage-first for the families there are
-    sealed by a ``migration`` commit; a ledger with rows slipped in since its last seal is
-    refused, so that this commit never seals them."""
+    """The pair choice becomes changeable (``widen_family_changes``). The rows recording
+    coverage-first for the families there are sealed by a ``migration`` commit; a ledger
+    with rows slipped in since its last seal is refused, so that this commit never seals
+    them."""
     sealed = seals.sealed_marks(db)
-    run_script(
-        db,
-        f"""
-        {family_changes_table("family_changes_0021", CHANGEABLE)}
-        INSERT INTO family_changes_0021 (seq, change_id, family, setting, value, actor,
-                                         reason, at)
-            SELECT seq, change_id, family, setting, value, actor, reason, at
-            FROM family_changes ORDER BY seq;
-        DROP TABLE family_changes;
-        ALTER TABLE family_changes_0021 RENAME TO family_changes;
-        CREATE INDEX family_changes_by_family ON family_changes(family, seq);
-        """,
-    )
-    for table, key in IMMUTABLE_FAMILY_CHANGES.items():
-        run_script(db, guard_sql(table, key, chained=False))
+    widen_family_changes(db, 21, CHANGEABLE)
     families = [
         name
         for (name,) in db.execute(

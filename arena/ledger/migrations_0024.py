@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.ledger.guards import IMMUTABLE_FAMILY_CHANGES, guard_sql
-from arena.ledger.migrations_0013 import family_changes_table
+from arena.ledger.migrations_0015 import widen_family_changes
 from arena.ledger.migrations_0021 import CHANGEABLE as CHANGEABLE_0021
-from arena.ledger.steps import migrations, run_script, set_version
+from arena.ledger.steps import migrations, set_version
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -20,22 +19,7 @@ CHANGEABLE: tuple[str, ...] = (*CHANGEABLE_0021, MIXED_HARNESS)
 
 @migrations(name="0024_mixed_harness")
 def _mixed_harness(db: Database) -> None:
-    """As in 0015: SQLite cannot change a CHECK constraint, so ``family_changes`` is
-    rebuilt with its rows copied unchanged (same seq, same values: their seals still
-    match), its index and guards re-created. No row is added, so nothing is sealed."""
-    run_script(
-        db,
-        f"""
-        {family_changes_table("family_changes_0024", CHANGEABLE)}
-        INSERT INTO family_changes_0024 (seq, change_id, family, setting, value, actor,
-                                         reason, at)
-            SELECT seq, change_id, family, setting, value, actor, reason, at
-            FROM family_changes ORDER BY seq;
-        DROP TABLE family_changes;
-        ALTER TABLE family_changes_0024 RENAME TO family_changes;
-        CREATE INDEX family_changes_by_family ON family_changes(family, seq);
-        """,
-    )
-    for table, key in IMMUTABLE_FAMILY_CHANGES.items():
-        run_script(db, guard_sql(table, key, chained=False))
+    """The mixed-harness setting becomes changeable (``widen_family_changes``). No row is
+    added, so nothing is sealed."""
+    widen_family_changes(db, 24, CHANGEABLE)
     set_version(db, 24)
