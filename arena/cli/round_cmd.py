@@ -12,7 +12,6 @@ from arena.cli.commands import open_ledger
 from arena.cli.round_text import print_round
 from arena.errors import BadInput
 from arena.rounds.anchor_words import anchor_why, unranked_entry
-from arena.rounds.model import GRADED_KEYS as GRADED_KEYS  # a graded row's --json keys
 
 if TYPE_CHECKING:
     from arena.rounds.model import Round

@@ -275,7 +275,7 @@ def test_a_round_closed_before_intervals_ranked_still_verifies(ledger, starter, 
 def test_every_graded_key_of_round_show_is_documented():
     from pathlib import Path
 
-    from arena.cli.round_cmd import GRADED_KEYS
+    from arena.rounds.model import GRADED_KEYS
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text("utf-8")
     for key in ("rank", *GRADED_KEYS):

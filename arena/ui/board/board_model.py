@@ -35,7 +35,7 @@ from arena.rounds.board_vocabulary import (
 )
 from arena.rounds.model import BoardRow, Round
 from arena.rounds.points_axis import Axis, axis_for
-from arena.rounds.round_records import Anchor
+from arena.rounds.round_records import Anchor, Uncertainty
 from arena.rounds.settings_record import AXIS_SPAN
 from arena.ui.board.board_columns import wraps
 from arena.ui.tables import Index, RowsModel
@@ -65,7 +65,7 @@ class BoardModel(RowsModel):
         self.threshold = 0.0
         self.anchor: Anchor | None = None
         # A voted board's check of its regime and its intervals (None: not recorded).
-        self.uncertainty: dict[str, Any] | None = None
+        self.uncertainty: Uncertainty | None = None
         self.columns: tuple[Column, ...] = columns_for("votes")
         self.rows: list[BoardRow] = []
         self.unranked: list[BoardRow] = []
@@ -81,8 +81,7 @@ class BoardModel(RowsModel):
         self.round_id = found.round_id if found is not None else ""
         self.threshold = found.settings.threshold if found is not None else 0.0
         self.anchor = board.anchor if board is not None else None
-        sure = board.uncertainty if board is not None else None
-        self.uncertainty = sure.to_json() if sure is not None else None
+        self.uncertainty = board.uncertainty if board is not None else None
         self.rows = [r for r in systems if not r.unranked]
         self.unranked = [r for r in systems if r.unranked]
         self.axis = axis_for([r.points for r in self.rows if r.points is not None])

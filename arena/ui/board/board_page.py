@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 
 from arena.graded.board_rows import RANK_RULE, shared_rank_lines
 from arena.ledger import Ledger
-from arena.rating.one_agent import Agents
 from arena.rounds.anchor_words import anchor_why, unranked_entry, why_unranked
 from arena.rounds.board_vocabulary import (
     FAR_BEHIND,
@@ -297,8 +296,8 @@ class BoardPage(QWidget):
             notes.append(
                 "Whiskers: 95% intervals (a bootstrap of the cases, checked in simulation "
                 "for boards like this one)."
-                if sure["available"]
-                else f"Uncertainty unavailable: {sure['reason']}."
+                if sure.available
+                else f"Uncertainty unavailable: {sure.reason}."
             )
         if any(r.far_behind for r in rows):
             notes.append(f"Far behind: {FAR_BEHIND}, left of the axis.")
@@ -325,9 +324,9 @@ class BoardPage(QWidget):
             "Agent p50 and Cost / solution: the agent's whole run on a task, as imported "
             "with each solution; Test run p50: Arena's run of the hidden tests."
         ]
-        agents = (self.found.record or {}).get("agents")
-        if agents is not None and (mix := Agents.from_json(agents)).reported:
-            notes.append(mix.warning(self.family) + ".")
+        record = self.found.settings_record
+        if record is not None and record.agents is not None and record.agents.reported:
+            notes.append(record.agents.warning(self.family) + ".")
         return notes
 
     def board_text(self, *, for_image: bool = False) -> BoardText:
