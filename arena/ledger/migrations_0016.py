@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.ledger.steps import migrations, set_version
+from arena.ledger.guards import guard_sql
+from arena.ledger.steps import migrations, run_script, set_version
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -46,11 +47,20 @@ _TABLES = (
 )
 
 
+def index_reach(db: Database, table: str) -> None:
+    reach = f"json_extract(tables, '$.{table}.to')"
+    db.execute(f"CREATE INDEX commits_reach_{table} ON commits({reach}) WHERE {reach} IS NOT NULL")
+
+
+def seal_new_tables(db: Database, tables: dict[str, str]) -> None:
+    """Guard each table a later migration adds (by its key column) and index its reach."""
+    for table, key in tables.items():
+        run_script(db, guard_sql(table, key, chained=False))
+        index_reach(db, table)
+
+
 @migrations(name="0016_seal_reach")
 def _seal_reach(db: Database) -> None:
     for table in _TABLES:
-        reach = f"json_extract(tables, '$.{table}.to')"
-        db.execute(
-            f"CREATE INDEX commits_reach_{table} ON commits({reach}) WHERE {reach} IS NOT NULL"
-        )
+        index_reach(db, table)
     set_version(db, 16)

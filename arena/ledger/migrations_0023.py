@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.ledger.guards import guard_sql
+from arena.ledger.migrations_0016 import seal_new_tables
 from arena.ledger.steps import migrations, run_script, set_version
 
 if TYPE_CHECKING:
@@ -37,11 +37,5 @@ def _judge_sources(db: Database) -> None:
         );
         """,
     )
-    for table, key in JUDGE_SOURCE_TABLES.items():
-        run_script(db, guard_sql(table, key, chained=False))
-        # Every sealed table has its reach indexed (0016).
-        reach = f"json_extract(tables, '$.{table}.to')"
-        db.execute(
-            f"CREATE INDEX commits_reach_{table} ON commits({reach}) WHERE {reach} IS NOT NULL"
-        )
+    seal_new_tables(db, JUDGE_SOURCE_TABLES)
     set_version(db, 23)
