@@ -25,6 +25,38 @@ def shown(figure: dict[str, Any] | None, places: int = 3) -> str:
     return f"{value:.{places}f} [{low:.{places}f}, {high:.{places}f}]"
 
 
+def number(x: float, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant digits (``0.913``, ``0.0770``, ``1.00``, ``-0.700``),
+    whole from ``10 ** (digits - 1)`` on (``144``, ``1185``): the window's figures."""
+    if abs(x) >= 10 ** (digits - 1):
+        return f"{x:.0f}"
+    return f"{x:#.{digits}g}".rstrip(".")
+
+
+def stacked(figure: dict[str, Any] | None, digits: int = 3, between: str = "\n") -> str:
+    """A figure as the window shows it, to ``digits`` significant digits: the value, and
+    its 95% interval on a line below (``0.913`` / ``[0.895, 0.929]``; ``between`` " " keeps
+    them on one line); a dash without a value."""
+    if figure is None or figure["value"] is None:
+        return "—"
+    value = number(figure["value"], digits)
+    if figure["low"] is None:
+        return value
+    return f"{value}{between}[{number(figure['low'], digits)}, {number(figure['high'], digits)}]"
+
+
+def tau_stacked(figure: dict[str, Any] | None) -> str:
+    """τ as the window's tables show it: ``stacked`` with the systems it is over beside the
+    value (over two, one pair's order)."""
+    if figure is None or figure["value"] is None or (figure["count"] or 0) < 2:
+        return tau_shown(figure)
+    n, lines = figure["count"], stacked(figure).split("\n")
+    if n == 2:
+        same = "same" if figure["value"] > 0 else "opposite"
+        return f"{lines[0]} over 2 systems\none pair: {same} order"
+    return "\n".join([f"{lines[0]} over {n} systems", *lines[1:]])
+
+
 def tau_shown(figure: dict[str, Any] | None) -> str:
     """Kendall's τ with the systems it is over: ``0.905 [0.874, 0.968] over 20 systems``.
     Over two systems τ is one pair's order, and reads so; below two there is none."""

@@ -47,10 +47,13 @@ def test_the_table_shows_each_judge_with_the_reports_figures(on_page):
     expected = report["judges"][0]
     for column, cell in zip(columns, cells, strict=True):
         value = expected[column]
-        assert cell == (figures.shown(value) if figures.is_figure(value) else str(value))
-    kappa = figures.shown(expected["kappa"])
-    assert "[" in kappa and kappa in cells  # a value with its interval
-    assert figures.shown(report["alpha"]) in page.alpha.text()
+        if column == "board_tau":
+            assert cell == figures.tau_stacked(value) and "over 3 systems" in cell
+        else:
+            assert cell == (figures.stacked(value) if figures.is_figure(value) else str(value))
+    kappa = figures.stacked(expected["kappa"])
+    assert "\n[" in kappa and kappa in cells  # a value above its interval
+    assert figures.stacked(report["alpha"], between=" ") in page.alpha.text()
     headers, rows = figures.boards(report)  # the boards side by side, under their tab
     assert page.tabs.tabText(1) == "Boa&rds" and len(rows) == 3
     assert page.boards.rows == rows and [r[0] for r in rows] == ["a", "b", "c"]
@@ -68,8 +71,8 @@ def test_the_table_shows_whatever_figures_a_row_holds():
     model = JudgeTable()
     model.load([{"judge": "gpt", "length_bias": figure, "board": [{"system": "a"}], "tau": None}])
     assert model.columns == ["judge", "length_bias", "tau"]  # a list is not a cell
-    assert [model.cell(model.rows[0], c) for c in range(3)] == ["gpt", "0.250 [0.125, 0.500]", "—"]
-    assert model.headerData(1, Qt.Orientation.Horizontal) == "Length bias"
+    assert [model.cell(model.rows[0], c) for c in range(3)] == ["gpt", "0.250\n[0.125, 0.500]", "—"]
+    assert model.headerData(1, Qt.Orientation.Horizontal) == "Length bias\n(points/SD)"
 
 
 def test_a_judges_disagreements_most_confident_first(on_page):
@@ -200,3 +203,83 @@ def test_the_help_overlay_lists_the_judges_page(on_page):
     window, _ = on_page
     text = window.overlay.label.text()
     assert "Judges page" in text and "Other judges beside you" in text
+
+
+@pytest.fixture(scope="module")
+def few_judges_template(tmp_path_factory):
+    from tests.ui.judges_data import build_judges_ledger
+
+    return build_judges_ledger(tmp_path_factory.mktemp("few-judges"))
+
+
+@pytest.fixture
+def few_judges(qtbot, open_window, few_judges_template, tmp_path):
+    """The window at 1280×800 on the Judges page of ``chat`` (three judges), worked out."""
+    from tests.conftest import copy_ledger
+
+    window = open_window(copy_ledger(few_judges_template, tmp_path / "judges.sqlite"))
+    window.resize(1280, 800)
+    window.families.select("chat")
+    qtbot.keyClick(window.families.table, Qt.Key.Key_J)
+    page = window.judges
+    qtbot.waitUntil(lambda: page.shown is not None and not page.background.busy, timeout=60_000)
+    return window, page
+
+
+def test_the_figures_fit_1280_pixels_to_three_significant_digits(qtbot, few_judges):
+    window, page = few_judges
+    assert window.width() == 1280
+    for tab in (0, 1):
+        page.tabs.setCurrentIndex(tab)
+        qtbot.wait(50)
+        for table in (page.judge_table, page.found_table, page.board_table):
+            if table.isVisible():
+                assert table.horizontalScrollBar().maximum() == 0, table.model()
+    gpt = page.judges.rows[0]
+    column = page.judges.columns.index("length_bias")
+    bias = gpt["length_bias"]  # points per SD: whole from 100, else three digits
+    cell = page.judges.cell(gpt, column)
+    assert cell.split("\n")[0] == figures.number(bias["value"])
+    assert len(cell.split("\n")[0].lstrip("-").replace(".", "").lstrip("0")) <= 3
+    tau = page.judges.cell(gpt, page.judges.columns.index("board_tau"))
+    assert tau.startswith(f"{figures.number(gpt['board_tau']['value'])} over 6 systems")
+
+
+def test_the_boards_are_on_one_anchor_and_the_page_says_which(few_judges):
+    window, page = few_judges
+    report = judges_report(window.ledger, "chat")
+    anchor = report["anchor"]
+    # small-llm never compared vicuna-13b, the system with most of the rater's votes.
+    assert anchor["passed_over"]["label"] == "vicuna-13b"
+    assert anchor["passed_over"]["boards"] == ["small-llm"]
+    assert anchor["elsewhere"] == []
+    assert figures.anchor_text(report, "you") in page.board_note.text()
+    assert f"anchored on {anchor['label']} (1000 points)" in page.board_note.text()
+    at = [r[0] for r in page.boards.rows].index(anchor["label"])
+    assert all(cell.startswith("1000 [1000, 1000]") for cell in page.boards.rows[at][1:])
+
+
+def test_tabs_and_rows_work_from_the_keyboard(qtbot, few_judges):
+    window, page = few_judges
+    alt = Qt.KeyboardModifier.AltModifier
+    assert page.judge_table.hasFocus()
+    qtbot.keyClick(page.judge_table, Qt.Key.Key_Down)
+    assert page.selected_judge() == "colleague"
+    qtbot.keyClick(page.judge_table, Qt.Key.Key_Return)  # Enter: the judge's disagreements
+    assert page.tabs.currentIndex() == 0 and page.found_table.hasFocus()
+    assert page.found.judge == "colleague" and page.found_table.currentIndex().row() == 0
+    qtbot.keyClick(page.found_table, Qt.Key.Key_Return)  # and one of them, side by side
+    assert page.stack.currentWidget() is page.pair
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert page.stack.currentWidget() is page.lists and page.found_table.hasFocus()
+    qtbot.keyClick(window, Qt.Key.Key_R, alt)  # Alt+R: the boards
+    assert page.tabs.currentIndex() == 1
+    qtbot.keyClick(window, Qt.Key.Key_J, alt)  # Alt+J: the judges' table
+    assert page.judge_table.hasFocus()
+    qtbot.keyClick(page.judge_table, Qt.Key.Key_Tab)
+    assert page.tabs.tabBar().hasFocus()
+    qtbot.keyClick(page.tabs.tabBar(), Qt.Key.Key_Tab)
+    assert page.board_table.hasFocus()
+    qtbot.keyClick(window, Qt.Key.Key_D, alt)  # Alt+D: the disagreements
+    assert page.tabs.currentIndex() == 0
+    assert window.pages.currentWidget() is page

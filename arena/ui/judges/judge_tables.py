@@ -16,10 +16,29 @@ from arena.judges import figures
 from arena.judges.disagreements import COLUMNS, Disagreement, row
 from arena.ui.tables import Index, RowsModel
 
+# Headings that say more than the field's name; the others are the name (``heading``).
+NAMED = {
+    "kappa": "Cohen's κ",
+    "board_tau": "τ with your board",
+    "length_bias": "Length bias (points/SD)",
+}
+
 
 def heading(key: str) -> str:
-    """A report field as a column's heading: ``agreement_with_ties`` → ``Agreement with ties``."""
-    return key.replace("_", " ").capitalize()
+    """A report field as a heading: ``agreement_with_ties`` → ``Agreement with ties``."""
+    return NAMED.get(key, key.replace("_", " ").capitalize())
+
+
+def column_heading(key: str) -> str:
+    """``heading`` on the two lines of most even length where it is long, so that a column
+    is as narrow as its figures: ``Agreement`` / ``with ties``."""
+    text = heading(key)
+    words = text.split(" ")
+    if len(words) < 2 or len(text) <= 12:
+        return text
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    first, second = min(splits, key=lambda split: max(len(split[0]), len(split[1])))
+    return f"{first}\n{second}"
 
 
 class JudgeTable(RowsModel):
@@ -34,9 +53,14 @@ class JudgeTable(RowsModel):
         self.endResetModel()
 
     def cell(self, judge: dict[str, Any], column: int) -> str:
-        value = judge.get(self.columns[column])
+        """A figure to three significant digits above its interval (τ with the systems it
+        is over), anything else as it is."""
+        key = self.columns[column]
+        value = judge.get(key)
+        if key == "board_tau":
+            return figures.tau_stacked(value)
         if value is None or figures.is_figure(value):
-            return figures.shown(value)
+            return figures.stacked(value)
         return str(value)
 
     def column_count(self) -> int:
@@ -48,11 +72,13 @@ class JudgeTable(RowsModel):
             return self.cell(judge, index.column())
         value = judge.get(self.columns[index.column()])
         if role == Qt.ItemDataRole.ToolTipRole and value is not None and figures.is_figure(value):
-            return f"value [95% interval], over {value.get('count')}"
+            return f"{figures.shown(value)}: value [95% interval], over {value.get('count')}"
         return None
 
     def header_data(self, section: int, role: int) -> Any:
-        return heading(self.columns[section]) if role == Qt.ItemDataRole.DisplayRole else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column_heading(self.columns[section])
+        return heading(self.columns[section]) if role == Qt.ItemDataRole.ToolTipRole else None
 
 
 class DisagreementTable(RowsModel):

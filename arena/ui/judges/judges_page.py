@@ -34,6 +34,7 @@ from arena.judges import figures
 from arena.judges.comparison import judges_report
 from arena.judges.disagreements import Disagreement, disagreements
 from arena.ledger import Ledger
+from arena.texts import counted
 from arena.ui.background import Background
 from arena.ui.family_list import FamilyTable
 from arena.ui.judges import judge_import
@@ -68,10 +69,13 @@ def _table(model: JudgeTable | DisagreementTable | BoardTable) -> QTableView:
     pick_rows(table)
     table.setAlternatingRowColors(True)
     table.setWordWrap(False)
+    table.setTabKeyNavigation(False)  # Tab goes to the next part of the page, not cell
     table.verticalHeader().hide()
+    # A figure stands above its interval: each row as tall as its lines.
+    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header = table.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setStretchLastSection(True)
+    header.setStretchLastSection(not isinstance(model, BoardTable))  # boards: as wide as read
     return table
 
 
@@ -114,6 +118,8 @@ class JudgesPage(QWidget):
 
         self.judges = JudgeTable()
         self.judge_table = _table(self.judges)
+        self.judges_heading = QLabel("&Judges (Enter: the judge's disagreements)")
+        self.judges_heading.setBuddy(self.judge_table)
         self.alpha = QLabel()
         self.found = DisagreementTable()
         self.found_table = _table(self.found)
@@ -121,14 +127,11 @@ class JudgesPage(QWidget):
         self.found_title.setWordWrap(True)
         self.boards = BoardTable()
         self.board_table = _table(self.boards)
-        self.board_note = QLabel(
-            "Each board fitted as a round fits yours, on the same anchor: points [95% "
-            "interval], bootstrap over cases."
-        )
+        self.board_note = QLabel()
         self.board_note.setWordWrap(True)
         top, found, boards = QWidget(), QWidget(), QWidget()
         for box, widgets in (
-            (top, (self.judge_table, self.alpha)),
+            (top, (self.judges_heading, self.judge_table, self.alpha)),
             (found, (self.found_title, self.found_table)),
             (boards, (self.board_note, self.board_table)),
         ):
@@ -152,6 +155,7 @@ class JudgesPage(QWidget):
         lay_out_page(self, (self.title, self.subtitle), controls, self.stack)
         self.setFocusProxy(self.judge_table)
         self.judge_table.selectionModel().currentRowChanged.connect(self._judge_selected)
+        self.judge_table.activated.connect(self._to_disagreements)
         self.found_table.activated.connect(self._open)
         self.found_table.doubleClicked.connect(self._open)
         ops.changed.connect(self._ledger_changed)
@@ -195,17 +199,21 @@ class JudgesPage(QWidget):
         report = found.report
         rater = report["rater"]
         self.subtitle.setText(
-            f"You: {rater['verdicts']} votes on {rater['items']} items · "
+            f"You: {counted(rater['verdicts'], 'vote')} on {counted(rater['items'], 'item')} · "
             f"95% intervals: bootstrap over items, seed {report['seed']}"
         )
         self.judges.load(report["judges"])
         self.judge_table.resizeColumnsToContents()
         self.boards.load(report)
         self.board_table.resizeColumnsToContents()
+        self.board_note.setText(
+            f"{figures.anchor_text(report, 'you')} Each board fitted as a round fits yours: "
+            "points [95% interval], bootstrap over cases."
+        )
         extra = [k for k, v in report.items() if figures.is_figure(v) and k != "alpha"]
-        alpha = figures.shown(report["alpha"])
+        alpha = figures.stacked(report["alpha"], between=" ")
         lines = [f"Krippendorff's α (ordinal; you and all judges): {alpha}"]
-        lines += [f"{heading(k)}: {figures.shown(report[k])}" for k in extra]
+        lines += [f"{heading(k)}: {figures.stacked(report[k], between=' ')}" for k in extra]
         self.alpha.setText("\n".join(lines))
         if not report["judges"]:
             self.message.setText(
@@ -238,10 +246,15 @@ class JudgesPage(QWidget):
         if found:
             self.found_table.selectRow(0)
         self.found_title.setText(
-            f"Where {judge} and you answered differently: {len(found)} items, most confident "
-            "first (opposite answers, then those either of you gave alike more than once). "
-            "Enter opens one side by side."
+            f"Where {judge} and you answered differently: {counted(len(found), 'item')}, most "
+            "confident first (opposite answers, then those either of you gave alike more than "
+            "once). Enter opens one side by side."
         )
+
+    def _to_disagreements(self, _index: QModelIndex) -> None:
+        """Enter on a judge: its disagreements, the first selected."""
+        self.tabs.setCurrentIndex(0)
+        self.found_table.setFocus()
 
     def _open(self, index: QModelIndex) -> bool:
         if self.ledger is None or not index.isValid():
@@ -289,8 +302,7 @@ class JudgesPage(QWidget):
     def status_text(self) -> str:
         if self.shown is None:
             return f"{self.family} · judges: working them out…"
-        count = len(self.shown.report["judges"])
-        return f"{self.family} · {count} judge{'' if count == 1 else 's'}"
+        return f"{self.family} · {counted(len(self.shown.report['judges']), 'judge')}"
 
     def set_theme(self, theme: Theme) -> None:
         self.pair.set_theme(theme)
