@@ -58,6 +58,23 @@ def _mark_active(widget: QWidget, active: bool) -> None:
     widget.style().polish(widget)
 
 
+def _above_the_outputs(
+    top: QWidget, theme: Theme, point_size: float
+) -> tuple[QSplitter, OutputPane, OutputPane]:
+    """``top`` above the two outputs side by side, in splitters that collapse no part."""
+    left = OutputPane("Left", theme, point_size)
+    right = OutputPane("Right", theme, point_size)
+    sides = QSplitter(Qt.Orientation.Horizontal)
+    sides.addWidget(left)
+    sides.addWidget(right)
+    sides.setChildrenCollapsible(False)
+    split = QSplitter(Qt.Orientation.Vertical)
+    split.addWidget(top)
+    split.addWidget(sides)
+    split.setChildrenCollapsible(False)
+    return split, left, right
+
+
 class TurnRow(QWidget):
     """One turn of a multi-turn case: its question, as tall as it is up to
     ``QUESTION_SHARE`` of the row, above the two answers to it; the rater may drag
@@ -76,16 +93,7 @@ class TurnRow(QWidget):
         box.setSpacing(0)
         box.addWidget(self.label)
         box.addWidget(self.question)
-        self.left = OutputPane("Left", theme, point_size)
-        self.right = OutputPane("Right", theme, point_size)
-        sides = QSplitter(Qt.Orientation.Horizontal)
-        sides.addWidget(self.left)
-        sides.addWidget(self.right)
-        sides.setChildrenCollapsible(False)
-        self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.addWidget(self.question_box)
-        self.split.addWidget(sides)
-        self.split.setChildrenCollapsible(False)
+        self.split, self.left, self.right = _above_the_outputs(self.question_box, theme, point_size)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.split)
@@ -145,18 +153,9 @@ class PairView(QWidget):
         self.banner.setWordWrap(True)
         self.banner.hide()
 
-        self.left = OutputPane("Left", theme, point_size)
-        self.right = OutputPane("Right", theme, point_size)
-        sides = QSplitter(Qt.Orientation.Horizontal)
-        sides.addWidget(self.left)
-        sides.addWidget(self.right)
-        sides.setChildrenCollapsible(False)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.addWidget(prompt_box)
-        self.splitter.addWidget(sides)
+        self.splitter, self.left, self.right = _above_the_outputs(prompt_box, theme, point_size)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 3)
-        self.splitter.setChildrenCollapsible(False)
 
         # A multi-turn case: its category, then a row a turn (made as cases need them).
         self.turn_category = QLabel()
