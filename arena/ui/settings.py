@@ -43,7 +43,23 @@ def _strings(value: object) -> list[str]:
     return []
 
 
+class _Switch:
+    """An on/off setting kept under ``key``: off until it is set."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __get__(self, settings: Settings, owner: type | None = None) -> bool:
+        return _bool(settings.store.value(self.key), False)
+
+    def __set__(self, settings: Settings, value: bool) -> None:
+        settings._set(self.key, value)
+
+
 class Settings:
+    scroll_sync = _Switch("view/scroll_sync")
+    diff_split = _Switch("view/diff_side_by_side")
+
     def __init__(self, store: QSettings | None = None) -> None:
         self.store = store if store is not None else QSettings()
         self.problem = ""
@@ -78,22 +94,6 @@ class Settings:
     @font_size.setter
     def font_size(self, value: float) -> None:
         self._set("view/font_size", min(max(value, FONT_SIZES[0]), FONT_SIZES[1]))
-
-    @property
-    def scroll_sync(self) -> bool:
-        return _bool(self.store.value("view/scroll_sync"), False)
-
-    @scroll_sync.setter
-    def scroll_sync(self, value: bool) -> None:
-        self._set("view/scroll_sync", value)
-
-    @property
-    def diff_split(self) -> bool:
-        return _bool(self.store.value("view/diff_side_by_side"), False)
-
-    @diff_split.setter
-    def diff_split(self, value: bool) -> None:
-        self._set("view/diff_side_by_side", value)
 
     def raw_view(self, family: str) -> bool:
         """Whether ``family``'s pairs are shown as raw text (the exact characters)."""
