@@ -22,6 +22,7 @@ from arena.judges.verdict_files import BASELINE, READERS, Options, Read
 from arena.ledger import Ledger, catalog, judge_store, soundness
 from arena.ledger.judge_store import VerdictKey
 from arena.records import name_problem
+from arena.texts import counted
 
 FORMATS = tuple(READERS)
 KINDS = ("human", "model")
@@ -49,7 +50,8 @@ class JudgeImportReport:
             else "",
             " (imported for this judge before)" if self.imported_before else "",
         ]
-        added = f"{self.verdicts_added} verdicts added from {self.records} records"
+        added = f"{counted(self.verdicts_added, 'verdict')} added from "
+        added += counted(self.records, "record")
         return f"{self.judge}: {added}{''.join(notes)}"
 
 
@@ -204,7 +206,9 @@ def store_verdicts(
         raise BadInput("no verdicts: the source holds no records", path=source.path)
     if not (rows or already or before):
         raise BadInput(
-            f"no verdicts: its {len(records)} records leave every pair undecided", path=source.path
+            f"no verdicts: its {counted(len(records), 'record')} "
+            f"{'leaves' if len(records) == 1 else 'leave'} every pair undecided",
+            path=source.path,
         )
     if rows and not before:
         recorded = {"family": family, "judge": judge, "source_sha256": source.sha256}

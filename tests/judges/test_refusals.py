@@ -48,7 +48,7 @@ def _sources(ledger):
 
 
 EMPTY = "no verdicts: the source holds no records"
-UNDECIDED = "no verdicts: its 1 records leave every pair undecided"
+UNDECIDED = "no verdicts: its 1 record leaves every pair undecided"
 
 
 @pytest.mark.parametrize(
@@ -130,7 +130,7 @@ def test_verdicts_an_earlier_source_gave_alike_are_not_stored_twice(family, tmp_
     # A later source with the earlier verdicts and a new one adds the new one only.
     later = write_lines(tmp_path / "v3.jsonl", [*first, {**GOOD, "right_system": "c"}])
     assert _import(family, later) == 0
-    assert "1 verdicts added from 3 records, 2 already stored" in capsys.readouterr().out
+    assert "1 verdict added from 3 records, 2 already stored" in capsys.readouterr().out
     assert len(_rows(family)) == 3 and _sources(family) == 2
 
 

@@ -99,7 +99,7 @@ def test_fastchat_pair_first_turn_only(family, tmp_path, capsys):
     second = {**line, "g1_winner": "model_2", "judge": ["gpt-4", "pair-v2-multi-turn"], "turn": 2}
     path = write_lines(tmp_path / "gpt-4_pair.jsonl", [line, second])
     assert _import(family, path, "fastchat-pair", "--turns", "first") == 0
-    assert "2 verdicts added from 1 records" in capsys.readouterr().out
+    assert "2 verdicts added from 1 record" in capsys.readouterr().out
     assert _rows(family) == [("81", "a", "b", "left", 1, 1), ("81", "b", "a", "tie", 2, 1)]
 
 

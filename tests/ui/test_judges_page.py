@@ -143,7 +143,7 @@ def test_i_imports_a_judge_and_the_page_follows(qtbot, on_page, tmp_path, monkey
     qtbot.keyClick(page.judge_table, Qt.Key.Key_I)
     qtbot.waitUntil(lambda: len(page.judges.rows) == 2, timeout=20_000)
     assert [row["judge"] for row in page.judges.rows] == ["gpt", "claude"]
-    assert page.message.text() == "claude: 1 verdicts added from 1 records."
+    assert page.message.text() == "claude: 1 verdict added from 1 record."
     assert page.selected_judge() == "gpt"  # the judge selected stays selected
     page.judge_table.selectRow(1)
     assert [d.case_id for d in page.found.rows] == ["q1"]

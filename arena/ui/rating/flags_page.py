@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from arena.ledger import Ledger
 from arena.rating import flags
 from arena.rating.flags import Flag
+from arena.texts import counted
 from arena.ui import dialogs
 from arena.ui.keys import FLAGS_ACTIONS, page_actions
 from arena.ui.operations import Changes, LedgerOps
@@ -126,7 +127,8 @@ class FlagsPage(QWidget):
         opened = sum(f.is_open for f in found)
         self.title.setText(f"{self.family} — flags")
         self.subtitle.setText(
-            f"{len(found)} flagged pairs: {opened} open, {len(found) - opened} dealt with "
+            f"{counted(len(found), 'flagged pair')}: {opened} open, {len(found) - opened} "
+            "dealt with "
             "(resolved, case retired or output removed)"
             if found
             else "No pair of this family is flagged: F flags the pair on screen while rating."
