@@ -25,7 +25,7 @@ from arena.pairs import adaptive
 from arena.pairs.settling import SETTLING_VERSION
 from arena.records import VOTED_KINDS, Family, Output, System, SystemId
 from arena.rounds import case_set, pooling, settings_record, uncertainty
-from arena.rounds.comparison_table import Column
+from arena.rounds.comparison_table import Column, Comparisons
 from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.round_records import FitRecord, PooledJudge, RoundEvent
@@ -288,8 +288,24 @@ def _graded_result(ledger: Ledger, family: Family, settings: RoundSettings) -> _
     )
 
 
-def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -> _Result:
-    """A voted (or tested) family's round: the fit, category refits and the summary."""
+class VotedBoards(NamedTuple):
+    """A voted (or tested) family's boards as its comparisons stand, and what they rest on."""
+
+    board: Board
+    categories: dict[str, Board]
+    fit: BoardFit
+    comparisons: Comparisons
+    weights: np.ndarray
+    pooled: list[dict[str, Any]]
+    systems: list[SystemId]  # the family's, in the order the fit numbers them
+
+
+def voted_boards(
+    ledger: Ledger, state: FamilyState, settings: RoundSettings, *, bootstrap: bool = True
+) -> VotedBoards:
+    """The fit of ``state`` under ``settings`` and each category's refit, as a round
+    closing on it would store them; without ``bootstrap`` each board records its
+    regime's check but no interval (arena.rounds.preview: a board while voting)."""
     family = state.family
     pooled = pooling.rows(ledger, family.name, settings.with_judges)
     comparisons = family_comparisons(ledger, state, [as_verdict(row) for row in pooled])
@@ -313,7 +329,9 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
     }
     fit = fit_board(comparisons, weights, ids, reference=family.reference, settings=settings)
     tests_only = family.kind == "tests"
-    uncertain = uncertainty.for_family(comparisons, ids, settings, family.reference, family.kind)
+    uncertain = uncertainty.for_family(
+        comparisons, ids, settings, family.reference, family.kind, bootstrap=bootstrap
+    )
     categories = {}
     category = comparisons["category"]
     for name in sorted(category.values[code] for code in np.unique(category.codes).tolist()):
@@ -325,12 +343,22 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
         categories[name] = _board(
             part, systems, extra, labels, tests_only=tests_only, own=own, ci=found
         )
-    diff_family = any(o.is_diff for o in outputs)
+    board = _board(
+        fit, systems, extra, labels, tests_only=tests_only, ci=uncertain(fit, weights, None)
+    )
+    return VotedBoards(board, categories, fit, comparisons, weights, pooled, ids)
+
+
+def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -> _Result:
+    """A voted (or tested) family's round: the fit, category refits and the summary."""
+    family = state.family
+    boards = voted_boards(ledger, state, settings)
+    comparisons, weights, fit = boards.comparisons, boards.weights, boards.fit
+    ids = boards.systems
+    diff_family = any(o.is_diff for o in state.in_force)
     return _Result(
-        board=_board(
-            fit, systems, extra, labels, tests_only=tests_only, ci=uncertain(fit, weights, None)
-        ),
-        categories=categories,
+        board=boards.board,
+        categories=boards.categories,
         summary=summary(
             comparisons,
             weights,
@@ -342,7 +370,7 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
         fit=FitRecord(fit.iterations, fit.converged, fit.mle_exists),
         comparisons={**comparisons.columns, "fitted_weight": weights},
         receipts=[],
-        judges=pooling.recorded(ledger, family.name, comparisons, pooled)
+        judges=pooling.recorded(ledger, family.name, comparisons, boards.pooled)
         if settings.with_judges
         else None,
     )

@@ -125,9 +125,11 @@ def intervals(
     settings: RoundSettings,
     reference: SystemId | None,
     category: str | None = None,
+    bootstrap: bool = True,
 ) -> Found:
     """The board's uncertainty record and, inside the calibrated region, each ranked
-    system's 95% interval of points (``[low, high]``; the anchor's is ``[base, base]``)."""
+    system's 95% interval of points (``[low, high]``; the anchor's is ``[base, base]``);
+    without ``bootstrap``, the record alone (a preview leaves intervals to the close)."""
     regime = dataclasses.replace(
         regime_of(comparisons, weights, systems, board), penalty=settings.penalty
     )
@@ -143,7 +145,7 @@ def intervals(
         regime=regime,
         region=CALIBRATED,
     )
-    if reason is not None:
+    if reason is not None or not bootstrap:
         return record, {}
     index = {s: i for i, s in enumerate(systems)}
     live = weights > 0
@@ -176,6 +178,8 @@ def for_family(
     settings: RoundSettings,
     reference: SystemId | None,
     kind: str | None,
+    *,
+    bootstrap: bool = True,
 ) -> Callable[[BoardFit, np.ndarray, str | None], Found | None]:
     """``intervals`` of each board of a family's round (the family's, or a category's with
     its name); None in a tests family, which asks for no votes."""
@@ -191,6 +195,7 @@ def for_family(
             settings=settings,
             reference=reference,
             category=category,
+            bootstrap=bootstrap,
         )
 
     return board
