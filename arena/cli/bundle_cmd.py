@@ -7,6 +7,7 @@ from pathlib import Path
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
+from arena.texts import counted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -107,7 +108,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         signed = f"signed by {report.signer}" if report.signer else "unsigned"
         print(
             f"{args.bundle}: ok ({signed}): every hash matches and the refit reproduces the "
-            f"points of {report.systems} systems (largest difference "
+            f"points of {counted(report.systems, 'system')} (largest difference "
             f"{report.largest_difference:.2g})"
             + (
                 f"; {report.intervals} intervals of points bootstrapped again agree"
@@ -122,5 +123,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for line in report.problems:
             print(line)
     if not report.ok:
-        raise LedgerError(f"{args.bundle}: {len(report.problems)} problem(s); do not trust it")
+        raise LedgerError(
+            f"{args.bundle}: {counted(len(report.problems), 'problem')}; do not trust it"
+        )
     return 0

@@ -13,6 +13,7 @@ from arena.cli import output
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
 from arena.redact import DEFAULT_SECRET_ENVS, Redactor
+from arena.texts import counted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -108,7 +109,8 @@ def cmd_case_import(args: argparse.Namespace) -> int:
         output.emit_json(report.__dict__)
     else:
         print(
-            f"{args.file}: {report.records} cases read, {report.cases_added} new in {report.family}"
+            f"{args.file}: {counted(report.records, 'case')} read, {report.cases_added} new "
+            f"in {report.family}"
         )
     return 0
 
@@ -203,7 +205,7 @@ def cmd_collect_outputs(args: argparse.Namespace) -> int:
         output.emit_json(_summary(report))
         return 0 if not summary.failures else 1
     print(
-        f"{report.family}: {summary.answered} answers collected from "
+        f"{report.family}: {counted(summary.answered, 'answer')} collected from "
         f"{', '.join(report.systems)} in {summary.elapsed_s:.1f} s, {report.already_done} "
         f"already there, {len(summary.failures)} failed, cost {summary.cost:.4f}"
     )

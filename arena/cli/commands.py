@@ -13,6 +13,7 @@ from arena.cli.graded_import_cmd import add_graded_options, cmd_import_graded, r
 from arena.errors import BadInput, NotAvailable
 from arena.ledger import Ledger
 from arena.paths import default_ledger_path
+from arena.texts import counted
 
 
 def open_ledger(args: argparse.Namespace, *, readonly: bool = False) -> Ledger:
@@ -167,8 +168,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     else:
         created = " (new family)" if report.family_created else ""
         print(
-            f"{args.file}: {report.records} records, {report.outputs_added} new outputs, "
-            f"{report.cases_added} new cases, {report.systems_added} new systems "
+            f"{args.file}: {counted(report.records, 'record')}, "
+            f"{counted(report.outputs_added, 'new output')}, "
+            f"{counted(report.cases_added, 'new case')}, "
+            f"{counted(report.systems_added, 'new system')} "
             f"in {report.family}{created}"
             + (f", {report.trials_added} imported trials" if report.trials_added else "")
         )

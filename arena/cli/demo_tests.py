@@ -9,6 +9,7 @@ from pathlib import Path
 from arena.cli import output
 from arena.cli.trial_progress import TrialProgress
 from arena.ledger import Ledger, catalog
+from arena.texts import counted
 
 
 def fallback_warning(family: str, why: str, ledger_path: Path) -> str:
@@ -30,7 +31,7 @@ def run_demo_tests(ledger_path: Path) -> str:
         if prepared.plan is None:
             output.error(fallback_warning(prepared.family, prepared.fallback, ledger_path))
             return (
-                f"{prepared.family}: {prepared.tasks} tasks, hidden tests NOT run here; "
+                f"{prepared.family}: {counted(prepared.tasks, 'task')}, hidden tests NOT run here; "
                 "the shipped results stand"
             )
         labels = {str(s.system_id): s.label for s in catalog.systems(ledger, prepared.family)}
@@ -48,6 +49,6 @@ def run_demo_tests(ledger_path: Path) -> str:
         )
     passed = summary.counts.get("passed", 0)
     return (
-        f"{summary.family}: {summary.trials} trials run in {summary.sandbox} in "
+        f"{summary.family}: {counted(summary.trials, 'trial')} run in {summary.sandbox} in "
         f"{summary.seconds:.1f} s, {passed} passed, {summary.trials - passed} did not"
     )

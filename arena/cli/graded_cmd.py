@@ -12,6 +12,7 @@ from arena.cli import output
 from arena.cli.collect_cmd import add_collect_options, cmd_collect_outputs
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
+from arena.texts import counted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -199,7 +200,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     print(f"{args.family}: {changed} grades changed")
     print_graded(rows)
     if fed is not None:
-        print(f"{fed} answers copied into the votes family {args.feed_votes}")
+        print(f"{counted(fed, 'answer')} copied into the votes family {args.feed_votes}")
     return 0
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from arena.cli import output
 from arena.errors import BadInput
 from arena.ledger import Ledger
+from arena.texts import counted
 
 _GRADED_ONLY = (
     "suite",
@@ -96,7 +97,8 @@ def cmd_import_graded(
     else:
         counts = ", ".join(f"{k} {v}" for k, v in report.status_counts.items())
         print(
-            f"{args.file}: {report.answers} answers to {report.tasks} tasks of {report.suite} "
+            f"{args.file}: {counted(report.answers, 'answer')} to "
+            f"{counted(report.tasks, 'task')} of {report.suite} "
             f"graded as {report.label} in {report.family} ({counts}); "
             f"see `arena grade {report.family}`"
         )

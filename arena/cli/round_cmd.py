@@ -12,6 +12,7 @@ from arena.cli.commands import open_ledger
 from arena.cli.round_text import print_round
 from arena.errors import BadInput
 from arena.rounds.anchor_words import anchor_why, unranked_entry
+from arena.texts import counted
 
 if TYPE_CHECKING:
     from arena.rounds.model import Round
@@ -176,8 +177,8 @@ def cmd_import_votes(args: argparse.Namespace) -> int:
         output.emit_json(report.__dict__)
     else:
         print(
-            f"{args.file}: {report.records} votes read, {report.votes_added} new, "
-            f"{report.sessions_added} new sessions in {report.family}"
+            f"{args.file}: {counted(report.records, 'vote')} read, {report.votes_added} new, "
+            f"{counted(report.sessions_added, 'new session')} in {report.family}"
         )
     return 0
 

@@ -20,6 +20,7 @@ from arena.rounds.known_limits import known_limits
 from arena.rounds.model import BoardRow, Round
 from arena.rounds.round_records import PooledJudge
 from arena.rounds.settings_text import settings_lines
+from arena.texts import counted
 
 
 def agents_warning(found: Round) -> str | None:
@@ -65,7 +66,7 @@ def pooled_line(judge: PooledJudge) -> str:
     )
     left = sum(judge.left_out.values())
     return (
-        f"pooled: {judge.judge} ({judge.kind}), {judge.verdicts} verdicts, {fitted}"
+        f"pooled: {judge.judge} ({judge.kind}), {counted(judge.verdicts, 'verdict')}, {fitted}"
         + (f", {left} left out" if left else "")
         + (f", {judge.unmatched} unmatched (no single output)" if judge.unmatched else "")
     )
@@ -131,7 +132,8 @@ def print_round(found: Round, category: str | None = None) -> None:
         + told(
             summary,
             "rater_agreement",
-            f"{agreement} over {summary.repeats} repeats" + (f" ({spread})" if spread else ""),
+            f"{agreement} over {counted(summary.repeats, 'repeat')}"
+            + (f" ({spread})" if spread else ""),
         )
     )
     for key, name, tau, ci95, null_p in (

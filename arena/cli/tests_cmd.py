@@ -9,6 +9,7 @@ from pathlib import Path
 from arena.cli import output
 from arena.cli.commands import open_ledger
 from arena.cli.trial_progress import TrialProgress
+from arena.texts import counted
 
 NO_SANDBOX_WARNING = (
     "WARNING: --no-sandbox: the hidden tests run with your user's full rights: they can "
@@ -87,7 +88,8 @@ def cmd_tasks_import(args: argparse.Namespace) -> int:
         )
     if report.cases_kept:
         output.error(
-            f"{len(report.cases_kept)} case(s) already in {report.family!r} keep their own "
+            f"{counted(len(report.cases_kept), 'case')} already in {report.family!r} "
+            f"{'keeps its' if len(report.cases_kept) == 1 else 'keep their'} own "
             f"prompt or category (cases are never changed): {', '.join(report.cases_kept[:5])}"
             + (" …" if len(report.cases_kept) > 5 else "")
         )
@@ -106,9 +108,9 @@ def cmd_tasks_import(args: argparse.Namespace) -> int:
     else:
         created = " (family created)" if report.family_created else ""
         print(
-            f"{report.family}{created}: {report.tasks} tasks read, {report.tasks_added} "
-            f"stored new or changed, {report.cases_added} cases added, "
-            f"{report.files_stored} files in the file store"
+            f"{report.family}{created}: {counted(report.tasks, 'task')} read, {report.tasks_added} "
+            f"stored new or changed, {counted(report.cases_added, 'case')} added, "
+            f"{counted(report.files_stored, 'file')} in the file store"
         )
     return 0
 
@@ -149,7 +151,7 @@ def cmd_tests_run(args: argparse.Namespace) -> int:
         return 0
     counts = ", ".join(f"{summary.counts.get(r, 0)} {r}" for r in TRIAL_RESULTS)
     print(
-        f"{summary.family}: {summary.trials} trials in {summary.seconds:.1f} s "
+        f"{summary.family}: {counted(summary.trials, 'trial')} in {summary.seconds:.1f} s "
         f"({sandbox.label}): {counts}"
     )
     if summary.already_tried:

@@ -19,6 +19,7 @@ from arena.rounds.round_records import Settled, SplitHalves
 from arena.rounds.scoring import sides
 from arena.rounds.split_halves import split_figure, vote_halves
 from arena.rounds.uncertainty import case_clusters
+from arena.texts import counted
 
 
 def _number(value: float) -> float | None:
@@ -106,7 +107,7 @@ def summary(
     agreed_ci: list[float] | None = [agreement.low, agreement.high]
     if agreement.count < MIN_REPEATS:
         unavailable["rater_agreement"] = (
-            f"{agreement.count} repeat{'' if agreement.count == 1 else 's'} "
+            f"{counted(agreement.count, 'repeat')} "
             f"({agreement.agreed} agreed); it needs {MIN_REPEATS}"
         )
         agreed_share = agreed_ci = None

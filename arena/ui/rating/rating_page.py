@@ -20,6 +20,7 @@ from arena.ledger import Ledger
 from arena.rating.session import PairView as Pair
 from arena.rating.session import RatingSession, sitting
 from arena.records import Choice, PresentationId, Vote
+from arena.texts import counted
 from arena.ui import dialogs
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, display
 from arena.ui.operations import Changes, LedgerOps
@@ -245,7 +246,7 @@ class RatingPage(QWidget):
         voted, total = self.progress
         return (
             f"{self.family}: {voted}/{total} pairs voted  ·  session "
-            f"{self.session.session.number}: {self.session_votes} votes  ·  "
+            f"{self.session.session.number}: {counted(self.session_votes, 'vote')}  ·  "
             f"{clock_text(self.elapsed())}{self.stop_note}"
         )
 
