@@ -15,8 +15,37 @@ TRIAL_RESULTS = ("passed", "failed", "errored", "timed_out")
 TRIAL_SOURCES = ("imported", "sandbox", "no_sandbox")
 
 
-def _among(values: tuple[str, ...]) -> str:
-    return ", ".join(f"'{v}'" for v in values)
+def trials_table(
+    name: str, results: tuple[str, ...], sources: tuple[str, ...], *, more: tuple[str, ...] = ()
+) -> str:
+    """``CREATE TABLE name`` with the columns of ``trials``, its result one of ``results``
+    and its source one of ``sources``, then the columns ``more``: 0018 rebuilds the table
+    with these columns to widen those CHECKs. Indented as the migrations' scripts are, so
+    the SQL each ran stays the same."""
+
+    def among(values: tuple[str, ...]) -> str:
+        return ", ".join(f"'{v}'" for v in values)
+
+    added = "".join(f",\n            {column}" for column in more)
+    return f"""CREATE TABLE {name} (
+            seq INTEGER PRIMARY KEY,
+            trial_id TEXT NOT NULL UNIQUE,
+            family TEXT NOT NULL REFERENCES families(name),
+            case_id TEXT NOT NULL,
+            system_id TEXT NOT NULL REFERENCES systems(system_id),
+            sample INTEGER NOT NULL,
+            output_id TEXT REFERENCES outputs(output_id),
+            result TEXT NOT NULL CHECK (result IN ({among(results)})),
+            source TEXT NOT NULL CHECK (source IN ({among(sources)})),
+            reason TEXT NOT NULL DEFAULT '',
+            sandbox TEXT NOT NULL DEFAULT '',
+            duration_ms REAL,
+            exit_code INTEGER,
+            log_tail TEXT NOT NULL DEFAULT '',
+            log_hash TEXT,
+            task_hash TEXT,
+            at TEXT NOT NULL{added}
+        );"""
 
 
 @migrations(name="0012_tasks_and_trials")
@@ -36,25 +65,7 @@ def _tasks_and_trials(db: Database) -> None:
             FOREIGN KEY (family, case_id) REFERENCES cases(family, case_id),
             UNIQUE (family, case_id, task_hash)
         );
-        CREATE TABLE trials (
-            seq INTEGER PRIMARY KEY,
-            trial_id TEXT NOT NULL UNIQUE,
-            family TEXT NOT NULL REFERENCES families(name),
-            case_id TEXT NOT NULL,
-            system_id TEXT NOT NULL REFERENCES systems(system_id),
-            sample INTEGER NOT NULL,
-            output_id TEXT REFERENCES outputs(output_id),
-            result TEXT NOT NULL CHECK (result IN ({_among(TRIAL_RESULTS)})),
-            source TEXT NOT NULL CHECK (source IN ({_among(TRIAL_SOURCES)})),
-            reason TEXT NOT NULL DEFAULT '',
-            sandbox TEXT NOT NULL DEFAULT '',
-            duration_ms REAL,
-            exit_code INTEGER,
-            log_tail TEXT NOT NULL DEFAULT '',
-            log_hash TEXT,
-            task_hash TEXT,
-            at TEXT NOT NULL
-        );
+        {trials_table("trials", TRIAL_RESULTS, TRIAL_SOURCES)}
         CREATE INDEX trials_by_family ON trials(family, seq);
         """,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arena.ledger.guards import IMMUTABLE_TRIALS, guard_sql
+from arena.ledger.migrations_0012 import trials_table
 from arena.ledger.steps import migrations, run_script, set_version
 
 if TYPE_CHECKING:
@@ -13,10 +14,8 @@ if TYPE_CHECKING:
 
 TRIAL_RESULTS_0018: tuple[str, ...] = ("passed", "failed", "errored", "timed_out", "resource_limit")
 TRIAL_SOURCES_0018: tuple[str, ...] = ("imported", "sandbox", "weak_sandbox", "no_sandbox")
-
-
-def _among(values: tuple[str, ...]) -> str:
-    return ", ".join(f"'{v}'" for v in values)
+# The column this migration adds, last.
+APPLIED_WITH = "applied_with TEXT CHECK (applied_with IN ('git-apply', 'patch-fuzz'))"
 
 
 @migrations(name="0018_trial_limits")
@@ -27,26 +26,7 @@ def _trial_limits(db: Database) -> None:
     run_script(
         db,
         f"""
-        CREATE TABLE trials_0018 (
-            seq INTEGER PRIMARY KEY,
-            trial_id TEXT NOT NULL UNIQUE,
-            family TEXT NOT NULL REFERENCES families(name),
-            case_id TEXT NOT NULL,
-            system_id TEXT NOT NULL REFERENCES systems(system_id),
-            sample INTEGER NOT NULL,
-            output_id TEXT REFERENCES outputs(output_id),
-            result TEXT NOT NULL CHECK (result IN ({_among(TRIAL_RESULTS_0018)})),
-            source TEXT NOT NULL CHECK (source IN ({_among(TRIAL_SOURCES_0018)})),
-            reason TEXT NOT NULL DEFAULT '',
-            sandbox TEXT NOT NULL DEFAULT '',
-            duration_ms REAL,
-            exit_code INTEGER,
-            log_tail TEXT NOT NULL DEFAULT '',
-            log_hash TEXT,
-            task_hash TEXT,
-            at TEXT NOT NULL,
-            applied_with TEXT CHECK (applied_with IN ('git-apply', 'patch-fuzz'))
-        );
+        {trials_table("trials_0018", TRIAL_RESULTS_0018, TRIAL_SOURCES_0018, more=(APPLIED_WITH,))}
         INSERT INTO trials_0018 (seq, trial_id, family, case_id, system_id, sample, output_id,
                                  result, source, reason, sandbox, duration_ms, exit_code,
                                  log_tail, log_hash, task_hash, at)
