@@ -121,6 +121,6 @@ def test_a_case_already_imported_keeps_its_prompt(project, capsys):
     code = main(
         ["--ledger", str(project.ledger_path), "tasks", "import", str(changed), "--family", "code"]
     )
-    assert code == 0 and "keep their own prompt" in capsys.readouterr().err
+    assert code == 0 and "1 case already in 'code' keeps its own prompt" in capsys.readouterr().err
     with Ledger.open(project.ledger_path) as ledger:
         assert catalog.get_case(ledger, "code", "add").prompt == "Fix add."
