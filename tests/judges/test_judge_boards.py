@@ -130,6 +130,8 @@ def test_the_show_text_and_the_docs_name_every_figure(built, capsys):
     assert main(["--ledger", ledger, "judges", "show", "--family", "f"]) == 0
     text = capsys.readouterr().out
     assert "length bias" in text and "τ with the rater's board" in text
+    assert f"{figures.tau_shown(report['judges'][1]['board_tau'])}" in text
+    assert "over 4 systems" in text and figures.anchor_text(report) in text
     docs = DOCS.read_text(encoding="utf-8")
     for key in [*report, *report["judges"][0], *report["rater_board"][0]]:
         assert f"`{key}`" in docs, key
@@ -222,3 +224,21 @@ def test_tau_reads_with_the_systems_it_is_over():
     assert figures.tau_shown(many) == "0.905 [0.874, 0.968] over 20 systems"
     none = {"value": None, "low": None, "high": None, "count": 1}
     assert figures.tau_shown(none) == "— (1 system ranked on both)"
+
+
+def test_without_a_vote_the_boards_are_on_the_system_with_most_verdicts():
+    family = Family(SYSTEMS, {s: s for s in SYSTEMS}, None, {})
+    judged = [
+        (judge_store.JudgeSummary(name, "model", len(v), ()), v)
+        for name, v in (
+            ("j", _verdicts("j", {("a", "b"): 3, ("b", "c"): 6})),
+            ("k", _verdicts("k", {("c", "d"): 4, ("b", "d"): 2})),
+        )
+    ]
+    report = compare([], judged, family, "f")
+    assert report["rater_board"] == [] and report["anchor"]["by"] == "verdicts"
+    assert (report["anchor"]["label"], report["anchor"]["chosen"]) == ("b", "most_compared")
+    assert [_anchored(j["board"]) for j in report["judges"]] == [["b"], ["b"]]
+    assert figures.anchor_text(report).endswith(
+        "b (1000 points): the system with the most verdicts."
+    )
