@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from arena.ui.keys import (
     ACTIONS,
+    BOARD_PAGE_KEYS,
     FIXED_KEYS,
     FLAGS_ACTIONS,
     GATES_ACTIONS,
@@ -63,6 +64,8 @@ class HelpOverlay(QWidget):
             + "<p>Change them in Settings ▸ Keys and preferences…</p></td>"
             "<td width='32'></td><td valign='top'><h3>Pages</h3>"
             + _table(list(PAGE_KEYS))
+            + "<h3>Board page</h3>"
+            + _table(list(BOARD_PAGE_KEYS))
             + "<h3>Gates page</h3>"
             + _table(gates)
             + "<h3>Flags page</h3>"

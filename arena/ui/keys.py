@@ -100,12 +100,16 @@ GATES_KEY = "G"
 FLAGS_KEY = "Shift+F"
 JUDGES_KEY = "J"
 CLOSE_ROUND_KEY = "Ctrl+Shift+R"
+# The Board page's own: the preview of the votes so far, or the last round (board_page.py).
+PREVIEW_KEY = "P"
+SETTINGS_KEY = "R"  # the round's settings beside its board, or its summary again
 BOARD_KEYS = {
     BOARD_KEY: "the family list's Board key",
     GATES_KEY: "the Gates page key",
     FLAGS_KEY: "the Flags page key",
     JUDGES_KEY: "the Judges page key",
     CLOSE_ROUND_KEY: "the Close round key",
+    PREVIEW_KEY: "the Board page's preview key",
 }
 # The pages' keys, as the help overlay lists them.
 PAGE_KEYS: tuple[tuple[str, str], ...] = (
@@ -114,6 +118,12 @@ PAGE_KEYS: tuple[tuple[str, str], ...] = (
     (FLAGS_KEY, "The family's flagged pairs (Flags page)"),
     (JUDGES_KEY, "Other judges beside you (Judges page)"),
     (CLOSE_ROUND_KEY, "Close a round of the family"),
+)
+# The Board page's keys (board/board_page.py, board/settings_panel.py), acting while it
+# has the focus.
+BOARD_PAGE_KEYS: tuple[tuple[str, str], ...] = (
+    (PREVIEW_KEY, "Preview of the votes so far (not a round), or the last round"),
+    (SETTINGS_KEY, "Round settings, or the round summary"),
 )
 # The Gates page's corrections (gates_page.py). They act only while that page has
 # the focus, where no rater key does, so they may share keys with the rater's.

@@ -344,6 +344,10 @@ class MainWindow(QMainWindow):
 
             self.made_board = BoardPage(self.theme)
             self.made_board.bind(self.round_actions.actions)
+            # Votes refit its preview off this thread; what it shows sets status and exports.
+            self.ops.changed.connect(self.made_board.ledger_changed)
+            self.made_board.shown_changed.connect(self._update_status)
+            self.made_board.shown_changed.connect(self.round_actions.update)
             self.pages.addWidget(self.made_board)
         return self.made_board
 

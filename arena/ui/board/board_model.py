@@ -35,6 +35,7 @@ from arena.rounds.board_vocabulary import (
 )
 from arena.rounds.model import BoardRow, Round
 from arena.rounds.points_axis import Axis, axis_for
+from arena.rounds.preview import Preview
 from arena.rounds.round_records import Anchor, Uncertainty
 from arena.rounds.settings_record import AXIS_SPAN
 from arena.ui.board.board_columns import wraps
@@ -71,14 +72,14 @@ class BoardModel(RowsModel):
         self.unranked: list[BoardRow] = []
         self.axis: Axis | None = None
 
-    def load(self, found: Round | None, kind: str, category: str | None = None) -> None:
-        """Show ``found`` (a stored round), or its ``category`` refit."""
+    def load(self, found: Round | Preview | None, kind: str, category: str | None = None) -> None:
+        """Show ``found`` (a stored round or a preview), or its ``category`` refit."""
         self.beginResetModel()
         self.kind, self.category = kind, category
         board = None if found is None else (found.categories[category] if category else found.board)
         systems = board.systems if board is not None else ()
         self.columns = board_columns(kind, systems, category=category is not None)
-        self.round_id = found.round_id if found is not None else ""
+        self.round_id = found.round_id if isinstance(found, Round) else ""
         self.threshold = found.settings.threshold if found is not None else 0.0
         self.anchor = board.anchor if board is not None else None
         self.uncertainty = board.uncertainty if board is not None else None

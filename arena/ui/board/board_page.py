@@ -3,12 +3,18 @@
 The page reads stored rounds through the core (``family_rounds``, ``find_round``) and
 never changes the ledger; closing a round is the window's operation, which then
 opens this page on the new round.
+
+While the rater votes, the page can show a preview instead (``PREVIEW_KEY``): the fit of
+the votes so far (``arena.rounds.preview``), refitted off the window's thread
+(``PreviewRefresh``), marked as a preview in the title, a banner, the status line and
+the side panel, and never exported. It is what the page opens on when the family has
+votes newer than its last round (or votes and no round).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QColor, QPalette, QResizeEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -16,13 +22,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from arena.graded.board_rows import RANK_RULE, shared_rank_lines
 from arena.ledger import Ledger
+from arena.records import VOTED_KINDS
 from arena.rounds.anchor_words import anchor_why, unranked_entry, why_unranked
 from arena.rounds.board_vocabulary import (
     FAR_BEHIND,
@@ -35,57 +41,31 @@ from arena.rounds.board_vocabulary import (
 from arena.rounds.closing import TESTED, find_round
 from arena.rounds.listing import family_rounds
 from arena.rounds.model import Round
+from arena.rounds.preview import NOT_A_ROUND, Preview, fitted_heads, newer
 from arena.ui.board.board_delegate import PointsDelegate
 from arena.ui.board.board_export import BoardText
 from arena.ui.board.board_model import BoardModel
+from arena.ui.board.board_table import BoardTable
+from arena.ui.board.preview_refresh import PreviewRefresh
 from arena.ui.board.settings_panel import SidePanels
+from arena.ui.keys import PREVIEW_KEY
+from arena.ui.operations import Changes
 from arena.ui.pages import lay_out_page, page_titles
 from arena.ui.tables import pick_rows
 from arena.ui.theme import Theme
 
 ALL = "All categories"
-# The System column's widest, in average characters: longer labels are elided.
-SYSTEM_CHARS = 26
-# The Run column's widest (a tests family's agent and turn budget), likewise.
-RUN_CHARS = 12
 PAGE_BUTTONS = (
     ("close_round", "Close round…"),
     ("export_csv", "Export CSV…"),
     ("export_image", "Export image…"),
 )
-
-
-class BoardTable(QTableView):
-    """A table whose Points column takes the room the others leave, so the bars
-    grow with the window, but never less than the delegate asks for. The System
-    column is as wide as its longest label when there is room, else as wide as
-    there is room for (at least ``SYSTEM_CHARS`` characters), its labels elided."""
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
-        super().resizeEvent(event)
-        self.fit_points()
-
-    def fit_points(self) -> None:
-        model = self.model()
-        if not isinstance(model, BoardModel) or POINTS not in model.columns:
-            return
-        points = model.columns.index(POINTS)
-        header = self.horizontalHeader()
-        wanted = self.sizeHintForColumn(points)
-        if RUN in model.columns:
-            run = model.columns.index(RUN)
-            full = max(self.sizeHintForColumn(run), header.sectionSizeHint(run))
-            header.resizeSection(run, min(full, RUN_CHARS * self.fontMetrics().averageCharWidth()))
-        if SYSTEM in model.columns:
-            system = model.columns.index(SYSTEM)
-            sizes = [header.sectionSize(c) for c in range(model.columnCount())]
-            rest = sum(size for c, size in enumerate(sizes) if c not in (points, system))
-            full = max(self.sizeHintForColumn(system), header.sectionSizeHint(system))
-            floor = SYSTEM_CHARS * self.fontMetrics().averageCharWidth()
-            room = self.viewport().width() - rest - wanted
-            header.resizeSection(system, min(full, max(floor, room)))
-        others = sum(header.sectionSize(c) for c in range(model.columnCount()) if c != points)
-        header.resizeSection(points, max(wanted, self.viewport().width() - others))
+BUTTON_TIPS = {
+    "close_round": "Re-runs the gates, fits the votes and stores a round: the board "
+    "anyone can export and verify (a preview is never stored).",
+    "export_csv": "Export the round shown (a preview is not exported: close a round).",
+    "export_image": "Export the round shown (a preview is not exported: close a round).",
+}
 
 
 def when(closed_at: str) -> str:
@@ -93,13 +73,29 @@ def when(closed_at: str) -> str:
     return closed_at[:16].replace("T", " ") + " UTC"
 
 
+def when_fitted(preview: Preview) -> str:
+    """``fitted 10:00:05 UTC in 0.2 s``."""
+    return f"fitted {preview.fitted_at[11:19]} UTC in {preview.seconds:.1f} s"
+
+
 class BoardPage(QWidget):
+    # What the page shows changed (the preview or a round): the status line and the
+    # exports follow.
+    shown_changed = Signal()
+
     def __init__(self, theme: Theme, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ledger: Ledger | None = None
         self.family = ""
         self.kind = "votes"
         self.found: Round | None = None
+        # The preview of the votes so far, and whether it is what the page shows.
+        self.preview: Preview | None = None
+        self.previewing = False
+        self.preview_problem = ""
+        self.refresh = PreviewRefresh(self)
+        self.refresh.ready.connect(self._preview_ready)
+        self.refresh.failed.connect(self._preview_failed)
         self.model = BoardModel()
         self.delegate = PointsDelegate(self.model, theme)
 
@@ -117,6 +113,17 @@ class BoardPage(QWidget):
         self.side = SidePanels(theme)
         self.summary = self.side.summary
         controls = QHBoxLayout()
+        # The preview or the last round, one key away (while this page has the focus).
+        self.preview_button = QPushButton()
+        self.preview_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.preview_button.setCheckable(True)
+        preview_action = QAction("Preview of the votes so far, or the last round", self)
+        preview_action.setShortcut(QKeySequence(PREVIEW_KEY))
+        preview_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        preview_action.triggered.connect(self.toggle_preview)
+        self.addAction(preview_action)
+        self.preview_button.clicked.connect(preview_action.trigger)
+        controls.addWidget(self.preview_button)
         for widget in (round_label, self.round_box, category_label, self.category_box):
             controls.addWidget(widget)
         # The round settings, one key away from the summary (and back).
@@ -138,6 +145,10 @@ class BoardPage(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.banner = QLabel()
+        self.banner.setObjectName("banner")
+        self.banner.setWordWrap(True)
+        self.banner.hide()
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.unranked = QLabel()
@@ -148,7 +159,7 @@ class BoardPage(QWidget):
         board = QWidget()
         board_layout = QVBoxLayout(board)
         board_layout.setContentsMargins(0, 0, 0, 0)
-        for part in (self.hint, self.table, self.unranked, self.notes):
+        for part in (self.banner, self.hint, self.table, self.unranked, self.notes):
             board_layout.addWidget(part)
         board_layout.addStretch(1)
 
@@ -173,6 +184,7 @@ class BoardPage(QWidget):
             button.clicked.connect(actions[name].trigger)
             actions[name].enabledChanged.connect(button.setEnabled)
             button.setEnabled(actions[name].isEnabled())
+            button.setToolTip(BUTTON_TIPS[name])
             self.buttons[name] = button
             self.button_row.addWidget(button)
 
@@ -194,12 +206,77 @@ class BoardPage(QWidget):
             )
         self.round_box.setCurrentIndex(max(0, self.round_box.findData(round_id)))
         self.round_box.blockSignals(False)
+        if self.offers_preview:
+            self.refresh.watch(ledger.path, family)
+        else:
+            self.refresh.stop()
+        if self.preview is not None and self.preview.family != family:
+            self.preview = None
+        self.previewing = False
         self._round_chosen()
+        # A round asked for is shown; else the preview, when votes came after the last round.
+        if round_id is None and self.offers_preview:
+            heads = fitted_heads(ledger, family)
+            if newer(heads, self.found):
+                self._show_preview(heads)
+
+    @property
+    def offers_preview(self) -> bool:
+        """Whether the family shown has a preview: a voted family of a ledger file (a
+        worker reads it on a connection of its own)."""
+        ledger = self.ledger
+        return ledger is not None and self.kind in VOTED_KINDS and ledger.path != ":memory:"
+
+    @property
+    def shown(self) -> Round | Preview | None:
+        """What the board shows: the preview, or the round chosen."""
+        return self.preview if self.previewing else self.found
+
+    @property
+    def round_shown(self) -> Round | None:
+        """The stored round the board shows (None on the preview): what may be exported."""
+        return None if self.previewing else self.found
 
     def clear(self) -> None:
         self.ledger, self.found = None, None
+        self.refresh.stop()
+        self.preview, self.previewing, self.preview_problem = None, False, ""
         self.round_box.clear()
         self.model.load(None, self.kind)
+
+    def ledger_changed(self, changes: Changes) -> None:
+        """A write to a family (a vote, a correction…): its preview is refitted soon after,
+        off the window's thread. Nothing is read here: a vote goes on to the next pair."""
+        if changes.family == self.family:
+            self.refresh.poke()
+
+    def toggle_preview(self) -> None:
+        """Show the preview of the votes so far, or the round chosen, in turn."""
+        if self.ledger is None or not self.offers_preview:
+            return
+        if self.previewing:
+            self.previewing = False
+            self._round_chosen()
+        else:
+            self._show_preview(fitted_heads(self.ledger, self.family))
+
+    def _show_preview(self, heads: dict) -> None:
+        self.previewing = True
+        if self.preview is None or newer(heads, self.preview):
+            self.refresh.now()
+        self._fill_categories()
+
+    def _preview_ready(self, preview: Preview) -> None:
+        self.preview, self.preview_problem = preview, ""
+        if self.previewing:
+            self._fill_categories()
+        else:
+            self._show_controls()
+
+    def _preview_failed(self, why: str) -> None:
+        self.preview_problem = why
+        if self.previewing:
+            self._fill_categories()
 
     @property
     def category(self) -> str | None:
@@ -217,11 +294,15 @@ class BoardPage(QWidget):
         self.found = (
             find_round(self.ledger, round_id) if self.ledger is not None and round_id else None
         )
-        kept = self.category
+        self.previewing = False
+        self._fill_categories()
+
+    def _fill_categories(self) -> None:
+        kept, shown = self.category, self.shown
         self.category_box.blockSignals(True)
         self.category_box.clear()
         self.category_box.addItem(ALL, None)
-        for name in sorted(self.found.categories) if self.found else []:
+        for name in sorted(shown.categories) if shown else []:
             self.category_box.addItem(name, name)
         self.category_box.setCurrentIndex(max(0, self.category_box.findData(kept)))
         self.category_box.blockSignals(False)
@@ -229,7 +310,7 @@ class BoardPage(QWidget):
 
     def _category_chosen(self) -> None:
         category = self.category
-        self.model.load(self.found, self.kind, category)
+        self.model.load(self.shown, self.kind, category)
         header = self.table.horizontalHeader()
         for column in range(self.model.columnCount()):
             is_points = self.model.columns[column] is POINTS
@@ -261,44 +342,90 @@ class BoardPage(QWidget):
         text = self.board_text()
         self.title.setText(text.title)
         self.subtitle.setText(text.subtitle)
-        self.hint.setVisible(self.found is None)
+        self.hint.setVisible(self.shown is None)
         self.hint.setText(
-            f"No round of {self.family} has been closed yet. Board ▸ Close "
+            (self.preview_problem or "Fitting the votes so far…")
+            if self.previewing
+            else f"No round of {self.family} has been closed yet. Board ▸ Close "
             "round… fits the points and stores the board here."
         )
         self.unranked.setText(self._unranked_text())
         self.unranked.setVisible(bool(self.model.unranked))
         self.notes.setText("\n".join(self._notes()))
-        self.side.show_round(self.found, self.kind, category=category)
+        if self.previewing:
+            self.side.show_preview(self.preview, self.kind)
+        else:
+            self.side.show_round(self.found, self.kind, category=category)
+        self._show_controls()
         if self.model.rows:
             self.table.selectRow(0)
+
+    def _show_controls(self) -> None:
+        """The banner, the preview button and the exports, as what is shown allows."""
+        self.banner.setVisible(self.previewing)
+        self.banner.setText(self._banner_text())
+        self.round_box.setEnabled(not self.previewing)
+        self.preview_button.setVisible(self.offers_preview)
+        self.preview_button.setChecked(self.previewing)
+        newer_votes = not self.previewing and self.preview is not None
+        self.preview_button.setText(
+            f"Preview{' (newer votes)' if newer_votes else ''}  [{PREVIEW_KEY}]"
+        )
+        self.preview_button.setToolTip(
+            "Show the last round" if self.previewing else "Show the fit of the votes so far"
+        )
+        self.shown_changed.emit()
+
+    def _banner_text(self) -> str:
+        if not self.previewing:
+            return ""
+        text = f"{NOT_A_ROUND[0].upper()}{NOT_A_ROUND[1:]}: "
+        if self.preview is None:
+            text += "the votes so far are being fitted. "
+        else:
+            text += (
+                f"the fit of the {self.preview.votes:,} votes so far "
+                f"({when_fitted(self.preview)}), refitted as you vote. "
+            )
+        text += "It is never stored or exported: Close round… fits and stores a round."
+        if self.preview_problem:
+            text += f" The last refit failed: {self.preview_problem}"
+        return text
 
     # -- text around the table --------------------------------------------------
 
     def _unranked_text(self) -> str:
         lines = [f"{r.label} — {why_unranked(r.status)}" for r in self.model.unranked]
-        return "Not ranked this round:\n" + "\n".join(lines)
+        where = "in this preview" if self.previewing else "this round"
+        return f"Not ranked {where}:\n" + "\n".join(lines)
 
     def _notes(self) -> list[str]:
         rows = self.model.rows
         notes = []
-        anchor = self.model.anchor
-        if anchor is not None and anchor.label and self.found is not None:
+        anchor, shown = self.model.anchor, self.shown
+        if anchor is not None and anchor.label and shown is not None:
             why = anchor_why(anchor.reason, anchor.fallback)
             notes.append(
                 f"Points are relative to {anchor.label} = "
-                f"{self.found.settings.base:g} ({why}); 400 points apart ≈ "
+                f"{shown.settings.base:g} ({why}); 400 points apart ≈ "
                 "10 : 1 odds of winning."
             )
         if any(self.model.preliminary(r) for r in rows):
             notes.append(f"Preliminary: {preliminary_rule(self.model.threshold)}.")
         if (sure := self.model.uncertainty) is not None and self.model.kind != "graded":
-            notes.append(
-                "Whiskers: 95% intervals (a bootstrap of the cases, checked in simulation "
-                "for boards like this one)."
-                if sure.available
-                else f"Uncertainty unavailable: {sure.reason}."
-            )
+            if not sure.available:
+                notes.append(f"Uncertainty unavailable: {sure.reason}.")
+            elif self.previewing:
+                notes.append(
+                    "Intervals at close: the preview skips the bootstrap of the cases; a "
+                    "round closed on these votes shows 95% whiskers (boards like this one "
+                    "were checked in simulation)."
+                )
+            else:
+                notes.append(
+                    "Whiskers: 95% intervals (a bootstrap of the cases, checked in "
+                    "simulation for boards like this one)."
+                )
         if any(r.far_behind for r in rows):
             notes.append(f"Far behind: {FAR_BEHIND}, left of the axis.")
         if self.model.category is not None:
@@ -318,12 +445,14 @@ class BoardPage(QWidget):
 
     def _tested_notes(self) -> list[str]:
         """A tested board: which time is which, and systems that do not share one agent."""
-        if self.found is None or self.kind not in TESTED:
+        if self.shown is None or self.kind not in TESTED:
             return []
         notes = [
             "Agent p50 and Cost / solution: the agent's whole run on a task, as imported "
             "with each solution; Test run p50: Arena's run of the hidden tests."
         ]
+        if self.found is None or self.previewing:
+            return notes
         record = self.found.settings_record
         if record is not None and record.agents is not None and record.agents.reported:
             notes.append(record.agents.warning(self.family) + ".")
@@ -332,13 +461,24 @@ class BoardPage(QWidget):
     def board_text(self, *, for_image: bool = False) -> BoardText:
         """Title, subtitle and notes of the board shown (an image adds the unranked list)."""
         title = f"{self.family} — leaderboard"
-        if self.found is None:
-            return BoardText(title, "No round closed yet", [])
-        settings = self.found.settings
+        if self.previewing:
+            title = f"{self.family} — {NOT_A_ROUND}"
+        shown = self.shown
+        if shown is None:
+            return BoardText(
+                title, "Fitting the votes so far…" if self.previewing else "No round closed yet", []
+            )
+        settings = shown.settings
         weighting: str = settings.weighting
         if settings.cap is not None and weighting == "ledger":
             weighting += f" (cap {settings.cap:g})"
-        subtitle = f"Round {self.found.round_id[:12]}, closed {when(self.found.closed_at)}"
+        if isinstance(shown, Preview):
+            subtitle = (
+                f"The fit of {shown.votes:,} votes so far, {when_fitted(shown)} · stored "
+                "nowhere · gates as last read"
+            )
+        else:
+            subtitle = f"Round {shown.round_id[:12]}, closed {when(shown.closed_at)}"
         if self.model.kind == "graded":
             subtitle += f" · graded · bootstrap seed {settings.seed}"
         else:
@@ -349,8 +489,8 @@ class BoardPage(QWidget):
         if self.model.category is not None:
             title += f" · category {self.model.category}"
             subtitle += " · refitted on this category's comparisons"
-        if self.found.pooled:
-            title += " · pooled with judges " + ", ".join(self.found.pooled)
+        if isinstance(shown, Round) and shown.pooled:
+            title += " · pooled with judges " + ", ".join(shown.pooled)
             subtitle += " · the rater's votes fitted with these judges' verdicts"
         notes = self._notes()
         if for_image and self.model.unranked:
@@ -361,6 +501,12 @@ class BoardPage(QWidget):
         return BoardText(title, subtitle, notes)
 
     def status_text(self) -> str:
+        if self.previewing:
+            votes = f"{self.preview.votes:,} votes · " if self.preview is not None else ""
+            return (
+                f"{self.family} · {NOT_A_ROUND} · {votes}"
+                f"{len(self.model.rows)} ranked, {len(self.model.unranked)} not ranked"
+            )
         if self.found is None:
             return f"{self.family}: no round yet"
         return (

@@ -93,7 +93,8 @@ class RoundActions:
             window.ledger is not None and page is not None and page in (window.families, board)
         )
         self.actions["close_round"].setEnabled(window.ledger is not None)
-        shown = board is not None and page is board and board.found is not None
+        # A round shown, never the preview: it is not a round and is not exported.
+        shown = board is not None and page is board and board.round_shown is not None
         self.actions["export_csv"].setEnabled(shown)
         self.actions["export_image"].setEnabled(shown)
 
@@ -137,8 +138,9 @@ class RoundActions:
 
     def _suggestion(self, suffix: str) -> Path:
         board = self.host.board
-        assert board.found is not None  # the export actions are enabled only then
-        parts = [board.family, board.found.round_id[:8], board.category or ""]
+        found = board.round_shown
+        assert found is not None  # the export actions are enabled only then
+        parts = [board.family, found.round_id[:8], board.category or ""]
         folder = Path(self.host.ledger.path).parent if self.host.ledger else Path.home()
         return folder / ("-".join(p for p in parts if p) + suffix)
 

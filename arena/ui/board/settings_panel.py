@@ -18,12 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from arena.rounds.model import Round
+from arena.rounds.preview import NOT_A_ROUND, Preview
 from arena.rounds.settings_text import settings_lines
 from arena.ui.board.summary_panel import SummaryPanel
+from arena.ui.keys import SETTINGS_KEY
 from arena.ui.theme import Theme
-
-# Only while the board has the focus, like the Gates page's keys: elsewhere it is the rater's.
-SETTINGS_KEY = "R"
 
 
 class SettingsPanel(QFrame):
@@ -82,7 +81,7 @@ class SidePanels(QStackedWidget):
 
     def toggle_button(self, page: QWidget) -> QPushButton:
         """The button that toggles the panels, its key (``SETTINGS_KEY``) acting while
-        ``page`` has the focus."""
+        ``page`` has the focus, like the Gates page's keys: elsewhere it is the rater's."""
         action = QAction("Round settings", page)
         action.setShortcut(QKeySequence(SETTINGS_KEY))
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -107,3 +106,36 @@ class SidePanels(QStackedWidget):
     def show_round(self, found: Round | None, kind: str, *, category: str | None) -> None:
         self.summary.show_round(found, kind, category=category)
         self.settings.show_round(found, kind)
+
+    def show_preview(self, preview: Preview | None, kind: str) -> None:
+        """Beside a preview: what it fits with, and that the summary comes with a round."""
+        self.summary.show_round(None, kind, category=None)
+        self.summary.heading.setText("Round summary: at close")
+        self.summary.limits_title.setText(NOT_A_ROUND[0].upper() + NOT_A_ROUND[1:])
+        self.summary.limits.setText(
+            "The preview fits the votes alone: rater agreement, split-half τ, side "
+            "preference, length bias and the votes left out come with a round."
+        )
+        self.summary.limits_title.show()
+        self.summary.limits.show()
+        if preview is None:
+            self.settings.items.setText(f"{NOT_A_ROUND[0].upper()}{NOT_A_ROUND[1:]}.")
+            return
+        settings = preview.settings
+        lines = (
+            ("Preview", f"{NOT_A_ROUND}: stored nowhere, never exported"),
+            (
+                "Settings",
+                f"the defaults a round closes with: {settings.weighting} weighting, penalty "
+                f"λ {settings.penalty:g}, threshold {settings.threshold:g}, base "
+                f"{settings.base:g}, the rater's votes alone",
+            ),
+            ("Gates", "the verdicts as last read (closing a round runs the gates again)"),
+            ("Intervals", "at close (the preview skips the bootstrap)"),
+        )
+        self.settings.items.setText(
+            "<br><br>".join(
+                f"<span style='font-weight:600'>{html.escape(name)}</span><br>{html.escape(text)}"
+                for name, text in lines
+            )
+        )

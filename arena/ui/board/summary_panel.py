@@ -309,6 +309,7 @@ class SummaryPanel(QFrame):
             if child is not None:
                 child.deleteLater()
         self.labels = []
+        self.limits_title.setText("Known limits")
         self.limits.setText("\n".join(f"• {line}" for line in known_limits(kind)))
         self.limits_title.setVisible(found is not None)
         self.limits.setVisible(found is not None)
