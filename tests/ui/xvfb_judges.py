@@ -1,5 +1,6 @@
 """The Judges page of the real window at 1280×800 (tests/ui/judges_data.py), under Xvfb:
-the judges' table and the boards side by side on their one anchor.
+the judges' table and the boards side by side on their one anchor. Exits non-zero where a
+table scrolls sideways.
 
 xvfb-run -a python -m tests.ui.xvfb_judges OUT.png
 """
@@ -38,7 +39,11 @@ def main(out: Path) -> None:
         page.tabs.setCurrentIndex(1)  # the boards, on their one anchor
         QTest.qWait(300)
         window.grab().save(str(out))
+        tables = (page.judge_table, page.board_table)
+        sideways = [t.horizontalScrollBar().maximum() for t in tables]
         window.close()
+        if any(sideways) or window.width() != 1280:
+            raise SystemExit(f"a table scrolls sideways at {window.width()} px: {sideways}")
     app.quit()
 
 
