@@ -7,6 +7,11 @@ stay the coverage-first rule's (``arena.pairs.scheduling``). The model counts th
 votes in force (skips and repeats apart, a tie or "both bad" half to each side), as
 the rating session tells the scheduler, and fits them again from scratch when asked:
 the same votes give the same choice, so a restart resumes exactly.
+
+The model counts a tie as half a win each way, as informative as a decisive vote; but a
+tie says nothing about which of two systems is ahead. So a system pair's value is
+discounted by its expected share of ties and "both bad" (``even_shares``): the rater who
+cannot tell two systems apart is asked about them less, not again and again.
 """
 
 from __future__ import annotations
@@ -41,7 +46,20 @@ def choice_of(ledger: Ledger, family: str) -> str:
 #: the rater may stop (the order is unlikely to change with more votes).
 STOP_DISCORDANCE = 0.025
 
+#: A system pair's share of ties and "both bad" is shrunk toward the family's by this many
+#: votes: one tie among a pair's first votes is no pattern.
+EVEN_PRIOR_VOTES = 4.0
+
 SystemPair = tuple[SystemId, SystemId]
+
+
+def even_shares(wins: np.ndarray, even: np.ndarray) -> np.ndarray:
+    """Each two systems' expected share of ties and "both bad": of their own votes (``even``
+    of ``wins + wins.T``), shrunk toward the family's share by ``EVEN_PRIOR_VOTES``."""
+    compared = wins + wins.T
+    total = compared.sum()
+    family = float(even.sum() / total) if total else 0.0
+    return (even + EVEN_PRIOR_VOTES * family) / (compared + EVEN_PRIOR_VOTES)
 
 
 class OrderModel:
@@ -51,6 +69,8 @@ class OrderModel:
         self.names = sorted(set(systems))
         self.at = {name: i for i, name in enumerate(self.names)}
         self.wins = np.zeros((len(self.names), len(self.names)))
+        # Ties and "both bad" between each two systems (symmetric).
+        self.even = np.zeros((len(self.names), len(self.names)))
         self.votes = 0
         # Fits by win matrix: a peek at each outcome of the vote on screen, then the real
         # one, ask again for the same few.
@@ -83,6 +103,8 @@ class OrderModel:
             (j, i, even, 0.5),
         ):
             np.add.at(self.wins, (won[where], lost[where]), share * sign)
+        np.add.at(self.even, (i[even], j[even]), sign)
+        np.add.at(self.even, (j[even], i[even]), sign)
         self.votes += sign * int(left.sum() + right.sum() + even.sum())
 
     def _posterior(self) -> Any:  # a fitting.information.Posterior, loaded on use
@@ -96,12 +118,15 @@ class OrderModel:
         return found
 
     def best(self, pairs: Sequence[SystemPair]) -> SystemPair:
-        """The pair of ``pairs`` (sorted) whose next vote tells most about the order; the
-        first of them on a tie."""
+        """The pair of ``pairs`` (sorted) whose next vote tells most about the order, its
+        expected ties and "both bad" discounted; the first of them on a tie."""
         post = self._posterior()
         first = np.array([self.at[a] for a, _ in pairs], dtype=np.intp)
         second = np.array([self.at[b] for _, b in pairs], dtype=np.intp)
-        return pairs[int(np.argmax(fit.information.order_gain(post, first, second)))]
+        gain = fit.information.order_gain(post, first, second)
+        return pairs[
+            int(np.argmax(gain * (1.0 - even_shares(self.wins, self.even)[first, second])))
+        ]
 
     def expected_discordance(self) -> float:
         """The expected share of system pairs the fitted order has the wrong way round."""

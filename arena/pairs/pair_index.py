@@ -258,24 +258,30 @@ class PairIndex:
         last_case: CaseId | None,
         rng: np.random.Generator,
         prefer: Callable[[list[SystemPair]], SystemPair] | None = None,
+        avoid: SystemPair | None = None,
     ) -> PendingPair | None:
-        """The rule's choice among the open pairs, another case than ``last_case`` if any.
+        """The rule's choice among the open pairs, another case than ``last_case`` if any,
+        then another system pair than ``avoid`` if any.
 
         ``prefer``: once every system pair with pairs left has a vote, it names the
         system pair to draw from (``arena.pairs.adaptive``) instead of a draw among the
         least voted."""
         if not self.open_count:
             return None
-        # The open pairs of the last case are set aside unless nothing else is left.
-        aside = self._case_number.get(last_case) if last_case is not None else None
-        levels = [
-            s for s, level in self.groups.items() if any(g.left(aside) for g in level.values())
-        ]
-        if not levels:  # only the last case has pairs left: it may come again
-            aside, levels = None, list(self.groups)
+        # The open pairs of the last case, then those of ``avoid``, are set aside unless
+        # nothing else is left.
+        last = self._case_number.get(last_case) if last_case is not None else None
+        for aside, shunned in ((last, avoid), (last, None), (None, avoid), (None, None)):
+            levels = [
+                s
+                for s, level in self.groups.items()
+                if any(g.left(aside) for p, g in level.items() if p != shunned)
+            ]
+            if levels:
+                break
         skips = min(levels)
         level = self.groups[skips]
-        pairs = sorted(p for p, g in level.items() if g.left(aside))
+        pairs = sorted(p for p, g in level.items() if g.left(aside) and p != shunned)
         fewest = min(self.pair_votes[p] for p in pairs)
         if prefer is not None and fewest:
             drawn = [prefer(pairs)]

@@ -13,7 +13,11 @@ recorded seed, so a restart (or a crash) resumes exactly where it stopped:
   pair is the one whose next vote tells most about the board's order instead.
 - One vote per task and system pair in ``tests_then_votes`` families: a vote on one
   of their pairs closes the others.
-- Never the same case twice in a row when another case is available.
+- Never the same case twice in a row when another case is available; then never a
+  third pair of the same two systems in a row (a repeat included) when another system
+  pair has a pair left, or, once no unvoted pair is left, a repeat due. A rater who
+  cannot tell two systems apart is not served a run of them (with adaptive choice their
+  ties also lower their value: ``arena.pairs.adaptive``).
 - Sides: within a system pair each system sits left as often as right
   (difference at most 1); on a tie, the system placed left less often overall
   goes left; on a tie again, the generator decides. A repeat that would tip its
@@ -438,14 +442,27 @@ class LiveScheduler:
             return again
         rng = np.random.default_rng([self.seed, len(self.history)])
         last_case = self.history[-1].case_id if self.history else None
-        repeat = self._due_repeat(last_case, finished=not self.index.open_count)
+        avoid = self._run_of_two()
+        finished = not self.index.open_count
+        repeat = self._due_repeat(last_case, finished=finished, avoid=avoid)
         if repeat is not None:
             return repeat
-        chosen = self.index.pick(last_case, rng, self._chooser().best if self.adaptive else None)
+        chosen = self.index.pick(
+            last_case, rng, self._chooser().best if self.adaptive else None, avoid
+        )
         if chosen is None:
-            return None
+            # Nothing else is left: a repeat of the system pair shown twice may come.
+            return None if avoid is None else self._due_repeat(last_case, finished=finished)
         left, right = self._sides(chosen.output_a, chosen.output_b, rng)
         return NextPair(chosen.case_id, left, right)
+
+    def _run_of_two(self) -> SystemPair | None:
+        """The system pair of the last two presentations, if they share one: a third in a
+        row comes only when nothing else is left."""
+        if len(self.history) < 2:
+            return None
+        last, before = self._pair(self.history[-1]), self._pair(self.history[-2])
+        return last if last == before else None
 
     def peek_after(self, presentation_id: PresentationId) -> list[NextPair]:
         """The pairs that may come once ``presentation_id`` has an ordinary vote (not
@@ -488,14 +505,19 @@ class LiveScheduler:
         pair = system_pair(left, right)
         return self.in_pair[(pair, left)] > self.in_pair[(pair, right)]
 
-    def _due_repeat(self, last_case: CaseId | None, *, finished: bool) -> NextPair | None:
-        # The oldest due repeat of another case; only the recent ones are not due yet.
+    def _due_repeat(
+        self, last_case: CaseId | None, *, finished: bool, avoid: SystemPair | None = None
+    ) -> NextPair | None:
+        # The oldest due repeat of another case (and not of the system pair ``avoid``);
+        # only the recent ones are not due yet.
         now = len(self.history)
         first_due: Entry | None = None
         time_now = seconds(self.clock()) if self.repeats else None
         for position in self.repeats:
             entry = self.history[position]
             assert entry.gap is not None  # filed only with a gap
+            if avoid is not None and self._pair(entry) == avoid:
+                continue
             if entry.cast is not None and math.isnan(entry.cast):
                 entry.cast = seconds(entry.voted_at)
             if not repeat_due(

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.pairs.adaptive import ADAPTIVE, DEFAULT_PAIR_CHOICE
+from arena.pairs.adaptive import ADAPTIVE, DEFAULT_PAIR_CHOICE, even_shares
 from arena.pairs.scheduling import (
     Entry,
     NextPair,
@@ -124,13 +124,20 @@ class Scheduler:
             return again
         rng = np.random.default_rng([self.seed, len(self.history)])
         last_case = self.history[-1].case_id if self.history else None
-        fresh = self._fresh(rng, last_case)
-        repeat = self._due_repeat(last_case, finished=fresh is None)
+        # A third pair of the same two systems in a row only when nothing else is left.
+        last_two = {self._system_pair(s.left_output, s.right_output) for s in self.history[-2:]}
+        avoid = last_two.pop() if len(self.history) >= 2 and len(last_two) == 1 else None
+        fresh = self._fresh(rng, last_case, avoid)
+        repeat = self._due_repeat(last_case, finished=fresh is None, avoid=avoid)
         if repeat is not None:
             return repeat
+        if fresh is None and avoid is not None:
+            return self._due_repeat(last_case, finished=True)
         return fresh
 
-    def _fresh(self, rng: np.random.Generator, last_case: CaseId | None) -> NextPair | None:
+    def _fresh(
+        self, rng: np.random.Generator, last_case: CaseId | None, avoid: frozenset[str] | None
+    ) -> NextPair | None:
         voted = self._voted_units()
         open_ = [c for c in self.candidates if self._unit(c) not in voted]
         if not open_:
@@ -145,7 +152,17 @@ class Scheduler:
                 pair_votes[self._system_pair(s.left_output, s.right_output)] += 1
                 case_votes[s.case_id] += 1
         other_case = [c for c in open_ if c.case_id != last_case]
-        pool = other_case or open_
+        # Another case first, then another system pair than ``avoid``, if any.
+        pool = next(
+            group
+            for group in (
+                [c for c in other_case if self._system_pair(*_outputs(c)) != avoid],
+                other_case,
+                [c for c in open_ if self._system_pair(*_outputs(c)) != avoid],
+                open_,
+            )
+            if group
+        )
         # The fewest skips; then a system pair drawn among the least voted (or, with
         # adaptive choice after the coverage phase, the one of most use to the order).
         fewest_skips = min(skips[_key(*_outputs(c))] for c in pool)
@@ -177,6 +194,7 @@ class Scheduler:
         names = sorted(set(self.systems.values()))
         at = {name: i for i, name in enumerate(names)}
         wins = np.zeros((len(names), len(names)))
+        even = np.zeros((len(names), len(names)))
         for s in self.history:
             if s.vote_id is None or s.choice == "skip" or s.repeat_of is not None:
                 continue
@@ -188,13 +206,14 @@ class Scheduler:
             else:
                 wins[i, j] += 0.5
                 wins[j, i] += 0.5
+                even[i, j] += 1
+                even[j, i] += 1
         ordered = [tuple(sorted(p)) for p in pairs]
-        gains = information.order_gain(
-            information.posterior(wins),
-            np.array([at[a] for a, _ in ordered]),
-            np.array([at[b] for _, b in ordered]),
-        )
-        return pairs[int(np.argmax(gains))]
+        first = np.array([at[a] for a, _ in ordered])
+        second = np.array([at[b] for _, b in ordered])
+        gains = information.order_gain(information.posterior(wins), first, second)
+        # A tie tells nothing about which is ahead: the expected ties discount the gain.
+        return pairs[int(np.argmax(gains * (1.0 - even_shares(wins, even)[first, second])))]
 
     def _sides(
         self, a: OutputId, b: OutputId, rng: np.random.Generator
@@ -227,7 +246,9 @@ class Scheduler:
                     shown_left[a] += 1
         return shown_left[sl] > shown_left[sr]
 
-    def _due_repeat(self, last_case: CaseId | None, *, finished: bool) -> NextPair | None:
+    def _due_repeat(
+        self, last_case: CaseId | None, *, finished: bool, avoid: frozenset[str] | None = None
+    ) -> NextPair | None:
         repeated = {
             s.repeat_of for s in self.history if s.repeat_of is not None and s.vote_id is not None
         }
@@ -241,6 +262,7 @@ class Scheduler:
                 or s.repeat_of is not None
                 or s.presentation_id in repeated
                 or not is_repeat_chosen(s.vote_id, policy.share)
+                or self._system_pair(s.left_output, s.right_output) == avoid
             ):
                 continue
             # Long enough ago (a vote of unknown time is), and far enough back in the
