@@ -39,6 +39,16 @@ def ask_save_path(parent: QWidget, title: str, suggestion: Path, filters: str) -
     return path
 
 
+def ok_cancel(dialog: QDialog) -> QDialogButtonBox:
+    """OK and Cancel buttons that accept and reject ``dialog``."""
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+    )
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
+
+
 class CorrectionDialog(QDialog):
     """Why a correction is made (and, for a case's language, which language): the reason
     is stored with the event, so it says in a line what the rater saw."""
@@ -72,15 +82,10 @@ class CorrectionDialog(QDialog):
         if language is not None:
             form.addRow("&Language:", self.language)
         form.addRow("&Reason:", self.reason)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(label)
         layout.addLayout(form)
-        layout.addWidget(buttons)
+        layout.addWidget(ok_cancel(self))
         first: QWidget = self.language if language is not None else self.reason
         if choices:
             first = self.choice
