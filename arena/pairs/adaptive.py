@@ -24,6 +24,7 @@ import numpy as np
 
 from arena import fit
 from arena.ledger import Ledger, family_changes
+from arena.pairs import votes_left
 from arena.records import PAIR_CHOICES, SystemId
 
 #: How the scheduler picks the next system pair once each has a vote: a family records
@@ -49,6 +50,10 @@ STOP_DISCORDANCE = 0.025
 #: A system pair's share of ties and "both bad" is shrunk toward the family's by this many
 #: votes: one tie among a pair's first votes is no pattern.
 EVEN_PRIOR_VOTES = 4.0
+
+#: Two systems look alike to the rater when, at one-sided 95%, more than half of the votes
+#: between them are ties or "both bad" (``OrderModel.alike``): 4 of 4, 6 of 7, 8 of 10, 14 of 20.
+ALIKE_Z = 1.645
 
 SystemPair = tuple[SystemId, SystemId]
 
@@ -128,6 +133,30 @@ class OrderModel:
             int(np.argmax(gain * (1.0 - even_shares(self.wins, self.even)[first, second])))
         ]
 
+    def alike(self) -> SystemPair | None:
+        """The two systems the rater most plainly cannot tell apart: most likely (one-sided
+        95%, Wilson) to have more than half their votes ties or "both bad"; None when no two
+        systems are."""
+        compared = self.wins + self.wins.T
+        n = np.maximum(compared, 1.0)
+        share = self.even / n
+        z2 = ALIKE_Z * ALIKE_Z
+        low = (
+            share + z2 / (2 * n) - ALIKE_Z * np.sqrt(share * (1 - share) / n + z2 / (4 * n * n))
+        ) / (1 + z2 / n)
+        low[compared == 0] = 0.0
+        np.fill_diagonal(low, 0.0)
+        a, b = sorted(np.unravel_index(int(np.argmax(low)), low.shape))
+        return (self.names[a], self.names[b]) if low[a, b] > 0.5 else None
+
+    def closest(self) -> SystemPair:
+        """The two systems whose fitted strengths are nearest (at least two systems)."""
+        mean = self._posterior().mean
+        gap = np.abs(np.subtract.outer(mean, mean))
+        np.fill_diagonal(gap, np.inf)
+        a, b = sorted(np.unravel_index(int(np.argmin(gap)), gap.shape))
+        return (self.names[a], self.names[b])
+
     def expected_discordance(self) -> float:
         """The expected share of system pairs the fitted order has the wrong way round."""
         return fit.information.expected_discordance(self._posterior())
@@ -161,3 +190,22 @@ class OrderModel:
             self._posterior(), self.votes, self.stop_discordance()
         )
         return None if left is None else math.ceil(left)
+
+    def outlook(self, covered: bool, pairs_left: int) -> votes_left.VotesLeft:
+        """The model's reading of the votes left (``arena.pairs.votes_left``): ``covered``
+        as for ``settled``, ``pairs_left`` the pairs with no vote in force."""
+        read = votes_left.VotesLeft
+        if self.settled(covered):
+            return read(votes_left.SETTLED, pairs_left)
+        if pairs_left <= 0:
+            return read(votes_left.DONE, 0)
+        voted_pairs = int(np.count_nonzero(np.triu(self.wins + self.wins.T, k=1)))
+        if not covered or self.votes < 2 * voted_pairs:
+            return read(votes_left.TOO_EARLY, pairs_left)
+        alike = self.alike()
+        left = self.votes_to_settle(covered)
+        if alike is not None or left is None:
+            return read(votes_left.ALIKE, pairs_left, alike=alike or self.closest())
+        if left > pairs_left:
+            return read(votes_left.BEYOND, pairs_left)
+        return read(votes_left.ABOUT, pairs_left, votes=left)

@@ -63,6 +63,7 @@ from arena.pairs.adaptive import (
 )
 from arena.pairs.pair_index import PairIndex, PairKey, SystemPair, pair_key
 from arena.pairs.settling import PendingPair, PendingPairs
+from arena.pairs.votes_left import VotesLeft
 from arena.records import (
     CaseId,
     OutputId,
@@ -357,6 +358,12 @@ class LiveScheduler:
         """About how many more votes until ``order_settled`` (0: it is), or None when it
         cannot be told (a system pair with pairs for the rater has no vote yet)."""
         return self.model.votes_to_settle(self._covered())
+
+    def votes_left(self) -> VotesLeft:
+        """The model's reading of the votes left (``arena.pairs.votes_left``), before it is
+        held steady: the pairs left are those with no vote in force."""
+        voted, total = self.progress()
+        return self.model.outlook(self._covered(), total - voted)
 
     def _covered(self) -> bool:
         return all(self.index.pair_votes[p] for p in self.index.system_pairs())

@@ -25,6 +25,7 @@ from arena.ledger import Ledger, catalog, events, family_changes, soundness, vot
 from arena.ledger.history import family_history
 from arena.pairs import adaptive
 from arena.pairs.scheduling import LiveScheduler, NextPair, RepeatPolicy, Standing
+from arena.pairs.votes_left import Gauge, VotesLeft
 from arena.rating.leaks import LeakFinder
 from arena.records import (
     IDLE_CAP_MS,
@@ -113,6 +114,11 @@ class RatingSession:
             self._read(state)
         self._current: PairView | None = None
         self._shown_clock = 0.0
+        # The votes-left reading, steadied over this session's votes (not reset by a
+        # refresh), and the counts it was last read at.
+        self.gauge = Gauge()
+        self._gauged: tuple[bytes, tuple[int, int]] | None = None
+        self._votes_left: VotesLeft | None = None
 
     def refresh(self) -> None:
         """Re-read the family and its history: something outside this session changed them."""
@@ -149,9 +155,20 @@ class RatingSession:
         return self.scheduler.order_settled()
 
     def votes_to_settle(self) -> int | None:
-        """About how many more votes until ``order_settled`` (None: cannot be told yet;
-        ``LiveScheduler.votes_to_settle``)."""
+        """The model's guess at the votes until ``order_settled``, unsteadied and
+        uncapped (None: cannot be told yet; ``LiveScheduler.votes_to_settle``)."""
         return self.scheduler.votes_to_settle()
+
+    def votes_left(self) -> VotesLeft:
+        """What the status line says of the votes left: the model's reading, held steady
+        from vote to vote by this session's gauge (``arena.pairs.votes_left``). Asked
+        again with no vote between, it says the same."""
+        counted = (self.scheduler.model.wins.tobytes(), self.progress())
+        if counted != self._gauged:
+            self._gauged = counted
+            self._votes_left = self.gauge.update(self.scheduler.votes_left())
+        assert self._votes_left is not None
+        return self._votes_left
 
     def current(self) -> PairView | None:
         """The pair on screen, recording its presentation when it is first shown."""

@@ -26,6 +26,7 @@ from arena.family_state import output_columns
 from arena.ledger import Ledger, events, tallies, voting
 from arena.pairs.adaptive import OrderModel
 from arena.pairs.settling import TESTED_KINDS, Columns, Pairs, PendingPairs
+from arena.pairs.votes_left import SETTLED, Gauge
 from arena.rating import one_agent
 from arena.records import VOTED_KINDS, CaseId, Family, OutputId, SystemId
 
@@ -102,7 +103,7 @@ def _counted_row(ledger: Ledger, family: Family) -> dict[str, Any]:
         "votes": votes,
         "settled_pairs": settled,
         "pending_pairs": unvoted_pairs,
-        "votes_to_settle": votes_to_settle(ledger, family, systems),
+        "votes_to_settle": votes_to_settle(ledger, family, systems, unvoted_pairs),
     }
 
 
@@ -121,19 +122,26 @@ def unvoted(pending: PendingPairs, voted: Collection[tuple[OutputId, OutputId]])
     return len(pending) - int(np.count_nonzero(np.isin(held, keys)))
 
 
-def votes_to_settle(ledger: Ledger, family: Family, systems: AbstractSet[SystemId]) -> int | None:
-    """The window's estimate of the votes left until "the order is unlikely to change"
-    (``OrderModel.votes_to_settle``); None for a family without votes, or before each two
-    of its ``systems`` have a vote between them (status does not list the pairs, so a
-    system pair whose every pair the gates settle keeps it None, where the window, which
-    lists them, passes it by)."""
+def votes_to_settle(
+    ledger: Ledger, family: Family, systems: AbstractSet[SystemId], pairs_left: int
+) -> int | None:
+    """The figure the window's status line shows when a rating session starts on the
+    family as it stands (``OrderModel.outlook``, read by a new ``Gauge``; status keeps no
+    session to hold it steady): the votes left until "the order is unlikely to change",
+    two significant digits, never more than the ``pairs_left``; 0 once it would say so.
+    None where the window says it in words or says nothing: a family without votes,
+    before each two of its ``systems`` have a vote between them (status does not list
+    the pairs, so a system pair whose every pair the gates settle keeps it None, where
+    the window, which lists them, passes it by) or two votes a system pair, two systems
+    that look alike to the rater, more votes than the pairs left, or no pair left."""
     if family.kind not in VOTED_KINDS:
         return None
     lefts, rights, choices = tallies.system_votes(ledger, family.name)
     model = OrderModel({*systems, *lefts, *rights})
     if lefts:
         model.count_all(lefts, rights, choices)
-    return model.votes_to_settle(model.every_pair_voted())
+    shown = Gauge().update(model.outlook(model.every_pair_voted(), pairs_left))
+    return 0 if shown.kind == SETTLED else shown.votes
 
 
 def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
@@ -145,6 +153,7 @@ def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
     settlement = state.settlement
     votes = voting.votes_in_force(ledger, family.name)
     voted = {_pair(v.left_output, v.right_output) for v in votes}
+    pending = _pending(state, voted)
     return {
         "name": family.name,
         "kind": family.kind,
@@ -155,8 +164,8 @@ def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
         "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
         "votes": len(votes),
         "settled_pairs": len(settlement.settled),
-        "pending_pairs": _pending(state, voted),
-        "votes_to_settle": votes_to_settle(ledger, family, {o.system_id for o in outputs}),
+        "pending_pairs": pending,
+        "votes_to_settle": votes_to_settle(ledger, family, {o.system_id for o in outputs}, pending),
         **(_tested_counts(ledger, state) if family.kind in TESTED_KINDS else {}),
     }
 

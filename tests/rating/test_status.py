@@ -13,6 +13,7 @@ from arena.intake.outputs import FamilySettings, import_file
 from arena.ledger import catalog, events, tallies, verdicts, voting
 from arena.ledger.history import COLUMNS, family_history
 from arena.pairs.adaptive import OrderModel
+from arena.pairs.votes_left import ABOUT, ALIKE, BEYOND, SETTLED, TOO_EARLY, Gauge, VotesLeft
 from arena.rating.corrections import overrule, remove_output, retire_case, retract
 from arena.rating.session import RatingSession
 from arena.rating.status import family_status
@@ -182,6 +183,7 @@ def _listed(ledger, name):
             pending.add(frozenset((a.output_id, b.output_id)))
     votes = voting.votes_in_force(ledger, name)
     family = catalog.get_family(ledger, name)
+    left = len(pending - {frozenset((v.left_output, v.right_output)) for v in votes})
     return {
         "name": name,
         "kind": family.kind,
@@ -192,13 +194,14 @@ def _listed(ledger, name):
         "gate_failures": len(failing),
         "votes": len(votes),
         "settled_pairs": settled,
-        "pending_pairs": len(pending - {frozenset((v.left_output, v.right_output)) for v in votes}),
-        "votes_to_settle": _votes_to_settle(ledger, name, votes),
+        "pending_pairs": left,
+        "votes_to_settle": _votes_to_settle(ledger, name, votes, left),
     }
 
 
-def _votes_to_settle(ledger, name, votes):
-    """The scheduler's model of the first showings' votes, read as records."""
+def _votes_to_settle(ledger, name, votes, pairs_left):
+    """What a new session's status line would show, of the scheduler's model of the first
+    showings' votes read as records: its figure, 0 once settled, else None."""
     if catalog.get_family(ledger, name).kind not in VOTED_KINDS:
         return None
     system = {o.output_id: o.system_id for o in catalog.outputs(ledger, name)}
@@ -206,7 +209,8 @@ def _votes_to_settle(ledger, name, votes):
     for v in votes:
         if v.repeat_of is None:
             model.count(system[v.left_output], system[v.right_output], v.choice, +1)
-    return model.votes_to_settle(model.every_pair_voted())
+    shown = Gauge().update(model.outlook(model.every_pair_voted(), pairs_left))
+    return {SETTLED: 0, ABOUT: shown.votes}.get(shown.kind)
 
 
 def _as_listed(ledger):
@@ -392,13 +396,43 @@ def test_status_tells_about_how_many_votes_until_the_order_settles(ledger, tmp_p
             )
         return family_status(ledger, "o")[0]["votes_to_settle"]
 
+    def fresh():  # what a session opened now would show first
+        return Gauge().update(session.scheduler.votes_left())
+
     assert family_status(ledger, "o")[0]["votes_to_settle"] is None
     assert vote(5) is None  # one system pair has no vote yet
-    first = vote(1)
-    assert first == session.scheduler.votes_to_settle() and first > 0
-    later = vote(40)
-    assert later == session.scheduler.votes_to_settle() and later < first
+    assert fresh().kind == TOO_EARLY
+    assert vote(6) is None and fresh().kind == TOO_EARLY  # under two votes a system pair
+    # The model's guess is more votes than the pairs left: no figure, however rounded.
+    assert vote(1) is None and fresh() == VotesLeft(BEYOND, 240 - 12)
+    assert session.scheduler.votes_to_settle() > 240 - 12
+    first = vote(10)
+    pairs_left = 240 - 22
+    assert fresh() == VotesLeft(ABOUT, pairs_left, votes=first)
+    assert 0 < first <= pairs_left and first == float(f"{first:.2g}")
+    guess = session.scheduler.votes_to_settle()
+    assert abs(first - guess) <= 0.05 * guess  # the model's guess, rounded
+    later = vote(10)
+    assert later == fresh().votes and later < first
     while not session.order_settled():
         left = vote(1)
-        assert left is not None and (left == 0) == session.order_settled()
+        assert left is not None and left <= session.progress()[1] - session.progress()[0]
     assert vote(0) == 0
+
+
+def test_the_session_holds_the_votes_left_from_vote_to_vote(ledger, tmp_path):
+    systems = ("alpha", "beta", "gamma")
+    lines = [
+        native_line(f"c{c:02d}", s, f"{s} on c{c}: {ENGLISH}") for c in range(30) for s in systems
+    ]
+    import_file(ledger, _write(tmp_path, "o", lines), family="o", fmt="native")
+    session = RatingSession(ledger, "o", seed=2, repeat_share=0.0)
+    shown = []
+    for _ in range(40):
+        session.vote("tie")
+        shown.append(session.votes_left())
+        assert session.votes_left() is shown[-1]  # asked again with no vote between
+    assert shown[0].kind == TOO_EARLY and shown[-1].kind == ALIKE
+    gauge = session.gauge
+    session.refresh()  # the history read again: the gauge is the session's, kept
+    assert session.gauge is gauge and session.votes_left() == shown[-1]

@@ -393,16 +393,11 @@ class RatingPage(QWidget):
 
 
 def stop_note(session: RatingSession) -> str:
-    """The suggestion to stop (no claim about a system), or about how many votes until it
-    (two significant figures: an estimate, not a count)."""
-    if session.order_settled():
-        return "  ·  more votes are unlikely to change the order"
-    left = session.votes_to_settle()
-    return (
-        f"  ·  about {float(f'{left:.2g}'):,.0f} more votes until the order is unlikely to change"
-        if left
-        else ""
-    )
+    """The suggestion to stop (no claim about a system), or what can be said of the votes
+    until it: held steady by the session, never more than the pairs left, in words where
+    no figure can be believed (``arena.pairs.votes_left``)."""
+    note = session.votes_left().note()
+    return f"  ·  {note}" if note else ""
 
 
 def clock_text(seconds: float) -> str:
