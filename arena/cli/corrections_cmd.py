@@ -36,13 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     out = sub.add_parser("output", help="remove an output")
     osub = out.add_subparsers(dest="output_command", metavar="ACTION", required=True)
-    o = osub.add_parser("remove", help="take an output out of its family")
-    o.add_argument("output", metavar="OUTPUT", help="output id or its first 8+ characters")
+    o = _output_action(osub, "remove", "take an output out of its family")
     o.add_argument("--reason", required=True, help="why")
     _json(o, _remove)
 
-    o = sub.add_parser("overrule", help="set a gate's failing verdict on an output aside")
-    o.add_argument("output", metavar="OUTPUT", help="output id or its first 8+ characters")
+    o = _output_action(sub, "overrule", "set a gate's failing verdict on an output aside")
     o.add_argument("--gate", required=True, choices=GATES)
     o.add_argument("--reason", required=True, help="why the verdict is wrong")
     _json(o, _overrule)
@@ -59,13 +57,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _case_action(
-    csub: argparse._SubParsersAction, action: str, text: str
+    parent: argparse._SubParsersAction, action: str, text: str
 ) -> argparse.ArgumentParser:
     """An action on one case: it names the case and its family."""
-    c = csub.add_parser(action, help=text)
+    c = parent.add_parser(action, help=text)
     c.add_argument("case", metavar="CASE", help="the case id")
     c.add_argument("--family", required=True)
     return c
+
+
+def _output_action(
+    parent: argparse._SubParsersAction, action: str, text: str
+) -> argparse.ArgumentParser:
+    """An action on one output: it names the output (by its id or a prefix of it)."""
+    o = parent.add_parser(action, help=text)
+    o.add_argument("output", metavar="OUTPUT", help="output id or its first 8+ characters")
+    return o
 
 
 def _json(parser: argparse.ArgumentParser, handler) -> None:
