@@ -80,10 +80,11 @@ def _json(parser: argparse.ArgumentParser, handler) -> None:
     parser.set_defaults(handler=handler)
 
 
-Correct = Callable[[ModuleType, Ledger, argparse.Namespace], str]
+# What a correction command calls: the corrections module, the ledger, the arguments.
+_Call = Callable[[ModuleType, Ledger, argparse.Namespace], str]
 
 
-def _correction(call: Correct, what: str) -> Callable[[argparse.Namespace], int]:
+def _correction(call: _Call, what: str) -> Callable[[argparse.Namespace], int]:
     """A command that makes one correction of ``arena.rating.corrections`` and says what it
     did (``what``, filled in from the command's arguments) and how to undo it."""
 
