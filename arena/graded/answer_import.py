@@ -18,8 +18,8 @@ from arena.errors import BadInput
 from arena.graded.answer_files import Answer, AnswerFile, read_answers
 from arena.graded.collect import CollectedItem
 from arena.graded.graders import PARSER_VERSION
-from arena.graded.runs import _add_suite, _family, store_item, suite_of
-from arena.graded.suites import Suite, check_tier
+from arena.graded.runs import add_run_system, run_tier, store_item, suite_of
+from arena.graded.suites import Suite
 from arena.ledger import Ledger, catalog
 from arena.ledger import run_store as stored
 from arena.ledger.voting import new_id
@@ -87,12 +87,7 @@ def import_answers(
     redactor: Redactor | None = None,
 ) -> ImportReport:
     """Grade and store one run's answers from ``path`` for a suite the ledger holds."""
-    tier = check_tier(tier)
-    if tier == "reference" and not (revision and artifact_digest):
-        raise BadInput(
-            "a reference run names the artifact it pins: give --revision and --artifact-digest",
-            field="--tier",
-        )
+    tier = run_tier(tier, revision=revision, artifact_digest=artifact_digest)
     source = read_answers(path, fmt)
     model = _model(source, model)
     label = label or model
@@ -116,10 +111,7 @@ def import_answers(
             quantization=quantization,
             source=source.source,
         )
-        fam = _family(ledger, name, language)
-        _add_suite(ledger, fam, known)
-        system_id, _ = catalog.add_system(ledger, label, descriptor)
-        catalog.check_label(ledger, name, label, system_id)
+        fam, system_id = add_run_system(ledger, name, language, known, label, descriptor)
         if system_id in stored.runs(ledger, name):
             raise BadInput(
                 f"the run {label!r} already has answers in {name!r}; give the new answers "

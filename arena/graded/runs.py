@@ -24,7 +24,15 @@ from arena.graded.suites import Suite, Task, check_tier, grade, parse_suite
 from arena.ledger import Ledger, catalog, verdicts
 from arena.ledger import run_store as stored
 from arena.ledger.voting import new_id
-from arena.records import Case, CaseId, Family, Output, SystemId, output_id
+from arena.records import (
+    Case,
+    CaseId,
+    Family,
+    Output,
+    SystemDescriptor,
+    SystemId,
+    output_id,
+)
 
 
 def _family(ledger: Ledger, name: str, language: str) -> Family:
@@ -42,6 +50,34 @@ def _family(ledger: Ledger, name: str, language: str) -> Family:
     elif family.kind != "graded":
         raise BadInput(f"family {name!r} is a {family.kind} family, not graded", field="family")
     return family
+
+
+def run_tier(tier: str, *, revision: str | None, artifact_digest: str | None) -> str:
+    """``tier`` checked (``check_tier``): a reference run names the artifact it pins."""
+    tier = check_tier(tier)
+    if tier == "reference" and not (revision and artifact_digest):
+        raise BadInput(
+            "a reference run names the artifact it pins: give --revision and --artifact-digest",
+            field="--tier",
+        )
+    return tier
+
+
+def add_run_system(
+    ledger: Ledger,
+    name: str,
+    language: str,
+    suite: Suite,
+    label: str,
+    descriptor: SystemDescriptor,
+) -> tuple[Family, SystemId]:
+    """A run's graded family ``name`` (made if new) with ``suite``'s tasks as its cases,
+    and the run's system, labelled ``label`` in it."""
+    fam = _family(ledger, name, language)
+    _add_suite(ledger, fam, suite)
+    system_id, _ = catalog.add_system(ledger, label, descriptor)
+    catalog.check_label(ledger, name, label, system_id)
+    return fam, system_id
 
 
 def _add_suite(ledger: Ledger, family: Family, suite: Suite) -> None:
@@ -80,12 +116,7 @@ def collect_run(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> CollectReport:
     """Collect (or resume collecting) one run of ``suite``; each item is committed as it comes."""
-    tier = check_tier(tier)
-    if tier == "reference" and not (revision and artifact_digest):
-        raise BadInput(
-            "a reference run names the artifact it pins: give --revision and --artifact-digest",
-            field="--tier",
-        )
+    tier = run_tier(tier, revision=revision, artifact_digest=artifact_digest)
     settings.check()
     label = label or settings.model
     settings.check_secrets(label=label)
@@ -99,10 +130,7 @@ def collect_run(
         quantization=quantization,
     )
     with ledger.atomic():
-        fam = _family(ledger, name, language)
-        _add_suite(ledger, fam, suite)
-        system_id, _ = catalog.add_system(ledger, label, descriptor)
-        catalog.check_label(ledger, name, label, system_id)
+        fam, system_id = add_run_system(ledger, name, language, suite, label, descriptor)
         if system_id not in stored.runs(ledger, name):
             stored.add_run(ledger, name, system_id, suite.manifest_hash, tier, settings.endpoint)
     done = {
