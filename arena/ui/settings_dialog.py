@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from arena.ui.dialogs import ok_cancel
 from arena.ui.keys import ACTIONS, PORTABLE, KeyMap, default_key_map, problems
 
 KEYS_PER_ACTION = 2
@@ -68,12 +69,8 @@ class SettingsDialog(QDialog):
         self.message.setWordWrap(True)
         defaults = QPushButton("Restore default keys")
         defaults.clicked.connect(lambda: self._fill(default_key_map()))
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
+        buttons = ok_cancel(self)
         buttons.addButton(defaults, QDialogButtonBox.ButtonRole.ResetRole)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(grid)
         layout.addLayout(breaks)

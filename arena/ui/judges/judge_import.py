@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -25,6 +24,7 @@ from arena.errors import BadInput
 from arena.judges.importing import FORMATS, KINDS, JudgeImportReport, check_options, import_judge
 from arena.judges.verdict_files import BASELINE, Options
 from arena.ledger import Ledger
+from arena.ui.dialogs import ok_cancel
 
 BUNDLE = "bundle"  # a colleague's Arena bundle, checked against its signer first
 
@@ -72,11 +72,7 @@ class JudgeImportDialog(QDialog):
         form.addRow("&Baseline:", self.baseline)
         form.addRow("", self.first_turn)
         form.addRow("&Signer:", self.signer)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         note = QLabel("As `arena judges import` (docs/judges.md): all the file or nothing.")
         note.setObjectName("muted")
         layout = QVBoxLayout(self)
