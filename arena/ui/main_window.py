@@ -505,7 +505,8 @@ class MainWindow(QMainWindow):
         self.status.setText(texts[page]() if page in texts else "")
         # The status bar does not lay out a permanent widget that grows before its first
         # paint (the first pair's line stayed 6 px wide, one letter): lay it out now.
-        self.statusBar().layout().activate()
+        if (bar_layout := self.statusBar().layout()) is not None:
+            bar_layout.activate()
 
     # -- lifetime -------------------------------------------------------------
 
