@@ -30,6 +30,8 @@ from arena.records import VOTED_KINDS
 from arena.rounds.closing import voted_boards
 from arena.rounds.model import Board, Round, RoundSettings
 
+# How everything showing a preview names it, wherever it could be taken for a round.
+NOT_A_ROUND = "preview, not a round"
 # The chains whose rows change what a board fits: votes, their retractions, corrections.
 FITTED_CHAINS = ("votes", "retractions", "events")
 
@@ -95,6 +97,22 @@ class Previewer:
             fitted_at=now_iso(),
             seconds=time.perf_counter() - started,
         )
+
+
+# A worker process's previewers, by ledger file and family (``refit``): each keeps the
+# family's state between refits. Only ever filled in the process that refits.
+_previewers: dict[tuple[str, str], Previewer] = {}
+
+
+def refit(path: str, family: str, latest: Preview | None) -> Preview | None:
+    """The preview of ``family`` in the ledger file at ``path``, read on a read-only
+    connection of its own; None when nothing ``latest`` fitted has moved since. A worker
+    process's entry (arena.ui.board.preview_refresh)."""
+    previewer = _previewers.setdefault((path, family), Previewer(family))
+    with Ledger.open(path, readonly=True) as ledger:
+        if latest is not None and not newer(fitted_heads(ledger, family), latest):
+            return None
+        return previewer(ledger)
 
 
 def fitted_heads(ledger: Ledger, family: str) -> dict[str, dict[str, Any]]:

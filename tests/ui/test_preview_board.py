@@ -13,7 +13,7 @@ from arena.ledger import round_store as stored_rounds
 from arena.rounds import preview as preview_module
 from arena.rounds.model import RoundSettings
 from arena.rounds.preview import NOT_A_ROUND
-from arena.ui.board import close_round_dialog
+from arena.ui.board import close_round_dialog, preview_refresh
 from arena.ui.keys import PREVIEW_KEY
 
 VOTE_KEYS = (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_1)
@@ -27,7 +27,9 @@ def vote(qtbot, window, times: int) -> None:
 
 @pytest.fixture
 def held(monkeypatch):
-    """Refits that wait for ``release`` before fitting, recording where they ran."""
+    """Refits on the worker thread itself (not in a worker process, where no patch
+    reaches) that wait for the gate before fitting, recording where they ran."""
+    monkeypatch.setattr(preview_refresh, "IN_PROCESS", False)
     gate = threading.Event()
     ran: list[tuple[str, bool]] = []
     fit = preview_module.Previewer.__call__
@@ -99,6 +101,8 @@ def test_the_preview_is_marked_as_one_and_offers_no_export(qtbot, open_window, b
     assert "Intervals at close" in notes or "Uncertainty unavailable" in notes
     assert page.model.rows and all(r.ci95 is None for r in page.model.rows)
     assert stored_rounds.rounds(window.ledger, "big") == []
+    # Fitted in a worker process: no fit holds the interpreter the window's keys need.
+    assert page.refresh._pool is not None
 
 
 def test_the_key_toggles_between_the_preview_and_the_last_round(

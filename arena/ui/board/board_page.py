@@ -239,7 +239,7 @@ class BoardPage(QWidget):
 
     def clear(self) -> None:
         self.ledger, self.found = None, None
-        self.refresh.stop()
+        self.refresh.close()
         self.preview, self.previewing, self.preview_problem = None, False, ""
         self.round_box.clear()
         self.model.load(None, self.kind)
@@ -268,6 +268,9 @@ class BoardPage(QWidget):
 
     def _preview_ready(self, preview: Preview) -> None:
         self.preview, self.preview_problem = preview, ""
+        # Hidden (the rater votes), the page is drawn when shown: nothing more to do now.
+        if not self.isVisible():
+            return
         if self.previewing:
             self._fill_categories()
         else:
