@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
-from arena.cli.round_text import print_round
+from arena.cli.round_text import print_preview, print_round
 from arena.errors import BadInput
 from arena.rounds.anchor_words import anchor_why, unranked_entry
 from arena.texts import counted
@@ -64,6 +64,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("round", nargs="?", help="round id or prefix (default: the newest)")
     s.add_argument("--family", help="the newest round of this family")
     s.add_argument("--category", help="the board refitted on one category")
+    s.add_argument(
+        "--preview",
+        action="store_true",
+        help="with --family: the fit of the votes so far, stored nowhere (not a round)",
+    )
     s.add_argument("--json", action="store_true", help="print the round as JSON")
     s.set_defaults(handler=cmd_show)
 
@@ -135,6 +140,8 @@ def cmd_close(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from arena.rounds.closing import find_round
 
+    if args.preview:
+        return _show_preview(args)
     with open_ledger(args, readonly=True) as ledger:
         found = find_round(ledger, args.round, args.family)
     if found is None:
@@ -154,6 +161,28 @@ def cmd_show(args: argparse.Namespace) -> int:
         output.emit_json(public(found, args.category))
     else:
         print_round(found, args.category)
+    return 0
+
+
+def _show_preview(args: argparse.Namespace) -> int:
+    from arena.rounds.preview import preview
+
+    if args.family is None or args.round is not None:
+        raise BadInput(
+            "--preview shows a family's votes so far: give --family alone", field="--preview"
+        )
+    if args.json:
+        # JSON is how boards leave Arena; a preview never does.
+        raise BadInput("a preview is not a round and is never exported: no --json", field="--json")
+    with open_ledger(args, readonly=True) as ledger:
+        shown = preview(ledger, args.family)
+    if args.category and args.category not in shown.categories:
+        raise BadInput(
+            f"no category {args.category!r} in the votes so far; one of "
+            f"{', '.join(shown.categories)}",
+            field="--category",
+        )
+    print_preview(shown, args.category)
     return 0
 
 

@@ -18,6 +18,7 @@ from arena.rounds.board_vocabulary import (
 )
 from arena.rounds.known_limits import known_limits
 from arena.rounds.model import BoardRow, Round
+from arena.rounds.preview import NOT_A_ROUND, Preview
 from arena.rounds.round_records import PooledJudge
 from arena.rounds.settings_text import settings_lines
 from arena.texts import counted
@@ -69,6 +70,42 @@ def pooled_line(judge: PooledJudge) -> str:
         f"pooled: {judge.judge} ({judge.kind}), {counted(judge.verdicts, 'verdict')}, {fitted}"
         + (f", {left} left out" if left else "")
         + (f", {judge.unmatched} unmatched (no single output)" if judge.unmatched else "")
+    )
+
+
+def print_preview(shown: Preview, category: str | None = None) -> None:
+    """A preview as `round show --preview` prints it: its board, marked as not a round."""
+    board = shown.categories[category] if category else shown.board
+    settings = shown.settings
+    print(
+        f"{shown.family}: {NOT_A_ROUND}, the fit of {counted(shown.votes, 'vote')} so far"
+        + (f", category {category}" if category else "")
+        + f", fitted {shown.fitted_at} in {shown.seconds:.1f} s; stored nowhere"
+    )
+    if board.anchor is not None:
+        anchor = board.anchor
+        print(f"anchor: {anchor.label} ({anchor_why(anchor.reason, anchor.fallback)})")
+    ranked = [r for r in board.systems if not r.unranked]
+    headers, cells, right = board_table(shown.kind, ranked, category=bool(category))
+    print(output.table(headers, cells, right=right))
+    sure = board.uncertainty
+    if sure is not None and sure.available:
+        print("intervals: at close (the preview skips the bootstrap of the cases)")
+    elif (line := uncertainty_line(sure)) is not None:
+        print(line)
+    others = [r for r in board.systems if r.unranked]
+    if others:
+        print("unranked: " + ", ".join(unranked_entry(r.label, r.status) for r in others))
+    shown_marks = {m for r in ranked for m in marks(r, shown.kind)}
+    if "preliminary" in shown_marks:
+        print(f"preliminary: {preliminary_rule(settings.threshold)}")
+    if "far behind" in shown_marks:
+        print(f"far behind: {FAR_BEHIND}")
+    print(
+        f"fitted as a round closed now with the defaults would be ({settings.weighting} "
+        f"weighting, penalty λ {settings.penalty:g}, threshold {settings.threshold:g}, "
+        "the rater's votes alone), on the gate verdicts as last read; the summary and the "
+        "intervals come with a round (`arena round close`)"
     )
 
 

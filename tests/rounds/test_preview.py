@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli.main import main
 from arena.errors import BadInput
 from arena.intake.outputs import FamilySettings, import_file
 from arena.intake.votes import import_votes
@@ -144,3 +145,21 @@ def test_only_voted_families_have_a_preview(ledger, tmp_path):
         preview(ledger, "t")
     with pytest.raises(BadInput, match="no family"):
         preview(ledger, "nowhere")
+
+
+def test_round_show_preview_prints_the_board_as_not_a_round(voted, ledger_path, capsys):
+    shown = preview(voted, "f")
+    voted.close()  # the command opens the ledger itself
+    assert main(["--ledger", str(ledger_path), "round", "show", "--family", "f", "--preview"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("f: preview, not a round, the fit of 36 votes so far")
+    assert "intervals: at close" in out or "uncertainty unavailable" in out
+    top = next(r for r in shown.board.systems if r.rank == 1)
+    assert f"   1  {top.label}  " in out
+    assert (
+        main(
+            ["--ledger", str(ledger_path), "round", "show", "--family", "f", "--preview", "--json"]
+        )
+        == 2
+    )
+    assert "never exported" in capsys.readouterr().err
