@@ -46,8 +46,10 @@ class Preview:
     board: Board
     categories: dict[str, Board]
     votes: int  # the rater's votes in the fit
-    # Where the family's chains stood when it was fitted (``chain.heads``).
+    # Where the family's chains stood when it was fitted (``chain.heads``), and the
+    # outputs, gate verdicts and cases (``catalog.marks``).
     heads: dict[str, dict[str, Any]]
+    marks: dict[str, int]
     fitted_at: str
     seconds: float  # how long the fit took
     intervals: bool = False  # no bootstrap: a round's intervals come at its close
@@ -80,8 +82,8 @@ class Previewer:
                     f"{self.family} is a {found.kind} family: only voted families have a preview",
                     field="--preview",
                 )
-            heads = chain.heads(ledger, self.family)
-            stood = (catalog.marks(ledger), heads["events"], found)
+            heads, marks = chain.heads(ledger, self.family), catalog.marks(ledger)
+            stood = (marks, heads["events"], found)
             if self._state is None or self._state[0] != stood:
                 self._state = (stood, family_state.load(ledger, self.family))
             boards = voted_boards(ledger, self._state[1], self.settings, bootstrap=False)
@@ -94,6 +96,7 @@ class Previewer:
             categories=boards.categories,
             votes=votes,
             heads=heads,
+            marks=marks,
             fitted_at=now_iso(),
             seconds=time.perf_counter() - started,
         )
@@ -106,11 +109,16 @@ _previewers: dict[tuple[str, str], Previewer] = {}
 
 def refit(path: str, family: str, latest: Preview | None) -> Preview | None:
     """The preview of ``family`` in the ledger file at ``path``, read on a read-only
-    connection of its own; None when nothing ``latest`` fitted has moved since. A worker
-    process's entry (arena.ui.board.preview_refresh)."""
+    connection of its own; None when nothing ``latest`` fitted has moved since (its votes,
+    corrections, outputs and gate verdicts). A worker process's entry
+    (arena.ui.board.preview_refresh)."""
     previewer = _previewers.setdefault((path, family), Previewer(family))
     with Ledger.open(path, readonly=True) as ledger:
-        if latest is not None and not newer(fitted_heads(ledger, family), latest):
+        if (
+            latest is not None
+            and not newer(fitted_heads(ledger, family), latest)
+            and catalog.marks(ledger) == latest.marks
+        ):
             return None
         return previewer(ledger)
 

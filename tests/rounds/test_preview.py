@@ -13,7 +13,7 @@ from arena.ledger import Ledger, catalog, chain, events
 from arena.ledger import round_store as stored_rounds
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
-from arena.rounds.preview import Previewer, fitted_heads, newer, preview
+from arena.rounds.preview import Previewer, fitted_heads, newer, preview, refit
 from tests.conftest import native_line
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta")
@@ -163,3 +163,17 @@ def test_round_show_preview_prints_the_board_as_not_a_round(voted, ledger_path, 
         == 2
     )
     assert "never exported" in capsys.readouterr().err
+
+
+def test_refit_fits_again_only_what_moved(voted, ledger_path, tmp_path):
+    first = refit(str(ledger_path), "f", None)
+    assert first is not None and refit(str(ledger_path), "f", first) is None
+    # A new output moves the catalog, not the chains: the preview is fitted again.
+    path = tmp_path / "more.jsonl"
+    line = native_line("c0", "epsilon", "epsilon answers c0 plainly.", category="even")
+    path.write_text(line + "\n", "utf-8")
+    import_file(voted, path, family="f", fmt="native")
+    again = refit(str(ledger_path), "f", first)
+    assert again is not None and again.votes == first.votes
+    assert "epsilon" in {r.label for r in again.board.systems}
+    assert "epsilon" not in {r.label for r in first.board.systems}
