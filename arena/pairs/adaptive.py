@@ -10,8 +10,9 @@ the same votes give the same choice, so a restart resumes exactly.
 
 The model counts a tie as half a win each way, as informative as a decisive vote; but a
 tie says nothing about which of two systems is ahead. So a system pair's value is
-discounted by its expected share of ties and "both bad" (``even_shares``): the rater who
-cannot tell two systems apart is asked about them less, not again and again.
+discounted by its share of ties and "both bad", as low as its votes plausibly put it
+(``even_floor``): the rater who cannot tell two systems apart is asked about them less,
+not again and again, while a tie or two by chance changes little.
 """
 
 from __future__ import annotations
@@ -47,24 +48,28 @@ def choice_of(ledger: Ledger, family: str) -> str:
 #: the rater may stop (the order is unlikely to change with more votes).
 STOP_DISCORDANCE = 0.025
 
-#: A system pair's share of ties and "both bad" is shrunk toward the family's by this many
-#: votes: one tie among a pair's first votes is no pattern.
-EVEN_PRIOR_VOTES = 4.0
-
-#: Two systems look alike to the rater when, at one-sided 95%, more than half of the votes
-#: between them are ties or "both bad" (``OrderModel.alike``): 4 of 4, 6 of 7, 8 of 10, 14 of 20.
+#: How sure the share of ties and "both bad" between two systems must be (a one-sided 95%
+#: lower bound, ``even_floor``): it discounts their value, and two systems look alike to
+#: the rater when it is over half (``OrderModel.alike``): 4 of 4, 6 of 7, 8 of 10, 14 of 20.
 ALIKE_Z = 1.645
 
 SystemPair = tuple[SystemId, SystemId]
 
 
-def even_shares(wins: np.ndarray, even: np.ndarray) -> np.ndarray:
-    """Each two systems' expected share of ties and "both bad": of their own votes (``even``
-    of ``wins + wins.T``), shrunk toward the family's share by ``EVEN_PRIOR_VOTES``."""
+def even_floor(wins: np.ndarray, even: np.ndarray) -> np.ndarray:
+    """Each two systems' share of ties and "both bad" at the least, at one-sided 95%
+    (Wilson's lower bound; 0 where no vote is between them): a tie or two among a pair's
+    first votes is no pattern."""
     compared = wins + wins.T
-    total = compared.sum()
-    family = float(even.sum() / total) if total else 0.0
-    return (even + EVEN_PRIOR_VOTES * family) / (compared + EVEN_PRIOR_VOTES)
+    n = np.maximum(compared, 1.0)
+    share = even / n
+    z2 = ALIKE_Z * ALIKE_Z
+    low = (share + z2 / (2 * n) - ALIKE_Z * np.sqrt(share * (1 - share) / n + z2 / (4 * n * n))) / (
+        1 + z2 / n
+    )
+    low[compared == 0] = 0.0
+    np.fill_diagonal(low, 0.0)
+    return np.maximum(low, 0.0)
 
 
 class OrderModel:
@@ -129,23 +134,13 @@ class OrderModel:
         first = np.array([self.at[a] for a, _ in pairs], dtype=np.intp)
         second = np.array([self.at[b] for _, b in pairs], dtype=np.intp)
         gain = fit.information.order_gain(post, first, second)
-        return pairs[
-            int(np.argmax(gain * (1.0 - even_shares(self.wins, self.even)[first, second])))
-        ]
+        return pairs[int(np.argmax(gain * (1.0 - even_floor(self.wins, self.even)[first, second])))]
 
     def alike(self) -> SystemPair | None:
         """The two systems the rater most plainly cannot tell apart: most likely (one-sided
         95%, Wilson) to have more than half their votes ties or "both bad"; None when no two
         systems are."""
-        compared = self.wins + self.wins.T
-        n = np.maximum(compared, 1.0)
-        share = self.even / n
-        z2 = ALIKE_Z * ALIKE_Z
-        low = (
-            share + z2 / (2 * n) - ALIKE_Z * np.sqrt(share * (1 - share) / n + z2 / (4 * n * n))
-        ) / (1 + z2 / n)
-        low[compared == 0] = 0.0
-        np.fill_diagonal(low, 0.0)
+        low = even_floor(self.wins, self.even)
         a, b = sorted(np.unravel_index(int(np.argmax(low)), low.shape))
         return (self.names[a], self.names[b]) if low[a, b] > 0.5 else None
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.pairs.adaptive import ADAPTIVE, DEFAULT_PAIR_CHOICE, even_shares
+from arena.pairs.adaptive import ADAPTIVE, DEFAULT_PAIR_CHOICE, even_floor
 from arena.pairs.scheduling import (
     Entry,
     NextPair,
@@ -212,8 +212,8 @@ class Scheduler:
         first = np.array([at[a] for a, _ in ordered])
         second = np.array([at[b] for _, b in ordered])
         gains = information.order_gain(information.posterior(wins), first, second)
-        # A tie tells nothing about which is ahead: the expected ties discount the gain.
-        return pairs[int(np.argmax(gains * (1.0 - even_shares(wins, even)[first, second])))]
+        # A tie tells nothing about which is ahead: the ties, as few as plausible, discount it.
+        return pairs[int(np.argmax(gains * (1.0 - even_floor(wins, even)[first, second])))]
 
     def _sides(
         self, a: OutputId, b: OutputId, rng: np.random.Generator

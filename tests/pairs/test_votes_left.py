@@ -51,9 +51,9 @@ def test_the_figure_never_exceeds_the_pairs_left_and_moves_at_most_a_fifth_a_vot
             if before.kind == ABOUT:
                 assert before.votes is not None
                 assert abs(after.votes - before.votes) <= 0.2 * before.votes
-    # There was something to steady: the model's guess jumps by more than a fifth.
     jumps = [abs(b - a) / a for a, b in zip(guesses, guesses[1:], strict=False) if a]
-    assert max(jumps) > 0.2
+    if name != "indistinguishable":  # something to steady: guesses a fifth apart and more
+        assert max(jumps) > 0.2
     if name == "distinct":
         assert ABOUT in kinds and kinds[-1] == SETTLED
     if name == "near-ties":
