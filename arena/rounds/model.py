@@ -404,11 +404,6 @@ class Round:
     def systems(self) -> tuple[BoardRow, ...]:
         return self.board.systems
 
-    @property
-    def record(self) -> dict[str, Any] | None:
-        """The settings record as JSON (``settings_record`` is the typed one)."""
-        return self.settings_record.to_json() if self.settings_record is not None else None
-
     def recorded_settings(self) -> dict[str, Any]:
         """The settings as the round records them: the choices, the software, the events."""
         recorded = {
@@ -425,7 +420,9 @@ class Round:
         for name in self.absent:
             if name.startswith(SETTINGS_PREFIX):
                 recorded.pop(name.removeprefix(SETTINGS_PREFIX), None)
-        return {**recorded, **(self.record or {})}
+        if self.settings_record is not None:
+            recorded.update(self.settings_record.to_json())
+        return recorded
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the comparisons and receipts, as `round show --json` builds on."""

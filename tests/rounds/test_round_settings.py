@@ -98,7 +98,7 @@ def test_a_round_closed_before_the_record_is_still_shown():
         "chain_heads": {},
     }
     found = Round.from_json(shown)
-    assert found.record is None and found.case_ids is None
+    assert found.settings_record is None and found.case_ids is None
     assert not set(RECORD_KEYS) & set(public(found)["settings"])
     lines = footer(found)
     assert "  software: arena 0.0.9" in lines
