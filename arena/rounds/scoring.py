@@ -77,6 +77,17 @@ def sides(comparisons: Comparisons, index: dict[SystemId, int]) -> tuple[np.ndar
     )
 
 
+def live_games(
+    comparisons: Comparisons, weights: np.ndarray, systems: Sequence[SystemId]
+) -> tuple[dict[SystemId, int], np.ndarray, tuple[np.ndarray, ...]]:
+    """What a fit of the board takes: the systems' positions, which comparisons count
+    (weight > 0), and those as the fit's games (positions a and b, outcomes, weights)."""
+    index = {s: i for i, s in enumerate(systems)}
+    live = weights > 0
+    a, b = (side[live] for side in sides(comparisons, index))
+    return index, live, (a, b, comparisons["y"][live], weights[live])
+
+
 def fit_board(
     comparisons: Comparisons,
     weights: np.ndarray,
@@ -86,14 +97,9 @@ def fit_board(
     settings: RoundSettings,
 ) -> BoardFit:
     """Points, ranks and marks of every system from the weighted comparisons."""
-    index = {s: i for i, s in enumerate(systems)}
-    live = weights > 0
-    a, b = (side[live] for side in sides(comparisons, index))
+    index, live, games = live_games(comparisons, weights, systems)
     result = fit.fit_points(
-        a,
-        b,
-        comparisons["y"][live],
-        weights[live],
+        *games,
         n_systems=len(systems),
         penalty=settings.penalty,
         anchor=index.get(reference) if reference is not None else None,

@@ -25,7 +25,7 @@ from arena.records import SystemId
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.model import RoundSettings
 from arena.rounds.round_records import Regime, Region, Uncertainty
-from arena.rounds.scoring import BoardFit, sides
+from arena.rounds.scoring import BoardFit, live_games, sides
 
 # A board's uncertainty record and each ranked system's interval (none outside the region).
 Found = tuple[Uncertainty, dict[SystemId, list[float]]]
@@ -147,14 +147,9 @@ def intervals(
     )
     if reason is not None or not bootstrap:
         return record, {}
-    index = {s: i for i, s in enumerate(systems)}
-    live = weights > 0
-    a, b = (side[live] for side in sides(comparisons, index))
+    index, live, games = live_games(comparisons, weights, systems)
     result = fit.bootstrap_points(
-        a,
-        b,
-        comparisons["y"][live],
-        weights[live],
+        *games,
         cluster=case_clusters(comparisons)[live],
         n_systems=len(systems),
         rng=np.random.default_rng([settings.seed, stream(category)]),
