@@ -424,14 +424,20 @@ class Round:
             recorded.update(self.settings_record.to_json())
         return recorded
 
-    def to_json(self) -> dict[str, Any]:
-        """Everything but the comparisons and receipts, as `round show --json` builds on."""
-        shown = {
+    def _heading(self) -> dict[str, Any]:
+        """What every JSON view of the round starts with."""
+        return {
             "round": self.round_id,
             "family": self.family,
             "kind": self.kind,
             "closed_at": self.closed_at,
             "settings": self.recorded_settings(),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything but the comparisons and receipts, as `round show --json` builds on."""
+        shown = {
+            **self._heading(),
             **self.board.to_json(),
             "categories": {k: v.to_json() for k, v in self.categories.items()},
             "summary": self.summary.to_json(),
@@ -449,11 +455,7 @@ class Round:
         refit: the settings, one board and the summary."""
         board = self.categories[category] if category else self.board
         shown = {
-            "round": self.round_id,
-            "family": self.family,
-            "kind": self.kind,
-            "closed_at": self.closed_at,
-            "settings": self.recorded_settings(),
+            **self._heading(),
             "anchor": board.anchor.to_json() if board.anchor else None,
             "systems": [r.shown_json(category=bool(category)) for r in board.systems],
             "summary": self.summary.to_json(),
