@@ -112,7 +112,7 @@ class UnsoundLedger(LedgerError):
     def __init__(self, path: str, family: str, problems: list[str]) -> None:
         self.problems = problems
         super().__init__(
-            f"{len(problems)} problem(s) found in {path} where family {family!r} is read; "
+            f"problems found in {path} where family {family!r} is read ({len(problems)} in all); "
             "nothing was written, signed or sent (`arena check` lists the whole ledger's):\n"
             + "\n".join(problems)
         )

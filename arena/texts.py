@@ -35,8 +35,8 @@ def text_key(text: str) -> str:
     return sha256_hex(normalise_text(text))
 
 
-def counted(n: int, noun: str, plural: str | None = None) -> str:
+def counted(n: int, noun: str, plural: str | None = None, *, shown: str | None = None) -> str:
     """``n`` and ``noun`` in the number it takes: ``1 case``, ``2 cases``, ``0 cases``
     (``plural`` where adding "s" does not make it: ``counted(2, "case in doubt", "cases in
-    doubt")``)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+    doubt")``; ``shown``: how ``n`` is written, e.g. ``"1,200+"``)."""
+    return f"{n if shown is None else shown} {noun if n == 1 else plural or noun + 's'}"

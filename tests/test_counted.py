@@ -12,6 +12,9 @@ def test_one_takes_the_singular_every_other_count_the_plural():
     assert counted(1, "flagged pair") == "1 flagged pair"
     assert counted(1, "case in doubt", "cases in doubt") == "1 case in doubt"
     assert counted(3, "case in doubt", "cases in doubt") == "3 cases in doubt"
+    # The number as written may differ from the count; the noun follows the count.
+    assert counted(1200, "record", shown="1,200+") == "1,200+ records"
+    assert counted(1, "case", shown="1") == "1 case"
 
 
 def test_failing_verdicts_count_those_that_settle_and_name_the_others():

@@ -10,6 +10,7 @@ from pathlib import Path
 from arena.cli import output
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput, LedgerError
+from arena.texts import counted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -87,7 +88,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{ledger.path}: ok (integrity, foreign keys, every hash chain and seal)")
         print(f"head digest: {newest}")
     if problems:
-        raise LedgerError(f"{len(problems)} problem(s) found in {ledger.path}")
+        raise LedgerError(f"{counted(len(problems), 'problem')} found in {ledger.path}")
     return 0
 
 

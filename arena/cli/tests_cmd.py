@@ -143,7 +143,7 @@ def cmd_tests_run(args: argparse.Namespace) -> int:
             )
     if summary.leftovers.folders:
         output.error(
-            f"removed {summary.leftovers.folders} trial folder(s) left by an earlier run "
+            f"removed {counted(summary.leftovers.folders, 'trial folder')} left by an earlier run "
             f"that was killed ({summary.leftovers.bytes / 1e6:.1f} MB)"
         )
     if args.json:

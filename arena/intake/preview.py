@@ -19,6 +19,7 @@ from arena.intake.family_settings import FamilySettings
 from arena.intake.readers import DEFAULT_KINDS, READERS, ReadOptions, guess_format
 from arena.intake.readers.sniff import sniff_format
 from arena.records import Family
+from arena.texts import counted
 
 # Records read to preview a file: enough to count a large benchmark, quick on a laptop.
 PREVIEW_RECORDS = 50_000
@@ -126,10 +127,11 @@ def _settings(family: Family) -> str:
 def plan(preview: FilePreview, family: Family, *, new: bool) -> str:
     """What importing ``preview`` into ``family`` (``new``: created by the import) does."""
     count = f"{preview.records:,}" + ("" if preview.complete else "+")
-    systems = len(preview.systems)
+    records = counted(preview.records, "record", shown=count)
+    cases = counted(preview.cases, "case", shown=f"{preview.cases:,}")
     text = (
-        f"{count} records ({systems} system{'s' * (systems != 1)}, {preview.cases:,} "
-        f"cases, {preview.fmt}) into {'new family' if new else 'family'} {family.name} "
+        f"{records} ({counted(len(preview.systems), 'system')}, {cases}, {preview.fmt}) into "
+        f"{'new family' if new else 'family'} {family.name} "
         f"({_settings(family)}). Every new output is screened by the gates."
     )
     if family.kind in TESTED and not preview.results:

@@ -45,7 +45,7 @@ def test_a_native_file_brings_its_family_settings(tmp_path):
     family = new_family(preview, "f", FamilySettings())
     assert (family.kind, family.max_chars) == ("tests", 90)
     assert "None of them has a test result" in plan(preview, family, new=True)
-    assert plan(preview, Family("f"), new=False).startswith("1 records (1 system, 1 cases")
+    assert plan(preview, Family("f"), new=False).startswith("1 record (1 system, 1 case,")
 
 
 def test_a_bad_record_is_refused_as_the_import_would(tmp_path):

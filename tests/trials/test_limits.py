@@ -212,7 +212,7 @@ def test_a_killed_runs_folders_are_gone_after_the_next_run(project, tmp_path):
     )
     _, err = again.communicate(timeout=60)
     assert again.returncode == 0, err
-    assert "removed 1 trial folder(s) left by an earlier run that was killed" in err
+    assert "removed 1 trial folder left by an earlier run that was killed" in err
     assert list(base.iterdir()) == []
 
 

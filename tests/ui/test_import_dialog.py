@@ -61,7 +61,7 @@ def test_an_existing_family_keeps_its_settings_and_the_plan_says_so(qtbot, bench
     dialog.family.setEditText("prose")
     assert not dialog.kind.isEnabled() and not dialog.language.isEnabled()
     assert dialog.plan.text().startswith(
-        "1 records (1 system, 1 cases, native) into family prose (votes, en"
+        "1 record (1 system, 1 case, native) into family prose (votes, en"
     )
     assert dialog.choice().create is False and dialog.choice().settings is None
 
