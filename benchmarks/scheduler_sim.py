@@ -15,8 +15,9 @@ rater, then votes one pair at a time, in sessions of 150 votes, chosen by:
 - ``coverage``: the real scheduler (``arena.pairs.scheduling``), coverage-first;
 - ``adaptive``: the real scheduler, adaptive (``arena.pairs.adaptive``): coverage
   until every system pair has a vote, then the system pair whose vote tells most
-  about the order by the votes of the session's half (odd or even sessions), with
-  every promise of the coverage rule kept;
+  about the order by the votes of the session's half (odd or even sessions), its ties
+  and "both bad" discounted, with every promise of the coverage rule kept (no third
+  pair of one system pair in a row among them);
 - ``uniform``: an open pair drawn uniformly at random, sides at random;
 - ``reference``: our implementation of the published method, active sampling by
   expected information gain (Mikhailiuk et al., ICPR 2020): a Thurstone model with a
