@@ -230,6 +230,24 @@ class ActionHost(Protocol):
     def addAction(self, action: QAction) -> None: ...  # noqa: N802 (Qt's name)
 
 
+def page_action(
+    page: ActionHost,
+    label: str,
+    keys: Sequence[str],
+    slot: Callable[[], object],
+    *,
+    owner: QObject,
+) -> QAction:
+    """An action of ``page`` (a child of ``owner``) calling ``slot``, its ``keys`` acting
+    only while the page has the focus: elsewhere these keys are the rater's."""
+    action = QAction(label, owner)
+    action.setShortcuts([QKeySequence(k) for k in keys])
+    action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    action.triggered.connect(lambda _checked=False: slot())
+    page.addAction(action)
+    return action
+
+
 def page_actions(
     page: ActionHost,
     specs: Sequence[KeyAction],
@@ -245,13 +263,8 @@ def page_actions(
     ``controls`` and in ``buttons``."""
     actions = {}
     for spec in specs:
-        action = QAction(spec.label, owner)
         keys = default_keys(spec)
-        action.setShortcuts([QKeySequence(k) for k in keys])
-        # Only while this page has the focus: elsewhere these keys are the rater's.
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(lambda _checked=False, slot=slots[spec.name]: slot())
-        page.addAction(action)
+        action = page_action(page, spec.label, keys, slots[spec.name], owner=owner)
         actions[spec.name] = action
         if spec.name in labels:
             button = QPushButton(f"{labels[spec.name]}  [{display(keys[:1])}]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 
 def page_titles() -> tuple[QLabel, QLabel]:
@@ -15,6 +15,19 @@ def page_titles() -> tuple[QLabel, QLabel]:
     subtitle = QLabel()
     subtitle.setObjectName("muted")
     return title, subtitle
+
+
+def two_panes(
+    first: QWidget, second: QWidget, *, stretch: tuple[int, int], widths: tuple[int, int]
+) -> QSplitter:
+    """``first`` beside ``second``, sharing spare width as ``stretch`` says and opening at
+    ``widths`` (a 1280-pixel window's)."""
+    split = QSplitter()
+    for i, pane in enumerate((first, second)):
+        split.addWidget(pane)
+        split.setStretchFactor(i, stretch[i])
+    split.setSizes(list(widths))
+    return split
 
 
 def lay_out_page(

@@ -14,14 +14,13 @@ votes newer than its last round (or votes and no round).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QColor, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -43,9 +42,9 @@ from arena.ui.board.board_table import BoardTable
 from arena.ui.board.board_texts import BoardTexts, when
 from arena.ui.board.preview_refresh import PreviewRefresh
 from arena.ui.board.settings_panel import SidePanels
-from arena.ui.keys import PREVIEW_KEY
+from arena.ui.keys import PREVIEW_KEY, page_action
 from arena.ui.operations import Changes
-from arena.ui.pages import lay_out_page, page_titles
+from arena.ui.pages import lay_out_page, page_titles, two_panes
 from arena.ui.tables import pick_rows
 from arena.ui.theme import Theme
 
@@ -102,11 +101,13 @@ class BoardPage(BoardTexts, QWidget):
         self.preview_button = QPushButton()
         self.preview_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.preview_button.setCheckable(True)
-        preview_action = QAction("Preview of the votes so far, or the last round", self)
-        preview_action.setShortcut(QKeySequence(PREVIEW_KEY))
-        preview_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        preview_action.triggered.connect(self.toggle_preview)
-        self.addAction(preview_action)
+        preview_action = page_action(
+            self,
+            "Preview of the votes so far, or the last round",
+            (PREVIEW_KEY,),
+            self.toggle_preview,
+            owner=self,
+        )
         self.preview_button.clicked.connect(preview_action.trigger)
         controls.addWidget(self.preview_button)
         for widget in (round_label, self.round_box, category_label, self.category_box):
@@ -148,12 +149,7 @@ class BoardPage(BoardTexts, QWidget):
             board_layout.addWidget(part)
         board_layout.addStretch(1)
 
-        split = QSplitter()
-        split.addWidget(board)
-        split.addWidget(self.side)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
-        split.setSizes([900, 330])
+        split = two_panes(board, self.side, stretch=(3, 1), widths=(900, 330))
 
         lay_out_page(self, (self.title, self.subtitle), controls, split)
         self.setFocusProxy(self.table)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -21,7 +20,7 @@ from arena.rounds.model import Round
 from arena.rounds.preview import NOT_A_ROUND, Preview
 from arena.rounds.settings_text import settings_lines
 from arena.ui.board.summary_panel import SummaryPanel
-from arena.ui.keys import SETTINGS_KEY
+from arena.ui.keys import SETTINGS_KEY, page_action
 from arena.ui.theme import Theme
 
 
@@ -82,11 +81,7 @@ class SidePanels(QStackedWidget):
     def toggle_button(self, page: QWidget) -> QPushButton:
         """The button that toggles the panels, its key (``SETTINGS_KEY``) acting while
         ``page`` has the focus, like the Gates page's keys: elsewhere it is the rater's."""
-        action = QAction("Round settings", page)
-        action.setShortcut(QKeySequence(SETTINGS_KEY))
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(self.toggle)
-        page.addAction(action)
+        action = page_action(page, "Round settings", (SETTINGS_KEY,), self.toggle, owner=page)
         self.button.clicked.connect(action.trigger)
         return self.button
 

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSplitter,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -36,7 +35,7 @@ from arena.ui.gates.gates_data import GatesData, ReadingCache
 from arena.ui.gates.gates_detail import VerdictDetail
 from arena.ui.gates.gates_tree import GROUPINGS, FailureTree, Key, key_of
 from arena.ui.operations import Changes, LedgerOps
-from arena.ui.pages import lay_out_page, page_titles
+from arena.ui.pages import lay_out_page, page_titles, two_panes
 from arena.ui.scroll_keep import areas_in, keep_scroll
 from arena.ui.theme import Theme
 
@@ -97,12 +96,7 @@ class GatesPage(QWidget):
         left_layout.addWidget(self.corrections_title)
         left_layout.addWidget(self.corrections, 1)
         self.detail = VerdictDetail(theme)
-        split = QSplitter()
-        split.addWidget(left)
-        split.addWidget(self.detail)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
-        split.setSizes([560, 640])
+        split = two_panes(left, self.detail, stretch=(1, 1), widths=(560, 640))
         self.message = QLabel()
         self.message.setObjectName("muted")
         self.message.setWordWrap(True)
