@@ -4,10 +4,7 @@ import of the same file with --language ja."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +14,7 @@ from arena.cli.main import main as arena_main
 from arena.gates.screening import failures
 from arena.ledger import Ledger, catalog
 from tests.japanese_answers import ENGLISH_ANSWERS
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ui.real_window import artefacts, run_under_xvfb
 
 
 def _language_failures(path: Path, family: str) -> set[tuple[str, str, str]]:
@@ -32,29 +28,9 @@ def _language_failures(path: Path, family: str) -> set[tuple[str, str, str]]:
     reason="xvfb-run and xdotool are needed to drive the real window",
 )
 def test_keys_create_a_japanese_family_through_the_import_dialog(tmp_path, capsys):
-    out = Path(os.environ.get("ARENA_TEST_ARTEFACTS", tmp_path / "shots"))
-    out.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [
-            "xvfb-run",
-            "-a",
-            "-s",
-            "-screen 0 1280x800x24",
-            sys.executable,
-            "-m",
-            "tests.ui.xvfb_import",
-            str(tmp_path),
-            str(out),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "into jmt-ja (new family)" in done.stdout
+    out = artefacts(tmp_path / "shots")
+    printed = run_under_xvfb("tests.ui.xvfb_import", tmp_path, out, timeout=240)
+    assert "into jmt-ja (new family)" in printed
     assert (out / "import-dialog.png").stat().st_size > 10_000
     window = tmp_path / "window.sqlite"
     with Ledger.open(window, readonly=True) as ledger:

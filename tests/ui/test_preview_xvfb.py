@@ -8,17 +8,13 @@ writes ``board-preview.png`` (docs/window.md shows it): the board of ``prose``
 
 from __future__ import annotations
 
-import os
-import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-import pytest
+from tests.ui.real_window import needs_xvfb, run_under_xvfb
 
-ROOT = Path(__file__).resolve().parents[2]
 SHOT = "board-preview.png"
 
 
@@ -54,19 +50,9 @@ def main(out: Path) -> None:
         window.close()
 
 
-@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="xvfb-run is not installed")
+@needs_xvfb
 def test_the_preview_board_at_1280_by_800_under_xvfb(tmp_path):
-    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "PYTHONPATH": str(ROOT)}
-    command = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-m"]
-    result = subprocess.run(
-        [*command, "tests.ui.test_preview_xvfb", str(tmp_path)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    run_under_xvfb("tests.ui.test_preview_xvfb", tmp_path)
     shot = (tmp_path / SHOT).read_bytes()
     assert struct.unpack(">II", shot[16:24]) == (1280, 800)  # the PNG header's size
     assert 10_000 < len(shot) < 200_000
