@@ -91,7 +91,7 @@ class RatingSession:
         the family's, `arena family set --pairs`)."""
         found = catalog.get_family(ledger, family)
         if found is None:
-            raise BadInput(f"no family named {family!r}", field="--family")
+            raise catalog.no_such_family(ledger, family)
         if found.kind == "graded":
             raise BadInput(
                 f"{family} is a graded family: graders score it, not votes", field="--family"
