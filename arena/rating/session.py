@@ -154,11 +154,6 @@ class RatingSession:
         the rater may stop; ``LiveScheduler.order_settled``)."""
         return self.scheduler.order_settled()
 
-    def votes_to_settle(self) -> int | None:
-        """The model's guess at the votes until ``order_settled``, unsteadied and
-        uncapped (None: cannot be told yet; ``LiveScheduler.votes_to_settle``)."""
-        return self.scheduler.votes_to_settle()
-
     def votes_left(self) -> VotesLeft:
         """What the status line says of the votes left: the model's reading, held steady
         from vote to vote by this session's gauge (``arena.pairs.votes_left``). Asked
