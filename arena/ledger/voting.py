@@ -261,3 +261,16 @@ def vote_times(ledger: Ledger, family: str) -> dict[str, str]:
     return dict(
         ledger.conn.execute("SELECT vote_id, voted_at FROM votes WHERE family = ?", [family])
     )
+
+
+def raters(ledger: Ledger, family: str | None = None) -> list[str]:
+    """Everyone who voted or sat a session (in ``family``, or in any), in the order they
+    first appear; the settler, which votes on nothing, is no rater."""
+    where, params = ("WHERE family = ?", [family]) if family is not None else ("", [])
+    rows = ledger.conn.execute(
+        f"SELECT actor, MIN(at) FROM (SELECT actor, started_at AS at FROM sessions {where} "
+        f"UNION ALL SELECT actor, voted_at FROM votes {where}) WHERE actor != 'settler' "
+        "GROUP BY actor ORDER BY MIN(at), actor",
+        params + params,
+    ).fetchall()
+    return [actor for actor, _ in rows]
