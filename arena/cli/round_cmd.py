@@ -91,9 +91,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print the board as JSON")
     b.set_defaults(handler=cmd_fit)
 
-    v = sub.add_parser("import-votes", help="import votes cast elsewhere (JSON Lines)")
-    v.add_argument("file", type=Path, help="the vote log (docs/formats.md)")
+    v = sub.add_parser(
+        "import-votes", help="import votes cast elsewhere (JSON Lines, or a colleague's bundle)"
+    )
+    v.add_argument(
+        "file",
+        type=Path,
+        help="the vote log (docs/formats.md), or a colleague's signed bundle (folder or .zip)",
+    )
     v.add_argument("--family", required=True, help="the family the votes are on")
+    v.add_argument(
+        "--signer",
+        metavar="FINGERPRINT",
+        help="a bundle: the fingerprint of the colleague's key (`arena key` on their machine); "
+        "the bundle is imported only if it verifies as signed by it",
+    )
+    v.add_argument(
+        "--rater",
+        metavar="NAME",
+        dest="colleague",
+        help="a bundle: the colleague's name in this ledger, needed when their votes carry the "
+        "default name 'rater' or a name taken here; remembered for their key",
+    )
     v.add_argument(
         "--api-key-env",
         action="append",
@@ -192,10 +211,20 @@ def public(found: Round, category: str | None = None) -> dict[str, Any]:
 
 
 def cmd_import_votes(args: argparse.Namespace) -> int:
+    from arena.bundle.colleague_bundle import is_bundle
     from arena.intake.votes import import_votes
     from arena.ledger import soundness
     from arena.redact import DEFAULT_SECRET_ENVS, Redactor
 
+    if is_bundle(args.file):
+        return _import_bundle_votes(args)
+    for given, option in ((args.signer, "--signer"), (args.colleague, "--rater")):
+        if given is not None:
+            raise BadInput(
+                f"{args.file} is not a bundle (a folder or .zip holding manifest.json): "
+                f"{option} goes with a colleague's bundle; a vote log names each vote's rater",
+                field=option,
+            )
     redactor = Redactor.from_environment(DEFAULT_SECRET_ENVS + tuple(args.api_key_env))
     with open_ledger(args) as ledger, output.progress_bar(args.file, "votes") as advance:
         soundness.require_sound(ledger, args.family, soundness.VOTING)
@@ -207,6 +236,33 @@ def cmd_import_votes(args: argparse.Namespace) -> int:
     else:
         print(
             f"{args.file}: {counted(report.records, 'vote')} read, {report.votes_added} new, "
+            f"{counted(report.sessions_added, 'new session')} in {report.family}"
+        )
+    return 0
+
+
+def _import_bundle_votes(args: argparse.Namespace) -> int:
+    from arena.bundle.colleague_votes import import_colleague_votes
+    from arena.ledger import soundness
+
+    if args.signer is None:
+        raise BadInput(
+            f"{args.file} is a bundle: give --signer FINGERPRINT, the colleague's key "
+            "(`arena key` on their machine), so that it is imported only if they signed it",
+            field="--signer",
+        )
+    with open_ledger(args) as ledger:
+        soundness.require_sound(ledger, args.family, soundness.VOTING)
+        report = import_colleague_votes(
+            ledger, args.file, family=args.family, signer=args.signer, rater=args.colleague
+        )
+    if args.json:
+        output.emit_json({**report.__dict__, "raters": list(report.raters)})
+    else:
+        print(
+            f"{args.file}: {counted(report.records, 'vote')} of {', '.join(report.raters)} "
+            f"read (signed by {report.signer}), {report.votes_added} new, "
+            f"{counted(report.retractions_added, 'new retraction')}, "
             f"{counted(report.sessions_added, 'new session')} in {report.family}"
         )
     return 0

@@ -1,4 +1,4 @@
-"""Presentations and votes written a batch at a time, for `arena import-votes`.
+"""Presentations, votes and retractions written a batch at a time, for `arena import-votes`.
 
 ``voting.record_presentation`` and ``voting.record_vote`` look a row up, find
 its chain's head and insert it, a few queries per row. ``record_many`` writes
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -98,6 +99,27 @@ def record_many(ledger: Ledger, shown: Sequence[tuple[Presentation, Vote]]) -> i
         _append_rows(ledger, "presentations", new_p)
         _append_rows(ledger, "votes", new_v)
     return len(new_v)
+
+
+def record_retractions(ledger: Ledger, rows: Sequence[dict[str, Any]]) -> int:
+    """Append the retraction rows (``voting.retract``'s columns, ids chosen by the caller)
+    not recorded yet, in order; returns how many were new. A row recorded with other
+    content, or retracting a vote that is not recorded or already retracted, is refused
+    before anything is written."""
+    with ledger.atomic():
+        known = _stored(ledger, "retractions", "retraction_id", list(rows))
+        new = [dict(row) for row in rows if _is_new(known, "retractions", "retraction_id", row)]
+        votes = [row["vote_id"] for row in new]
+        twice = {vote for vote, count in Counter(votes).items() if count > 1}
+        found = _stored(ledger, "votes", "vote_id", [{"vote_id": v} for v in votes])
+        done = _stored(ledger, "retractions", "vote_id", [{"vote_id": v} for v in votes])
+        for row in new:
+            if row["vote_id"] not in found:
+                raise BadInput(f"no vote {row['vote_id']} to retract", field="vote_id")
+            if row["vote_id"] in done or row["vote_id"] in twice:
+                raise BadInput(f"vote {row['vote_id']} is already retracted", field="vote_id")
+        _append_rows(ledger, "retractions", new)
+    return len(new)
 
 
 def _outputs(row: Presentation | Vote) -> tuple[OutputId, OutputId]:
