@@ -127,6 +127,14 @@ def _names(
             names[voter] = before.rater
             continue
         name = checked(given) if given is not None else checked(voter, field="actor")
+        if name == DEFAULT_RATER and len(voters) > 1:
+            raise BadInput(
+                f"the bundle holds the votes of {len(voters)} raters ({', '.join(voters)}), "
+                f"some under the default name {DEFAULT_RATER!r}: a bundle of several raters "
+                "comes in only when each has a name of their own",
+                path=path,
+                field="votes.jsonl",
+            )
         if name == DEFAULT_RATER:
             raise BadInput(
                 f"the bundle's votes carry the default name {DEFAULT_RATER!r}: name the "

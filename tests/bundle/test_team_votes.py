@@ -340,3 +340,22 @@ def test_votes_on_another_text_than_this_ledgers_are_refused(team, tmp_path, cap
     )
     assert "nothing imported" in err
     assert _rows(other)["votes"] == 0
+
+
+def test_a_bundle_of_several_raters_comes_in_only_with_a_name_each(team, monkeypatch, capsys):
+    machines, bundles = team
+    lead, bea, cy = machines["lead"], machines["bea"], machines["cy"]
+    assert _import(lead, bundles["bea"], bea.signer, "--rater", "bea") == 0
+    merged = lead.export("lead.zip")
+    monkeypatch.setenv("ARENA_SIGNING_KEY", str(cy.key_file))
+    before = _rows(cy)
+    capsys.readouterr()
+    assert _import(cy, merged, lead.signer) == 2
+    assert "holds the votes of 2 raters (rater, bea), some under the default name" in (
+        capsys.readouterr().err
+    )
+    assert _import(cy, merged, lead.signer, "--rater", "lee") == 2
+    assert "each comes in under the name it has there, so --rater names none" in (
+        capsys.readouterr().err
+    )
+    assert _rows(cy) == before
