@@ -87,7 +87,8 @@ def import_colleague_votes(
         retractions = {
             r["vote_id"]: r for r in bundle.retractions if r["vote_id"] in rows.presentations
         }
-    with vote_batch.large_writes(ledger), ledger.atomic():
+    # Outermost, so that the transaction is rolled back before a refusal is raised.
+    with as_arena_writes(path), vote_batch.large_writes(ledger), ledger.atomic():
         for key in new_keys:
             add_rater_key(ledger, key, bundle.sha256)
         sessions = rows.add_sessions(votes, retractions.values())
