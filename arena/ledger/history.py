@@ -14,7 +14,7 @@ FROM presentations WHERE family = ? ORDER BY seq
 """
 # In order, so that a later vote on a presentation (a correction) replaces an earlier one.
 _VOTES = """
-SELECT presentation_id, vote_id, choice, session_id, voted_at
+SELECT presentation_id, vote_id, choice, session_id, voted_at, actor
 FROM votes WHERE family = ? AND vote_id NOT IN (SELECT vote_id FROM retractions)
 ORDER BY seq
 """
@@ -28,13 +28,14 @@ COLUMNS = (
     "choice",
     "session_id",
     "voted_at",
+    "actor",
 )
-_NO_VOTE = (None, None, None, None)
+_NO_VOTE = (None, None, None, None, None)
 
 
 def family_history(ledger: Ledger, family: str) -> list[ShownRow]:
     """Rows of (presentation_id, case_id, left_output, right_output, repeat_of, vote_id,
-    choice, session_id, voted_at: the vote's) as ``voting.history`` gives them (as dicts)
+    choice, session_id, voted_at, actor: the vote's) as ``voting.history`` gives them (as dicts)
     for ``family``. Votes are read by their own family: the rating session and
     `import-votes` write each vote with its presentation's family, case and outputs."""
     db = ledger.conn

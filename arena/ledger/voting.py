@@ -225,10 +225,11 @@ def history(ledger: Ledger, family: str) -> list[dict]:
     return ledger.rows(
         """
         SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
-               v.vote_id, v.choice, v.session_id, v.voted_at
+               v.vote_id, v.choice, v.session_id, v.voted_at, v.actor
         FROM presentations p
         LEFT JOIN (
-            SELECT presentation_id, vote_id, choice, session_id, voted_at, MAX(seq) FROM votes
+            SELECT presentation_id, vote_id, choice, session_id, voted_at, actor, MAX(seq)
+            FROM votes
             WHERE vote_id NOT IN (SELECT vote_id FROM retractions)
             GROUP BY presentation_id
         ) v ON v.presentation_id = p.presentation_id
@@ -274,3 +275,14 @@ def raters(ledger: Ledger, family: str | None = None) -> list[str]:
         params + params,
     ).fetchall()
     return [actor for actor, _ in rows]
+
+
+def votes_by_actor(ledger: Ledger, family: str) -> dict[str, int]:
+    """How many votes in force each actor has in ``family`` (as ``votes_in_force`` counts
+    them: skips apart, repeats included), in the order the actors first voted."""
+    rows = ledger.conn.execute(
+        "SELECT actor, count(*) FROM votes WHERE family = ? AND choice != 'skip' AND vote_id "
+        "NOT IN (SELECT vote_id FROM retractions) GROUP BY actor ORDER BY MIN(seq)",
+        [family],
+    ).fetchall()
+    return {actor: n for actor, n in rows}

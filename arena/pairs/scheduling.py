@@ -25,7 +25,9 @@ recorded seed, so a restart (or a crash) resumes exactly where it stopped:
   showing, or a repeat of a vote the other way round); if none comes, it is never
   shown: sides stay within one over every presentation, repeats included.
 - Repeats: a voted pair is chosen for a repeat when a hash of its vote id falls
-  under the repeat share; it comes back sides swapped, indistinguishable from a
+  under the repeat share and the vote is the rater's own (a colleague's vote, imported,
+  is no measure of this rater's consistency; coverage, adaptive choice and sides count
+  every rater's votes: the board is one); it comes back sides swapped, indistinguishable from a
   first showing, once both hold (``RepeatPolicy``): at least ``minutes`` have
   passed since its vote, and at least ``gap`` other pairs were shown since (a
   hash of the vote id adds up to a third more), or the vote was cast in an
@@ -189,12 +191,13 @@ def system_pair(a: SystemId, b: SystemId) -> tuple[SystemId, SystemId]:
 
 
 class Standing(NamedTuple):
-    """A vote in force on a presentation: its id, choice, session and time."""
+    """A vote in force on a presentation: its id, choice, session, time and actor."""
 
     vote_id: VoteId
     choice: str
     session_id: SessionId | None = None
     voted_at: str | None = None
+    actor: str | None = None
 
 
 @dataclass(slots=True)
@@ -210,6 +213,7 @@ class Entry:
     choice: str | None = None
     session_id: SessionId | None = None
     voted_at: str | None = None
+    actor: str | None = None
     # Presentations from here on until it is due again, when this vote is chosen for a repeat.
     gap: int | None = None
     # ``voted_at`` in seconds, read when first needed (NaN: not read yet).
@@ -232,9 +236,11 @@ class LiveScheduler:
         pair_choice: str = DEFAULT_PAIR_CHOICE,
         once_per_case: bool = False,
         halves: Mapping[SessionId, int] | None = None,
+        rater: str | None = None,
     ) -> None:
         """``history``: the family's presentations in order, as rows of their fields
-        (what the ledger reads, without a record made per row).
+        (what the ledger reads, without a record made per row; the vote's actor last,
+        where it is known).
         ``session``: the session showing the pairs now; ``clock``: the time now, as
         ISO 8601 (how long ago a vote waiting for its repeat was cast); ``pair_choice``:
         after the coverage phase, the system pair of most use to the board's order
@@ -243,7 +249,8 @@ class LiveScheduler:
         (the parity of its number): adaptive choice then steers a session by the votes of
         its own half alone, so that the odd and the even sessions are two boards each
         chosen from its own votes, as split-half τ compares them (votes of a session
-        with no half count in both)."""
+        with no half count in both); ``rater``: whose votes may come back as repeats
+        and are counted as ``own_votes`` (None: every vote, as in a one-rater ledger)."""
         if pair_choice not in PAIR_CHOICES:
             raise ValueError(f"pair_choice must be one of {PAIR_CHOICES}, not {pair_choice!r}")
         self.systems = systems
@@ -251,6 +258,7 @@ class LiveScheduler:
         self.policy = repeats or RepeatPolicy()
         self.session = session
         self.clock = clock
+        self.rater = rater
         self.history = [Entry(*row) for row in history]
         self.position = {e.presentation_id: at for at, e in enumerate(self.history)}
         # Side counts over every vote in force, skips and repeats included.
@@ -282,6 +290,9 @@ class LiveScheduler:
         self.overall.update(lefts)
         self.overall.subtract(rights)
         self.repeated.update(e.repeat_of for e in cast if e.repeat_of is not None)
+        # The rater's votes in force (skips apart, repeats included): "your votes".
+        rater = self.rater
+        self.own_votes = sum(e.choice != "skip" and rater in (None, e.actor) for e in cast)
         ordinary = [at for at, e in enumerate(cast) if e.choice != "skip" and e.repeat_of is None]
         for at in ordinary:
             cast[at].gap = self._gap(cast[at])
@@ -327,8 +338,11 @@ class LiveScheduler:
         *,
         session_id: SessionId | None = None,
         voted_at: str | None = None,
+        actor: str | None = None,
     ) -> None:
-        self._set(self.entry(presentation_id), Standing(vote_id, choice, session_id, voted_at))
+        self._set(
+            self.entry(presentation_id), Standing(vote_id, choice, session_id, voted_at, actor)
+        )
 
     def retracted(
         self, presentation_id: PresentationId, in_force: Standing | tuple | None = None
@@ -365,12 +379,20 @@ class LiveScheduler:
         voted, total = self.progress()
         return self.model.outlook(self._covered(), total - voted)
 
+    def _own(self, entry: Entry) -> bool:
+        return self.rater is None or entry.actor == self.rater
+
     def _covered(self) -> bool:
         return all(self.index.pair_votes[p] for p in self.index.system_pairs())
 
     def _gap(self, entry: Entry) -> int | None:
         vote_id = entry.vote_id
-        if vote_id is None or entry.choice == "skip" or entry.repeat_of is not None:
+        if (
+            vote_id is None
+            or entry.choice == "skip"
+            or entry.repeat_of is not None
+            or not self._own(entry)
+        ):
             return None
         policy = self.policy
         return repeat_gap(vote_id, policy.gap) if is_repeat_chosen(vote_id, policy.share) else None
@@ -379,9 +401,9 @@ class LiveScheduler:
         if entry.vote_id is not None:
             self._count(entry, -1)
         if vote is None:
-            entry.vote_id = entry.choice = entry.session_id = entry.voted_at = None
+            entry.vote_id = entry.choice = entry.session_id = entry.voted_at = entry.actor = None
         else:
-            entry.vote_id, entry.choice, entry.session_id, entry.voted_at = vote
+            entry.vote_id, entry.choice, entry.session_id, entry.voted_at, entry.actor = vote
         entry.cast = math.nan
         entry.gap = self._gap(entry) if may_repeat else None
         if entry.vote_id is not None:
@@ -405,7 +427,10 @@ class LiveScheduler:
         self._count_sides(entry, sign)
         if entry.choice == "skip":
             self.index.skip(_key(entry), sign)
-        elif entry.repeat_of is None:
+            return
+        if self._own(entry):
+            self.own_votes += sign
+        if entry.repeat_of is None:
             self.index.vote(_key(entry), self._pair(entry), entry.case_id, sign)
             left, right = self.systems[entry.left_output], self.systems[entry.right_output]
             self.model.count(left, right, entry.choice, sign)
@@ -482,7 +507,11 @@ class LiveScheduler:
         found: list[NextPair] = []
         # "Both bad" counts as a tie; coverage-first does not look at the outcome.
         for choice in ("left", "right", "tie") if self.adaptive else ("left",):
-            self._set(entry, Standing(VoteId(""), choice, self.session), may_repeat=False)
+            self._set(
+                entry,
+                Standing(VoteId(""), choice, self.session, actor=self.rater),
+                may_repeat=False,
+            )
             try:
                 planned = self.next()
             finally:

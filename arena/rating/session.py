@@ -26,6 +26,7 @@ from arena.ledger.history import family_history
 from arena.pairs import adaptive
 from arena.pairs.scheduling import LiveScheduler, NextPair, RepeatPolicy, Standing
 from arena.pairs.votes_left import Gauge, VotesLeft
+from arena.rating import raters
 from arena.rating.leaks import LeakFinder
 from arena.records import (
     IDLE_CAP_MS,
@@ -68,7 +69,7 @@ class Upcoming:
 
 
 class RatingSession:
-    """One sitting of the rater on one family."""
+    """One sitting of a rater on one family."""
 
     def __init__(
         self,
@@ -79,7 +80,7 @@ class RatingSession:
         repeat_share: float | None = None,
         repeats: RepeatPolicy | None = None,
         pair_choice: str | None = None,
-        actor: str = "rater",
+        actor: str = raters.DEFAULT_RATER,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], str] = now_iso,
     ) -> None:
@@ -88,7 +89,9 @@ class RatingSession:
         ``clock`` times each vote; ``wall_clock`` stamps presentations and votes (ISO
         8601) and tells the scheduler how long ago a vote was cast. ``pair_choice``: how
         the next system pair is chosen once each has a vote (``arena.pairs.adaptive``; default:
-        the family's, `arena family set --pairs`)."""
+        the family's, `arena family set --pairs`). ``actor``: the rater at the keyboard
+        (``arena.rating.raters``): the session's votes carry the name, only its own votes
+        come back as repeats, and its own are counted apart (``own_votes``)."""
         found = catalog.get_family(ledger, family)
         if found is None:
             raise catalog.no_such_family(ledger, family)
@@ -103,13 +106,16 @@ class RatingSession:
             policy = dataclasses.replace(policy, share=repeat_share)
         self.repeats = policy
         self.pair_choice = pair_choice or adaptive.choice_of(ledger, family)
-        self.actor = actor
+        self.actor = raters.checked(actor)
         self.clock = clock
         self.wall_clock = wall_clock
         with cycle_gc.paused():
             state = family_state.for_rating(ledger, family)
             self.session: Session = voting.start_session(
-                ledger, family, seed=secrets.randbits(31) if seed is None else seed, actor=actor
+                ledger,
+                family,
+                seed=secrets.randbits(31) if seed is None else seed,
+                actor=self.actor,
             )
             self._read(state)
         self._current: PairView | None = None
@@ -142,12 +148,20 @@ class RatingSession:
             once_per_case=self.family.kind == "tests_then_votes",
             # Odd and even sessions, as split-half τ halves them: each steered by its own.
             halves={s.session_id: s.number % 2 for s in voting.sessions(self.ledger, name)},
+            rater=self.actor,
         )
+        # Everyone who voted or sat a session in the family, this rater among them.
+        self.raters = voting.raters(self.ledger, name)
         self.find_leak = LeakFinder.for_systems(catalog.systems(self.ledger, name))
 
     def progress(self) -> tuple[int, int]:
-        """(pairs voted, pairs for the rater) of the whole family."""
+        """(pairs voted, pairs for the rater) of the whole family, by every rater."""
         return self.scheduler.progress()
+
+    def own_votes(self) -> int:
+        """The votes in force this rater cast in the family, in any session (skips apart,
+        repeats included: what `arena status` counts as the rater's votes)."""
+        return self.scheduler.own_votes
 
     def order_settled(self) -> bool:
         """Whether more votes are unlikely to change the board's order (a suggestion that
@@ -271,6 +285,7 @@ class RatingSession:
                     vote.choice,
                     session_id=vote.session_id,
                     voted_at=vote.voted_at,
+                    actor=vote.actor,
                 )
                 planned = self.scheduler.next()
                 following = None if planned is None else self._present(planned)
@@ -304,7 +319,13 @@ class RatingSession:
             standing = voting.vote_on(self.ledger, undone.presentation_id)
             self.scheduler.retracted(
                 undone.presentation_id,
-                Standing(standing.vote_id, standing.choice, standing.session_id, standing.voted_at)
+                Standing(
+                    standing.vote_id,
+                    standing.choice,
+                    standing.session_id,
+                    standing.voted_at,
+                    standing.actor,
+                )
                 if standing
                 else None,
             )
@@ -327,9 +348,9 @@ class RatingSession:
         )
 
 
-def sitting(ledger: Ledger, family: str) -> RatingSession:
+def sitting(ledger: Ledger, family: str, actor: str = raters.DEFAULT_RATER) -> RatingSession:
     """A session on ``family``, once the ledger is found sound where that costs no read of
     the family's rows (its guards, rows added outside Arena, the head file): checked as a
     sitting starts, never at a vote; closing a round and importing read them all again."""
     soundness.require_sound(ledger, family, soundness.VOTING, rows=False)
-    return RatingSession(ledger, family)
+    return RatingSession(ledger, family, actor=actor)

@@ -28,7 +28,7 @@ from arena.ledger.connection import MEMORY
 
 SUFFIX = ".status.json"
 # Bumped when a row holds something else or is counted otherwise.
-FORMAT = 5
+FORMAT = 6
 
 Row = dict[str, Any]
 

@@ -43,6 +43,8 @@ class Shown(NamedTuple):
     # The session the vote was cast in and when (ISO 8601): how far back a repeat's vote is.
     session_id: SessionId | None = None
     voted_at: str | None = None
+    # Who cast it: only the rater's own votes come back as repeats.
+    actor: str | None = None
 
 
 def _key(a: str, b: str) -> frozenset[str]:
@@ -80,8 +82,11 @@ class Scheduler:
         now: str = "",
         pair_choice: str = DEFAULT_PAIR_CHOICE,
         once_per_case: bool = False,
+        rater: str | None = None,
     ) -> None:
-        """``session``: the session showing pairs now; ``now``: the time (ISO 8601)."""
+        """``session``: the session showing pairs now; ``now``: the time (ISO 8601);
+        ``rater``: whose votes may be repeated (None: anyone's)."""
+        self.rater = rater
         self.pair_choice = pair_choice
         self.once_per_case = once_per_case
         self.candidates = list(candidates)
@@ -261,6 +266,7 @@ class Scheduler:
                 or s.choice == "skip"
                 or s.repeat_of is not None
                 or s.presentation_id in repeated
+                or self.rater not in (None, s.actor)
                 or not is_repeat_chosen(s.vote_id, policy.share)
                 or self._system_pair(s.left_output, s.right_output) == avoid
             ):

@@ -71,7 +71,8 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(
     family, ops, seed, policy, pair_choice, once_per_case
 ):
     candidates, systems = family
-    rule = {"pair_choice": pair_choice, "once_per_case": once_per_case}
+    # The rater's own votes may come back as repeats; a colleague's imported ones never.
+    rule = {"pair_choice": pair_choice, "once_per_case": once_per_case, "rater": "rater"}
     history: list[Shown] = []
     clock = FakeClock()
     session = "s1"
@@ -99,15 +100,18 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(
 
     def vote(pid: str, choice: str, *, foreign: bool = False) -> None:
         at = int(pid[1:])
-        # An imported vote has a session of its own and may have no time.
-        cast = ("import", None) if foreign else (session, clock())
+        # An imported vote is a colleague's, has a session of its own and may have no time.
+        actor, *cast = ("dana", "import", None) if foreign else ("rater", session, clock())
         history[at] = history[at]._replace(
             vote_id=f"v{len(in_force)}-{pid}",
             choice=choice,
             session_id=cast[0],
             voted_at=cast[1],
+            actor=actor,
         )
-        live.voted(pid, history[at].vote_id, choice, session_id=cast[0], voted_at=cast[1])
+        live.voted(
+            pid, history[at].vote_id, choice, session_id=cast[0], voted_at=cast[1], actor=actor
+        )
         in_force.append(pid)
 
     for step, (kind, choice, number) in enumerate(ops):
@@ -125,10 +129,13 @@ def test_kept_up_to_date_it_chooses_as_the_rule_from_scratch(
         planned = live.next()
         assert planned == scratch.next(), f"step {step}"
         assert live.progress() == scratch.progress()
+        assert live.own_votes == sum(
+            h.vote_id is not None and h.choice != "skip" and h.actor == "rater" for h in history
+        )
         if kind == "undo" and in_force:
             pid = in_force.pop()
             at = int(pid[1:])
-            history[at] = history[at]._replace(vote_id=None, choice=None)
+            history[at] = history[at]._replace(vote_id=None, choice=None, actor=None)
             live.retracted(pid)
         elif kind == "session":  # the window closed and opened again: a later session
             session = f"s{step + 2}"

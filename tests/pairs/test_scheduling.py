@@ -298,6 +298,7 @@ def _rule(rater: RatingSession, now: str) -> Scheduler:
         now=now,
         pair_choice=rater.pair_choice,
         once_per_case=rater.family.kind == "tests_then_votes",
+        rater=rater.actor,
     )
 
 

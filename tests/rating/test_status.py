@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 
 import pytest
@@ -110,7 +111,7 @@ def _rate(ledger, family, votes, *, undo_every=0):
 
 def _counted(rows):
     """The counts of status rows, without how each family is listed (aspect, label)."""
-    listed = ("aspect", "label", "archived")
+    listed = ("aspect", "label", "archived", "rater", "rater_votes")
     return [{k: v for k, v in row.items() if k not in listed} for row in rows]
 
 
@@ -193,6 +194,7 @@ def _listed(ledger, name):
         "outputs": len(outputs),
         "gate_failures": len(failing),
         "votes": len(votes),
+        "votes_by_rater": dict(Counter(v.actor for v in votes)),
         "settled_pairs": settled,
         "pending_pairs": left,
         "votes_to_settle": _votes_to_settle(ledger, name, votes, left),
