@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,7 @@ from arena.cli.main import main
 from arena.intake.outputs import import_file
 from arena.ledger import Ledger, catalog, rater_keys, round_store, voting
 from arena.rating.session import RatingSession
+from arena.records import VoteId
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
 from tests.votes_helpers import show_and_vote
@@ -304,20 +305,23 @@ def test_a_later_bundle_adds_only_the_new_votes_and_retractions(team, capsys):
     lead, bea = machines["lead"], machines["bea"]
     assert _import(lead, bundles["bea"], bea.signer, "--rater", "bea") == 0
     first = _rows(lead)
-    _sit(bea, "rl")  # bea votes more, then undoes her newest vote of the first sitting
+    _sit(bea, "rl")  # bea votes more, then undoes a vote of the first sitting ...
     with Ledger.open(bea.ledger) as ledger:
         earlier = [v for v in voting.votes_in_force(ledger, "small") if v.repeat_of is None]
         voting.retract(ledger, earlier[3].vote_id)
+        # ... and votes that showing again: the retraction must come in before this vote.
+        again = VoteId(voting.new_id())
+        voting.record_vote(ledger, replace(earlier[3], vote_id=again, choice="tie"))
     later = bea.export("bea-2.zip")
     capsys.readouterr()
     assert _import(lead, later, bea.signer) == 0
-    assert "9 votes of bea read" in capsys.readouterr().out
+    assert "10 votes of bea read" in capsys.readouterr().out
     assert _rows(lead) == {**first, "sessions": first["sessions"] + 1,
                            "presentations": first["presentations"] + 2,
-                           "votes": first["votes"] + 2, "retractions": 2}  # fmt: skip
+                           "votes": first["votes"] + 3, "retractions": 2}  # fmt: skip
     assert _by(_in_force(lead), "bea") == _by(_in_force(bea), "rater")
     assert _import(lead, later, bea.signer) == 0  # and again: nothing
-    assert _rows(lead)["votes"] == first["votes"] + 2
+    assert _rows(lead)["votes"] == first["votes"] + 3
     assert main(["--ledger", lead.ledger, "check"]) == 0
 
 
