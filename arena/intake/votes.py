@@ -24,6 +24,7 @@ from arena.canonical import content_hash
 from arena.errors import BadInput, unknown_field
 from arena.intake.jsonstream import Progress, iter_json_lines
 from arena.ledger import Ledger, catalog, vote_batch, voting
+from arena.ledger.rater_keys import rater_keys
 from arena.records import (
     IDLE_CAP_MS,
     VOTE_CHOICES,
@@ -200,6 +201,8 @@ class _VoteImport:
         self.session_ids: dict[str, SessionId] = {}
         self.last_number = max((s.number for s in known), default=0)
         self.cases = {c.case_id for c in catalog.cases(ledger, family)}
+        # Colleagues' names: their votes come from bundles their key signed, not from logs.
+        self.colleagues = {k.rater: k.signer for k in rater_keys(ledger)}
         # Looked up once each: systems by the name given, outputs by where they sit.
         self.systems: dict[str, str | None] = {}
         self.outputs: dict[str, dict[tuple[str, int], OutputId]] = {}
@@ -284,6 +287,13 @@ class _VoteImport:
             raise self._bad(line, "actor", "expected the name of who voted (not 'settler')")
         if (problem := name_problem(actor)) is not None:
             raise self._bad(line, "actor", problem)
+        if actor in self.colleagues:
+            raise self._bad(
+                line,
+                "actor",
+                f"{actor!r} votes here from bundles signed by {self.colleagues[actor]}: "
+                "a vote log cannot add to their votes",
+            )
         shown_at, shown = _time(record["shown_at"], self.path, line, "shown_at")
         voted_at, voted = _time(record["voted_at"], self.path, line, "voted_at")
         if voted < shown:

@@ -363,3 +363,19 @@ def test_a_bundle_of_several_raters_comes_in_only_with_a_name_each(team, monkeyp
         capsys.readouterr().err
     )
     assert _rows(cy) == before
+
+
+def test_a_vote_log_cannot_add_to_a_colleagues_votes(team, capsys):
+    machines, bundles = team
+    lead, bea = machines["lead"], machines["bea"]
+    assert _import(lead, bundles["bea"], bea.signer, "--rater", "bea") == 0
+    log = lead.folder.parent / "cy.jsonl"
+    as_bea = lead.folder.parent / "as-bea.jsonl"
+    as_bea.write_text(log.read_text(encoding="utf-8").replace('"cy"', '"bea"'), encoding="utf-8")
+    before = _rows(lead)
+    capsys.readouterr()
+    assert main(["--ledger", lead.ledger, "import-votes", str(as_bea), "--family", "small"]) == 2
+    assert f"as-bea.jsonl:1: actor: 'bea' votes here from bundles signed by {bea.signer}" in (
+        capsys.readouterr().err
+    )
+    assert _rows(lead) == before
