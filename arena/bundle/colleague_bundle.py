@@ -100,7 +100,7 @@ def as_arena_writes(path: Path) -> Iterator[None]:
     """Rows of a verified bundle that are not what Arena writes: a bundle forged and signed."""
     try:
         yield
-    except (Stop, KeyError, TypeError) as exc:
+    except (Stop, KeyError, TypeError, ValueError) as exc:
         raise BadInput(
             f"not what Arena writes ({type(exc).__name__}: {exc})", path=str(path)
         ) from None

@@ -40,6 +40,7 @@ from arena.ledger import Ledger, catalog, vote_batch, voting
 from arena.ledger.rater_keys import RaterKey, add_rater_key, rater_keys
 from arena.rating.raters import DEFAULT_RATER, checked
 from arena.records import (
+    VOTE_CHOICES,
     CaseId,
     OutputId,
     Presentation,
@@ -224,7 +225,9 @@ class _Rows:
         again after an undo is the one first recorded."""
         original = vote["repeat_of"]
         if original is not None and original not in self.presentations:
-            raise KeyError(f"repeat_of {original}: no earlier vote of the bundle")
+            raise ValueError(f"repeat_of {original}: no earlier vote of the bundle")
+        if vote["choice"] not in (*VOTE_CHOICES, "skip"):
+            raise ValueError(f"choice {vote['choice']!r}")
         theirs = vote["presentation_id"]
         left, right = (outputs[vote[side]] for side in SIDES)
         presentation = self.first.setdefault(
@@ -329,7 +332,7 @@ def _write(
         earlier = standing.get(pair[0].presentation_id)
         if earlier is not None:
             if earlier not in retractions:
-                raise KeyError(f"vote {vote['vote_id']}: its presentation has a vote in force")
+                raise ValueError(f"vote {vote['vote_id']}: its presentation has a vote in force")
             flush()
             undone += vote_batch.record_retractions(ledger, [rows.retraction(retractions[earlier])])
             written.add(earlier)
