@@ -99,12 +99,15 @@ def test_import_then_status(capsys, tmp_path, small_family_file):
         "outputs": 12,
         "gate_failures": 0,
         "votes": 0,
+        "votes_by_rater": {},
         "settled_pairs": 0,
         "pending_pairs": 12,
         "votes_to_settle": None,
         "aspect": "",
         "label": "small",
         "archived": False,
+        "rater": "rater",
+        "rater_votes": 0,
     }
     code, out, _ = run(capsys, "--ledger", ledger, "status")
     assert code == 0 and "small" in out and "pending_pairs" in out

@@ -98,6 +98,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("status", help="families, their systems, outputs, votes and pairs")
     p.add_argument("--family", help="only this family")
     p.add_argument("--all", action="store_true", help="archived families too")
+    p.add_argument(
+        "--rater",
+        metavar="NAME",
+        help="count this rater's votes apart (default: the one remembered at this ledger, "
+        "else 'rater')",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_status)
 
@@ -114,6 +120,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="once every system pair has a vote, ask next about the one of most use to the "
         "order (adaptive) or the least voted (coverage); recorded as the family's choice "
         "(as `arena family set --pairs`)",
+    )
+    p.add_argument(
+        "--rater",
+        metavar="NAME",
+        help="who is voting: the votes carry this name (default: the one remembered at this "
+        "ledger; the window asks when others have voted in it)",
     )
     p.set_defaults(handler=cmd_vote)
 
@@ -181,11 +193,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from arena.rating import raters
     from arena.rating.status import family_status
 
     # Read-only: status works beside an open window.
     with open_ledger(args, readonly=True) as ledger:
-        rows = family_status(ledger, args.family, archived=args.all)
+        rater = raters.at_keyboard(ledger, args.rater) or raters.DEFAULT_RATER
+        rows = family_status(ledger, args.family, archived=args.all, rater=rater)
     if args.json:
         output.emit_json({"families": rows})
         return 0
@@ -195,7 +209,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             "import with `arena import FILE --family NAME --create`"
         )
         return 0
-    keys = (
+    keys: tuple[str, ...] = (
         "name",
         "kind",
         "language",
@@ -207,6 +221,15 @@ def cmd_status(args: argparse.Namespace) -> int:
         "settled_pairs",
         "pending_pairs",
     )
+    # Where someone else voted too, the rater's own votes beside everyone's.
+    if any(set(r["votes_by_rater"]) - {rater} for r in rows):
+        at = keys.index("votes") + 1
+        keys = (*keys[:at], "rater_votes", *keys[at:])
+        everyone = len({name for r in rows for name in r["votes_by_rater"]} | {rater})
+        print(
+            f"counted for {rater}: rater_votes are {rater}'s own, votes and pairs every "
+            f"rater's ({everyone} raters; --rater NAME for another)"
+        )
     _print_by_aspect(keys, rows)
     for r in rows:
         if r.get("untested_outputs"):
@@ -271,7 +294,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return _window(path, None)
 
 
-def _window(ledger_path: Path, family: str | None) -> int:
+def _window(ledger_path: Path, family: str | None, rater: str | None = None) -> int:
     if not _has_display():
         raise NotAvailable(
             "no display to open the window on: run it under `xvfb-run -a`, or use the "
@@ -291,12 +314,14 @@ def _window(ledger_path: Path, family: str | None) -> int:
         import arena.rating.session  # noqa: F401
         from arena.ui.app import run
 
-    return run(["arena"], ledger_path=ledger_path, family=family)
+    return run(["arena"], ledger_path=ledger_path, family=family, rater=rater)
 
 
 def cmd_vote(args: argparse.Namespace) -> int:
     from arena.ledger import catalog
+    from arena.rating import raters
 
+    rater = None if args.rater is None else raters.checked(args.rater)
     path = Path(args.ledger).expanduser() if args.ledger else default_ledger_path()
     with Ledger.open(path, readonly=args.pairs is None) as ledger:
         if catalog.get_family(ledger, args.family) is None:
@@ -306,4 +331,4 @@ def cmd_vote(args: argparse.Namespace) -> int:
             from arena.intake.family_settings import FamilySettings
 
             set_family(ledger, args.family, FamilySettings(pairs=args.pairs), reason="arena vote")
-    return _window(path, args.family)
+    return _window(path, args.family, rater)

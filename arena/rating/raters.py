@@ -71,6 +71,11 @@ def remember(ledger_path: str | Path, name: str) -> None:
     os.replace(temporary, target)
 
 
+def known(ledger: Ledger) -> list[str]:
+    """The ledger's raters, in the order they first voted or sat (``voting.raters``)."""
+    return voting.raters(ledger)
+
+
 def at_keyboard(ledger: Ledger, given: str | None = None) -> str | None:
     """Who votes now: ``given``, else the name remembered for this ledger, else the default
     when no one else has voted in it; None when the person must be asked."""

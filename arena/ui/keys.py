@@ -93,13 +93,15 @@ RESERVED_STANDARD = (
     Standard.Refresh,
     Standard.Delete,
 )
-# The Board menu's keys (round_actions.py): no rater key may take them, or either
-# would be ambiguous. None is a platform shortcut.
+# The Board menu's keys (round_actions.py) and Switch rater: no rater key may take
+# them, or either would be ambiguous. None is a platform shortcut.
 BOARD_KEY = "B"
 GATES_KEY = "G"
 FLAGS_KEY = "Shift+F"
 JUDGES_KEY = "J"
 CLOSE_ROUND_KEY = "Ctrl+Shift+R"
+# Vote ▸ Switch rater… (main_window.py): who is voting, on any page.
+RATER_KEY = "W"
 # The Board page's own: the preview of the votes so far, or the last round (board_page.py).
 PREVIEW_KEY = "P"
 SETTINGS_KEY = "R"  # the round's settings beside its board, or its summary again
@@ -110,6 +112,7 @@ BOARD_KEYS = {
     JUDGES_KEY: "the Judges page key",
     CLOSE_ROUND_KEY: "the Close round key",
     PREVIEW_KEY: "the Board page's preview key",
+    RATER_KEY: "the Switch rater key",
 }
 # The pages' keys, as the help overlay lists them.
 PAGE_KEYS: tuple[tuple[str, str], ...] = (
@@ -118,6 +121,7 @@ PAGE_KEYS: tuple[tuple[str, str], ...] = (
     (FLAGS_KEY, "The family's flagged pairs (Flags page)"),
     (JUDGES_KEY, "Other judges beside you (Judges page)"),
     (CLOSE_ROUND_KEY, "Close a round of the family"),
+    (RATER_KEY, "Switch rater: who is voting (your votes carry the name)"),
 )
 # The Board page's keys (board/board_page.py, board/settings_panel.py), acting while it
 # has the focus.

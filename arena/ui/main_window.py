@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
 
 from arena import __version__
 from arena.ledger import Ledger
+from arena.rating import raters
 from arena.ui.board.round_actions import RoundActions
 from arena.ui.family_list import FamilyList
 from arena.ui.help_overlay import HelpOverlay
-from arena.ui.keys import ACTIONS, KeyMap, make_action
+from arena.ui.keys import ACTIONS, RATER_KEY, KeyMap, make_action
 from arena.ui.operations import Changes, LedgerOps, show_error
 from arena.ui.rating.rating_page import RatingPage
 from arena.ui.rating.render_cache import RenderCache
@@ -69,9 +70,20 @@ def ledger_title(path: Path, *, read_only: bool) -> str:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        rater: str | None = None,
+    ) -> None:
+        """``rater``: who is voting, named on the command line (``--rater``): it stands
+        for every ledger opened, and is not remembered."""
         super().__init__()
         self.settings = settings
+        self.given_rater = None if rater is None else raters.checked(rater)
+        # Who votes at the open ledger: None until known (``rater``).
+        self.keyboard_rater: str | None = None
         self.theme = THEMES[settings.theme]
         self.ledger: Ledger | None = None
         self.ops = LedgerOps(self)
@@ -179,6 +191,8 @@ class MainWindow(QMainWindow):
             vote.addAction(self.key_actions[name])
         self.back_action = make("Back to the family list", self.escape, ["Esc"])
         vote.addSeparator()
+        self.rater_action = make("Switch &rater…", self.switch_rater, [RATER_KEY])
+        vote.addAction(self.rater_action)
         vote.addAction(self.back_action)
         self.round_actions = RoundActions(self, bar.addMenu("&Board"), make)
         view = bar.addMenu("V&iew")
@@ -282,6 +296,7 @@ class MainWindow(QMainWindow):
 
         def opened(ledger: Ledger) -> None:
             self.ledger = ledger
+            self.keyboard_rater = raters.at_keyboard(ledger, self.given_rater)
             self.settings.remember_ledger(str(Path(ledger.path).resolve()))
             self.setWindowTitle(ledger_title(Path(ledger.path), read_only=ledger.readonly))
 
@@ -299,6 +314,7 @@ class MainWindow(QMainWindow):
             self.families.reload(None)
             self.ledger.close()
             self.ledger = None
+        self.keyboard_rater = None
         self.setWindowTitle("Arena")
 
     def choose_ledger(self) -> None:
@@ -319,12 +335,43 @@ class MainWindow(QMainWindow):
     def open_family(self, name: str) -> bool:
         if self.ledger is not None and self.ledger.readonly:
             return self.show_board(name)  # nothing can be voted: the board instead
+        if self.ledger is None or (self.rater is None and not self.switch_rater()):
+            return False
+        assert self.rater is not None
         self.rating.pair_view.set_raw(self.settings.raw_view(name))
-        if self.ledger is None or not self.rating.start(self.ledger, name):
+        if not self.rating.start(self.ledger, name, self.rater):
             return False
         self.pages.setCurrentWidget(self.rating)
         self._set_rating_actions(True)
         self.rating.setFocus()
+        return True
+
+    @property
+    def rater(self) -> str | None:
+        """Who is voting at the open ledger (None: no ledger, or not asked yet)."""
+        return self.keyboard_rater
+
+    def switch_rater(self) -> bool:
+        """Ask who is voting (the ledger's raters to pick from, or a new name) and remember
+        the answer for this ledger; a session being rated goes on under the new name.
+        Cancelled: nothing changes, and rating waits for a name."""
+        from arena.ui.rater_dialog import ask_rater
+
+        ledger = self.ledger
+        if ledger is None:
+            return False
+        name = ask_rater(self, raters.known(ledger), self.keyboard_rater)
+        if name is None:
+            if self.keyboard_rater is None:
+                self.statusBar().showMessage(
+                    f"Rating needs your name: Vote ▸ Switch rater… [{RATER_KEY}]", 8000
+                )
+            return False
+        raters.remember(ledger.path, name)
+        self.keyboard_rater = name
+        if self.pages.currentWidget() is self.rating and self.rating.session is not None:
+            self.rating.start(ledger, self.rating.family, name)
+        self._update_status()
         return True
 
     def current_family(self) -> str | None:

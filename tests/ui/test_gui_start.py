@@ -23,8 +23,8 @@ def started(monkeypatch, tmp_path, make_settings):
     monkeypatch.delenv("ARENA_LEDGER", raising=False)
     opened = {}
 
-    def run(argv, *, ledger_path, family=None):
-        opened.update(argv=argv, ledger=ledger_path, family=family)
+    def run(argv, *, ledger_path, family=None, rater=None):
+        opened.update(argv=argv, ledger=ledger_path, family=family, rater=rater)
         return 0
 
     monkeypatch.setattr(app, "run", run)

@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from arena.ledger import Ledger
+from arena.rating.raters import DEFAULT_RATER
 from arena.rating.session import PairView as Pair
 from arena.rating.session import RatingSession, sitting
 from arena.records import Choice, PresentationId, Vote
@@ -71,9 +72,13 @@ class RatingPage(QWidget):
         self.break_minutes = break_minutes
         self.ledger: Ledger | None = None
         self.family = ""
+        self.rater = DEFAULT_RATER
         self.session: RatingSession | None = None
         self.session_votes = 0
         self.progress: tuple[int, int] = (0, 0)
+        # The rater's own votes in the family, and how many raters it has.
+        self.own_votes = 0
+        self.raters = 1
         self.stop_note = ""
         self.ended_note = ""
         self._started = 0.0
@@ -157,8 +162,9 @@ class RatingPage(QWidget):
 
     # -- session --------------------------------------------------------------
 
-    def start(self, ledger: Ledger, family: str) -> bool:
-        self.ledger, self.family = ledger, family
+    def start(self, ledger: Ledger, family: str, rater: str = DEFAULT_RATER) -> bool:
+        """Rate ``family`` as ``rater`` (a session of that name)."""
+        self.ledger, self.family, self.rater = ledger, family, rater
         self.session_votes = 0
         if not self._new_session():
             return False
@@ -167,7 +173,7 @@ class RatingPage(QWidget):
 
     def _new_session(self) -> bool:
         assert self.ledger is not None
-        ledger, family = self.ledger, self.family
+        ledger, family, rater = self.ledger, self.family, self.rater
 
         def opened(session: RatingSession) -> None:
             self.session = session
@@ -184,7 +190,7 @@ class RatingPage(QWidget):
                     f"{family}` records their trials."
                 )
 
-        started = self.ops.run(self._own, lambda: sitting(ledger, family), opened)
+        started = self.ops.run(self._own, lambda: sitting(ledger, family, rater), opened)
         return started and self.show_current()
 
     def stop(self) -> None:
@@ -244,8 +250,15 @@ class RatingPage(QWidget):
         if self.session is None:
             return self.ended_note or ""
         voted, total = self.progress
+        pairs = f"{voted}/{total} pairs voted"
+        if self.raters > 1 or self.rater != DEFAULT_RATER:
+            # Someone else votes here too: the rater's own, and the board's beside them.
+            pairs = (
+                f"voting as {self.rater}  ·  {counted(self.own_votes, 'vote')} of yours  ·  "
+                f"{pairs} by {counted(self.raters, 'rater')}"
+            )
         return (
-            f"{self.family}: {voted}/{total} pairs voted  ·  session "
+            f"{self.family}: {pairs}  ·  session "
             f"{self.session.session.number}: {counted(self.session_votes, 'vote')}  ·  "
             f"{clock_text(self.elapsed())}{self.stop_note}"
         )
@@ -287,6 +300,7 @@ class RatingPage(QWidget):
         if session is None:
             return
         self.progress = session.progress()
+        self.own_votes, self.raters = session.own_votes(), len(session.raters)
         self.stop_note = stop_note(session)
         self.status_changed.emit()
         # With adaptive choice the next pair depends on the vote: one per outcome.
