@@ -21,6 +21,7 @@ that a later bundle of the key comes in under it and no other key votes under it
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,6 @@ from arena.bundle.colleague_bundle import (
     read_colleague_bundle,
     refuse_held,
 )
-from arena.canonical import content_hash
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, vote_batch, voting
 from arena.ledger.rater_keys import RaterKey, add_rater_key, rater_keys
@@ -212,8 +212,9 @@ class _Rows:
         self.first: dict[str, Presentation] = {}  # by the colleague's presentation id
 
     def _id(self, prefix: str, theirs: str) -> str:
-        key = {"family": self.family, "signer": self.bundle.signer, "id": theirs}
-        return prefix + content_hash(key)[:28]
+        # Family names hold no line break and the signer is a fingerprint: one text per id.
+        key = f"{self.family}\n{self.bundle.signer}\n{theirs}"
+        return prefix + hashlib.sha256(key.encode("utf-8")).hexdigest()[:28]
 
     def session(self, theirs: str) -> SessionId:
         return SessionId(self._id("bundle-", theirs))
