@@ -218,6 +218,10 @@ def cmd_import_votes(args: argparse.Namespace) -> int:
 
     if is_bundle(args.file):
         return _import_bundle_votes(args)
+    if args.file.is_dir():
+        raise BadInput(
+            "a folder without manifest.json: neither a bundle nor a vote log", path=str(args.file)
+        )
     for given, option in ((args.signer, "--signer"), (args.colleague, "--rater")):
         if given is not None:
             raise BadInput(

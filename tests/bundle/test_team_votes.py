@@ -276,6 +276,12 @@ def test_a_bundle_wants_its_signer_and_a_vote_log_none(team, capsys):
     assert "is not a bundle (a folder or .zip holding manifest.json): --signer" in (
         capsys.readouterr().err
     )
+    empty = lead.folder / "empty"
+    empty.mkdir()
+    assert _import(lead, empty, machines["cy"].signer) == 2
+    assert "a folder without manifest.json: neither a bundle nor a vote log" in (
+        capsys.readouterr().err
+    )
 
 
 def test_the_same_bundle_twice_adds_nothing_and_names_stay_with_their_key(team, capsys):
