@@ -218,6 +218,18 @@ def test_the_lead_brings_both_colleagues_in_and_one_board_fits_all_three(team, c
     with Ledger.open(lead.ledger) as ledger:
         export_round(ledger, out, family="small", key=lead.key)
     assert main(["verify", str(out), "--signer", lead.signer]) == 0
+    # Each rater's whole contribution capped (the ledger weighting): verify re-derives it too.
+    capped = lead.folder.parent / "lead-capped"
+    with Ledger.open(lead.ledger) as ledger:
+        closed = close_round(ledger, "small", RoundSettings(weighting="ledger", cap=3.0))
+        export_round(ledger, capped, family="small", key=lead.key)
+        items = list(round_store.items(ledger, closed.round_id, "comparison"))
+    weights = {actor: 0.0 for actor in ("rater", "bea", "cy")}
+    for c in items:
+        if c["source"] == "vote" and c["status"] == "fitted":
+            weights[c["actor"]] += c["fitted_weight"]
+    assert weights == pytest.approx({"rater": 3.0, "bea": 3.0, "cy": 3.0})
+    assert main(["verify", str(capped), "--signer", lead.signer]) == 0
 
 
 def _rezipped(bundle: Path, out: Path, change) -> Path:
