@@ -305,6 +305,11 @@ def test_the_same_bundle_twice_adds_nothing_and_names_stay_with_their_key(team, 
         assert _import(lead, bundles["bea"], bea.signer, *extra) == 0
         assert "7 votes of bea read" in capsys.readouterr().out
         assert _rows(lead) == once
+    assert _import(lead, bundles["bea"], bea.signer, "--json") == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "family": "small", "signer": bea.signer, "records": 7, "votes_added": 0,
+        "retractions_added": 0, "sessions_added": 0, "raters": ["bea"],
+    }  # fmt: skip
     assert _import(lead, bundles["bea"], bea.signer, "--rater", "bee") == 2
     assert "came into this ledger as 'bea': give --rater bea" in capsys.readouterr().err
     # Another key cannot vote under bea's name, nor under a name of the lead's ledger.
