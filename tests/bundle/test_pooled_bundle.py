@@ -172,7 +172,7 @@ def test_the_raters_own_bundle_pooled_as_a_colleagues_is_refused_then_reported(
     with pytest.raises(BadInput, match="of its votes are this ledger's own"):
         colleague.import_bundle(ledger, tmp_path / "mine.zip", **args)
     # With the import's checks off, the rater's votes are pooled twice: verify says so.
-    monkeypatch.setattr(colleague.judge_store, "votes_held", lambda *_: [])
+    monkeypatch.setattr("arena.ledger.judge_store.votes_held", lambda *_: [])
     colleague.import_bundle(ledger, tmp_path / "mine.zip", **args)
     close_round(ledger, pl.FAMILY, RoundSettings(with_judges=("me",)))
     export_round(ledger, tmp_path / "twice", family=pl.FAMILY, key=key)

@@ -32,6 +32,7 @@ from arena.ledger import (
     events,
     family_changes,
     heads,
+    rater_keys,
     seals,
     trial_store,
 )
@@ -51,7 +52,7 @@ from tests.tested_helpers import TASK, add_trial, make_tests_family
 def everything(tmp_path_factory, template_ledger) -> Path:
     """A ledger with rows in every table: votes, undos, a flag, a correction, a closed
     round, a graded run, a tests family with a task and a trial, a votes family with
-    cases and systems to collect from, and a judge's verdict."""
+    cases and systems to collect from, a judge's verdict and a colleague's key."""
     path = copy_ledger(template_ledger, tmp_path_factory.mktemp("matrix") / "full.sqlite")
     starter = load_suite("starter")
     with Ledger.open(path) as ledger:
@@ -83,6 +84,9 @@ def everything(tmp_path_factory, template_ledger) -> Path:
             + "\n"
         )
         import_judge(ledger, verdicts, family="rel", judge="colleague", kind="human")
+        with ledger.atomic():  # a colleague whose votes came in from their bundle
+            key = rater_keys.RaterKey("dana", "ed25519:" + "d" * 32, "rater")
+            rater_keys.add_rater_key(ledger, key, "5" * 64)
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return path
 
@@ -102,7 +106,7 @@ TABLES = [
     "presentations", "votes", "retractions", "events", "rounds", "round_items",
     "round_comparisons", "suites", "runs", "attempts", "grades", "tasks", "trials",
     "output_keys", "family_changes", "case_details", "family_systems", "judge_verdicts",
-    "judge_sources",
+    "judge_sources", "rater_keys",
 ]  # fmt: skip
 
 
