@@ -367,8 +367,13 @@ class MainWindow(QMainWindow):
                     f"Rating needs your name: Vote ▸ Switch rater… [{RATER_KEY}]", 8000
                 )
             return False
-        raters.remember(ledger.path, name)
+        try:
+            raters.remember(ledger.path, name)
+        except OSError as failed:  # a read-only configuration folder: asked again next time
+            self.statusBar().showMessage(f"Could not remember the name: {failed}", 8000)
         self.keyboard_rater = name
+        # A session ended while idle starts again under the new name at the next key.
+        self.rating.rater = name
         if self.pages.currentWidget() is self.rating and self.rating.session is not None:
             self.rating.start(ledger, self.rating.family, name)
         self._update_status()
