@@ -21,7 +21,8 @@ PresentationId = NewType("PresentationId", str)
 SessionId = NewType("SessionId", str)
 
 # A presentation and the vote in force on it, as the ledger reads a family's history:
-# id, case, left and right output, repeat of; vote id, choice, session, time of the vote.
+# id, case, left and right output, repeat of; vote id, choice, session, time and actor
+# of the vote.
 ShownRow = tuple[
     PresentationId,
     CaseId,
@@ -31,6 +32,7 @@ ShownRow = tuple[
     VoteId | None,
     str | None,
     SessionId | None,
+    str | None,
     str | None,
 ]
 
