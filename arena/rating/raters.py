@@ -16,6 +16,7 @@ from pathlib import Path
 
 from arena.errors import BadInput
 from arena.ledger import Ledger, voting
+from arena.ledger.rater_keys import rater_keys
 from arena.paths import APP_NAME
 from arena.records import name_problem
 
@@ -78,11 +79,21 @@ def known(ledger: Ledger) -> list[str]:
 
 def at_keyboard(ledger: Ledger, given: str | None = None) -> str | None:
     """Who votes now: ``given``, else the name remembered for this ledger, else the default
-    when no one else has voted in it; None when the person must be asked."""
+    when no one else has voted in it; None when the person must be asked. Colleagues whose
+    votes came from their signed bundles (``rater_keys``) vote on their own machines: they
+    are never the one at the keyboard here."""
+    colleagues = {k.rater: k.signer for k in rater_keys(ledger)}
     if given is not None:
-        return checked(given)
+        name = checked(given)
+        if name in colleagues:
+            raise BadInput(
+                f"{name!r} is a colleague whose votes come from bundles signed by "
+                f"{colleagues[name]}: vote here under a name of your own",
+                field="--rater",
+            )
+        return name
     remembered_name = remembered(ledger.path)
     if remembered_name is not None:
         return remembered_name
-    others = [r for r in voting.raters(ledger) if r != DEFAULT_RATER]
+    others = [r for r in voting.raters(ledger) if r != DEFAULT_RATER and r not in colleagues]
     return DEFAULT_RATER if not others else None

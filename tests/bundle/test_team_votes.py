@@ -402,3 +402,16 @@ def test_a_vote_log_cannot_add_to_a_colleagues_votes(team, capsys):
         capsys.readouterr().err
     )
     assert _rows(lead) == before
+
+
+def test_a_colleague_is_never_the_one_at_the_keyboard(team):
+    from arena.errors import BadInput
+    from arena.rating.raters import at_keyboard
+
+    machines, bundles = team
+    lead, bea = machines["lead"], machines["bea"]
+    assert _import(lead, bundles["bea"], bea.signer, "--rater", "bea") == 0
+    with Ledger.open(lead.ledger) as ledger:
+        assert at_keyboard(ledger) == "rater"  # bea votes on her machine: nothing to ask
+        with pytest.raises(BadInput, match="'bea' is a colleague whose votes come from"):
+            at_keyboard(ledger, "bea")
