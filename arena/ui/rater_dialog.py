@@ -30,6 +30,9 @@ class RaterDialog(QDialog):
         intro.setWordWrap(True)
         self.names = QListWidget()
         self.names.addItems(known)
+        # As tall as its names (up to eight), not a page of white under one or two.
+        rows = max(1, min(len(known), 8))
+        self.names.setFixedHeight(self.names.sizeHintForRow(0) * rows + 2 * self.names.frameWidth())
         self.names.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.names.currentTextChanged.connect(self._picked)
         self.names.itemActivated.connect(lambda _item: self.accept())

@@ -1,4 +1,4 @@
-"""A family a colleague has voted on: the new user's case of issue 47, as `arena import-votes`
+"""A family a colleague has voted on: the new user's case, as `arena import-votes`
 brings another person's votes in."""
 
 from __future__ import annotations
