@@ -198,7 +198,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     # Read-only: status works beside an open window.
     with open_ledger(args, readonly=True) as ledger:
-        rater = raters.at_keyboard(ledger, args.rater) or raters.DEFAULT_RATER
+        chosen = raters.at_keyboard(ledger, args.rater)
+        rater = chosen or raters.DEFAULT_RATER
         rows = family_status(ledger, args.family, archived=args.all, rater=rater)
     if args.json:
         output.emit_json({"families": rows})
@@ -225,10 +226,11 @@ def cmd_status(args: argparse.Namespace) -> int:
     if any(set(r["votes_by_rater"]) - {rater} for r in rows):
         at = keys.index("votes") + 1
         keys = (*keys[:at], "rater_votes", *keys[at:])
-        everyone = len({name for r in rows for name in r["votes_by_rater"]} | {rater})
+        everyone = len({name for r in rows for name in r["votes_by_rater"]})
+        unknown = "" if chosen else ", no one chosen at this ledger yet"
         print(
-            f"counted for {rater}: rater_votes are {rater}'s own, votes and pairs every "
-            f"rater's ({everyone} raters; --rater NAME for another)"
+            f"counted for {rater}{unknown}: rater_votes are {rater}'s own, votes and pairs "
+            f"every rater's ({counted(everyone, 'rater')} voted; --rater NAME for another)"
         )
     _print_by_aspect(keys, rows)
     for r in rows:

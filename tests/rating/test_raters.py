@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -133,7 +134,15 @@ def test_arena_status_rater_counts_that_raters_votes(team, capsys):
     (row,) = json.loads(out)["families"]
     assert (row["rater"], row["rater_votes"], row["votes"]) == ("dana", 24, 25)
     code, out, _ = _cli(capsys, "--ledger", path, "status", "--rater", "dana")
-    assert code == 0 and "counted for dana" in out and "2 raters" in out
+    assert code == 0 and "counted for dana:" in out and "2 raters voted" in out
+    # No one chosen, and dana alone has voted: the default counted, said so, not counted in.
+    folder = Path(team.path).parent / "fresh"
+    folder.mkdir()
+    with Ledger.open(folder / "fresh.sqlite") as other:
+        rated_by_colleague(other, folder)
+    code, out, _ = _cli(capsys, "--ledger", str(folder / "fresh.sqlite"), "status")
+    assert "counted for rater, no one chosen at this ledger yet" in out
+    assert "(1 rater voted;" in out
     header = next(line for line in out.splitlines() if line.startswith("name"))
     assert header.split()[7:9] == ["votes", "rater_votes"]
     raters.remember(path, "dana")  # what the window's Switch rater… leaves
