@@ -14,6 +14,12 @@ that imported the same vote log). The colleague's sessions stay theirs: new sess
 numbered after this family's. Each output a vote names must be this ledger's output of
 the same case, system and sample, with the same text.
 
+A bundle brings only the votes cast on the colleague's machine. Those that came into their
+ledger from another colleague's bundle (ids ``bv-``, as this module writes them) are left
+out, counted: each person's votes come from their own signed bundle. So a colleague who
+imports the lead's merged bundle does not get their own votes back a second time, and the
+lead who imports dana's bundle does not get kim's twice.
+
 The name the votes carry on the colleague's machine is often the default ``rater``; here
 they take a name of their own (``--rater``), remembered for the key (``rater_keys``), so
 that a later bundle of the key comes in under it and no other key votes under it.
@@ -51,6 +57,8 @@ from arena.records import (
     VoteId,
 )
 
+# The prefix of the ids of votes brought from a colleague's bundle (``_Rows.shown``).
+RELAYED = "bv-"
 # Votes checked before their rows are written together (as a vote log's).
 BATCH = 10_000
 
@@ -64,6 +72,7 @@ class ColleagueVotesReport:
     retractions_added: int
     sessions_added: int
     raters: tuple[str, ...]  # the names their votes have here
+    relayed: int = 0  # votes the colleague brought from others' bundles, left out
 
 
 def import_colleague_votes(
@@ -75,10 +84,13 @@ def import_colleague_votes(
         raise BadInput(f"no family named {family!r}: import its outputs first", field="--family")
     bundle = read_colleague_bundle(ledger, path, signer)
     with as_arena_writes(path):
-        votes = [v for v in bundle.votes if v["actor"] != "settler"]
+        votes, relayed = _cast_there(bundle.votes)
         voters = list(dict.fromkeys(str(v["actor"]) for v in votes))
     if not votes:
-        raise BadInput("the bundle holds no rater's votes; nothing imported", path=str(path))
+        brought = f" but {relayed} brought from others' bundles" if relayed else ""
+        raise BadInput(
+            f"the bundle holds no rater's votes{brought}; nothing imported", path=str(path)
+        )
     refuse_held(ledger, bundle, [v["vote_id"] for v in votes])
     names, new_keys = _names(ledger, bundle, voters, rater)
     rows = _Rows(ledger, family, bundle, names)
@@ -94,9 +106,26 @@ def import_colleague_votes(
             add_rater_key(ledger, key, bundle.sha256)
         sessions = rows.add_sessions(votes, retractions.values())
         added, undone = _write(ledger, rows, votes, shown, retractions)
+    raters = tuple(dict.fromkeys(names.values()))
     return ColleagueVotesReport(
-        family, signer, len(votes), added, undone, sessions, tuple(dict.fromkeys(names.values()))
+        family, signer, len(votes), added, undone, sessions, raters, relayed
     )
+
+
+def _cast_there(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The votes (and skips) cast on the colleague's machine, and how many others there
+    are: the settler's (settled here again) aside, those their ledger imported from another
+    bundle, and repeats of those."""
+    kept: list[dict[str, Any]] = []
+    left_out: set[str] = set()
+    for vote in rows:
+        if vote["actor"] == "settler":
+            continue
+        if str(vote["vote_id"]).startswith(RELAYED) or vote["repeat_of"] in left_out:
+            left_out.add(vote["vote_id"])
+        else:
+            kept.append(vote)
+    return kept, len(left_out)
 
 
 def _names(
@@ -248,7 +277,7 @@ class _Rows:
         )
         self.presentations[vote["vote_id"]] = theirs
         row = Vote(
-            VoteId(self._id("bv-", vote["vote_id"])),
+            VoteId(self._id(RELAYED, vote["vote_id"])),
             presentation.presentation_id,
             self.session(vote["session_id"]),
             self.family,
@@ -260,7 +289,7 @@ class _Rows:
             vote["voted_at"],
             int(vote["active_ms"]),
             self.names[str(vote["actor"])],
-            None if original is None else VoteId(self._id("bv-", original)),
+            None if original is None else VoteId(self._id(RELAYED, original)),
             str(vote["comment"]),
             bool(vote["identity_leak"]),
         )
@@ -272,7 +301,7 @@ class _Rows:
         return {
             "retraction_id": self._id("br-", row["retraction_id"]),
             "family": self.family,
-            "vote_id": self._id("bv-", row["vote_id"]),
+            "vote_id": self._id(RELAYED, row["vote_id"]),
             "session_id": None if session is None else self.session(session),
             "retracted_at": row["retracted_at"],
         }

@@ -269,6 +269,11 @@ def _import_bundle_votes(args: argparse.Namespace) -> int:
             f"{counted(report.retractions_added, 'new retraction')}, "
             f"{counted(report.sessions_added, 'new session')} in {report.family}"
         )
+        if report.relayed:
+            print(
+                f"  {counted(report.relayed, 'vote')} the colleague brought from others' "
+                "bundles left out: import those from their own bundles"
+            )
     return 0
 
 

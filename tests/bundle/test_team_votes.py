@@ -308,7 +308,7 @@ def test_the_same_bundle_twice_adds_nothing_and_names_stay_with_their_key(team, 
     assert _import(lead, bundles["bea"], bea.signer, "--json") == 0
     assert json.loads(capsys.readouterr().out) == {
         "family": "small", "signer": bea.signer, "records": 7, "votes_added": 0,
-        "retractions_added": 0, "sessions_added": 0, "raters": ["bea"],
+        "retractions_added": 0, "sessions_added": 0, "raters": ["bea"], "relayed": 0,
     }  # fmt: skip
     assert _import(lead, bundles["bea"], bea.signer, "--rater", "bee") == 2
     assert "came into this ledger as 'bea': give --rater bea" in capsys.readouterr().err
@@ -369,23 +369,25 @@ def test_votes_on_another_text_than_this_ledgers_are_refused(team, tmp_path, cap
     assert _rows(other)["votes"] == 0
 
 
-def test_a_bundle_of_several_raters_comes_in_only_with_a_name_each(team, monkeypatch, capsys):
-    machines, bundles = team
-    lead, bea, cy = machines["lead"], machines["bea"], machines["cy"]
-    assert _import(lead, bundles["bea"], bea.signer, "--rater", "bea") == 0
+def test_a_bundle_of_several_raters_comes_in_only_with_a_name_each(
+    team, tmp_path, monkeypatch, capsys
+):
+    machines, _ = team
+    lead, bea = machines["lead"], machines["bea"]
+    _vote_log(lead, tmp_path / "cy-at-lead.jsonl")  # cy's votes cast on the lead's machine
     merged = lead.export("lead.zip")
-    monkeypatch.setenv("ARENA_SIGNING_KEY", str(cy.key_file))
-    before = _rows(cy)
+    monkeypatch.setenv("ARENA_SIGNING_KEY", str(bea.key_file))
+    before = _rows(bea)
     capsys.readouterr()
-    assert _import(cy, merged, lead.signer) == 2
-    assert "holds the votes of 2 raters (rater, bea), some under the default name" in (
+    assert _import(bea, merged, lead.signer) == 2
+    assert "holds the votes of 2 raters (rater, cy), some under the default name" in (
         capsys.readouterr().err
     )
-    assert _import(cy, merged, lead.signer, "--rater", "lee") == 2
+    assert _import(bea, merged, lead.signer, "--rater", "lee") == 2
     assert "each comes in under the name it has there, so --rater names none" in (
         capsys.readouterr().err
     )
-    assert _rows(cy) == before
+    assert _rows(bea) == before
 
 
 def test_a_vote_log_cannot_add_to_a_colleagues_votes(team, capsys):
@@ -415,3 +417,26 @@ def test_a_colleague_is_never_the_one_at_the_keyboard(team):
         assert at_keyboard(ledger) == "rater"  # bea votes on her machine: nothing to ask
         with pytest.raises(BadInput, match="'bea' is a colleague whose votes come from"):
             at_keyboard(ledger, "bea")
+
+
+def test_a_merged_bundle_brings_only_what_its_signer_cast(team, monkeypatch, capsys):
+    machines, bundles = team
+    lead, bea, cy = machines["lead"], machines["bea"], machines["cy"]
+    assert _import(lead, bundles["bea"], bea.signer, "--rater", "bea") == 0
+    assert _import(lead, bundles["cy"], cy.signer) == 0
+    merged = lead.export("lead-merged.zip")  # the lead's 4 votes, bea's 7 and cy's 5
+    capsys.readouterr()
+    # bea takes the team's board home: the lead's votes come in, hers do not come back, and
+    # cy's come only from cy's own bundle.
+    monkeypatch.setenv("ARENA_SIGNING_KEY", str(bea.key_file))
+    before = _in_force(bea)
+    assert _import(bea, merged, lead.signer, "--rater", "lead") == 0
+    out = capsys.readouterr().out
+    assert "4 votes of lead read" in out and "4 new" in out
+    assert "12 votes the colleague brought from others' bundles left out" in out
+    after = _in_force(bea)
+    assert _by(after, "rater") == _by(before, "rater")  # bea's own, once
+    assert _by(after, "lead") == _by(_in_force(lead), "rater")
+    assert _by(after, "cy") == []
+    assert _import(bea, bundles["cy"], cy.signer) == 0
+    assert _by(_in_force(bea), "cy") == _by(_in_force(cy), "cy")
