@@ -8,7 +8,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +89,10 @@ def printed_json(folder: Path) -> dict[str, Any]:
     arena("round", "close", "--family", "g")
     out["round show graded"] = arena("round", "show", "--family", "g")
     out["import-votes"] = arena("import-votes", str(votes), "--family", "prose-en")
+    bundle_of, signer = _colleague_bundle(folder)
+    out["import-votes bundle"] = arena(
+        "import-votes", bundle_of, "--family", "prose-en", "--signer", signer, "--rater", "kim"
+    )
     out["tests run"] = arena("tests", "run", "--family", "fixes", "--no-sandbox")
     out["tasks import"] = arena(
         "tasks", "import", str(REPO / "resources/demo/fixes/tasks.toml"), "--family", "fixes"
@@ -104,6 +110,38 @@ def printed_json(folder: Path) -> dict[str, Any]:
     out["gate list"] = arena("gate", "--list")
     out["check"] = arena("check")
     return out
+
+
+def _colleague_bundle(folder: Path) -> tuple[str, str]:
+    """A colleague's round of the demo, voted on their machine and signed by their key: the
+    bundle and the key's fingerprint."""
+    from arena.intake.demo import build_demo
+
+    ledger, bundle = folder / "colleague.sqlite", folder / "colleague.zip"
+    build_demo(ledger, replace=False)
+    _rate(ledger, "prose-en", votes=6)
+    from arena.bundle.signing import fingerprint, load_or_create_key
+
+    key = folder / "colleague.pem"
+    with contextlib.redirect_stdout(io.StringIO()), _environment({"ARENA_SIGNING_KEY": str(key)}):
+        for args in (["round", "close", "--family", "prose-en"],
+                     ["export", "--family", "prose-en", "--out", str(bundle)]):  # fmt: skip
+            assert main(["--ledger", str(ledger), *args]) == 0, args
+    return str(bundle), fingerprint(load_or_create_key(key).public_key())
+
+
+@contextlib.contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _rate(path: Path, family: str, *, votes: int) -> None:

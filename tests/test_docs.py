@@ -232,6 +232,7 @@ WHERE: dict[Where, tuple[tuple[str, ...], tuple[str, ...], tuple[Where, ...]]] =
     ("cli.md", "arena round", 4): (("round show", "round show tests"), ("summary",), ()),
     ("cli.md", "Round settings", 0): (("round show", "round show tests"), ("settings",), ()),
     ("cli.md", "arena import-votes", 0): (("import-votes",), (), ()),
+    ("cli.md", "arena import-votes", 1): (("import-votes bundle",), (), ()),
     ("cli.md", "arena verify", 0): (("verify",), (), ()),
     ("cli.md", "arena key", 0): (("key",), (), ()),
     ("cli.md", "arena fit", 0): (("fit",), (), ()),
