@@ -27,9 +27,11 @@ def _number(value: float) -> float | None:
 
 
 def _agreement(comparisons: Comparisons) -> fit.AgreementResult:
-    """Rater agreement over the repeats whose first vote is in force."""
+    """Rater agreement over the repeats whose first vote is in force and was cast by the
+    same rater: a repeat of another rater's vote says nothing of one's own consistency."""
     repeats = np.flatnonzero(comparisons.mask("status", "repeat"))
     targets = comparisons.values("repeat_of", repeats)
+    actor = comparisons["actor"].codes
     votes = np.flatnonzero(comparisons.votes)
     # The newest vote of an id wins, should a bundle list one twice. Only the votes
     # repeated are kept: a dictionary of a million votes costs more than the look-ups.
@@ -42,7 +44,7 @@ def _agreement(comparisons: Comparisons) -> fit.AgreementResult:
     pairs = [
         (by_vote[target], row)
         for target, row in zip(targets, repeats.tolist(), strict=True)
-        if target in by_vote
+        if target in by_vote and actor[by_vote[target]] == actor[row]
     ]
     first, again = (
         (np.array(rows, dtype=np.intp) for rows in zip(*pairs, strict=True))
