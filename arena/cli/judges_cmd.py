@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
-from arena.judges.figures import anchor_text, boards, tau_shown
+from arena.judges.figures import anchor_text, between_text, boards, tau_shown
 from arena.judges.figures import shown as _shown
 from arena.texts import counted
 
@@ -45,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_import)
     p = verbs.add_parser("show", help="each judge's agreement with the rater, and α")
     p.add_argument("--family", required=True, help="the family")
+    p.add_argument(
+        "--rater",
+        help="where several people voted: whose votes the others are compared with "
+        "(default: the one at the keyboard)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_show)
     p = verbs.add_parser("disagreements", help="where a judge and the rater differ, surest first")
@@ -77,15 +82,22 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from arena.judges.comparison import judges_report
+    from arena.judges.comparison import RATER_KIND, judges_report
+    from arena.rating import raters
 
     with open_ledger(args, readonly=True) as ledger:
-        report = judges_report(ledger, args.family)
+        rater = raters.at_keyboard(ledger, args.rater) or raters.DEFAULT_RATER
+        report = judges_report(ledger, args.family, rater=rater)
     if args.json:
         output.emit_json(report)
         return 0
     rater = report["rater"]
-    print(f"rater: {counted(rater['verdicts'], 'vote')} on {counted(rater['items'], 'item')}")
+    named = f" {rater['name']}" if "name" in rater else ""
+    print(
+        f"rater{named}: {counted(rater['verdicts'], 'vote')} on {counted(rater['items'], 'item')}"
+    )
+    if report.get("between_raters"):
+        print(between_text(report["between_raters"]))
     if not report["judges"]:
         print(f"no judges in {args.family}: `arena judges import` adds one")
         return 0
@@ -95,7 +107,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             [
                 [
                     j["judge"],
-                    j["kind"],
+                    "rater: votes on the board" if j["kind"] == RATER_KIND else j["kind"],
                     j["verdicts"],
                     j["overlap"],
                     _shown(j["agreement_with_ties"]),

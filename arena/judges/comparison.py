@@ -1,28 +1,25 @@
 """`arena judges show`: each judge beside the rater on the items both answered.
 
-An item is one pair of systems on one case, whichever side each was shown on and whichever
-sample. A judge's answer on an item is coded against the pair in one order, the one the
-rater first saw it in (its system ids sorted for an item the rater did not vote on): -1 the
-first better, 0 a tie, +1 the second. κ and α depend on that order, as they depend on which
-side is called left; the rater's is the one the rater's own figures use. A judge that
-answered an item more than once is read as MT-bench reads its two games: the same answer
-each time is that answer, differing answers a tie.
+Items and answers are coded as ``arena.judges.items`` says. κ and α depend on an item's
+order, as they depend on which side is called left; the rater's is the one the rater's own
+figures use.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from arena import fit
+from arena.judges.between_raters import between_raters
+from arena.judges.items import Answers, Item, answers_of, coded_answer, figure, item_orders
 from arena.ledger import Ledger, catalog, judge_store
 from arena.ledger.judge_store import JudgeVerdict
 
-Item = tuple[str, str, str]  # case, first system, second system (in the item's order)
 SEED = 0
 # A board as a round closes it (RoundSettings' defaults) with a round's intervals
 # (arena.rounds.uncertainty: 200 resamples, the family board's stream 0).
@@ -34,61 +31,6 @@ BOARD_RESAMPLES = 200
 TAU_MIN_DECISIVE = 150
 # Each figure's random stream under the seed: the board's is a round's, the others apart.
 BOARD_STREAM, LENGTH_STREAM, TAU_STREAM = 0, 2, 3
-
-
-@dataclass(frozen=True)
-class _Answers:
-    by_item: dict[Item, int]  # combined answer on each item
-    in_order: dict[Item, int]  # first answer given with the item's first system shown left
-    swapped: dict[Item, int]  # first answer given with it shown right
-
-
-def _key(verdict: JudgeVerdict) -> Item:
-    first, second = sorted((verdict.left_system, verdict.right_system))
-    return verdict.case_id, first, second
-
-
-def _orders(rater: Iterable[JudgeVerdict]) -> dict[Item, Item]:
-    """Each item the rater voted on, in the order of the rater's first vote on it."""
-    orders: dict[Item, Item] = {}
-    for verdict in rater:
-        orders.setdefault(
-            _key(verdict), (verdict.case_id, verdict.left_system, verdict.right_system)
-        )
-    return orders
-
-
-def _coded(verdict: JudgeVerdict, orders: dict[Item, Item]) -> tuple[Item, int, bool]:
-    key = _key(verdict)
-    item = orders.get(key, key)
-    in_order = verdict.left_system == item[1]
-    answer = {"left": -1, "tie": 0, "right": 1}[verdict.winner]
-    return item, answer if in_order else -answer, in_order
-
-
-def _answers(verdicts: Iterable[JudgeVerdict], orders: dict[Item, Item]) -> _Answers:
-    given: dict[Item, set[int]] = {}
-    in_order: dict[Item, int] = {}
-    swapped: dict[Item, int] = {}
-    for verdict in verdicts:
-        item, answer, shown_in_order = _coded(verdict, orders)
-        given.setdefault(item, set()).add(answer)
-        if verdict.game > 0:  # a verdict from single scores (game <= 0) was shown no way
-            (in_order if shown_in_order else swapped).setdefault(item, answer)
-    combined = {item: next(iter(a)) if len(a) == 1 else 0 for item, a in given.items()}
-    return _Answers(combined, in_order, swapped)
-
-
-def _figure(estimate: Any) -> dict[str, Any]:
-    def num(x: float) -> float | None:
-        return None if math.isnan(x) else x
-
-    return {
-        "value": num(estimate.value),
-        "low": num(estimate.low),
-        "high": num(estimate.high),
-        "count": estimate.count,
-    }
 
 
 @dataclass(frozen=True)
@@ -167,7 +109,7 @@ def _board(
             "system": system,
             "label": family.labels[system],
             "rank": int(points.ranks[i]) if points.ranked[i] else None,
-            "points": _figure(
+            "points": figure(
                 fit.Estimate(
                     float(points.points[i]),
                     float(ci.low[i]),
@@ -197,8 +139,8 @@ def _length_bias(
         if left is not None and right is not None:
             known.append((v, left, right))
     if not known:
-        return _figure(fit.Estimate(math.nan, math.nan, math.nan, 0))
-    return _figure(
+        return figure(fit.Estimate(math.nan, math.nan, math.nan, 0))
+    return figure(
         fit.length_bias_interval(
             _votes([v for v, _, _ in known], index, cases),
             [k[1] for k in known],
@@ -213,8 +155,8 @@ def _length_bias(
 def _judge_row(
     summary: judge_store.JudgeSummary,
     verdicts: Sequence[JudgeVerdict],
-    answers: _Answers,
-    rater: _Answers,
+    answers: Answers,
+    rater: Answers,
     boards: _Boards,
     seed: int,
 ) -> tuple[dict[str, Any], int | None]:
@@ -233,7 +175,7 @@ def _judge_row(
     )
     votes = _votes(verdicts, boards.index, boards.cases)
     board, anchor = _board(votes, boards.family, boards.anchor, seed)
-    tau = _figure(
+    tau = figure(
         fit.board_tau(
             boards.rater,
             votes,
@@ -250,11 +192,11 @@ def _judge_row(
         "verdicts": summary.verdicts,
         "items": len(answers.by_item),
         "overlap": len(shared),
-        "agreement_with_ties": _figure(agreement.with_ties),
-        "agreement_without_ties": _figure(agreement.without_ties),
-        "kappa": _figure(agreement.kappa),
-        "position_consistency": _figure(position.consistency) if position else None,
-        "first_position_preference": _figure(position.first_preference) if position else None,
+        "agreement_with_ties": figure(agreement.with_ties),
+        "agreement_without_ties": figure(agreement.without_ties),
+        "kappa": figure(agreement.kappa),
+        "position_consistency": figure(position.consistency) if position else None,
+        "first_position_preference": figure(position.first_preference) if position else None,
         "length_bias": _length_bias(verdicts, boards.family, boards.index, boards.cases, seed),
         "board": board,
         "board_tau": tau,
@@ -286,14 +228,34 @@ def family_judges(ledger: Ledger, family: str) -> list[judge_store.JudgeSummary]
     return judge_store.judges(ledger, family)
 
 
-def judges_report(ledger: Ledger, family: str, *, seed: int = SEED) -> dict[str, Any]:
-    """The judges of ``family`` against the rater, as `arena judges show --json` prints."""
+def judges_report(
+    ledger: Ledger, family: str, *, seed: int = SEED, rater: str | None = None
+) -> dict[str, Any]:
+    """The judges of ``family`` against the rater, as `arena judges show --json` prints.
+
+    Where several people voted, the reference is ``rater`` (the one at the keyboard; the
+    first to vote when ``rater`` has not), the other raters are listed beside the judges as
+    rows of kind ``rater`` (their votes are on the board; judges' are not), and
+    ``between_raters`` holds the agreement between all raters."""
     described = _family(ledger, family)
     verdicts = judge_store.verdicts(ledger, family)
     judged = [
         (s, [v for v in verdicts if v.judge == s.judge]) for s in judge_store.judges(ledger, family)
     ]
-    return compare(judge_store.rater_verdicts(ledger, family), judged, described, family, seed=seed)
+    by_rater = judge_store.verdicts_by_rater(ledger, family)
+    if len(by_rater) < 2:
+        rater_votes = judge_store.rater_verdicts(ledger, family)
+        return compare(rater_votes, judged, described, family, seed=seed)
+    reference = rater if rater in by_rater else next(iter(by_rater))
+    others = [
+        (judge_store.JudgeSummary(name, RATER_KIND, len(votes), ()), votes)
+        for name, votes in by_rater.items()
+        if name != reference
+    ]
+    report = compare(by_rater[reference], others + judged, described, family, seed=seed)
+    report["rater"]["name"] = reference
+    report["between_raters"] = between_raters(by_rater, seed=seed)
+    return report
 
 
 def compare(
@@ -305,9 +267,9 @@ def compare(
     seed: int = SEED,
 ) -> dict[str, Any]:
     """`judges_report` of the rater's verdicts and each judge's (its summary, its verdicts)."""
-    orders = _orders(rater_verdicts)
-    rater = _answers(rater_verdicts, orders)
-    answers = {s.judge: _answers(v, orders) for s, v in judged}
+    orders = item_orders(rater_verdicts)
+    rater = answers_of(rater_verdicts, orders)
+    answers = {s.judge: answers_of(v, orders) for s, v in judged}
     items = sorted(set(rater.by_item).union(*(a.by_item for a in answers.values())))
     table = [
         [a.by_item.get(i, math.nan) for i in items]
@@ -344,11 +306,13 @@ def compare(
         "anchor": chosen,
         "rater_board": rater_board,
         "judges": rows,
-        "alpha": _figure(alpha) if alpha else None,
+        "alpha": figure(alpha) if alpha else None,
     }
 
 
 RATER = "rater"  # the rater's board among the boards shown (no judge is called so)
+# The kind of a row of another rater of the board, listed beside the judges.
+RATER_KIND = "rater"
 
 
 def _anchor(family: Family, shown: dict[str, Any]) -> dict[str, Any] | None:
@@ -399,8 +363,8 @@ def coded_answers(ledger: Ledger, family: str) -> dict[str, list[tuple[Item, int
     """Each answer of the rater (key ``rater``, first) and of each judge, coded as
     `judges_report` codes it: (item, answer on the item's order, shown in that order)."""
     rater = judge_store.rater_verdicts(ledger, family)
-    orders = _orders(rater)
-    coded = {"rater": [_coded(v, orders) for v in rater]}
+    orders = item_orders(rater)
+    coded = {"rater": [coded_answer(v, orders) for v in rater]}
     for verdict in judge_store.verdicts(ledger, family):
-        coded.setdefault(verdict.judge, []).append(_coded(verdict, orders))
+        coded.setdefault(verdict.judge, []).append(coded_answer(verdict, orders))
     return coded

@@ -137,3 +137,21 @@ def anchor_text(report: dict[str, Any], rater: str = "the rater") -> str:
     if moved:
         text += "; " + "; ".join(moved) + ": its points do not read across"
     return text + "."
+
+
+def between_text(block: dict[str, Any]) -> str:
+    """The agreement between raters (``between_raters``) as lines of text: each pair of
+    raters on the items both voted, then α over all."""
+    lines = ["between raters, on the items both voted (95% intervals, bootstrap over items):"]
+    for pair in block["pairs"]:
+        first, second = pair["raters"]
+        lines.append(
+            f"  {first} – {second}: {counted(pair['overlap'], 'item')}, agreement "
+            f"{shown(pair['agreement_with_ties'])}, without ties "
+            f"{shown(pair['agreement_without_ties'])}, κ {shown(pair['kappa'])}"
+        )
+    lines.append(
+        f"  Krippendorff's α (ordinal) over {counted(len(block['raters']), 'rater')}: "
+        f"{shown(block['alpha'])}"
+    )
+    return "\n".join(lines)

@@ -156,9 +156,25 @@ def verdicts(ledger: Ledger, family: str) -> list[JudgeVerdict]:
 
 
 def rater_verdicts(ledger: Ledger, family: str, judge: str = "rater") -> list[JudgeVerdict]:
-    """The rater's votes in force (no skips, no settled pairs) as verdicts on systems."""
+    """Every rater's votes in force (no skips, no settled pairs) as verdicts on systems."""
+    return [v for _, v in _votes_as_verdicts(ledger, family, judge)]
+
+
+def verdicts_by_rater(ledger: Ledger, family: str) -> dict[str, list[JudgeVerdict]]:
+    """Each rater's votes in force as verdicts under the rater's name, raters in the order
+    of their first vote."""
+    by_rater: dict[str, list[JudgeVerdict]] = {}
+    for actor, verdict in _votes_as_verdicts(ledger, family, None):
+        by_rater.setdefault(actor, []).append(verdict)
+    return by_rater
+
+
+def _votes_as_verdicts(
+    ledger: Ledger, family: str, judge: str | None
+) -> list[tuple[str, JudgeVerdict]]:
+    """(actor, the vote as a verdict of ``judge``, else of its actor) for each vote in force."""
     rows = ledger.conn.execute(
-        "SELECT l.case_id, l.system_id, r.system_id, v.choice FROM votes v "
+        "SELECT v.actor, l.case_id, l.system_id, r.system_id, v.choice FROM votes v "
         "JOIN outputs l ON l.output_id = v.left_output "
         "JOIN outputs r ON r.output_id = v.right_output "
         "WHERE v.family = ? AND v.choice != 'skip' AND v.actor != 'settler' "
@@ -166,8 +182,8 @@ def rater_verdicts(ledger: Ledger, family: str, judge: str = "rater") -> list[Ju
         [family],
     )
     return [
-        JudgeVerdict(judge, case, left, right, _RATER_WINNER[choice], 1)
-        for case, left, right, choice in rows
+        (actor, JudgeVerdict(judge or actor, case, left, right, _RATER_WINNER[choice], 1))
+        for actor, case, left, right, choice in rows
     ]
 
 
