@@ -21,6 +21,7 @@ from arena.rounds.round_records import (
     Anchor,
     FitRecord,
     PooledJudge,
+    RaterFigures,
     RoundEvent,
     SettingsRecord,
     Settled,
@@ -325,6 +326,9 @@ class RoundSummary:
     unavailable: dict[str, str] | None = None
     # None in rounds closed before settled shares were recorded.
     settled: Settled | None = None
+    # Each rater's votes, weight and own figures, in the order of their first vote, where
+    # the fit holds the votes of two raters or more (None, and absent, elsewhere).
+    raters: list[RaterFigures] | None = None
     # The keys a stored summary lacks (within_session_tau before it was recorded...).
     absent: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
@@ -333,7 +337,8 @@ class RoundSummary:
         if "split_half_points" in data:
             data["split_half_points"] = self.split_half_points.to_json()
         data["settled"] = self.settled.to_json() if self.settled is not None else None
-        for name in ("settled", "unavailable"):
+        data["raters"] = None if self.raters is None else [r.to_json() for r in self.raters]
+        for name in ("settled", "unavailable", "raters"):
             if data.get(name, 0) is None:
                 del data[name]
         if self.unavailable is None:  # closed before standard errors were recorded
@@ -350,6 +355,8 @@ class RoundSummary:
             found["split_half_points"] = SplitHalves.from_json(found["split_half_points"])
         if found.get("settled") is not None:
             found["settled"] = Settled.from_json(found["settled"])
+        if found.get("raters") is not None:
+            found["raters"] = [RaterFigures.from_json(r) for r in found["raters"]]
         return cls(**found)
 
 

@@ -288,6 +288,37 @@ class Settled:
 
 
 @dataclass(frozen=True)
+class RaterFigures:
+    """One rater's part of a round shared by several: their votes in the fit and the
+    weight these were fitted with, and the round summary's figures worked out on their
+    own votes alone (each None where it cannot be told: ``unavailable`` says why)."""
+
+    rater: str
+    votes: int
+    weight: float
+    repeats: int
+    rater_agreement: float | None
+    rater_agreement_ci95: list[float] | None
+    split_half_tau: float | None
+    split_half_tau_ci95: list[float] | None
+    left_share: float | None
+    left_share_ci95: list[float] | None
+    decisive_votes: int
+    # Whichever length bias the family has (of outputs, or of diffs), and its error.
+    length_bias_points_per_sd: float | None
+    diff_length_bias_points_per_sd: float | None
+    length_bias_standard_error: float | None
+    unavailable: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return _stored(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RaterFigures:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
 class SplitHalves:
     """Each system's points fitted to the odd- and to the even-numbered sessions (None:
     not ranked in that half), by system id."""

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -15,9 +16,9 @@ from arena.pairs.settling import RULE_GROUPS
 from arena.records import SystemId
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.model import RoundSettings, RoundSummary
-from arena.rounds.round_records import Settled, SplitHalves
+from arena.rounds.round_records import RaterFigures, Settled, SplitHalves
 from arena.rounds.scoring import sides
-from arena.rounds.split_halves import split_figure, vote_halves
+from arena.rounds.split_halves import SplitFigure, split_figure, vote_halves
 from arena.rounds.uncertainty import case_clusters
 from arena.texts import counted
 
@@ -26,12 +27,16 @@ def _number(value: float) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
 
 
-def _agreement(comparisons: Comparisons) -> fit.AgreementResult:
+def _agreement(comparisons: Comparisons, actor: int | None = None) -> fit.AgreementResult:
     """Rater agreement over the repeats whose first vote is in force and was cast by the
-    same rater: a repeat of another rater's vote says nothing of one's own consistency."""
-    repeats = np.flatnonzero(comparisons.mask("status", "repeat"))
+    same rater (by ``actor`` alone, when given): a repeat of another rater's vote says
+    nothing of one's own consistency."""
+    repeated = comparisons.mask("status", "repeat")
+    if actor is not None:
+        repeated &= comparisons["actor"].codes == actor
+    repeats = np.flatnonzero(repeated)
     targets = comparisons.values("repeat_of", repeats)
-    actor = comparisons["actor"].codes
+    actors = comparisons["actor"].codes
     votes = np.flatnonzero(comparisons.votes)
     # The newest vote of an id wins, should a bundle list one twice. Only the votes
     # repeated are kept: a dictionary of a million votes costs more than the look-ups.
@@ -44,7 +49,7 @@ def _agreement(comparisons: Comparisons) -> fit.AgreementResult:
     pairs = [
         (by_vote[target], row)
         for target, row in zip(targets, repeats.tolist(), strict=True)
-        if target in by_vote and actor[by_vote[target]] == actor[row]
+        if target in by_vote and actors[by_vote[target]] == actors[row]
     ]
     first, again = (
         (np.array(rows, dtype=np.intp) for rows in zip(*pairs, strict=True))
@@ -90,20 +95,36 @@ LENGTH_REASONS = {
 SESSIONS_STREAM, WITHIN_STREAM = 0x5E55, 0x7713
 
 
-def summary(
+@dataclass(frozen=True)
+class _Figures:
+    """The figures worked out on one set of votes (all the fit's, or one rater's)."""
+
+    agreement: fit.AgreementResult
+    agreed_share: float | None
+    agreed_ci: list[float] | None
+    between: SplitFigure | None
+    within: SplitFigure | None
+    bias: float | None
+    error: float | None
+    left: int
+    decisive: int
+    unavailable: dict[str, str]
+
+
+def _figures(
     comparisons: Comparisons,
     weights: np.ndarray,
-    systems: Sequence[SystemId],
+    index: dict[SystemId, int],
+    rows: np.ndarray,
     *,
     reference: SystemId | None,
     settings: RoundSettings,
-    diff_family: bool,
-) -> RoundSummary:
-    """The round summary: agreement, split-half τ, side preference and length bias, each
-    with its uncertainty (None where n/a, or where the votes cannot tell: ``unavailable``
-    then says why)."""
-    index = {s: i for i, s in enumerate(systems)}
-    agreement = _agreement(comparisons)
+    bias_key: str,
+    actor: int | None = None,
+) -> _Figures:
+    """Agreement, split-half τ, length bias and side preference over the votes in ``rows``
+    (the repeats of ``actor`` alone, when given)."""
+    agreement = _agreement(comparisons, actor)
     unavailable: dict[str, str] = {}
     agreed_share: float | None = _number(agreement.share)
     agreed_ci: list[float] | None = [agreement.low, agreement.high]
@@ -113,13 +134,11 @@ def summary(
             f"({agreement.agreed} agreed); it needs {MIN_REPEATS}"
         )
         agreed_share = agreed_ci = None
-    human = np.flatnonzero(comparisons.votes & (weights > 0))
+    human = np.flatnonzero(rows & (weights > 0))
     a, b = (side[human] for side in sides(comparisons, index))
     y, w = comparisons["y"][human], weights[human]
-    halves = SplitHalves()
     between = within = None
     bias = error = None
-    bias_key = "diff_length_bias_points_per_sd" if diff_family else "length_bias_points_per_sd"
     if len(human):
         session = comparisons["session"].map(lambda s: s or 1, np.int64)[human]
         split = functools.partial(
@@ -143,7 +162,6 @@ def summary(
             rng=np.random.default_rng([settings.seed, WITHIN_STREAM]),
             named="{odd} odd- and {even} even-numbered votes",
         )
-        halves = SplitHalves(between.points["odd"], between.points["even"])
         for key, found in (("split_half_tau", between), ("within_session_tau", within)):
             if found.why:
                 unavailable[key] = found.why
@@ -154,7 +172,7 @@ def summary(
             comparisons["len_a"][human],
             comparisons["len_b"][human],
             w,
-            n_systems=len(systems),
+            n_systems=len(index),
             penalty=settings.penalty,
         )
         if length.identified:
@@ -170,30 +188,119 @@ def summary(
         unavailable["split_half_tau"] = unavailable[bias_key] = "no human votes in the fit"
         unavailable["within_session_tau"] = "no human votes in the fit"
     left, decisive = _sides_chosen(comparisons, human)
-    left_ci = fit.proportion_interval(left, decisive)
     if not decisive:
         unavailable["left_share"] = "no decisive votes in the fit"
+    return _Figures(
+        agreement,
+        agreed_share,
+        agreed_ci,
+        between,
+        within,
+        bias,
+        error,
+        left,
+        decisive,
+        unavailable,
+    )
+
+
+def summary(
+    comparisons: Comparisons,
+    weights: np.ndarray,
+    systems: Sequence[SystemId],
+    *,
+    reference: SystemId | None,
+    settings: RoundSettings,
+    diff_family: bool,
+    raters: bool = False,
+) -> RoundSummary:
+    """The round summary: agreement, split-half τ, side preference and length bias, each
+    with its uncertainty (None where n/a, or where the votes cannot tell: ``unavailable``
+    then says why). Where the fit holds the votes of two raters or more (or ``raters``),
+    each rater's own figures too."""
+    index = {s: i for i, s in enumerate(systems)}
+    bias_key = "diff_length_bias_points_per_sd" if diff_family else "length_bias_points_per_sd"
+    figures = functools.partial(
+        _figures,
+        comparisons,
+        weights,
+        index,
+        reference=reference,
+        settings=settings,
+        bias_key=bias_key,
+    )
+    found = figures(comparisons.votes)
+    between = found.between
+    halves = (
+        SplitHalves(between.points["odd"], between.points["even"]) if between else SplitHalves()
+    )
+    left, decisive = found.left, found.decisive
+    left_ci = fit.proportion_interval(left, decisive)
     return RoundSummary(
-        rater_agreement=agreed_share,
-        rater_agreement_ci95=agreed_ci,
-        repeats=agreement.count,
+        rater_agreement=found.agreed_share,
+        rater_agreement_ci95=found.agreed_ci,
+        repeats=found.agreement.count,
         split_half_tau=between.tau if between else None,
         split_half_tau_ci95=between.ci95 if between else None,
         split_half_tau_null_p=between.null_p if between else None,
         split_half_points=halves,
-        within_session_tau=within.tau if within else None,
-        within_session_tau_ci95=within.ci95 if within else None,
-        within_session_tau_null_p=within.null_p if within else None,
+        within_session_tau=found.within.tau if found.within else None,
+        within_session_tau_ci95=found.within.ci95 if found.within else None,
+        within_session_tau_null_p=found.within.null_p if found.within else None,
         left_share=left / decisive if decisive else None,
         left_share_ci95=list(left_ci) if decisive else None,
         decisive_votes=decisive,
         left_out=_left_out(comparisons),
-        length_bias_points_per_sd=None if diff_family else bias,
-        diff_length_bias_points_per_sd=bias if diff_family else None,
-        length_bias_standard_error=error,
-        unavailable=unavailable,
+        length_bias_points_per_sd=None if diff_family else found.bias,
+        diff_length_bias_points_per_sd=found.bias if diff_family else None,
+        length_bias_standard_error=found.error,
+        unavailable=found.unavailable,
         settled=settled_summary(comparisons, weights),
+        raters=rater_figures(comparisons, weights, figures, diff_family, every=raters),
     )
+
+
+def rater_figures(
+    comparisons: Comparisons,
+    weights: np.ndarray,
+    figures: Callable[..., _Figures],
+    diff_family: bool,
+    *,
+    every: bool = False,
+) -> list[RaterFigures] | None:
+    """Each rater's votes in the fit, their weight and their own figures, in the order of
+    their first vote; None where the fit holds one rater's votes (unless ``every``)."""
+    fitted = comparisons.votes & (weights > 0)
+    actor = comparisons["actor"]
+    codes, first = np.unique(actor.codes[fitted], return_index=True)
+    if len(codes) < 2 and not every:
+        return None
+    found = []
+    for code in codes[np.argsort(first)].tolist():
+        mine = comparisons.votes & (actor.codes == code)
+        own = figures(mine, actor=code)
+        split = own.between
+        left_ci = fit.proportion_interval(own.left, own.decisive)
+        found.append(
+            RaterFigures(
+                rater=str(actor.values[code]),
+                votes=int(np.count_nonzero(mine & fitted)),
+                weight=float(np.sum(weights[mine & fitted])),
+                repeats=own.agreement.count,
+                rater_agreement=own.agreed_share,
+                rater_agreement_ci95=own.agreed_ci,
+                split_half_tau=split.tau if split else None,
+                split_half_tau_ci95=split.ci95 if split else None,
+                left_share=own.left / own.decisive if own.decisive else None,
+                left_share_ci95=list(left_ci) if own.decisive else None,
+                decisive_votes=own.decisive,
+                length_bias_points_per_sd=None if diff_family else own.bias,
+                diff_length_bias_points_per_sd=own.bias if diff_family else None,
+                length_bias_standard_error=own.error,
+                unavailable=own.unavailable,
+            )
+        )
+    return found
 
 
 def _sides_chosen(comparisons: Comparisons, rows: np.ndarray) -> tuple[int, int]:

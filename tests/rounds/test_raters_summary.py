@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from arena.ledger import Ledger, catalog, voting
 from arena.rounds.closing import close_round
-from arena.rounds.model import RoundSettings
+from arena.rounds.model import RoundSettings, RoundSummary
 from tests.rating.colleague import rated_by_colleague
 from tests.votes_helpers import show_and_vote
 
@@ -38,3 +38,42 @@ def test_a_repeat_of_another_raters_vote_is_not_rater_agreement(ledger, tmp_path
     assert summary.repeats == 1
     assert summary.unavailable is not None
     assert summary.unavailable["rater_agreement"] == "1 repeat (1 agreed); it needs 10"
+
+
+def _rater_votes(ledger: Ledger, family: str, cases: range) -> None:
+    """The rater's votes, one on each of ``cases`` (c30 on), alternating sides and choices."""
+    session = voting.start_session(ledger, family, seed=5)
+    outputs = catalog.outputs(ledger, family)
+    for n in cases:
+        pair = [o for o in outputs if o.case_id == f"c{n:02d}"][:2]
+        show_and_vote(ledger, session, *pair[:: 1 if n % 2 else -1], ("left", "right")[n % 3 > 0])
+
+
+def test_each_rater_has_their_own_figures_worked_out_on_their_votes_alone(ledger, tmp_path):
+    (tmp_path / "two").mkdir()
+    family = rated_by_colleague(ledger, tmp_path / "two")
+    _rater_votes(ledger, family, range(24, 40))
+    team = close_round(ledger, family, RoundSettings())
+    assert team.summary.raters is not None
+    dana, rater = team.summary.raters
+    assert (dana.rater, dana.votes, dana.weight) == ("dana", 24, 24.0)
+    assert (rater.rater, rater.votes, rater.weight) == ("rater", 16, 16.0)
+    assert dana.decisive_votes + rater.decisive_votes == team.summary.decisive_votes
+    # Dana's figures are those of a round of dana's votes alone.
+    with Ledger.open(tmp_path / "alone.db") as alone:
+        (tmp_path / "one").mkdir()
+        rated_by_colleague(alone, tmp_path / "one")
+        own = close_round(alone, family, RoundSettings()).summary
+    assert own.raters is None
+    assert (dana.left_share, dana.left_share_ci95) == (own.left_share, own.left_share_ci95)
+    assert dana.length_bias_points_per_sd == own.length_bias_points_per_sd
+    assert dana.unavailable["split_half_tau"] == own.unavailable["split_half_tau"]
+    # The record reads back as it was written.
+    assert RoundSummary.from_json(team.summary.to_json()) == team.summary
+
+
+def test_a_round_of_one_rater_has_no_raters_block(ledger, tmp_path):
+    family = rated_by_colleague(ledger, tmp_path)
+    summary = close_round(ledger, family, RoundSettings()).summary
+    assert summary.raters is None
+    assert "raters" not in summary.to_json()
