@@ -12,7 +12,10 @@ set's link to the family's previous round are left out.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
+import sqlite3
 import tarfile
 from pathlib import Path
 
@@ -20,7 +23,12 @@ import pytest
 
 from arena.ledger import Ledger
 from arena.rounds.closing import close_round, find_round
-from tests.fixtures.boards_before.same_round import close_again, differences, round_ids
+from tests.fixtures.boards_before.same_round import (
+    _without_sequence,
+    close_again,
+    differences,
+    round_ids,
+)
 
 ARCHIVE = Path(__file__).resolve().parents[1] / "fixtures" / "boards_before" / "ledgers.tar.xz"
 
@@ -31,16 +39,44 @@ def _unpacked(folder: Path) -> Path:
     return folder
 
 
+# The family two raters voted on: its round now adds each rater's figures (and shows them).
+TEAM = "cover"
+TEAM_DIFFERENCES = ["results", "round show --json"]
+
+
 @pytest.mark.parametrize("name", ["demo.sqlite", "families.sqlite"])
 def test_every_stored_round_closes_again_to_the_same_board(tmp_path, name):
     ledger = _unpacked(tmp_path) / name
     stored = round_ids(ledger)
     assert len(stored) >= 4
     found = {
-        f"{family} {before[:12]}": differences(ledger, before, close_again(ledger, before))
+        (family, before[:12]): differences(ledger, before, close_again(ledger, before))
         for before, family in stored
     }
-    assert found == {key: [] for key in found}
+    assert found == {key: TEAM_DIFFERENCES if key[0] == TEAM else [] for key in found}
+
+
+def _results(path: Path, round_id: str) -> dict:
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        (results,) = db.execute(
+            "SELECT results FROM rounds WHERE round_id = ?", [round_id]
+        ).fetchone()
+    return json.loads(_without_sequence(results))
+
+
+def test_a_team_round_closes_again_the_same_but_for_each_raters_figures(tmp_path):
+    ledger = _unpacked(tmp_path) / "families.sqlite"
+    rounds = [r for r, family in round_ids(ledger) if family == TEAM]
+    assert rounds
+    for before in rounds:
+        old, new = _results(ledger, before), _results(ledger, close_again(ledger, before))
+        raters = new["summary"].pop("raters")
+        assert "raters" not in old["summary"]
+        assert {k: v for k, v in new.items() if k != "round"} == {
+            k: v for k, v in old.items() if k != "round"
+        }
+        assert [r["rater"] for r in raters] == ["ana", "ben"]
+        assert sum(r["votes"] for r in raters) == sum(s["votes"] for s in new["systems"]) // 2
 
 
 def test_a_round_closed_with_another_figure_is_told_apart(tmp_path):
