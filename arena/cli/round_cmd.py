@@ -15,6 +15,7 @@ from arena.rounds.anchor_words import anchor_why, unranked_entry
 from arena.texts import counted
 
 if TYPE_CHECKING:
+    from arena.ledger import Ledger
     from arena.rounds.model import Round
 
 
@@ -56,6 +57,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="A,B",
         help="pool the rater's votes with these judges' verdicts (a judge weighs at most what "
         "the rater does; docs/judges.md). Default: the rater's votes alone",
+    )
+    c.add_argument(
+        "--raters",
+        metavar="A,B",
+        help="fit only these raters' votes (the others' are left out, reason other_rater). "
+        "Default: every rater's",
     )
     c.add_argument("--json", action="store_true", help="print the round as JSON")
     c.set_defaults(handler=cmd_close)
@@ -124,6 +131,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     v.set_defaults(handler=cmd_import_votes)
 
 
+def _names(given: str | None, what: str, option: str) -> tuple[str, ...]:
+    """The names of a comma-separated ``option`` (none when it is not given)."""
+    names = tuple(name.strip() for name in (given or "").split(",") if name.strip())
+    if given is not None and not names:
+        raise BadInput(f"name at least one {what}, e.g. {option} A,B", field=option)
+    return names
+
+
 def cmd_close(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -133,11 +148,15 @@ def cmd_close(args: argparse.Namespace) -> int:
     given = {
         k: getattr(args, k) for k in ("penalty", "threshold", "cap") if getattr(args, k) is not None
     }
-    judges = tuple(name.strip() for name in (args.with_judges or "").split(",") if name.strip())
-    if args.with_judges is not None and not judges:
-        raise BadInput("name at least one judge, e.g. --with-judges A,B", field="--with-judges")
+    judges = _names(args.with_judges, "judge", "--with-judges")
+    raters = _names(args.raters, "rater", "--raters")
     settings = RoundSettings(
-        weighting=args.weighting, base=args.base, seed=args.seed, with_judges=judges, **given
+        weighting=args.weighting,
+        base=args.base,
+        seed=args.seed,
+        with_judges=judges,
+        raters=raters,
+        **given,
     )
     with (
         open_ledger(args) as ledger,
@@ -147,11 +166,12 @@ def cmd_close(args: argparse.Namespace) -> int:
             ledger, args.family, settings, progress=bar.update, allow_missing=args.allow_missing
         )
         head = ledger.head_digest()
+        keyboard = _keyboard(ledger)
     digest = None if head is None else head.hash
     if args.json:
         output.emit_json({**public(closed), "head_digest": digest})
         return 0
-    print_round(closed)
+    print_round(closed, rater=keyboard)
     print(f"head digest: {head}  (`arena check --head {digest}` proves it is still held)")
     return 0
 
@@ -163,6 +183,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         return _show_preview(args)
     with open_ledger(args, readonly=True) as ledger:
         found = find_round(ledger, args.round, args.family)
+        keyboard = _keyboard(ledger)
     if found is None:
         raise BadInput(
             "no such round"
@@ -179,8 +200,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         output.emit_json(public(found, args.category))
     else:
-        print_round(found, args.category)
+        print_round(found, args.category, rater=keyboard)
     return 0
+
+
+def _keyboard(ledger: Ledger) -> str:
+    """The rater at the keyboard, whose figures a team's round shows first."""
+    from arena.rating.raters import DEFAULT_RATER, at_keyboard
+
+    return at_keyboard(ledger) or DEFAULT_RATER
 
 
 def _show_preview(args: argparse.Namespace) -> int:

@@ -109,7 +109,7 @@ def print_preview(shown: Preview, category: str | None = None) -> None:
     )
 
 
-def print_round(found: Round, category: str | None = None) -> None:
+def print_round(found: Round, category: str | None = None, *, rater: str | None = None) -> None:
     """A round as `round close` and `round show` print it: the family's board, or the
     board of its ``category``'s refit."""
     board = found.categories[category] if category else found.board
@@ -212,6 +212,10 @@ def print_round(found: Round, category: str | None = None) -> None:
             )
         elif key in (summary.unavailable or {}):
             print(f"{name}: {told(summary, key, '')}")
+    if summary.raters:  # each rater's own figures, the one at the keyboard (``rater``) first
+        print("raters, each on their own votes:")
+        for figures in summary_text.in_order(summary.raters, rater):
+            print("  " + summary_text.rater_line(figures, at_keyboard=figures.rater == rater))
     left = summary.left_out
     print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
     if summary.settled is not None:  # rounds closed before settled shares were recorded lack it

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.rounds.model import RoundSummary
+from arena.rounds.round_records import RaterFigures
+from arena.texts import counted
 
 
 def interval(ci: list[float] | None, *, percent: bool = False) -> str:
@@ -45,3 +49,42 @@ def side_preference(summary: RoundSummary) -> str:
     if ci[1] < 0.5:
         return text + ": less often than chance would, a lean to the right"
     return text + ": no lean to either side that the votes can tell"
+
+
+def in_order(raters: Sequence[RaterFigures], first: str | None) -> list[RaterFigures]:
+    """The raters with ``first`` (the one at the keyboard) ahead, the rest as recorded."""
+    return sorted(raters, key=lambda r: r.rater != first)
+
+
+def rater_line(figures: RaterFigures, *, at_keyboard: bool = False) -> str:
+    """One rater's votes, weight and own figures on one line (— where the votes cannot
+    tell a figure)."""
+    told = figures.unavailable
+    agreement = (
+        f"{100 * figures.rater_agreement:.0f}% over {counted(figures.repeats, 'repeat')}"
+        f" ({interval(figures.rater_agreement_ci95, percent=True)})"
+        if figures.rater_agreement is not None and "rater_agreement" not in told
+        else f"— over {counted(figures.repeats, 'repeat')}"
+    )
+    tau = (
+        f"{figures.split_half_tau:.2f} ({interval(figures.split_half_tau_ci95)})"
+        if figures.split_half_tau is not None
+        else "—"
+    )
+    left = (
+        f"{100 * figures.left_share:.0f}% of {figures.decisive_votes} decisive"
+        f" ({interval(figures.left_share_ci95, percent=True)})"
+        if figures.left_share is not None
+        else "—"
+    )
+    bias = figures.length_bias_points_per_sd
+    if bias is None:
+        bias = figures.diff_length_bias_points_per_sd
+    error = figures.length_bias_standard_error
+    length = "—" if bias is None else f"{bias:+.0f}" + (f" ± {error:.0f}" if error else "")
+    name = figures.rater + (" (at the keyboard)" if at_keyboard else "")
+    return (
+        f"{name}: {counted(figures.votes, 'vote')} (weight {figures.weight:g}); "
+        f"rater agreement {agreement}; split-half τ {tau}; left side {left}; "
+        f"length bias {length} points per SD"
+    )
