@@ -150,9 +150,11 @@ def cmd_disagreements(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from arena.judges.disagreements import COLUMNS, disagreements, row
+    from arena.rating import raters
 
     with open_ledger(args, readonly=True) as ledger:
-        found = disagreements(ledger, args.family, args.judge)
+        rater = raters.at_keyboard(ledger) or raters.DEFAULT_RATER
+        found = disagreements(ledger, args.family, args.judge, rater)
     listed = found[: args.limit] if args.limit is not None else found
     if args.json:
         output.emit_json(

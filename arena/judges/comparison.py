@@ -243,10 +243,10 @@ def judges_report(
         (s, [v for v in verdicts if v.judge == s.judge]) for s in judge_store.judges(ledger, family)
     ]
     by_rater = judge_store.verdicts_by_rater(ledger, family)
-    if len(by_rater) < 2:
+    reference = reference_rater(by_rater, rater)
+    if reference is None:
         rater_votes = judge_store.rater_verdicts(ledger, family)
         return compare(rater_votes, judged, described, family, seed=seed)
-    reference = rater if rater in by_rater else next(iter(by_rater))
     others = [
         (judge_store.JudgeSummary(name, RATER_KIND, len(votes), ()), votes)
         for name, votes in by_rater.items()
@@ -256,6 +256,14 @@ def judges_report(
     report["rater"]["name"] = reference
     report["between_raters"] = between_raters(by_rater, seed=seed)
     return report
+
+
+def reference_rater(by_rater: dict[str, list[JudgeVerdict]], rater: str | None) -> str | None:
+    """Whose votes the judges are compared with where several people voted: ``rater``, or
+    the first to vote when ``rater`` has not; None with one rater (all votes are theirs)."""
+    if len(by_rater) < 2:
+        return None
+    return rater if rater in by_rater else next(iter(by_rater))
 
 
 def compare(
@@ -359,12 +367,17 @@ def _system(family: Family, i: int) -> dict[str, str]:
     return {"system": system, "label": family.labels[system]}
 
 
-def coded_answers(ledger: Ledger, family: str) -> dict[str, list[tuple[Item, int, bool]]]:
-    """Each answer of the rater (key ``rater``, first) and of each judge, coded as
-    `judges_report` codes it: (item, answer on the item's order, shown in that order)."""
-    rater = judge_store.rater_verdicts(ledger, family)
-    orders = item_orders(rater)
-    coded = {"rater": [coded_answer(v, orders) for v in rater]}
+def coded_answers(
+    ledger: Ledger, family: str, rater: str | None = None
+) -> dict[str, list[tuple[Item, int, bool]]]:
+    """Each answer of the rater (key ``rater``, first; where several people voted, the
+    reference `judges_report` compares with) and of each judge, coded as `judges_report`
+    codes it: (item, answer on the item's order, shown in that order)."""
+    by_rater = judge_store.verdicts_by_rater(ledger, family)
+    reference = reference_rater(by_rater, rater)
+    votes = by_rater[reference] if reference else judge_store.rater_verdicts(ledger, family)
+    orders = item_orders(votes)
+    coded = {"rater": [coded_answer(v, orders) for v in votes]}
     for verdict in judge_store.verdicts(ledger, family):
         coded.setdefault(verdict.judge, []).append(coded_answer(verdict, orders))
     return coded

@@ -73,22 +73,30 @@ def _alike(answers: list[int]) -> bool:
     return len(answers) > 1 and len(set(answers)) == 1
 
 
-def _first_votes(ledger: Ledger, family: str) -> dict[tuple[str, str, str], Vote]:
-    """The rater's first vote in force on each item, by (case, left system, right system)."""
+def _first_votes(
+    ledger: Ledger, family: str, rater: str | None
+) -> dict[tuple[str, str, str], Vote]:
+    """The rater's (``rater``'s, where given and voting) first vote in force on each item,
+    by (case, left system, right system)."""
     system_of = {o.output_id: o.system_id for o in catalog.outputs(ledger, family)}
     first: dict[tuple[str, str, str], Vote] = {}
-    for vote in voting.votes_in_force(ledger, family):
-        if vote.actor != "settler":
-            key = (vote.case_id, system_of[vote.left_output], system_of[vote.right_output])
-            first.setdefault(key, vote)
+    cast = [v for v in voting.votes_in_force(ledger, family) if v.actor != "settler"]
+    if any(v.actor == rater for v in cast):
+        cast = [v for v in cast if v.actor == rater]
+    for vote in cast:
+        key = (vote.case_id, system_of[vote.left_output], system_of[vote.right_output])
+        first.setdefault(key, vote)
     return first
 
 
-def disagreements(ledger: Ledger, family: str, judge: str) -> list[Disagreement]:
-    """The items where ``judge`` and the rater answered differently, most confident first."""
+def disagreements(
+    ledger: Ledger, family: str, judge: str, reference: str | None = None
+) -> list[Disagreement]:
+    """The items where ``judge`` and the rater (``reference``, where several people voted)
+    answered differently, most confident first."""
     if catalog.get_family(ledger, family) is None:
         raise catalog.no_such_family(ledger, family)
-    coded = coded_answers(ledger, family)
+    coded = coded_answers(ledger, family, reference)
     if judge == "rater" or judge not in coded:
         known = ", ".join(sorted(set(coded) - {"rater"})) or "none"
         raise BadInput(f"no judge {judge!r} in {family} (judges: {known})", field="--judge")
@@ -98,7 +106,7 @@ def disagreements(ledger: Ledger, family: str, judge: str) -> list[Disagreement]
     games: dict[Item, tuple[list[int], list[int]]] = {}
     for item, answer, shown_in_order in coded[judge]:
         games.setdefault(item, ([], []))[0 if shown_in_order else 1].append(answer)
-    votes = _first_votes(ledger, family)
+    votes = _first_votes(ledger, family, reference)
     labels: dict[str, str] = {s.system_id: s.label for s in catalog.systems(ledger, family)}
     found = []
     for item in sorted(set(rater) & set(games)):

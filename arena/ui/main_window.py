@@ -425,7 +425,7 @@ class MainWindow(QMainWindow):
             from arena.ui.judges.judges_page import JudgesPage
 
             self.made_judges = self._added(
-                JudgesPage(self.ops, self.theme, self.settings.font_size)
+                JudgesPage(self.ops, self.theme, self.settings.font_size, rater=lambda: self.rater)
             )
             self.made_judges.studied.connect(self._update_status)
         return self.made_judges

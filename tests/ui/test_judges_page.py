@@ -283,3 +283,32 @@ def test_tabs_and_rows_work_from_the_keyboard(qtbot, few_judges):
     qtbot.keyClick(window, Qt.Key.Key_D, alt)  # Alt+D: the disagreements
     assert page.tabs.currentIndex() == 0
     assert window.pages.currentWidget() is page
+
+
+def test_other_raters_are_listed_beside_the_judges_against_the_one_at_the_keyboard(
+    qtbot, open_window, tmp_path, monkeypatch
+):
+    from arena.ledger import Ledger
+    from arena.rating import raters
+    from arena.rating.session import RatingSession
+    from tests.rating.colleague import rated_by_colleague
+
+    path = tmp_path / "team.sqlite"
+    with Ledger.open(path) as ledger:
+        rated_by_colleague(ledger, tmp_path)
+        session = RatingSession(ledger, "team", seed=5, actor="lee", repeat_share=0.0)
+        for n in range(30):
+            session.vote(("left", "right", "tie")[n % 3])
+    raters.remember(path, "lee")
+    window = open_window(path)
+    window.families.select("team")
+    qtbot.keyClick(window.families.table, Qt.Key.Key_J)
+    page = window.judges
+    qtbot.waitUntil(lambda: not page.background.busy, timeout=20_000)
+    (dana,) = page.judges.rows
+    assert dana["judge"] == "dana"
+    kind = page.judges.columns.index("kind")
+    assert page.judges.cell(dana, kind) == "rater:\nvotes on the board"
+    assert page.subtitle.text().startswith("You (lee): 30 votes")
+    assert "between raters, on the items both voted" in page.alpha.text()
+    assert "dana – lee" in page.alpha.text()

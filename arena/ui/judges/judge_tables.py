@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from arena.judges import figures
+from arena.judges.comparison import RATER_KIND
 from arena.judges.disagreements import COLUMNS, Disagreement, row
 from arena.ui.tables import Index, RowsModel
 
@@ -59,6 +60,8 @@ class JudgeTable(RowsModel):
         value = judge.get(key)
         if key == "board_tau":
             return figures.tau_stacked(value)
+        if key == "kind" and value == RATER_KIND:
+            return "rater:\nvotes on the board"
         if value is None or figures.is_figure(value):
             return figures.stacked(value)
         return str(value)

@@ -11,6 +11,7 @@ judge imported, a vote undone elsewhere).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from arena.judges import figures
-from arena.judges.comparison import judges_report
+from arena.judges.comparison import RATER_KIND, judges_report
 from arena.judges.disagreements import Disagreement, disagreements
 from arena.ledger import Ledger
 from arena.texts import counted
@@ -55,11 +56,16 @@ class Study:
     found: dict[str, list[Disagreement]]
 
 
-def study(path: Path, family: str) -> Study:
-    """Work out ``family``'s judges on a connection of the caller's thread."""
+def study(path: Path, family: str, rater: str | None = None) -> Study:
+    """Work out ``family``'s judges against ``rater`` (where several people voted) on a
+    connection of the caller's thread."""
     with Ledger.open(path, readonly=True) as ledger:
-        report = judges_report(ledger, family)
-        found = {j["judge"]: disagreements(ledger, family, j["judge"]) for j in report["judges"]}
+        report = judges_report(ledger, family, rater=rater)
+        found = {
+            j["judge"]: disagreements(ledger, family, j["judge"], rater)
+            for j in report["judges"]
+            if j["kind"] != RATER_KIND  # another rater: on the board, not a judge's answers
+        }
     return Study(report, found)
 
 
@@ -83,10 +89,19 @@ class JudgesPage(QWidget):
     studied = Signal()  # the figures shown are worked out
 
     def __init__(
-        self, ops: LedgerOps, theme: Theme, point_size: float, parent: QWidget | None = None
+        self,
+        ops: LedgerOps,
+        theme: Theme,
+        point_size: float,
+        parent: QWidget | None = None,
+        *,
+        rater: Callable[[], str | None] = lambda: None,
     ) -> None:
+        """``rater``: who is at the keyboard now, the one the judges and the other raters
+        are compared with where several people voted."""
         super().__init__(parent)
         self.ops = ops
+        self.rater = rater
         self.ledger: Ledger | None = None
         self.family = ""
         self.shown: Study | None = None
@@ -188,8 +203,8 @@ class JudgesPage(QWidget):
         self.title.setText(f"{self.family} — judges")
         self.busy.show()
         self.message.setText("Working out each judge's figures and intervals…")
-        path, family = Path(self.ledger.path), self.family
-        self.background.start(lambda: study(path, family), self._studied, self._failed)
+        path, family, rater = Path(self.ledger.path), self.family, self.rater()
+        self.background.start(lambda: study(path, family, rater), self._studied, self._failed)
 
     def _studied(self, found: Study) -> None:
         self.busy.hide()
@@ -198,8 +213,9 @@ class JudgesPage(QWidget):
         self.shown = found
         report = found.report
         rater = report["rater"]
+        you = f"You ({rater['name']})" if "name" in rater else "You"
         self.subtitle.setText(
-            f"You: {counted(rater['verdicts'], 'vote')} on {counted(rater['items'], 'item')} · "
+            f"{you}: {counted(rater['verdicts'], 'vote')} on {counted(rater['items'], 'item')} · "
             f"95% intervals: bootstrap over items, seed {report['seed']}"
         )
         self.judges.load(report["judges"])
@@ -214,6 +230,8 @@ class JudgesPage(QWidget):
         alpha = figures.stacked(report["alpha"], between=" ")
         lines = [f"Krippendorff's α (ordinal; you and all judges): {alpha}"]
         lines += [f"{heading(k)}: {figures.stacked(report[k], between=' ')}" for k in extra]
+        if report.get("between_raters"):  # the other rows marked "rater" vote on the board
+            lines.append(figures.between_text(report["between_raters"]))
         self.alpha.setText("\n".join(lines))
         if not report["judges"]:
             self.message.setText(
