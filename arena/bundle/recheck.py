@@ -93,7 +93,8 @@ def check_settlement(
 ) -> None:
     """Settle the family again from the bundle: every settled comparison and vote status."""
     in_force = tuple(RoundEvent.from_json(e) for e in state.decisions.record())
-    if Recorded.from_json(manifest["settings"]).events != in_force:
+    recorded = Recorded.from_json(manifest["settings"])
+    if recorded.events != in_force:
         report.problems.append(
             "manifest.json: the round's corrections differ from those events.jsonl puts in force"
         )
@@ -116,10 +117,20 @@ def check_settlement(
             + ")"
         )
     pairs = settled_output_pairs(state)
+    # A round that names its raters leaves the others' votes out.
+    raters = recorded.settings.raters
     for c in comparisons:
         if c.source != "vote":
             continue
-        again = vote_status(state, c.case_id, c.output_a, c.output_b, c.repeat_of, pairs)
+        again = vote_status(
+            state,
+            c.case_id,
+            c.output_a,
+            c.output_b,
+            c.repeat_of,
+            pairs,
+            other_rater=bool(raters) and c.actor not in raters,
+        )
         if (c.status, c.reason) != again:
             report.problems.append(
                 f"comparisons.jsonl: vote {c.vote_id} is {c.status} "

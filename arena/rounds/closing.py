@@ -13,11 +13,11 @@ import numpy as np
 from arena import __version__, cycle_gc, family_state, gates
 from arena.canonical import sha256_hex
 from arena.clock import now_iso
-from arena.errors import BadInput
+from arena.errors import BadInput, did_you_mean
 from arena.family_state import FamilyState
 from arena.fit import FIT_VERSION
 from arena.gates import screening
-from arena.ledger import Ledger, catalog, chain, family_changes, soundness
+from arena.ledger import Ledger, catalog, chain, family_changes, soundness, voting
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.judge_store import as_verdict
 from arena.ledger.voting import new_id
@@ -129,6 +129,8 @@ def _close(
     found = catalog.get_family(ledger, family_name)
     if found is not None and settings.with_judges:
         pooling.check_judges(ledger, found, settings.with_judges)
+    if found is not None and settings.raters:
+        _check_raters(ledger, found, settings.raters)
     # Even a close that restates an earlier round writes and publishes it: rows edited
     # since that round must stop it as they stop any other.
     soundness.require_sound(ledger, family_name, soundness.ROUND)
@@ -191,6 +193,20 @@ def _close(
             ledger, closed.to_json(), result.comparisons, result.receipts, inputs=inputs
         )
     return closed
+
+
+def _check_raters(ledger: Ledger, family: Family, names: Sequence[str]) -> None:
+    """The raters named for a round must have voted in the family."""
+    known = voting.raters(ledger, family.name)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise BadInput(
+            f"no rater {unknown[0]!r} in family {family.name!r}"
+            + did_you_mean(unknown[0], known)
+            + "; "
+            + (f"its raters: {', '.join(known)}" if known else "it has none"),
+            field="--raters",
+        )
 
 
 class Inputs(NamedTuple):
@@ -308,7 +324,9 @@ def voted_boards(
     regime's check but no interval (arena.rounds.preview: a board while voting)."""
     family = state.family
     pooled = pooling.rows(ledger, family.name, settings.with_judges)
-    comparisons = family_comparisons(ledger, state, [as_verdict(row) for row in pooled])
+    comparisons = family_comparisons(
+        ledger, state, [as_verdict(row) for row in pooled], settings.raters
+    )
     weights = fitted_weights(comparisons, settings)
     outputs = state.in_force
     failing = state.failing

@@ -17,7 +17,14 @@ Y_OF_CHOICE = {"left": 1.0, "right": 0.0, "tie": 0.5, "both_bad": 0.5}
 
 Status = Literal["fitted", "repeat", "left_out"]
 # Why a vote is left out, in the order the rules are asked (the first that holds is the reason).
-LEFT_OUT_REASONS = ("retired_case", "removed_output", "failing_gate", "settled_pair")
+# ``other_rater``: a round that names its raters (``--raters``) leaves the others' votes out.
+LEFT_OUT_REASONS = (
+    "retired_case",
+    "removed_output",
+    "failing_gate",
+    "settled_pair",
+    "other_rater",
+)
 
 
 @dataclass(frozen=True)

@@ -178,9 +178,11 @@ def _add_votes(
     batches: Iterable[Sequence[tuple]],
     settled_pairs: np.ndarray,
     session_numbers: Mapping[SessionId, int],
+    raters: Sequence[str] = (),
 ) -> int:
     """The votes in force (rows of ``voting.vote_batches``), each with its status;
-    ``session_numbers``: each session's number by id. Returns how many are fitted."""
+    ``session_numbers``: each session's number by id; ``raters``: those whose votes are
+    fitted (none named: everyone's). Returns how many are fitted."""
     parts: dict[str, list] = {name: [] for name in _VOTE_COLUMNS}
     sessions: dict[SessionId | None, int] = {}
     for batch in batches:
@@ -210,7 +212,12 @@ def _add_votes(
     )
     columns["session"] = numbered[columns["session"]]
     n = len(a)
-    status, reason = _vote_status(family, a, b, cases, columns["repeat_of"], settled_pairs)
+    others = (
+        ~family.flags(family.vocabularies["actor"], raters)[columns["actor"]]
+        if raters
+        else np.zeros(n, dtype=np.bool_)
+    )
+    status, reason = _vote_status(family, a, b, cases, columns["repeat_of"], settled_pairs, others)
     family.add(
         a,
         b,
@@ -252,7 +259,9 @@ def _add_judges(
     a = np.array([k[1] for k in kept], dtype=np.int32)
     b = np.array([k[2] for k in kept], dtype=np.int32)
     cases = family.output_cases[a]
-    status, reason = _vote_status(family, a, b, cases, [None] * n, settled_pairs)
+    status, reason = _vote_status(
+        family, a, b, cases, [None] * n, settled_pairs, np.zeros(n, dtype=np.bool_)
+    )
     actors = [JUDGE_ACTOR + v.judge for v, _, _ in kept]
     fitted = status == family.code("status", ["fitted"])[0]
     counts = Counter(actor for actor, ok in zip(actors, fitted.tolist(), strict=True) if ok)
@@ -301,8 +310,10 @@ def _vote_status(
     cases: np.ndarray,
     repeat_of: list[str | None],
     settled_pairs: np.ndarray,
+    others: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``vote_status`` of every vote at once, as codes."""
+    """``vote_status`` of every vote at once, as codes; ``others``: the votes of raters
+    the round does not name."""
     decided = family.state.decisions
     retired = family.flags(family.cases, decided.retired_cases)
     removed = family.flags(family.outputs, decided.removed_outputs)
@@ -312,6 +323,7 @@ def _vote_status(
         "removed_output": removed[a] | removed[b],
         "failing_gate": failing[a] | failing[b],
         "settled_pair": np.isin(_pair_keys(a, b, len(family.outputs)), settled_pairs),
+        "other_rater": others,
     }
     fitted, repeat, left_out = family.code("status", ("fitted", "repeat", "left_out"))
     repeats = np.fromiter((r is not None for r in repeat_of), dtype=np.bool_, count=len(repeat_of))
@@ -325,17 +337,21 @@ def _vote_status(
 
 
 def family_comparisons(
-    ledger: Ledger, state: FamilyState, pooled: Sequence[JudgeVerdict] = ()
+    ledger: Ledger,
+    state: FamilyState,
+    pooled: Sequence[JudgeVerdict] = (),
+    raters: Sequence[str] = (),
 ) -> Comparisons:
     """Every comparison of the family as its ledger stands now (gates as last stored):
-    the settled pairs, then the votes in force, oldest first, then the ``pooled``
-    judges' verdicts in the order given."""
+    the settled pairs, then the votes in force, oldest first (those of raters other than
+    ``raters``, when named, left out), then the ``pooled`` judges' verdicts in the order
+    given."""
     family = _Builder(state)
     settled_pairs = _add_settled(family)
     name = state.family.name
     batches = voting.vote_batches(ledger, name)
     numbers = {s.session_id: s.number for s in voting.sessions(ledger, name)}
-    rater = _add_votes(family, batches, settled_pairs, numbers)
+    rater = _add_votes(family, batches, settled_pairs, numbers, raters)
     if pooled:
         _add_judges(family, pooled, settled_pairs, rater)
     return family.table()
@@ -362,8 +378,11 @@ def vote_status(
     right: OutputId,
     repeat_of: str | None,
     settled_pairs: set[frozenset[str]],
+    *,
+    other_rater: bool = False,
 ) -> tuple[Status, str | None]:
-    """Whether a vote enters the fit, and if not, why."""
+    """Whether a vote enters the fit, and if not, why (``other_rater``: the vote is by a
+    rater the round does not name)."""
     if case_id in state.decisions.retired_cases:
         return "left_out", "retired_case"
     if {left, right} & state.decisions.removed_outputs:
@@ -372,4 +391,6 @@ def vote_status(
         return "left_out", "failing_gate"
     if _pair(left, right) in settled_pairs:
         return "left_out", "settled_pair"
+    if other_rater:
+        return "left_out", "other_rater"
     return ("repeat", None) if repeat_of is not None else ("fitted", None)

@@ -63,10 +63,13 @@ class RoundSettings:
     seed: int = 0
     # Judges whose verdicts are fitted with the rater's votes (a pooled round), by name.
     with_judges: tuple[str, ...] = ()
+    # The raters whose votes are fitted, by name (none named: every rater's).
+    raters: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        # Sorted and once each: the same judges named in any order make the same round.
+        # Sorted and once each: the same judges (raters) named in any order make the same round.
         object.__setattr__(self, "with_judges", tuple(sorted(set(self.with_judges))))
+        object.__setattr__(self, "raters", tuple(sorted(set(self.raters))))
         if self.weighting not in ("unit", "ledger"):
             raise BadInput(
                 f"weighting must be unit or ledger, not {self.weighting!r}", field="--weighting"
@@ -93,6 +96,8 @@ class RoundSettings:
         }
         if self.with_judges:  # a round of the rater's alone records no such key
             shown["with_judges"] = list(self.with_judges)
+        if self.raters:  # a round of every rater's votes records no such key
+            shown["raters"] = list(self.raters)
         return shown
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, voting
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings, RoundSummary
@@ -41,12 +44,15 @@ def test_a_repeat_of_another_raters_vote_is_not_rater_agreement(ledger, tmp_path
 
 
 def _rater_votes(ledger: Ledger, family: str, cases: range) -> None:
-    """The rater's votes, one on each of ``cases`` (c30 on), alternating sides and choices."""
+    """The rater's votes, one on each of ``cases``: alpha over beta, on either side."""
     session = voting.start_session(ledger, family, seed=5)
     outputs = catalog.outputs(ledger, family)
     for n in cases:
-        pair = [o for o in outputs if o.case_id == f"c{n:02d}"][:2]
-        show_and_vote(ledger, session, *pair[:: 1 if n % 2 else -1], ("left", "right")[n % 3 > 0])
+        alpha, beta = [o for o in outputs if o.case_id == f"c{n:02d}"][:2]
+        if n % 2:
+            show_and_vote(ledger, session, alpha, beta, "left")
+        else:
+            show_and_vote(ledger, session, beta, alpha, "right")
 
 
 def test_each_rater_has_their_own_figures_worked_out_on_their_votes_alone(ledger, tmp_path):
@@ -77,3 +83,28 @@ def test_a_round_of_one_rater_has_no_raters_block(ledger, tmp_path):
     summary = close_round(ledger, family, RoundSettings()).summary
     assert summary.raters is None
     assert "raters" not in summary.to_json()
+
+
+def test_a_round_of_named_raters_fits_their_votes_alone(ledger, tmp_path):
+    (tmp_path / "two").mkdir()
+    family = rated_by_colleague(ledger, tmp_path / "two")
+    _rater_votes(ledger, family, range(24, 40))
+    subset = close_round(ledger, family, RoundSettings(raters=("dana",)))
+    assert subset.summary.left_out == {"other_rater": 16}
+    assert subset.summary.raters is None  # one rater's votes in the fit
+    assert subset.recorded_settings()["raters"] == ["dana"]
+    everyone = close_round(ledger, family, RoundSettings())
+    assert "raters" not in everyone.recorded_settings()
+    with Ledger.open(tmp_path / "alone.db") as alone:
+        (tmp_path / "one").mkdir()
+        rated_by_colleague(alone, tmp_path / "one")
+        own = close_round(alone, family, RoundSettings())
+    points = {r.label: r.points for r in subset.systems}
+    assert points == {r.label: r.points for r in own.systems}
+    assert points != {r.label: r.points for r in everyone.systems}
+
+
+def test_a_rater_not_in_the_family_is_refused_naming_those_there_are(ledger, tmp_path):
+    family = rated_by_colleague(ledger, tmp_path)
+    with pytest.raises(BadInput, match=r"no rater 'dan' .*did you mean 'dana'.*its raters: dana"):
+        close_round(ledger, family, RoundSettings(raters=("dan",)))
