@@ -1,0 +1,55 @@
+"""κ between two raters depends on the order each item is coded in: the between-raters
+block codes it as the reference rater first saw it, so the pair's κ reads the same as the
+other rater's row where the judges are compared with the reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from arena.judges.between_raters import between_raters
+from arena.ledger.judge_store import JudgeVerdict
+
+CODE = {"left": -1, "tie": 0, "right": 1}
+
+
+def _kappa(first: list[int], second: list[int]) -> float:
+    """Cohen's κ counted by hand: observed agreement against chance from the margins."""
+    n = len(first)
+    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
+    chance = sum(first.count(k) * second.count(k) for k in (-1, 0, 1)) / n**2
+    return (observed - chance) / (1 - chance)
+
+
+def _two_raters(rng: np.random.Generator) -> tuple[list[JudgeVerdict], list[JudgeVerdict]]:
+    """dana saw every item x left of y; lee saw the odd items the other way round."""
+    dana, lee = [], []
+    for i in range(80):
+        a, b = (str(rng.choice(["left", "right", "tie"], p=p)) for p in ([0.6, 0.2, 0.2],) * 2)
+        dana.append(JudgeVerdict("dana", f"c{i}", "x", "y", a, 1))
+        lee.append(JudgeVerdict("lee", f"c{i}", *(("y", "x") if i % 2 else ("x", "y")), b, 1))
+    return dana, lee
+
+
+def _oriented(verdicts: list[JudgeVerdict], first: dict[str, str]) -> list[int]:
+    """Each answer coded -1/0/+1 on the item with ``first[case]`` as its first system."""
+    return [
+        CODE[v.winner] if v.left_system == first[v.case_id] else -CODE[v.winner] for v in verdicts
+    ]
+
+
+def test_kappa_is_on_the_reference_raters_order_whoever_voted_first():
+    dana, lee = _two_raters(np.random.default_rng(3))
+    given = {"dana": dana, "lee": lee}  # dana voted first
+    for reference in ("dana", "lee"):
+        orders = {v.case_id: v.left_system for v in given[reference]}
+        expected = _kappa(_oriented(dana, orders), _oriented(lee, orders))
+        (pair,) = between_raters(given, reference=reference)["pairs"]
+        assert pair["raters"] == ["dana", "lee"]  # listed as given, whoever is the reference
+        assert pair["kappa"]["value"] == pytest.approx(expected, abs=1e-6)
+    # The two orders do give two κ: the reference is not a formality.
+    by_dana = between_raters(given, reference="dana")["pairs"][0]["kappa"]["value"]
+    by_lee = between_raters(given, reference="lee")["pairs"][0]["kappa"]["value"]
+    assert by_dana != pytest.approx(by_lee, abs=1e-3)
+    # Without a reference, the first given.
+    assert between_raters(given)["pairs"][0]["kappa"]["value"] == pytest.approx(by_dana)
