@@ -57,8 +57,16 @@ def in_order(raters: Sequence[RaterFigures], first: str | None) -> list[RaterFig
 
 
 def rater_line(figures: RaterFigures, *, at_keyboard: bool = False) -> str:
-    """One rater's votes, weight and own figures on one line (— where the votes cannot
-    tell a figure)."""
+    """One rater's name, votes, weight and own figures on one line."""
+    name = figures.rater + (" (at the keyboard)" if at_keyboard else "")
+    return (
+        f"{name}: {counted(figures.votes, 'vote')} (weight {figures.weight:g}); "
+        + rater_figures(figures)
+    )
+
+
+def rater_figures(figures: RaterFigures) -> str:
+    """One rater's own figures (— where the votes cannot tell a figure)."""
     told = figures.unavailable
     agreement = (
         f"{100 * figures.rater_agreement:.0f}% over {counted(figures.repeats, 'repeat')}"
@@ -82,9 +90,7 @@ def rater_line(figures: RaterFigures, *, at_keyboard: bool = False) -> str:
         bias = figures.diff_length_bias_points_per_sd
     error = figures.length_bias_standard_error
     length = "—" if bias is None else f"{bias:+.0f}" + (f" ± {error:.0f}" if error else "")
-    name = figures.rater + (" (at the keyboard)" if at_keyboard else "")
     return (
-        f"{name}: {counted(figures.votes, 'vote')} (weight {figures.weight:g}); "
         f"rater agreement {agreement}; split-half τ {tau}; left side {left}; "
         f"length bias {length} points per SD"
     )

@@ -42,6 +42,7 @@ from arena.ui.board.board_table import BoardTable
 from arena.ui.board.board_texts import BoardTexts, when
 from arena.ui.board.preview_refresh import PreviewRefresh
 from arena.ui.board.settings_panel import SidePanels
+from arena.ui.board.summary_panel import NEXT_RATER_KEY
 from arena.ui.keys import PREVIEW_KEY, page_action
 from arena.ui.operations import Changes
 from arena.ui.pages import lay_out_page, page_titles, two_panes
@@ -109,6 +110,10 @@ class BoardPage(BoardTexts, QWidget):
             owner=self,
         )
         self.preview_button.clicked.connect(preview_action.trigger)
+        # A round of several raters: the next one's own figures in the summary.
+        page_action(
+            self, "Next rater's figures", (NEXT_RATER_KEY,), self.summary.next_rater, owner=self
+        )
         controls.addWidget(self.preview_button)
         for widget in (round_label, self.round_box, category_label, self.category_box):
             controls.addWidget(widget)
@@ -334,10 +339,23 @@ class BoardPage(BoardTexts, QWidget):
         if self.previewing:
             self.side.show_preview(self.preview, self.kind)
         else:
-            self.side.show_round(self.found, self.kind, category=category)
+            self.side.show_round(
+                self.found, self.kind, category=category, keyboard=self.keyboard_rater()
+            )
         self._show_controls()
         if self.model.rows:
             self.table.selectRow(0)
+
+    def keyboard_rater(self) -> str | None:
+        """The person at the keyboard, as the window knows them (else as the ledger does)."""
+        rater = getattr(self.window(), "rater", None)
+        if isinstance(rater, str):
+            return rater
+        if self.ledger is None:
+            return None
+        from arena.rating.raters import DEFAULT_RATER, at_keyboard
+
+        return at_keyboard(self.ledger) or DEFAULT_RATER
 
     def _show_controls(self) -> None:
         """The banner, the preview button and the exports, as what is shown allows."""

@@ -98,8 +98,10 @@ class SidePanels(QStackedWidget):
         shown = "Round summary" if self.showing_settings else "Round settings"
         self.button.setText(f"{shown}  [{SETTINGS_KEY}]")
 
-    def show_round(self, found: Round | None, kind: str, *, category: str | None) -> None:
-        self.summary.show_round(found, kind, category=category)
+    def show_round(
+        self, found: Round | None, kind: str, *, category: str | None, keyboard: str | None = None
+    ) -> None:
+        self.summary.show_round(found, kind, category=category, keyboard=keyboard)
         self.settings.show_round(found, kind)
 
     def show_preview(self, preview: Preview | None, kind: str) -> None:

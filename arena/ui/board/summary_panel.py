@@ -16,6 +16,9 @@ from arena.rounds.scoring import describe_settled
 from arena.ui.board.split_plot import SplitPlot, split_points
 from arena.ui.theme import Theme
 
+# A team's round: the next rater's own figures (while the Board page has the focus).
+# It belongs in arena/ui/keys.py with the Board page's keys (/tmp/rounds-keys.py.patch).
+NEXT_RATER_KEY = "T"
 LEFT_OUT = {
     "retired_case": "on retired cases",
     "removed_output": "on removed outputs",
@@ -235,6 +238,20 @@ def _graded_runs(found: Round) -> list[SummaryItem]:
     return items
 
 
+def rater_item(found: Round, rater: str, keyboard: str | None, key: str) -> SummaryItem:
+    """One rater's votes, weight and own figures (``rater`` of a round shared by several);
+    ``key`` shows the next rater's."""
+    raters = found.summary.raters or []
+    (figures,) = [r for r in raters if r.rater == rater]
+    own = summary_text.rater_figures(figures)
+    return SummaryItem(
+        f"Rater {figures.rater}" + (" (at the keyboard)" if rater == keyboard else ""),
+        f"{figures.votes} vote{'' if figures.votes == 1 else 's'}",
+        f"Weight {figures.weight:g}; {own}. The figures below are those of all "
+        f"{len(raters)} raters' votes; {key} shows the next rater's own.",
+    )
+
+
 def summary_items(found: Round, kind: str) -> list[SummaryItem]:
     """The round summary of ``found`` as titled figures with a sentence each."""
     if kind == "graded":
@@ -284,6 +301,12 @@ class SummaryPanel(QFrame):
         self.plot_caption.setWordWrap(True)
         self.plot = SplitPlot(theme)
         self.labels: list[QLabel] = []
+        # A round shared by several raters: whose figures are shown (the one at the
+        # keyboard first; ``next_rater`` cycles), and the round and kind shown.
+        self.keyboard: str | None = None
+        self.rater_order: list[str] = []
+        self.rater_shown = 0
+        self.shown: tuple[Round, str, str | None] | None = None
         # What no figure of the board can say, below its figures.
         self.limits_title = QLabel("Known limits")
         self.limits_title.setObjectName("summary-title")
@@ -301,7 +324,37 @@ class SummaryPanel(QFrame):
         layout.addWidget(self.limits)
         layout.addStretch(1)
 
-    def show_round(self, found: Round | None, kind: str, *, category: str | None) -> None:
+    @property
+    def rater(self) -> str | None:
+        """The rater whose own figures are shown (None: the round has one rater)."""
+        return self.rater_order[self.rater_shown] if self.rater_order else None
+
+    def next_rater(self) -> None:
+        """Show the next rater's own figures (after the last, the first's again)."""
+        if not self.rater_order or self.shown is None:
+            return
+        self.rater_shown = (self.rater_shown + 1) % len(self.rater_order)
+        found, kind, category = self.shown
+        self._fill(found, kind, category)
+
+    def show_round(
+        self,
+        found: Round | None,
+        kind: str,
+        *,
+        category: str | None,
+        keyboard: str | None = None,
+    ) -> None:
+        """``found``'s summary; in a round of several raters, the one at the keyboard's
+        own figures first."""
+        raters = found.summary.raters if found is not None and kind != "graded" else None
+        self.keyboard = keyboard
+        self.rater_order = [r.rater for r in summary_text.in_order(raters or [], keyboard)]
+        self.rater_shown = 0
+        self.shown = None if found is None else (found, kind, category)
+        self._fill(found, kind, category)
+
+    def _fill(self, found: Round | None, kind: str, category: str | None) -> None:
         while self.item_layout.count():
             taken = self.item_layout.takeAt(0)
             assert taken is not None  # count() > 0
@@ -321,7 +374,12 @@ class SummaryPanel(QFrame):
         # The summary is always the whole family's, even beside a category's board.
         heading = "Runs: failures and categories" if kind == "graded" else "Round summary"
         self.heading.setText(heading + (" (all categories)" if category else ""))
-        for item in summary_items(found, kind):
+        own = (
+            []
+            if self.rater is None
+            else [rater_item(found, self.rater, self.keyboard, NEXT_RATER_KEY)]
+        )
+        for item in [*own, *summary_items(found, kind)]:
             title, figure, sentence = map(html.escape, (item.title, item.figure, item.sentence))
             label = QLabel(
                 f"<span style='font-weight:600'>{title}</span>&nbsp;&nbsp;"
