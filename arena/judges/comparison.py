@@ -254,7 +254,7 @@ def judges_report(
     ]
     report = compare(by_rater[reference], others + judged, described, family, seed=seed)
     report["rater"]["name"] = reference
-    report["between_raters"] = between_raters(by_rater, seed=seed)
+    report["between_raters"] = between_raters(by_rater, seed=seed, reference=reference)
     return report
 
 

@@ -53,3 +53,41 @@ def test_kappa_is_on_the_reference_raters_order_whoever_voted_first():
     assert by_dana != pytest.approx(by_lee, abs=1e-3)
     # Without a reference, the first given.
     assert between_raters(given)["pairs"][0]["kappa"]["value"] == pytest.approx(by_dana)
+
+
+def test_the_other_raters_row_and_the_pair_read_one_kappa(ledger, tmp_path):
+    import json
+
+    from arena.intake.votes import import_votes
+    from arena.judges.comparison import judges_report
+    from tests.rating.colleague import SYSTEMS, rated_by_colleague
+
+    rated_by_colleague(ledger, tmp_path)  # dana: case n, SYSTEMS n and n+1 (mod 3), n < 24
+    lines = []
+    for n in range(24):
+        left, right = SYSTEMS[n % 3], SYSTEMS[(n + 1) % 3]
+        lines.append(
+            {
+                "case_id": f"c{n:02d}",
+                "left_system": right if n % 2 else left,  # lee saw the odd ones swapped
+                "right_system": left if n % 2 else right,
+                "choice": ("left", "left", "left", "right", "tie")[n % 5],
+                "session": "lee's tuesday",
+                "actor": "lee",
+                "shown_at": f"2026-11-02T10:{n:02d}:00Z",
+                "voted_at": f"2026-11-02T10:{n:02d}:30Z",
+            }
+        )
+    path = tmp_path / "lee.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    import_votes(ledger, path, family="team")
+    kappas = []
+    for reference, other in (("lee", "dana"), ("dana", "lee")):
+        report = judges_report(ledger, "team", rater=reference)
+        (row,) = report["judges"]
+        (pair,) = report["between_raters"]["pairs"]
+        assert row["judge"] == other and row["overlap"] == pair["overlap"] == 24
+        assert row["kappa"]["value"] is not None
+        kappas.append(row["kappa"]["value"])
+        assert pair["kappa"]["value"] == pytest.approx(row["kappa"]["value"], abs=1e-12)
+    assert kappas[0] != pytest.approx(kappas[1], abs=1e-3)  # the order matters here
