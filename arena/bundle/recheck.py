@@ -384,6 +384,7 @@ def refit(
         reference=reference,
         settings=settings,
         diff_family=diff_family,
+        raters=bool(settings.raters),  # as closing.close_round works it out
     ).to_json()
     for key, published in board["summary"].items():
         value = again[key]

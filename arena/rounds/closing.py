@@ -384,6 +384,8 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
             reference=family.reference,
             settings=settings,
             diff_family=diff_family,
+            # A round naming its raters gives their figures even should one be named.
+            raters=bool(settings.raters),
         ),
         fit=FitRecord(fit.iterations, fit.converged, fit.mle_exists),
         comparisons={**comparisons.columns, "fitted_weight": weights},

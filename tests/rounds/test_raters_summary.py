@@ -8,6 +8,7 @@ from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, voting
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings, RoundSummary
+from arena.rounds.settings_text import settings_lines
 from tests.rating.colleague import rated_by_colleague
 from tests.votes_helpers import show_and_vote
 
@@ -91,10 +92,15 @@ def test_a_round_of_named_raters_fits_their_votes_alone(ledger, tmp_path):
     _rater_votes(ledger, family, range(24, 40))
     subset = close_round(ledger, family, RoundSettings(raters=("dana",)))
     assert subset.summary.left_out == {"other_rater": 16}
-    assert subset.summary.raters is None  # one rater's votes in the fit
+    # The one rater named has their figures, as a round of several would.
+    assert [(r.rater, r.votes) for r in subset.summary.raters or []] == [("dana", 24)]
     assert subset.recorded_settings()["raters"] == ["dana"]
+    assert dict(settings_lines("votes", subset))["raters"] == (
+        "dana: the others' votes are left out (other_rater)"
+    )
     everyone = close_round(ledger, family, RoundSettings())
     assert "raters" not in everyone.recorded_settings()
+    assert "raters" not in dict(settings_lines("votes", everyone))
     with Ledger.open(tmp_path / "alone.db") as alone:
         (tmp_path / "one").mkdir()
         rated_by_colleague(alone, tmp_path / "one")
