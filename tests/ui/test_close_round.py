@@ -26,7 +26,7 @@ def round_settings(monkeypatch):
     asked: list[str] = []
     answer = {"settings": RoundSettings(penalty=0.02)}
 
-    def ask(_parent, family, _judges=()):
+    def ask(_parent, family, _judges=(), _raters=()):
         asked.append(family)
         return answer["settings"]
 

@@ -25,6 +25,11 @@ from PySide6.QtWidgets import (
 
 from arena.rounds.model import DEFAULT_CAP, RoundSettings
 
+RATERS_NOTE = (
+    "The board fits the checked raters' votes (every rater's, by default); the others' "
+    "stay in the ledger, left out of this round's fit. Settled pairs and pooled judges "
+    "are fitted either way."
+)
 POOLING_NOTE = (
     "Pooling fits the rater's votes together with the checked judges' verdicts, each read "
     "as a comparison of the two outputs; with none checked (the default) the board is the "
@@ -78,9 +83,29 @@ def _judges_box(judges: Sequence[JudgeSummary]) -> tuple[QGroupBox, dict[str, QC
     return group, checks
 
 
+def _raters_box(raters: Sequence[str]) -> tuple[QGroupBox, dict[str, QCheckBox]]:
+    """The raters whose votes are fitted, each checked (everyone's: the default), by name."""
+    group = QGroupBox("Fit the votes of these &raters")  # Alt+R: to the first rater
+    layout = QVBoxLayout(group)
+    checks = {}
+    for rater in raters:
+        check = QCheckBox(rater.replace("&", "&&"))  # a name's & is no mnemonic
+        check.setChecked(True)
+        checks[rater] = check
+        layout.addWidget(check)
+    note = QLabel(RATERS_NOTE)
+    note.setWordWrap(True)
+    layout.addWidget(note)
+    return group, checks
+
+
 class CloseRoundDialog(QDialog):
     def __init__(
-        self, family: str, parent: QWidget | None = None, judges: Sequence[JudgeSummary] = ()
+        self,
+        family: str,
+        parent: QWidget | None = None,
+        judges: Sequence[JudgeSummary] = (),
+        raters: Sequence[str] = (),
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Close a round of {family}")
@@ -140,8 +165,20 @@ class CloseRoundDialog(QDialog):
         if judges:
             group, self.judges = _judges_box(judges)
             layout.addWidget(group)
+        # A family several raters voted on: whose votes the board fits (as `--raters`).
+        self.raters: dict[str, QCheckBox] = {}
+        if len(raters) > 1:
+            group, self.raters = _raters_box(raters)
+            layout.addWidget(group)
+            self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+            for check in self.raters.values():
+                check.toggled.connect(self._raters_changed)
         layout.addWidget(note)
         layout.addWidget(buttons)
+
+    def _raters_changed(self) -> None:
+        """A board of no one's votes is no round: Close round waits for a rater."""
+        self.ok.setEnabled(any(c.isChecked() for c in self.raters.values()))
 
     def _weighting_changed(self) -> None:
         self.cap.setEnabled(self.weighting.currentData() == "ledger")
@@ -156,15 +193,21 @@ class CloseRoundDialog(QDialog):
             # An int, as the default: the default round records what `round close` does.
             threshold=self.threshold.value(),
             with_judges=tuple(name for name, c in self.judges.items() if c.isChecked()),
+            raters=self._chosen_raters(),
         )
+
+    def _chosen_raters(self) -> tuple[str, ...]:
+        """The raters checked; none named when everyone is (the default round)."""
+        chosen = tuple(name for name, c in self.raters.items() if c.isChecked())
+        return () if len(chosen) == len(self.raters) else chosen
 
 
 def ask_round_settings(
-    parent: QWidget, family: str, judges: Sequence[JudgeSummary] = ()
+    parent: QWidget, family: str, judges: Sequence[JudgeSummary] = (), raters: Sequence[str] = ()
 ) -> RoundSettings | None:
     """The settings to close ``family``'s round with, or None when cancelled; ``judges``
-    are the family's, offered to pool.
+    are the family's, offered to pool; ``raters`` its raters, whose votes are fitted.
 
     Tests replace this function."""
-    dialog = CloseRoundDialog(family, parent, judges)
+    dialog = CloseRoundDialog(family, parent, judges, raters)
     return dialog.settings() if dialog.exec() else None
