@@ -7,8 +7,10 @@ from pathlib import Path
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
+from arena.errors import BadInput
 from arena.judges.figures import anchor_text, between_text, boards, tau_shown
 from arena.judges.figures import shown as _shown
+from arena.ledger import Ledger
 from arena.texts import counted
 
 
@@ -47,8 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--family", required=True, help="the family")
     p.add_argument(
         "--rater",
-        help="where several people voted: whose votes the others are compared with "
-        "(default: the one at the keyboard)",
+        metavar="NAME",
+        help="where several people voted: whose votes the others are compared with, any "
+        "rater of the family (default: the one at the keyboard)",
     )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_show)
@@ -61,7 +64,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from arena.errors import BadInput
     from arena.judges.importing import check_options, import_judge
     from arena.judges.verdict_files import Options
 
@@ -83,11 +85,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from arena.judges.comparison import RATER_KIND, judges_report
-    from arena.rating import raters
 
     with open_ledger(args, readonly=True) as ledger:
-        rater = raters.at_keyboard(ledger, args.rater) or raters.DEFAULT_RATER
-        report = judges_report(ledger, args.family, rater=rater)
+        report = judges_report(ledger, args.family, rater=_reference(ledger, args))
     if args.json:
         output.emit_json(report)
         return 0
@@ -144,6 +144,27 @@ def cmd_show(args: argparse.Namespace) -> int:
         f"cases, seed {report['seed']}"
     )
     return 0
+
+
+def _reference(ledger: Ledger, args: argparse.Namespace) -> str:
+    """Whose votes the others are compared with: ``--rater`` (any rater of the family, a
+    colleague whose votes came in a bundle too: it names whose votes are read, not who
+    votes here), else the one at the keyboard."""
+    from arena.ledger import catalog, voting
+    from arena.rating import raters
+
+    if args.rater is None:
+        return raters.at_keyboard(ledger) or raters.DEFAULT_RATER
+    name = raters.checked(args.rater)
+    if catalog.get_family(ledger, args.family) is None:
+        raise catalog.no_such_family(ledger, args.family)
+    voted = [actor for actor in voting.votes_by_actor(ledger, args.family) if actor != "settler"]
+    if name not in voted:
+        raise BadInput(
+            f"no votes by {name!r} in {args.family} (raters: {', '.join(voted) or 'none'})",
+            field="--rater",
+        )
+    return name
 
 
 def cmd_disagreements(args: argparse.Namespace) -> int:
