@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from arena.cli.main import main
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, voting
 from arena.rounds.closing import close_round
@@ -114,3 +117,19 @@ def test_a_rater_not_in_the_family_is_refused_naming_those_there_are(ledger, tmp
     family = rated_by_colleague(ledger, tmp_path)
     with pytest.raises(BadInput, match=r"no rater 'dan' .*did you mean 'dana'.*its raters: dana"):
         close_round(ledger, family, RoundSettings(raters=("dan",)))
+
+
+def test_round_close_raters_on_the_command_line(ledger_path, tmp_path, capsys):
+    with Ledger.open(ledger_path) as ledger:
+        family = rated_by_colleague(ledger, tmp_path)
+        _rater_votes(ledger, family, range(24, 30))
+    close = ["--ledger", str(ledger_path), "round", "close", "--family", family]
+    assert main([*close, "--raters", "dan"]) != 0
+    err = capsys.readouterr().err
+    assert "no rater 'dan'" in err and "its raters: dana, rater" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert main([*close, "--raters", " dana ,", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["settings"]["raters"] == ["dana"]
+    assert shown["summary"]["left_out"] == {"other_rater": 6}
+    assert [r["rater"] for r in shown["summary"]["raters"]] == ["dana"]
