@@ -167,11 +167,12 @@ def cmd_close(args: argparse.Namespace) -> int:
         )
         head = ledger.head_digest()
         keyboard = _keyboard(ledger)
+        between = _between(ledger, closed, keyboard)
     digest = None if head is None else head.hash
     if args.json:
-        output.emit_json({**public(closed), "head_digest": digest})
+        output.emit_json({**public(closed), **between, "head_digest": digest})
         return 0
-    print_round(closed, rater=keyboard)
+    print_round(closed, rater=keyboard, between=between.get("between_raters"))
     print(f"head digest: {head}  (`arena check --head {digest}` proves it is still held)")
     return 0
 
@@ -184,6 +185,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     with open_ledger(args, readonly=True) as ledger:
         found = find_round(ledger, args.round, args.family)
         keyboard = _keyboard(ledger)
+        between = {} if found is None else _between(ledger, found, keyboard)
     if found is None:
         raise BadInput(
             "no such round"
@@ -198,10 +200,38 @@ def cmd_show(args: argparse.Namespace) -> int:
             field="--category",
         )
     if args.json:
-        output.emit_json(public(found, args.category))
+        output.emit_json({**public(found, args.category), **between})
     else:
-        print_round(found, args.category, rater=keyboard)
+        print_round(found, args.category, rater=keyboard, between=between.get("between_raters"))
     return 0
+
+
+def _between(ledger: Ledger, found: Round, keyboard: str) -> dict[str, Any]:
+    """``{"between_raters": ...}``: the agreement between the raters of a round shared by
+    several, on the round's own votes (left-out ones aside), worked out as judges are
+    compared (arena.rounds may not import arena.judges: it is done here, from the round's
+    stored comparisons). Items are coded in the order the one at the keyboard voted
+    them, as on the Judges page, so both read the same κ; {} in a round of one rater."""
+    if not found.summary.raters:
+        return {}
+    from arena.judges.between_raters import between_raters
+    from arena.ledger import round_store
+    from arena.ledger.judge_store import JudgeVerdict
+
+    named = {r.rater for r in found.summary.raters}
+    by_rater: dict[str, list[JudgeVerdict]] = {}
+    for row in round_store.items(ledger, found.round_id, "comparison"):
+        if row["source"] == "vote" and row["status"] != "left_out" and row["actor"] in named:
+            winner = {1.0: "left", 0.0: "right"}.get(row["y"], "tie")
+            by_rater.setdefault(row["actor"], []).append(
+                JudgeVerdict(
+                    row["actor"], row["case_id"], row["system_a"], row["system_b"], winner, 1
+                )
+            )
+    found_between = between_raters(
+        by_rater, seed=found.settings.seed, reference=keyboard if keyboard in named else None
+    )
+    return {} if found_between is None else {"between_raters": found_between}
 
 
 def _keyboard(ledger: Ledger) -> str:

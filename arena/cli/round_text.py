@@ -4,6 +4,8 @@ known limits at the foot."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.cli import output
 from arena.cli.board_text import board_table, fmt, told, uncertainty_line
 from arena.rounds import summary_text
@@ -109,7 +111,13 @@ def print_preview(shown: Preview, category: str | None = None) -> None:
     )
 
 
-def print_round(found: Round, category: str | None = None, *, rater: str | None = None) -> None:
+def print_round(
+    found: Round,
+    category: str | None = None,
+    *,
+    rater: str | None = None,
+    between: dict[str, Any] | None = None,
+) -> None:
     """A round as `round close` and `round show` print it: the family's board, or the
     board of its ``category``'s refit."""
     board = found.categories[category] if category else found.board
@@ -216,6 +224,10 @@ def print_round(found: Round, category: str | None = None, *, rater: str | None 
         print("raters, each on their own votes:")
         for figures in summary_text.in_order(summary.raters, rater):
             print("  " + summary_text.rater_line(figures, at_keyboard=figures.rater == rater))
+    if between:  # the agreement between them, on the items two raters both voted
+        from arena.judges.figures import between_text
+
+        print(between_text(between))
     left = summary.left_out
     print("left out of the fit: " + (", ".join(f"{k} {v}" for k, v in left.items()) or "none"))
     if summary.settled is not None:  # rounds closed before settled shares were recorded lack it

@@ -37,3 +37,24 @@ def test_a_round_of_one_rater_prints_no_rater_lines(capsys, ledger_path, tmp_pat
         family = rated_by_colleague(ledger, tmp_path)
     assert main(["--ledger", str(ledger_path), "round", "close", "--family", family]) == 0
     assert "raters, each on their own votes" not in capsys.readouterr().out
+
+
+def test_round_show_gives_the_agreement_between_raters_as_judges_get_it(
+    capsys, ledger_path, tmp_path
+):
+    from arena.judges.between_raters import between_raters
+    from arena.ledger.judge_store import verdicts_by_rater
+
+    with Ledger.open(ledger_path) as ledger:
+        family = rated_by_colleague(ledger, tmp_path)
+        _rater_votes(ledger, family, range(0, 16))  # on cases dana voted too
+        expected = between_raters(verdicts_by_rater(ledger, family), seed=0, reference="rater")
+    assert expected is not None and expected["pairs"][0]["overlap"] > 0
+    assert main(["--ledger", str(ledger_path), "round", "close", "--family", family]) == 0
+    capsys.readouterr()
+    shown = json.loads(_show(capsys, ledger_path, "--family", family, "--json"))
+    # The round's votes are every vote in force here: the same figures as the judges'.
+    assert shown["between_raters"] == expected
+    text = _show(capsys, ledger_path, "--family", family)
+    assert "between raters, on the items both voted" in text
+    assert "Krippendorff's α (ordinal) over 2 raters" in text
