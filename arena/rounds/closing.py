@@ -195,9 +195,14 @@ def _close(
     return closed
 
 
+def family_raters(ledger: Ledger, family: str) -> list[str]:
+    """The raters who voted in ``family``, whose votes a round may fit (``raters``)."""
+    return voting.raters(ledger, family)
+
+
 def _check_raters(ledger: Ledger, family: Family, names: Sequence[str]) -> None:
     """The raters named for a round must have voted in the family."""
-    known = voting.raters(ledger, family.name)
+    known = family_raters(ledger, family.name)
     unknown = [name for name in names if name not in known]
     if unknown:
         raise BadInput(

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from arena.ledger import voting
-from arena.rounds.closing import close_round
+from arena.rounds.closing import close_round, family_raters
 from arena.rounds.model import RoundSettings
 from arena.ui.board.close_round_dialog import CloseRoundDialog
 from tests.rating.colleague import rated_by_colleague
@@ -14,7 +13,7 @@ from tests.rounds.test_raters_summary import _rater_votes
 def test_every_rater_is_checked_and_a_subset_fits_only_theirs(qtbot, ledger, tmp_path):
     family = rated_by_colleague(ledger, tmp_path)
     _rater_votes(ledger, family, range(24, 40))
-    dialog = CloseRoundDialog(family, None, (), voting.raters(ledger, family))
+    dialog = CloseRoundDialog(family, None, (), family_raters(ledger, family))
     qtbot.addWidget(dialog)
     assert list(dialog.raters) == ["dana", "rater"]
     # Everyone checked: the default round, which names no raters.
@@ -30,6 +29,6 @@ def test_every_rater_is_checked_and_a_subset_fits_only_theirs(qtbot, ledger, tmp
 
 def test_a_family_of_one_rater_is_offered_no_choice(qtbot, ledger, tmp_path):
     family = rated_by_colleague(ledger, tmp_path, actor="rater")
-    dialog = CloseRoundDialog(family, None, (), voting.raters(ledger, family))
+    dialog = CloseRoundDialog(family, None, (), family_raters(ledger, family))
     qtbot.addWidget(dialog)
     assert dialog.raters == {}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QStackedWidget, QStatusBar, QWidget
 
-from arena.ledger import Ledger, voting
+from arena.ledger import Ledger
 from arena.ui import dialogs
 from arena.ui.keys import BOARD_KEY, CLOSE_ROUND_KEY, FLAGS_KEY, GATES_KEY, JUDGES_KEY
 from arena.ui.operations import Changes, LedgerOps, show_error
@@ -110,7 +110,10 @@ class RoundActions:
             return False
         # The same settings, judges included, as `arena round close --with-judges` builds.
         settings = close_round_dialog.ask_round_settings(
-            window.window(), family, family_judges(ledger, family), voting.raters(ledger, family)
+            window.window(),
+            family,
+            family_judges(ledger, family),
+            closing.family_raters(ledger, family),
         )
         if settings is None:
             return False
