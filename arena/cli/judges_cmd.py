@@ -87,12 +87,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     from arena.judges.comparison import RATER_KIND, judges_report
 
     with open_ledger(args, readonly=True) as ledger:
-        report = judges_report(ledger, args.family, rater=_reference(ledger, args))
+        wanted = _reference(ledger, args)
+        report = judges_report(ledger, args.family, rater=wanted)
     if args.json:
         output.emit_json(report)
         return 0
     rater = report["rater"]
     named = f" {rater['name']}" if "name" in rater else ""
+    if named and rater["name"] != wanted:
+        named += f" (the first to vote: {wanted} has no votes here)"
     print(
         f"rater{named}: {counted(rater['verdicts'], 'vote')} on {counted(rater['items'], 'item')}"
     )
@@ -124,7 +127,8 @@ def cmd_show(args: argparse.Namespace) -> int:
                 f"{j['judge']}: position consistency {_shown(j['position_consistency'])}, "
                 f"first position preferred {_shown(j['first_position_preference'])}"
             )
-    print(f"Krippendorff's α (ordinal, rater and all judges): {_shown(report['alpha'])}")
+    over = "all raters and judges" if report.get("between_raters") else "rater and all judges"
+    print(f"Krippendorff's α (ordinal, {over}): {_shown(report['alpha'])}")
     print(f"95% intervals: bootstrap over items, seed {report['seed']}")
     print()
     print(

@@ -43,3 +43,14 @@ def test_a_name_with_no_votes_in_the_family_is_refused(ledger, tmp_path, capsys)
     assert "--rater" in err and "no votes by 'kim' in team (raters: dana, lee)" in err
     assert main([*args[:-2], "--rater", "settler"]) != 0  # Arena's own actor is no rater
     assert "--rater" in capsys.readouterr().err
+
+
+def test_where_the_one_at_the_keyboard_has_not_voted_the_first_to_vote_is_named(
+    ledger, tmp_path, capsys
+):
+    path = _team(ledger, tmp_path)  # no one chosen at this ledger: the default 'rater'
+    capsys.readouterr()
+    assert main(["--ledger", path, "judges", "show", "--family", "team"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rater dana (the first to vote: rater has no votes here): 24 votes")
+    assert "Krippendorff's α (ordinal, all raters and judges)" in out

@@ -54,6 +54,7 @@ class Study:
 
     report: dict[str, Any]
     found: dict[str, list[Disagreement]]
+    rater: str | None  # the one at the keyboard, asked for as the reference
 
 
 def study(path: Path, family: str, rater: str | None = None) -> Study:
@@ -66,7 +67,17 @@ def study(path: Path, family: str, rater: str | None = None) -> Study:
             for j in report["judges"]
             if j["kind"] != RATER_KIND  # another rater: on the board, not a judge's answers
         }
-    return Study(report, found)
+    return Study(report, found, rater)
+
+
+def _reference(name: str | None, asked: str | None) -> str:
+    """Whose votes the others are read against: you (named where several people voted),
+    or the first to vote where you have no votes here."""
+    if name is None:
+        return "You"
+    if name == asked:
+        return f"You ({name})"
+    return f"{name} (the first to vote: you have no votes here)"
 
 
 def _table(model: JudgeTable | DisagreementTable | BoardTable) -> QTableView:
@@ -213,7 +224,7 @@ class JudgesPage(QWidget):
         self.shown = found
         report = found.report
         rater = report["rater"]
-        you = f"You ({rater['name']})" if "name" in rater else "You"
+        you = _reference(rater.get("name"), found.rater)
         self.subtitle.setText(
             f"{you}: {counted(rater['verdicts'], 'vote')} on {counted(rater['items'], 'item')} · "
             f"95% intervals: bootstrap over items, seed {report['seed']}"
@@ -228,7 +239,8 @@ class JudgesPage(QWidget):
         )
         extra = [k for k, v in report.items() if figures.is_figure(v) and k != "alpha"]
         alpha = figures.stacked(report["alpha"], between=" ")
-        lines = [f"Krippendorff's α (ordinal; you and all judges): {alpha}"]
+        over = "all raters and judges" if report.get("between_raters") else "you and all judges"
+        lines = [f"Krippendorff's α (ordinal; {over}): {alpha}"]
         lines += [f"{heading(k)}: {figures.stacked(report[k], between=' ')}" for k in extra]
         if report.get("between_raters"):  # the other rows marked "rater" vote on the board
             lines.append(figures.between_text(report["between_raters"]))
