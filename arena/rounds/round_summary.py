@@ -141,6 +141,8 @@ def _figures(
     bias = error = None
     if len(human):
         session = comparisons["session"].map(lambda s: s or 1, np.int64)[human]
+        if actor is not None:  # one rater's halves: the parity of their own sessions
+            session = np.unique(session, return_inverse=True)[1] + 1
         split = functools.partial(
             split_figure,
             a,
