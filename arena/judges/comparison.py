@@ -246,11 +246,7 @@ def judges_report(
     reference = reference_rater(by_rater, rater)
     if reference is None:
         rater_votes = judge_store.rater_verdicts(ledger, family)
-        report = compare(rater_votes, judged, described, family, seed=seed)
-        if rater is not None and by_rater and rater not in by_rater:
-            # The one person who voted is not ``rater``: their votes are not yours.
-            (report["rater"]["name"],) = by_rater
-        return report
+        return compare(rater_votes, judged, described, family, seed=seed)
     others = [
         (judge_store.JudgeSummary(name, RATER_KIND, len(votes), ()), votes)
         for name, votes in by_rater.items()
