@@ -14,6 +14,7 @@ import json
 import math
 import random
 from collections import defaultdict
+from unittest.mock import ANY
 
 import numpy as np
 import pytest
@@ -285,7 +286,8 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
     pairs = [
         (by_vote[c.repeat_of], c)
         for c in comparisons
-        if c.status == "repeat" and c.repeat_of in by_vote
+        # A repeat of another rater's vote is no rater agreement.
+        if c.status == "repeat" and c.repeat_of in by_vote and by_vote[c.repeat_of].actor == c.actor
     ]
     agreement = (
         _number(
@@ -432,6 +434,52 @@ def _oracle_summary(comparisons, weights, systems, settings, reference) -> dict:
     }
 
 
+def _oracle_raters(comparisons, weights, systems, settings, reference) -> list | None:
+    """Each rater's figures: the summary of their votes alone, where the fit holds the
+    votes of two raters or more."""
+    fitted = [
+        c.actor for c, w in zip(comparisons, weights, strict=True) if c.source == "vote" and w > 0
+    ]
+    raters = list(dict.fromkeys(fitted))
+    if len(raters) < 2:
+        return None
+    found = []
+    for rater in raters:
+        mine = [i for i, c in enumerate(comparisons) if c.source == "vote" and c.actor == rater]
+        # Their halves are the parity of their own sessions: 1, 2, 3… in the family's order.
+        numbers = sorted({comparisons[i].session or 1 for i in mine if weights[i] > 0})
+        votes = [
+            dataclasses.replace(
+                comparisons[i],
+                session=numbers.index(comparisons[i].session or 1) + 1 if weights[i] > 0 else None,
+            )
+            for i in mine
+        ]
+        own = _oracle_summary(votes, weights[mine], systems, settings, reference)
+        found.append(
+            {
+                "rater": rater,
+                "votes": fitted.count(rater),
+                "weight": pytest.approx(float(sum(w for w in weights[mine] if w > 0)), abs=1e-9),
+                "repeats": own["repeats"],
+                "rater_agreement": own["rater_agreement"],
+                "rater_agreement_ci95": own["rater_agreement_ci95"],
+                "split_half_tau": own["split_half_tau"],
+                "split_half_tau_ci95": ANY,
+                "left_share": own["left_share"],
+                "left_share_ci95": pytest.approx(own["left_share_ci95"], abs=1e-12)
+                if own["left_share_ci95"] is not None
+                else None,
+                "decisive_votes": own["decisive_votes"],
+                "length_bias_points_per_sd": own["bias"],
+                "diff_length_bias_points_per_sd": None,
+                "length_bias_standard_error": own["length_bias_standard_error"],
+                "unavailable": own["unavailable"],
+            }
+        )
+    return found
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_columns_give_what_one_record_per_comparison_gave(tmp_path, seed):
     rng = random.Random(seed)
@@ -468,6 +516,9 @@ def test_columns_give_what_one_record_per_comparison_gave(tmp_path, seed):
                 assert (ci is not None) == (found[name] is not None and settings.penalty > 0)
                 assert ci is None or -1 <= ci[0] <= ci[1] <= 1
             oracle = _oracle_summary(expected, weights, systems, settings, reference)
+            assert found.pop("raters", None) == _oracle_raters(
+                expected, weights, systems, settings, reference
+            )
             for name in ("rater_agreement_ci95", "left_share_ci95"):
                 assert found.pop(name) == pytest.approx(oracle.pop(name), abs=1e-12)
             for name in ("split_half_tau_null_p", "within_session_tau_null_p"):
