@@ -73,9 +73,6 @@ def settings_lines(kind: str | None, found: Round) -> list[tuple[str, str]]:
             lines.append(("anchor", f"{anchor.label or '—'} ({why})"))
     if kind != "graded":
         lines.append(("weighting", _weighting(found.settings)))
-    if found.settings.raters:  # a round of every rater's votes names none
-        named = ", ".join(found.settings.raters)
-        lines.append(("raters", f"{named}: the others' votes are left out (other_rater)"))
         threshold = found.settings.threshold
         lines.append(
             (
@@ -86,6 +83,9 @@ def settings_lines(kind: str | None, found: Round) -> list[tuple[str, str]]:
                 "preliminary",
             )
         )
+    if found.settings.raters:  # a round of every rater's votes names none
+        named = ", ".join(found.settings.raters)
+        lines.append(("raters", f"{named}: the others' votes are left out (other_rater)"))
     if record is not None and kind != "graded":
         lines.append(("coverage", _coverage(record.coverage)))
     if found.pairs:
