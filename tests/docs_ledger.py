@@ -93,6 +93,8 @@ def printed_json(folder: Path) -> dict[str, Any]:
     out["import-votes bundle"] = arena(
         "import-votes", bundle_of, "--family", "prose-en", "--signer", signer, "--rater", "kim"
     )
+    arena("round", "close", "--family", "prose-en", "--raters", "kim,rater")
+    out["round show raters"] = arena("round", "show", "--family", "prose-en")
     out["tests run"] = arena("tests", "run", "--family", "fixes", "--no-sandbox")
     out["tasks import"] = arena(
         "tasks", "import", str(REPO / "resources/demo/fixes/tasks.toml"), "--family", "fixes"

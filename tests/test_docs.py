@@ -225,12 +225,24 @@ WHERE: dict[Where, tuple[tuple[str, ...], tuple[str, ...], tuple[Where, ...]]] =
     ("cli.md", "arena event", 0): (("event list",), (), ()),
     ("cli.md", "arena flags", 0): (("flags",), (), ()),
     ("cli.md", "arena flags", 1): (("flags",), ("flags",), ()),
-    ("cli.md", "arena round", 0): (("round show", "round show category"), (), ()),
+    ("cli.md", "arena round", 0): (
+        ("round show", "round show category", "round show raters"),
+        (),
+        (),
+    ),
     SYSTEMS: (("round show", "round show category"), ("systems",), ()),
     ("cli.md", "arena round", 2): (("round show tests",), ("systems",), (SYSTEMS,)),
     ("cli.md", "arena round", 3): (("round show graded",), ("systems",), (SYSTEMS,)),
-    ("cli.md", "arena round", 4): (("round show", "round show tests"), ("summary",), ()),
-    ("cli.md", "Round settings", 0): (("round show", "round show tests"), ("settings",), ()),
+    ("cli.md", "arena round", 4): (
+        ("round show", "round show tests", "round show raters"),
+        ("summary",),
+        (),
+    ),
+    ("cli.md", "Round settings", 0): (
+        ("round show", "round show tests", "round show raters"),
+        ("settings",),
+        (),
+    ),
     ("cli.md", "arena import-votes", 0): (("import-votes",), (), ()),
     ("cli.md", "arena import-votes", 1): (("import-votes bundle",), (), ()),
     ("cli.md", "arena verify", 0): (("verify",), (), ()),
@@ -249,7 +261,7 @@ WHERE: dict[Where, tuple[tuple[str, ...], tuple[str, ...], tuple[Where, ...]]] =
 SOMETIMES = {
     "untested_outputs", "unanswered_tasks", "mixed_agents", "category", "category_votes",
     "category_both_bad_share", "uncertainty", "pass_rate", "failed_tests_share",
-    "agents",
+    "agents", "raters", "between_raters",
 }  # fmt: skip
 
 

@@ -105,6 +105,7 @@ RATER_KEY = "W"
 # The Board page's own: the preview of the votes so far, or the last round (board_page.py).
 PREVIEW_KEY = "P"
 SETTINGS_KEY = "R"  # the round's settings beside its board, or its summary again
+NEXT_RATER_KEY = "T"  # a team's round: the next rater's own figures in the summary
 BOARD_KEYS = {
     BOARD_KEY: "the family list's Board key",
     GATES_KEY: "the Gates page key",
@@ -128,6 +129,7 @@ PAGE_KEYS: tuple[tuple[str, str], ...] = (
 BOARD_PAGE_KEYS: tuple[tuple[str, str], ...] = (
     (PREVIEW_KEY, "Preview of the votes so far (not a round), or the last round"),
     (SETTINGS_KEY, "Round settings, or the round summary"),
+    (NEXT_RATER_KEY, "The next rater's own figures (a round of several raters)"),
 )
 # The Gates page's corrections (gates_page.py). They act only while that page has
 # the focus, where no rater key does, so they may share keys with the rater's.

@@ -42,8 +42,7 @@ from arena.ui.board.board_table import BoardTable
 from arena.ui.board.board_texts import BoardTexts, when
 from arena.ui.board.preview_refresh import PreviewRefresh
 from arena.ui.board.settings_panel import SidePanels
-from arena.ui.board.summary_panel import NEXT_RATER_KEY
-from arena.ui.keys import PREVIEW_KEY, page_action
+from arena.ui.keys import NEXT_RATER_KEY, PREVIEW_KEY, page_action
 from arena.ui.operations import Changes
 from arena.ui.pages import lay_out_page, page_titles, two_panes
 from arena.ui.tables import pick_rows

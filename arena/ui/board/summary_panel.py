@@ -14,11 +14,9 @@ from arena.rounds.known_limits import known_limits
 from arena.rounds.model import Round, RoundSummary
 from arena.rounds.scoring import describe_settled
 from arena.ui.board.split_plot import SplitPlot, split_points
+from arena.ui.keys import NEXT_RATER_KEY
 from arena.ui.theme import Theme
 
-# A team's round: the next rater's own figures (while the Board page has the focus).
-# It belongs in arena/ui/keys.py with the Board page's keys (/tmp/rounds-keys.py.patch).
-NEXT_RATER_KEY = "T"
 LEFT_OUT = {
     "retired_case": "on retired cases",
     "removed_output": "on removed outputs",
