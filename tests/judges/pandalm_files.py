@@ -10,6 +10,29 @@ from pathlib import Path
 CHOICE = {0: "tie", 1: "left", 2: "right"}
 
 
+def choix_points(items: list[dict], columns: tuple[str, ...]) -> dict[str, float]:
+    """choix's unpenalized ML fit (ILSR) of the annotators' labels in ``columns`` together,
+    ties half each way, in points from llama-7b: an implementation sharing no code with
+    Arena's."""
+    import numpy as np
+    import pytest
+
+    from fitting import POINTS_PER_LOGIT
+
+    choix = pytest.importorskip("choix")
+    names = sorted({m for i in items for m in i["cmp_key"].split("_")})
+    comp = np.zeros((len(names), len(names)))
+    for item in items:
+        first, second = (names.index(m) for m in item["cmp_key"].split("_"))
+        for column in columns:
+            y = {0: 0.5, 1: 1.0, 2: 0.0}[item[column]]
+            comp[first, second] += y
+            comp[second, first] += 1 - y
+    strengths = choix.ilsr_pairwise_dense(comp, alpha=0.0, tol=1e-12, max_iter=10_000)
+    top = strengths[names.index("llama-7b")]
+    return {n: 1000 + POINTS_PER_LOGIT * (s - top) for n, s in zip(names, strengths, strict=True)}
+
+
 def write_files(testset: Path, out: Path, annotator: int = 1) -> tuple[Path, Path]:
     """Write ``outputs.jsonl`` and ``votes.jsonl`` (annotator ``annotator``) into ``out``."""
     items = json.loads(testset.read_text(encoding="utf-8"))

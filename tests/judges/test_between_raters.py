@@ -12,15 +12,14 @@ import pytest
 from arena.cli.main import main
 from arena.judges.between_raters import between_raters
 from arena.ledger.judge_store import JudgeVerdict
-from arena.rating.session import RatingSession
 from tests.conftest import REALDATA
 from tests.judges.pandalm_files import write_files
-from tests.rating.colleague import rated_by_colleague
+from tests.rating.colleague import rated_by_two
 
 CODE = {"left": -1, "tie": 0, "right": 1}
 
 
-def _kappa(first: list[int], second: list[int]) -> float:
+def hand_kappa(first: list[int], second: list[int]) -> float:
     """Cohen's κ counted by hand: observed agreement against chance from the margins."""
     n = len(first)
     observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
@@ -50,7 +49,7 @@ def test_kappa_and_alpha_equal_a_hand_count_and_the_krippendorff_package():
         a = [CODE[answers[first][i]] for i in both]
         b = [CODE[answers[second][i]] for i in both]
         assert pair["overlap"] == len(both)
-        assert pair["kappa"]["value"] == pytest.approx(_kappa(a, b), abs=1e-6)
+        assert pair["kappa"]["value"] == pytest.approx(hand_kappa(a, b), abs=1e-6)
         assert pair["kappa"]["low"] <= pair["kappa"]["value"] <= pair["kappa"]["high"]
         assert pair["agreement_with_ties"]["value"] == pytest.approx(np.mean(np.equal(a, b)))
     table = [[CODE[w] if w else np.nan for w in answers[n]] for n in ("ann", "bo", "cy")]
@@ -69,10 +68,7 @@ def _show(capsys, ledger: str, *args: str):
 
 
 def test_judges_show_lists_the_other_raters_beside_the_judges(ledger, tmp_path, capsys):
-    rated_by_colleague(ledger, tmp_path)
-    session = RatingSession(ledger, "team", seed=5, actor="lee", repeat_share=0.0)
-    for n in range(30):
-        session.vote(("left", "right", "tie")[n % 3])
+    rated_by_two(ledger, tmp_path)
     path = str(ledger.path)
     report = json.loads(_show(capsys, path, "--rater", "lee", "--json"))
     assert report["rater"]["name"] == "lee" and report["rater"]["verdicts"] == 30
@@ -115,7 +111,7 @@ def test_pandalms_three_annotators_as_three_raters(tmp_path, capsys):
         first, second = (int(name[-1]) - 1 for name in pair["raters"])
         assert pair["overlap"] == 999
         assert pair["kappa"]["value"] == pytest.approx(
-            _kappa(labels[first], labels[second]), abs=1e-6
+            hand_kappa(labels[first], labels[second]), abs=1e-6
         )
     expected = alpha(reliability_data=np.array(labels, float), level_of_measurement="ordinal")
     assert block["alpha"]["value"] == pytest.approx(expected, abs=1e-6)

@@ -9,16 +9,7 @@ import pytest
 
 from arena.judges.between_raters import between_raters
 from arena.ledger.judge_store import JudgeVerdict
-
-CODE = {"left": -1, "tie": 0, "right": 1}
-
-
-def _kappa(first: list[int], second: list[int]) -> float:
-    """Cohen's κ counted by hand: observed agreement against chance from the margins."""
-    n = len(first)
-    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
-    chance = sum(first.count(k) * second.count(k) for k in (-1, 0, 1)) / n**2
-    return (observed - chance) / (1 - chance)
+from tests.judges.test_between_raters import CODE, hand_kappa
 
 
 def _two_raters(rng: np.random.Generator) -> tuple[list[JudgeVerdict], list[JudgeVerdict]]:
@@ -43,7 +34,7 @@ def test_kappa_is_on_the_reference_raters_order_whoever_voted_first():
     given = {"dana": dana, "lee": lee}  # dana voted first
     for reference in ("dana", "lee"):
         orders = {v.case_id: v.left_system for v in given[reference]}
-        expected = _kappa(_oriented(dana, orders), _oriented(lee, orders))
+        expected = hand_kappa(_oriented(dana, orders), _oriented(lee, orders))
         (pair,) = between_raters(given, reference=reference)["pairs"]
         assert pair["raters"] == ["dana", "lee"]  # listed as given, whoever is the reference
         assert pair["kappa"]["value"] == pytest.approx(expected, abs=1e-6)

@@ -8,18 +8,14 @@ import json
 
 from arena.cli.main import main
 from arena.ledger.rater_keys import RaterKey, add_rater_key
-from arena.rating.session import RatingSession
-from tests.rating.colleague import rated_by_colleague
+from tests.rating.colleague import rated_by_two
 
 
 def _team(ledger, tmp_path) -> str:
     """dana's 24 votes (brought by her key, as a bundle brings them) and lee's 30."""
-    rated_by_colleague(ledger, tmp_path)
+    rated_by_two(ledger, tmp_path)
     with ledger.atomic():
         add_rater_key(ledger, RaterKey("dana", "ab" * 8, "rater"), "0" * 64)
-    session = RatingSession(ledger, "team", seed=5, actor="lee", repeat_share=0.0)
-    for n in range(30):
-        session.vote(("left", "right", "tie")[n % 3])
     return str(ledger.path)
 
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from arena.cli.main import main
-from fitting import POINTS_PER_LOGIT, length_bias
+from fitting import length_bias
 from tests.conftest import REALDATA
-from tests.judges.pandalm_files import write_files
+from tests.judges.pandalm_files import choix_points, write_files
 
 TESTSET = REALDATA / "pandalm" / "testset-v1.json"
 pytestmark = pytest.mark.skipif(not TESTSET.is_file(), reason="no ../shared/realdata/pandalm")
@@ -96,28 +96,12 @@ def test_the_test_set_written_on_one_line_imports_the_same_verdicts(shown, tmp_p
     assert len(pretty) == 999 and one_line == pretty
 
 
-def _choix_points(items, column):
-    """choix's unpenalized ML fit (ILSR) of one annotator's labels, ties half each way, in
-    points from llama-7b: an implementation sharing no code with Arena's."""
-    choix = pytest.importorskip("choix")
-    names = sorted({m for i in items for m in i["cmp_key"].split("_")})
-    comp = np.zeros((len(names), len(names)))
-    for item in items:
-        first, second = (names.index(m) for m in item["cmp_key"].split("_"))
-        y = {0: 0.5, 1: 1.0, 2: 0.0}[item[column]]
-        comp[first, second] += y
-        comp[second, first] += 1 - y
-    strengths = choix.ilsr_pairwise_dense(comp, alpha=0.0, tol=1e-12, max_iter=10_000)
-    top = strengths[names.index("llama-7b")]
-    return {n: 1000 + POINTS_PER_LOGIT * (s - top) for n, s in zip(names, strengths, strict=True)}
-
-
 def test_boards_tau_and_length_bias_equal_independent_fits(shown, capsys):
     from scipy.stats import kendalltau
 
     report = _report(shown, capsys)
     items = json.loads(TESTSET.read_text(encoding="utf-8"))
-    rater = _choix_points(items, "annotator1")
+    rater = choix_points(items, ("annotator1",))
     # The boards' penalty (0.01) moves no point by more than a few hundredths.
     for row in report["rater_board"]:
         assert row["points"]["value"] == pytest.approx(rater[row["label"]], abs=0.05)
@@ -127,7 +111,7 @@ def test_boards_tau_and_length_bias_equal_independent_fits(shown, capsys):
     ]
     names = sorted(rater)
     for n, row in zip((2, 3), report["judges"], strict=True):
-        judge = _choix_points(items, f"annotator{n}")
+        judge = choix_points(items, (f"annotator{n}",))
         for system in row["board"]:
             assert system["points"]["value"] == pytest.approx(judge[system["label"]], abs=0.05)
         expected = kendalltau([rater[s] for s in names], [judge[s] for s in names]).statistic

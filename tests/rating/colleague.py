@@ -53,3 +53,15 @@ def rated_by_colleague(
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
     import_votes(ledger, path, family="team")
     return "team"
+
+
+def rated_by_two(ledger: Ledger, folder: Path) -> str:
+    """``rated_by_colleague``'s family with 30 votes of lee's own beside dana's 24 (left,
+    right and tie in turn, no repeats); its name."""
+    from arena.rating.session import RatingSession
+
+    family = rated_by_colleague(ledger, folder)
+    session = RatingSession(ledger, family, seed=5, actor="lee", repeat_share=0.0)
+    for n in range(30):
+        session.vote(("left", "right", "tie")[n % 3])
+    return family

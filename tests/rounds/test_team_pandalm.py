@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from arena.cli.main import main
 from arena.ledger import Ledger
 from arena.rating import corrections
-from fitting import POINTS_PER_LOGIT
 from tests.conftest import REALDATA
-from tests.judges.pandalm_files import write_files
+from tests.judges.pandalm_files import choix_points, write_files
 
 TESTSET = REALDATA / "pandalm" / "testset-v1.json"
 pytestmark = pytest.mark.skipif(not TESTSET.is_file(), reason="no ../shared/realdata/pandalm")
@@ -55,24 +53,6 @@ def boards(tmp_path_factory):
     return team, one
 
 
-def _choix_points() -> dict[str, float]:
-    """choix's unpenalized ML fit (ILSR) of the three annotators' labels together, ties
-    half each way, in points from llama-7b."""
-    choix = pytest.importorskip("choix")
-    items = json.loads(TESTSET.read_text(encoding="utf-8"))
-    names = sorted({m for i in items for m in i["cmp_key"].split("_")})
-    comp = np.zeros((len(names), len(names)))
-    for item in items:
-        first, second = (names.index(m) for m in item["cmp_key"].split("_"))
-        for n in ANNOTATORS:
-            y = {0: 0.5, 1: 1.0, 2: 0.0}[item[f"annotator{n}"]]
-            comp[first, second] += y
-            comp[second, first] += 1 - y
-    strengths = choix.ilsr_pairwise_dense(comp, alpha=0.0, tol=1e-12, max_iter=10_000)
-    top = strengths[names.index("llama-7b")]
-    return {n: 1000 + POINTS_PER_LOGIT * (s - top) for n, s in zip(names, strengths, strict=True)}
-
-
 def test_the_team_board_is_the_fit_of_all_2997_votes(boards, capsys):
     team, one = boards
     capsys.readouterr()
@@ -80,7 +60,9 @@ def test_the_team_board_is_the_fit_of_all_2997_votes(boards, capsys):
     closed = json.loads(capsys.readouterr().out)
     shown = {row["label"]: row for row in closed["systems"]}
     assert sum(row["votes"] for row in shown.values()) == 2 * 2997
-    expected = _choix_points()
+    expected = choix_points(
+        json.loads(TESTSET.read_text(encoding="utf-8")), tuple(f"annotator{n}" for n in ANNOTATORS)
+    )
     # The round's penalty (0.01) moves no point by more than a few hundredths.
     for label, row in shown.items():
         assert row["points"] == pytest.approx(expected[label], abs=0.05)

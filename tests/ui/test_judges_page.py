@@ -290,15 +290,11 @@ def test_other_raters_are_listed_beside_the_judges_against_the_one_at_the_keyboa
 ):
     from arena.ledger import Ledger
     from arena.rating import raters
-    from arena.rating.session import RatingSession
-    from tests.rating.colleague import rated_by_colleague
+    from tests.rating.colleague import rated_by_two
 
     path = tmp_path / "team.sqlite"
     with Ledger.open(path) as ledger:
-        rated_by_colleague(ledger, tmp_path)
-        session = RatingSession(ledger, "team", seed=5, actor="lee", repeat_share=0.0)
-        for n in range(30):
-            session.vote(("left", "right", "tie")[n % 3])
+        rated_by_two(ledger, tmp_path)
     raters.remember(path, "lee")
     window = open_window(path)
     window.families.select("team")

@@ -8,17 +8,13 @@ from PySide6.QtCore import Qt
 
 from arena.ledger import Ledger
 from arena.rating import raters
-from arena.rating.session import RatingSession
-from tests.rating.colleague import rated_by_colleague
+from tests.rating.colleague import rated_by_two
 
 
 def test_where_you_have_not_voted_the_first_to_vote_is_named(qtbot, open_window, tmp_path):
     path = tmp_path / "team.sqlite"
     with Ledger.open(path) as ledger:
-        rated_by_colleague(ledger, tmp_path)
-        session = RatingSession(ledger, "team", seed=5, actor="lee", repeat_share=0.0)
-        for n in range(30):
-            session.vote(("left", "right", "tie")[n % 3])
+        rated_by_two(ledger, tmp_path)
     raters.remember(path, "kim")  # at the keyboard, no votes yet
     window = open_window(path)
     window.families.select("team")
