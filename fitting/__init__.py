@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .length_bias import LengthBiasResult, length_bias
     from .points import PointsResult, fit_points
     from .points_interval import PointsInterval, bootstrap_points
+    from .prediction_powered import PredictionPoweredResult, fit_prediction_powered
     from .proportion import proportion_interval
     from .split_half import SplitHalfResult, split_half_interval, split_half_tau
 
@@ -59,6 +60,8 @@ _MODULES = {
     "fit_points": "points",
     "PointsInterval": "points_interval",
     "bootstrap_points": "points_interval",
+    "PredictionPoweredResult": "prediction_powered",
+    "fit_prediction_powered": "prediction_powered",
     "proportion_interval": "proportion",
     "SplitHalfResult": "split_half",
     "split_half_interval": "split_half",
@@ -80,11 +83,13 @@ __all__ = [
     "PointsInterval",
     "PointsResult",
     "PositionResult",
+    "PredictionPoweredResult",
     "SplitHalfResult",
     "board_tau",
     "bootstrap_macro_score",
     "bootstrap_points",
     "fit_points",
+    "fit_prediction_powered",
     "krippendorff_alpha",
     "length_bias",
     "length_bias_interval",

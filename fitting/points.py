@@ -185,10 +185,38 @@ def fit_points(
     comparisons, anchor_req = _fit_points_iv(
         a, b, y, w, n_systems, penalty, anchor, base, threshold, tol, max_iter
     )
-    n = comparisons.n_systems
     totals = aggregate(comparisons)
     votes = _decisive_votes(comparisons, totals.decisive, decisive, decisive_votes)
-    wins = totals.wins
+    return points_of_wins(
+        totals.wins,
+        votes,
+        penalty=penalty,
+        anchor=anchor_req,
+        base=base,
+        threshold=threshold,
+        tol=tol,
+        max_iter=max_iter,
+    )
+
+
+def points_of_wins(
+    wins: NDArray[np.float64],
+    votes: NDArray[np.float64],
+    *,
+    penalty: float,
+    anchor: int | None,
+    base: float,
+    threshold: float,
+    tol: float,
+    max_iter: int,
+    fitted: NDArray[np.float64] | None = None,
+) -> PointsResult:
+    """:func:`fit_points` from checked inputs: the win matrix of the comparisons and each
+    system's decisive votes. ``fitted``: another matrix with the same total weight per
+    pair whose objective is minimised instead (a prediction-powered one, whose entries may
+    be negative); the graph, the anchor and the start are still the comparisons' own."""
+    n = wins.shape[0]
+    anchor_req = anchor
     won, lost = wins.sum(axis=1), wins.sum(axis=0)
     weight = won + lost
     # Start from each system's log win/loss ratio: Newton then needs about
@@ -199,8 +227,9 @@ def fit_points(
     rankable = _rankable(weight, group)
     anchor_used, reason, candidates, tie = _choose_anchor(weight, anchor_req, rankable)
 
+    objective = wins if fitted is None else fitted
     if group is None:  # a positive penalty: every system is on one finite scale
-        fcts = PairwiseObjective(wins, penalty)
+        fcts = PairwiseObjective(objective, penalty)
         fit = newton(fcts, gauge=None, tol=tol, max_iter=max_iter, initial=start)
         status = _status(weight, component, anchor_used)
         mle_exists = True
@@ -208,8 +237,8 @@ def fit_points(
         # Pairs between strongly connected groups go to certainty in the
         # supremum of the likelihood; the finite part is each group's own fit.
         if np.any(group != group[0]):
-            wins = np.where(group[:, None] == group[None, :], wins, 0.0)
-        fcts = PairwiseObjective(wins, 0.0)
+            objective = np.where(group[:, None] == group[None, :], objective, 0.0)
+        fcts = PairwiseObjective(objective, 0.0)
         fit = newton(fcts, gauge=group, tol=tol, max_iter=max_iter, initial=start)
         status = _status(weight, component, anchor_used)
         mle_exists = True
@@ -217,8 +246,8 @@ def fit_points(
             same = (component == component[anchor_used]) & (group != group[anchor_used])
             mle_exists = not bool(np.any(same))
             if not mle_exists:
-                below = _graph.reachable(totals.wins, anchor_used)
-                above = _graph.reachable(totals.wins, anchor_used, reverse=True)
+                below = _graph.reachable(wins, anchor_used)
+                above = _graph.reachable(wins, anchor_used, reverse=True)
                 status[same] = UNBOUNDED
                 status[same & above] = UNBOUNDED_ABOVE
                 status[same & below] = UNBOUNDED_BELOW
