@@ -28,13 +28,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0023,
     migrations_0024,
     migrations_0025,
+    migrations_0026,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 25
+SCHEMA_VERSION = 26
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -24,7 +24,10 @@ from arena.graded.suites import load_suite
 from arena.intake.case_import import import_cases
 from arena.intake.families import create_family
 from arena.intake.family_settings import FamilySettings
+from arena.judges.declared import judge_of
 from arena.judges.importing import import_judge
+from arena.judges.running import RunOptions as JudgeRunOptions
+from arena.judges.running import run_judge
 from arena.ledger import (
     Ledger,
     catalog,
@@ -43,7 +46,7 @@ from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
 from tests.collecting.helpers import cases_file, systems_file
 from tests.conftest import copy_ledger
-from tests.graded.fake_endpoint import FakeEndpoint, Reply
+from tests.graded.fake_endpoint import FakeEndpoint, Judging, Reply
 from tests.graded.test_graded import _settings
 from tests.tested_helpers import TASK, add_trial, make_tests_family
 
@@ -84,6 +87,21 @@ def everything(tmp_path_factory, template_ledger) -> Path:
             + "\n"
         )
         import_judge(ledger, verdicts, family="rel", judge="colleague", kind="human")
+        with FakeEndpoint(default=Judging(unparsed_every=3)) as server:  # a run judge
+            run_judge(
+                ledger,
+                "rel",
+                "gpt-judge",
+                declared=judge_of(
+                    {
+                        "name": "gpt-judge",
+                        "base_url": server.url,
+                        "model": "m",
+                        "template": "pairwise",
+                    }
+                ),
+                options=JudgeRunOptions(sample=1),
+            )
         with ledger.atomic():  # a colleague whose votes came in from their bundle
             key = rater_keys.RaterKey("dana", "ed25519:" + "d" * 32, "rater")
             rater_keys.add_rater_key(ledger, key, "5" * 64)
@@ -106,7 +124,7 @@ TABLES = [
     "presentations", "votes", "retractions", "events", "rounds", "round_items",
     "round_comparisons", "suites", "runs", "attempts", "grades", "tasks", "trials",
     "output_keys", "family_changes", "case_details", "family_systems", "judge_verdicts",
-    "judge_sources", "rater_keys",
+    "judge_sources", "rater_keys", "judge_descriptors", "judge_replies",
 ]  # fmt: skip
 
 
