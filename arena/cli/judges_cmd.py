@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from arena.cli import output
 from arena.cli.commands import open_ledger
@@ -12,6 +13,10 @@ from arena.judges.figures import anchor_text, between_text, boards, tau_shown
 from arena.judges.figures import shown as _shown
 from arena.ledger import Ledger
 from arena.texts import counted
+
+if TYPE_CHECKING:
+    from arena.judges.declared import DeclaredJudge
+    from arena.judges.running import JudgeRunReport
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,6 +66,174 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, help="list only the first N")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_disagreements)
+    _register_run(verbs)
+
+
+def _register_run(verbs: argparse._SubParsersAction) -> None:
+    p = verbs.add_parser(
+        "run", help="ask an LLM judge over an endpoint to judge the family's pairs"
+    )
+    p.add_argument("--family", required=True, help="the family judged")
+    p.add_argument("--judge", required=True, help="the judge's name (its [[judge]] table's)")
+    p.add_argument(
+        "--systems", type=Path, metavar="FILE", help="the systems file declaring the judge"
+    )
+    p.add_argument("--sample", type=int, metavar="N", help="judge N items drawn at random")
+    p.add_argument("--seed", type=int, default=0, help="the draw of --sample (0)")
+    p.add_argument(
+        "--one-order", action="store_true", help="ask each item once (default: both orders)"
+    )
+    declare = p.add_argument_group("declaring the judge with flags (instead of --systems)")
+    declare.add_argument("--base-url", help="the endpoint (OpenAI-compatible)")
+    declare.add_argument("--model", help="the model id")
+    declare.add_argument(
+        "--template", help="a template Arena ships (pairwise, pairwise-graded) or a file"
+    )
+    declare.add_argument("--temperature", type=float)
+    declare.add_argument("--max-tokens", type=int)
+    declare.add_argument("--input-price", type=float, help="per million prompt tokens")
+    declare.add_argument("--output-price", type=float, help="per million answer tokens")
+    declare.add_argument("--api-key-env", help="the environment variable holding the key")
+    p.add_argument("--workers", type=int, default=4, help="requests in flight (4)")
+    p.add_argument(
+        "--per-endpoint", type=int, metavar="N", help="requests in flight to the endpoint"
+    )
+    p.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="AMOUNT",
+        help="stop sending before this run's cost could pass AMOUNT (list prices; needs the "
+        "judge's prices and max_tokens)",
+    )
+    p.add_argument(
+        "--max-reply-mb",
+        type=float,
+        metavar="MB",
+        help="a larger reply is cut off and counts as a failed attempt (default 8)",
+    )
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per request (120)")
+    p.add_argument(
+        "--retries", type=int, default=4, help="retries on 429, 5xx, lost connections (4)"
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(handler=cmd_run)
+
+
+_FLAGS = (
+    ("base_url", "--base-url"),
+    ("model", "--model"),
+    ("template", "--template"),
+    ("temperature", "--temperature"),
+    ("max_tokens", "--max-tokens"),
+    ("input_price", "--input-price"),
+    ("output_price", "--output-price"),
+    ("api_key_env", "--api-key-env"),
+)
+
+
+def _declared(args: argparse.Namespace) -> DeclaredJudge | None:
+    """The judge the command declares: from --systems, from the flags, or None (as run)."""
+    from arena.judges.declared import declared_judge, judge_of
+
+    given = {name: getattr(args, name) for name, _ in _FLAGS if getattr(args, name) is not None}
+    if args.systems is not None:
+        if given:
+            flag = next(f for n, f in _FLAGS if n in given)
+            raise BadInput("declare the judge in the file or with flags, not both", field=flag)
+        return declared_judge(args.systems, args.judge)
+    if not given:
+        return None
+    try:
+        return judge_of({"name": args.judge, **given}, Path.cwd())
+    except BadInput as exc:
+        if exc.path is not None:
+            raise
+        raise BadInput(exc.message, field=dict(_FLAGS).get(exc.field or "", exc.field)) from None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import sys
+
+    from tqdm import tqdm
+
+    from arena.cli.collect_cmd import budget_options
+    from arena.endpoint.worker_pool import Progress
+    from arena.judges.running import RunOptions, run_judge
+
+    max_cost, max_reply_bytes = budget_options(args)
+    options = RunOptions(
+        workers=args.workers,
+        per_endpoint=args.per_endpoint,
+        max_cost=max_cost,
+        timeout_s=args.timeout,
+        retries=args.retries,
+        max_reply_bytes=max_reply_bytes,
+        one_order=args.one_order,
+        sample=args.sample,
+        seed=args.seed,
+    )
+    declared = _declared(args)
+    with (
+        open_ledger(args) as ledger,
+        tqdm(desc=f"judge {args.judge}", unit="verdict", disable=None, file=sys.stderr) as bar,
+    ):
+
+        def advance(progress: Progress) -> None:
+            bar.total = progress.total
+            bar.n = progress.answered + progress.failed
+            bar.set_postfix(
+                {
+                    "verdicts/s": f"{progress.rate:.1f}",
+                    "errors": progress.failed,
+                    "cost": f"{progress.cost:.4f}",
+                },
+                refresh=False,
+            )
+            bar.refresh()
+
+        report = run_judge(
+            ledger, args.family, args.judge, declared=declared, options=options, on_progress=advance
+        )
+    code = 0 if not report.failures else 1
+    if args.json:
+        output.emit_json(_run_summary(report))
+        return code
+    print(
+        f"{report.family}: {args.judge} judged {counted(report.judged, 'item order')} "
+        f"({report.verdicts['left']} left, {report.verdicts['tie']} tie, "
+        f"{report.verdicts['right']} right, {report.unparsed} unparsed) of "
+        f"{counted(report.items, 'item')} in {report.elapsed_s:.1f} s, "
+        f"{report.already_done} already judged, {len(report.failures)} failed, "
+        f"cost {report.cost:.4f}"
+    )
+    for failure in report.failures[:20]:
+        print(f"  failed: case {failure.case_id} order {failure.game}: {failure.error}")
+    if report.stopped_by_budget:
+        print(
+            f"  stopped before --max-cost {args.max_cost:g}: {report.not_sent} left for a later run"
+        )
+    elif report.not_sent:
+        print(f"  {report.not_sent} not sent; run again to judge them")
+    return code
+
+
+def _run_summary(report: JudgeRunReport) -> dict[str, Any]:
+    return {
+        "family": report.family,
+        "judge": report.judge,
+        "judge_id": report.judge_id,
+        "items": report.items,
+        "already_done": report.already_done,
+        "total": report.total,
+        "judged": report.judged,
+        "verdicts": report.verdicts,
+        "unparsed": report.unparsed,
+        "failed": [f.__dict__ for f in report.failures],
+        "not_sent": report.not_sent,
+        "cost": report.cost,
+        "elapsed_s": report.elapsed_s,
+        "stopped_by_budget": report.stopped_by_budget,
+    }
 
 
 def cmd_import(args: argparse.Namespace) -> int:

@@ -54,30 +54,10 @@ class SystemEntry:
 
 
 def read_systems(path: Path) -> list[SystemEntry]:
-    """The systems of a TOML systems file, each checked; errors name the file, line and field."""
-    try:
-        # A byte order mark (as Notepad writes one) is no part of the TOML.
-        text = path.read_text("utf-8").removeprefix("\ufeff")
-    except OSError as error:
-        raise BadInput(f"cannot read the file ({error.strerror})", path=str(path)) from None
-    except UnicodeDecodeError as error:
-        raise BadInput(f"not UTF-8 text ({error.reason})", path=str(path)) from None
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        at = _AT_LINE.search(str(error))
-        # Otherwise it stopped "at end of document": a file cut short.
-        line = int(at.group(1)) if at else max(1, len(text.splitlines()))
-        raise BadInput(f"not a TOML file ({error})", path=str(path), line=line) from None
-    except RecursionError:  # tomllib reads nested arrays and tables recursively
-        rows = enumerate(text.splitlines(), 1)
-        deep = next((n for n, row in rows if row.count("[") + row.count("{") > 64), None)
-        raise BadInput("nested too deeply for a systems file", path=str(path), line=deep) from None
-    unknown = sorted(set(table) - {"system"})
-    if unknown:
-        raise BadInput(
-            "unknown table (systems are [[system]] tables)", path=str(path), field=unknown[0]
-        )
+    """The systems of a TOML systems file, each checked; errors name the file, line and field.
+
+    Its ``[[judge]]`` tables are judges to run (``arena.judges.declared``), read there."""
+    text, table = read_table(path)
     entries = table.get("system")
     if not isinstance(entries, list) or not entries:
         raise BadInput("no [[system]] tables", path=str(path), field="system")
@@ -101,11 +81,47 @@ def read_systems(path: Path) -> list[SystemEntry]:
     return systems
 
 
-def _line_of(text: str, index: int, name: str) -> int | None:
-    """The line of ``name`` in the ``index``-th ``[[system]]`` table, else of the table's
-    header; None for a table written otherwise (an inline array of tables)."""
+def read_table(path: Path) -> tuple[str, dict[str, Any]]:
+    """A systems file's text and its TOML, with only ``[[system]]`` and ``[[judge]]`` tables."""
+    try:
+        # A byte order mark (as Notepad writes one) is no part of the TOML.
+        text = path.read_text("utf-8").removeprefix("\ufeff")
+    except OSError as error:
+        raise BadInput(f"cannot read the file ({error.strerror})", path=str(path)) from None
+    except UnicodeDecodeError as error:
+        raise BadInput(f"not UTF-8 text ({error.reason})", path=str(path)) from None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        at = _AT_LINE.search(str(error))
+        # Otherwise it stopped "at end of document": a file cut short.
+        line = int(at.group(1)) if at else max(1, len(text.splitlines()))
+        raise BadInput(f"not a TOML file ({error})", path=str(path), line=line) from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        rows = enumerate(text.splitlines(), 1)
+        deep = next((n for n, row in rows if row.count("[") + row.count("{") > 64), None)
+        raise BadInput("nested too deeply for a systems file", path=str(path), line=deep) from None
+    unknown = sorted(set(table) - {"system", "judge"})
+    if unknown:
+        raise BadInput(
+            "unknown table (systems are [[system]] tables, judges [[judge]] tables)",
+            path=str(path),
+            field=unknown[0],
+        )
+    for name in ("system", "judge"):
+        entries = table.get(name)
+        if entries is not None and not (
+            isinstance(entries, list) and all(isinstance(e, dict) for e in entries)
+        ):
+            raise BadInput(f"expected [[{name}]] tables", path=str(path), field=name)
+    return text, table
+
+
+def _line_of(text: str, index: int, name: str, header: re.Pattern[str] = _HEADER) -> int | None:
+    """The line of ``name`` in the ``index``-th ``[[system]]`` table (or of ``header``'s),
+    else of the table's header; None for a table written otherwise (an inline array)."""
     rows = text.splitlines()
-    headers = [n for n, row in enumerate(rows, 1) if _HEADER.match(row)]
+    headers = [n for n, row in enumerate(rows, 1) if header.match(row)]
     if index >= len(headers):
         return None
     end = headers[index + 1] if index + 1 < len(headers) else len(rows) + 1

@@ -7,6 +7,7 @@ script gets ``default``. Runs on 127.0.0.1 with a free port, in a thread.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -82,7 +83,17 @@ class Trickle:
     every: float = 1.0
 
 
-Step = Reply | Echo | Fail | Raw | EchoToken | Hangup | Token | Flood | Trickle
+@dataclass(frozen=True)
+class Judging:
+    """A judge's reply: a verdict mark fixed by the prompt (``judged``), or none at all for
+    prompts whose hash falls in one of ``unparsed_every``."""
+
+    delay: float = 0.0
+    usage: tuple[int, int] = (200, 20)
+    unparsed_every: int = 0
+
+
+Step = Reply | Echo | Fail | Raw | EchoToken | Hangup | Token | Flood | Trickle | Judging
 
 
 @dataclass
@@ -217,6 +228,12 @@ def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any], 
         return
     if step.delay:
         time.sleep(step.delay)
+    if isinstance(step, Judging):
+        text = judged(body["messages"][-1]["content"], step.unparsed_every)
+        _send(
+            handler, 200, json.dumps(_completion(body["model"], text, "stop", step.usage)).encode()
+        )
+        return
     if isinstance(step, Echo):
         _send(
             handler,
@@ -229,6 +246,15 @@ def _respond(handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any], 
         200,
         json.dumps(_completion(body["model"], step.text, step.finish_reason, step.usage)).encode(),
     )
+
+
+def judged(prompt: str, unparsed_every: int = 0) -> str:
+    """What a ``Judging`` step answers to ``prompt``."""
+    number = int(hashlib.sha256(prompt.encode()).hexdigest()[:8], 16)
+    if unparsed_every and number % unparsed_every == 0:
+        return "Both answers have merits; I cannot decide."
+    mark = ("[[A]]", "[[B]]", "[[C]]")[number % 3]
+    return f"Answer A is direct; answer B is longer.\n\nVerdict: {mark}"
 
 
 def echo(body: dict[str, Any]) -> str:
