@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 
 from arena.cli.main import main
-from arena.ledger import Ledger, integrity, judge_runs, judge_store
 from arena.judges.running import reply_text
-from tests.graded.fake_endpoint import FakeEndpoint, Judging, judged
+from arena.ledger import Ledger, integrity, judge_runs, judge_store
 from tests.collecting.helpers import KEY
+from tests.graded.fake_endpoint import FakeEndpoint, Judging, judged
 from tests.judges.judge_run_helpers import KEY_ENV, answered_family, judge_file
 
 
