@@ -302,13 +302,16 @@ def _send(
 
 
 def main() -> None:
-    """Serve ``Echo`` replies after ``--delay`` seconds until killed; print the URL."""
+    """Serve ``Echo`` (or ``Judging``) replies after ``--delay`` seconds until killed; print
+    the URL."""
     import argparse
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--judging", action="store_true", help="a judge's verdicts (Judging)")
     args = parser.parse_args()
-    with FakeEndpoint(default=Echo(delay=args.delay)) as server:
+    step: Step = Judging(delay=args.delay) if args.judging else Echo(delay=args.delay)
+    with FakeEndpoint(default=step) as server:
         print(server.url, flush=True)
         server.thread.join()
 
