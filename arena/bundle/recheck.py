@@ -29,7 +29,7 @@ from arena.rounds.comparisons import (
 from arena.rounds.model import Board, BoardRow, Recorded, RoundSettings
 from arena.rounds.round_records import RoundEvent
 from arena.rounds.round_summary import summary
-from arena.rounds.scoring import BoardFit, fit_board
+from arena.rounds.scoring import BoardFit, fit_board, predictors
 
 POINTS_TOLERANCE = 0.01
 
@@ -360,8 +360,14 @@ def refit(
     systems = [r.system for r in sorted(family.systems, key=lambda r: r.label)]
     report.systems = len(systems)
     reference = manifest["family"]["reference"]
-    fit = fit_board(comparisons, weights, systems, reference=reference, settings=settings)
+    # A round with model judges fitted the prediction-powered board: fit it again.
+    judges = Recorded.from_json(manifest["settings"]).judges or ()
+    predicting = predictors((j.judge, j.kind) for j in judges)
+    fit = fit_board(
+        comparisons, weights, systems, reference=reference, settings=settings, predictors=predicting
+    )
     _compare_board("board.json", family.systems, fit, report)
+    _compare_powered(judges, fit, report)
     _compare_anchor("board.json", family, fit, report)
     redo = uncertainty.for_family(
         comparisons, systems, settings, reference, manifest["family"]["kind"]
@@ -370,7 +376,14 @@ def refit(
     for category, shown in board["categories"].items():
         view = Board.from_json(shown)
         inside = np.where(comparisons.mask("category", category), weights, 0.0)
-        part = fit_board(comparisons, inside, systems, reference=reference, settings=settings)
+        part = fit_board(
+            comparisons,
+            inside,
+            systems,
+            reference=reference,
+            settings=settings,
+            predictors=predicting,
+        )
         _compare_board(f"board.json category {category}", view.systems, part, report)
         _compare_anchor(f"board.json category {category}", view, part, report)
         _compare_intervals(
@@ -393,6 +406,27 @@ def refit(
         tolerance = 1e-6 if exact else POINTS_TOLERANCE
         if not _same_figure(published, value, tolerance):
             report.problems.append(f"summary {key}: published {published}, refit {value}")
+
+
+def _compare_powered(judges: Any, fit: BoardFit, report: VerifyReport) -> None:
+    """A prediction-powered round's judge weight and what its judges were worth, again."""
+    for judge in judges:
+        if judge.lam is None:
+            continue  # pooled as a rater, or closed before boards were prediction-powered
+        powered = fit.powered
+        again = (
+            (None, None)
+            if powered is None
+            else (powered.lam, powered.effective_votes, *powered.effective_votes_ci95)
+        )
+        shown = (judge.lam, judge.effective_votes, *(judge.effective_votes_ci95 or ()))
+        if len(shown) != len(again) or not all(
+            _same(x, y, 1e-6 * max(1.0, abs(y or 0.0))) for x, y in zip(shown, again, strict=True)
+        ):
+            report.problems.append(
+                f"manifest.json: judge {judge.judge}: lam and effective votes {list(shown)}, "
+                f"the prediction-powered fit again gives {list(again)}"
+            )
 
 
 def _same_figure(published: Any, value: Any, tolerance: float) -> bool:

@@ -30,7 +30,7 @@ from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.round_records import FitRecord, PooledJudge, RoundEvent
 from arena.rounds.round_summary import summary
-from arena.rounds.scoring import BoardFit, fit_board, fitted_weights
+from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, predictors
 from arena.rounds.settings_record import AXIS_SPAN
 from arena.rounds.system_columns import output_columns, tested_columns, vote_columns
 
@@ -350,7 +350,16 @@ def voted_boards(
         }
         for s in systems
     }
-    fit = fit_board(comparisons, weights, ids, reference=family.reference, settings=settings)
+    # Model judges' verdicts are predictions the rater's votes correct (scoring.predictors).
+    predicting = predictors((row["judge"], row["kind"]) for row in pooled)
+    fit = fit_board(
+        comparisons,
+        weights,
+        ids,
+        reference=family.reference,
+        settings=settings,
+        predictors=predicting,
+    )
     tests_only = family.kind == "tests"
     uncertain = uncertainty.for_family(
         comparisons, ids, settings, family.reference, family.kind, bootstrap=bootstrap
@@ -359,7 +368,14 @@ def voted_boards(
     category = comparisons["category"]
     for name in sorted(category.values[code] for code in np.unique(category.codes).tolist()):
         inside = np.where(category.isin(name), weights, 0.0)
-        part = fit_board(comparisons, inside, ids, reference=family.reference, settings=settings)
+        part = fit_board(
+            comparisons,
+            inside,
+            ids,
+            reference=family.reference,
+            settings=settings,
+            predictors=predicting,
+        )
         # Beside the family-wide columns, the votes this category's board rests on.
         own = vote_columns(systems, comparisons, inside)
         found = uncertain(part, inside, name)
@@ -395,7 +411,7 @@ def _voted_result(ledger: Ledger, state: FamilyState, settings: RoundSettings) -
         fit=FitRecord(fit.iterations, fit.converged, fit.mle_exists),
         comparisons={**comparisons.columns, "fitted_weight": weights},
         receipts=[],
-        judges=pooling.recorded(ledger, family.name, comparisons, boards.pooled)
+        judges=pooling.recorded(ledger, family.name, comparisons, boards.pooled, fit.powered)
         if settings.with_judges
         else None,
     )

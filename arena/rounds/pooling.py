@@ -2,7 +2,9 @@
 the round reads of them (its inputs), and what it records of each (``settings.with_judges``).
 
 The judges' verdicts become comparisons in ``arena.rounds.comparisons`` (by the rules a
-vote follows, weighted so no judge weighs more than the rater); docs/judges.md says why.
+vote follows, weighted so no judge weighs more than the rater). A person's are fitted as
+votes; a model's are predictions that the rater's votes correct, in a prediction-powered
+board (``arena.rounds.scoring.powered_board``); docs/judges.md says why.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from arena.records import Family
 from arena.rounds.comparison_table import Comparisons
 from arena.rounds.comparisons import JUDGE_ACTOR
 from arena.rounds.round_records import JudgeSource, PooledJudge
+from arena.rounds.scoring import POOLED, PREDICTION_POWERED, Powered
 
 
 def check_judges(ledger: Ledger, family: Family, names: Sequence[str]) -> None:
@@ -55,11 +58,17 @@ def rows(ledger: Ledger, family: str, names: Sequence[str]) -> list[dict[str, An
 
 
 def recorded(
-    ledger: Ledger, family: str, comparisons: Comparisons, pooled: list[dict[str, Any]]
+    ledger: Ledger,
+    family: str,
+    comparisons: Comparisons,
+    pooled: list[dict[str, Any]],
+    powered: Powered | None = None,
 ) -> tuple[PooledJudge, ...]:
     """Each pooled judge as the round records it (``pooled``: its verdicts' rows): kind,
-    counts, weight, and the sources its verdicts came from (with the format read and a
-    bundle's signer, where recorded)."""
+    counts, weight, the sources its verdicts came from (with the format read and a
+    bundle's signer, where recorded) and how it was used: a model judge's ``lam`` and
+    effective rater votes come from the family board's prediction-powered fit
+    (``powered``; several model judges share one, their mean prediction)."""
     kinds = {row["judge"]: row["kind"] for row in pooled}
     used = {(row["judge"], row["source_sha256"]) for row in pooled}
     sources: dict[str, list[JudgeSource]] = {}
@@ -71,10 +80,25 @@ def recorded(
     verdicts = [judge_store.as_verdict(row) for row in pooled]
     return tuple(
         PooledJudge(
-            **entry, kind=kinds[entry["judge"]], sources=tuple(sources.get(entry["judge"], []))
+            **entry,
+            kind=kinds[entry["judge"]],
+            sources=tuple(sources.get(entry["judge"], [])),
+            **_used(kinds[entry["judge"]], powered),
         )
         for entry in judges_record(comparisons, verdicts)
     )
+
+
+def _used(kind: str, powered: Powered | None) -> dict[str, Any]:
+    """How a round used a judge of ``kind``: a model's verdicts as predictions."""
+    if kind != "model" or powered is None:
+        return {"method": POOLED}
+    return {
+        "method": PREDICTION_POWERED,
+        "lam": powered.lam,
+        "effective_votes": powered.effective_votes,
+        "effective_votes_ci95": list(powered.effective_votes_ci95),
+    }
 
 
 def judges_record(comparisons: Comparisons, verdicts: Sequence[JudgeVerdict]) -> list[dict]:

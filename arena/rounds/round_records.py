@@ -171,9 +171,12 @@ class JudgeSource:
 
 @dataclass(frozen=True)
 class PooledJudge:
-    """A judge pooled with the rater (``round close --with-judges``): its kind, verdicts,
-    how many became fitted comparisons, were left out (by reason) or matched no single
-    output, the weight of each fitted one, and its sources."""
+    """A judge named by a round (``round close --with-judges``): its kind, verdicts, how
+    many became fitted comparisons, were left out (by reason) or matched no single output,
+    the weight of each fitted one as a pooled rater's vote, and its sources; and how the
+    round used it (``method``): ``prediction_powered`` (a model: its verdicts predict the
+    rater's, ``lam`` the weight they got, ``effective_votes`` how many rater votes the board
+    is worth with them, with its 95% interval) or ``pooled`` (a person: fitted as votes)."""
 
     judge: str
     verdicts: int
@@ -183,6 +186,12 @@ class PooledJudge:
     unmatched: int
     kind: str
     sources: tuple[JudgeSource, ...]
+    # Rounds closed before boards were prediction-powered lack these (``absent``).
+    method: str = "pooled"
+    lam: float | None = None
+    effective_votes: float | None = None
+    effective_votes_ci95: list[float] | None = None
+    absent: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return _stored(self, sources=[s.to_json() for s in self.sources])
@@ -190,7 +199,7 @@ class PooledJudge:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PooledJudge:
         sources = tuple(JudgeSource.from_json(s) for s in data["sources"])
-        return cls(**{**data, "sources": sources})
+        return cls(**{**data, "sources": sources}, absent=absent_keys(cls, data))
 
 
 @dataclass(frozen=True)

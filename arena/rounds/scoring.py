@@ -8,7 +8,8 @@ policy, and turns the results back into plain values.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import math
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from arena.errors import BadInput
 from arena.intake.battles import read_battles
 from arena.records import VOTED_KINDS, SystemId
 from arena.rounds.comparison_table import Comparisons
+from arena.rounds.comparisons import JUDGE_ACTOR
 from arena.rounds.model import RoundSettings
 from arena.rounds.round_records import Anchor, AnchorFallback, Settled
 
@@ -49,6 +51,32 @@ class SystemScore:
 
 
 @dataclass(frozen=True)
+class Powered:
+    """The judge's part of a prediction-powered board: its weight ``lam`` (used, and as
+    tuned), the rater's votes in the fit, how many rater votes the board is worth
+    (``effective_votes``, with its 95% interval) and each ranked system's 95% sandwich
+    interval by id (``fitting.fit_prediction_powered``)."""
+
+    lam: float
+    lam_tuned: float
+    votes: int
+    effective_votes: float
+    effective_votes_ci95: tuple[float, float]
+    intervals: dict[SystemId, list[float]]
+
+
+# How a board with model judges is fitted, and how a person's verdicts are (round records).
+PREDICTION_POWERED = "prediction_powered"
+POOLED = "pooled"
+
+
+def predictors(kinds: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The actors whose verdicts a round fits as predictions: its *model* judges, from
+    (judge, kind) pairs. A person's verdicts are pooled as a rater's votes are."""
+    return frozenset(JUDGE_ACTOR + judge for judge, kind in kinds if kind == "model")
+
+
+@dataclass(frozen=True)
 class BoardFit:
     scores: dict[SystemId, SystemScore]
     anchor: SystemId | None
@@ -58,6 +86,8 @@ class BoardFit:
     converged: bool
     # How the anchor was chosen when the reference was not (``fallback``), systems by id.
     anchor_fallback: AnchorFallback | None = None
+    # A board with model judges: the judge's part (None: a board of comparisons alone).
+    powered: Powered | None = None
 
     def anchor_record(self, labels: dict[SystemId, str]) -> Anchor:
         """The anchor as a round records it, systems by label."""
@@ -95,8 +125,20 @@ def fit_board(
     *,
     reference: SystemId | None,
     settings: RoundSettings,
+    predictors: Collection[str] = (),
 ) -> BoardFit:
-    """Points, ranks and marks of every system from the weighted comparisons."""
+    """Points, ranks and marks of every system from the weighted comparisons; with
+    ``predictors`` (actors: ``predictors``), the prediction-powered board whose rater's
+    votes correct those actors' verdicts (``powered_board``)."""
+    if predictors:
+        return powered_board(
+            comparisons,
+            weights,
+            systems,
+            reference=reference,
+            settings=settings,
+            predictors=predictors,
+        )
     index, live, games = live_games(comparisons, weights, systems)
     result = fit.fit_points(
         *games,
@@ -107,6 +149,13 @@ def fit_board(
         decisive=comparisons.decisive[live],
         threshold=settings.threshold,
     )
+    return _board_fit(result, systems)
+
+
+def _board_fit(
+    result: fit.PointsResult, systems: Sequence[SystemId], powered: Powered | None = None
+) -> BoardFit:
+    index = {s: i for i, s in enumerate(systems)}
     scores = {}
     for s, i in index.items():
         ranked = bool(result.ranked[i])
@@ -126,7 +175,96 @@ def fit_board(
         result.iterations,
         result.converged,
         fallback(result, systems, "label"),
+        powered,
     )
+
+
+def powered_board(
+    comparisons: Comparisons,
+    weights: np.ndarray,
+    systems: Sequence[SystemId],
+    *,
+    reference: SystemId | None,
+    settings: RoundSettings,
+    predictors: Collection[str],
+) -> BoardFit:
+    """The prediction-powered board: the rater's fitted votes are the labeled set, each
+    with the judges' prediction on its item (case and pair of outputs): the mean of every
+    verdict of the ``predictors`` on it, oriented to the vote's sides (a judge run in both
+    orders, or several judges, give their mean); the items they judged that no vote is on
+    are the unlabeled set; every other fitted comparison (settled pairs, a person's
+    verdicts) is fitted as it is. Strata are system pairs, clusters cases."""
+    index = {s: i for i, s in enumerate(systems)}
+    a, b = sides(comparisons, index)
+    live = (weights > 0) & (a >= 0) & (b >= 0)
+    actor = comparisons["actor"]
+    judged = live & actor.isin(*predictors)
+    voted = live & comparisons.mask("source", "vote")
+    fixed = live & ~judged & ~voted
+    lo = np.minimum(comparisons["output_a"].codes, comparisons["output_b"].codes).astype(np.int64)
+    hi = np.maximum(comparisons["output_a"].codes, comparisons["output_b"].codes).astype(np.int64)
+    case = comparisons["case_id"].codes.astype(np.int64)
+    item = (case * (hi.max(initial=0) + 1) + lo) * (hi.max(initial=0) + 1) + hi
+    y = comparisons["y"]
+    # Each judged item's mean prediction that its lower-coded output wins.
+    forward = comparisons["output_a"].codes == lo
+    toward_lo = np.where(forward, y, 1.0 - y)
+    items, where = np.unique(item[judged], return_inverse=True)
+    mean = np.bincount(where, weights=toward_lo[judged]) / np.bincount(where)
+    vote_hat = np.full(int(np.count_nonzero(voted)), np.nan)
+    if items.size:
+        found = np.minimum(np.searchsorted(items, item[voted]), items.size - 1)
+        known = items[found] == item[voted]
+        hat_lo = mean[found[known]]
+        vote_hat[known] = np.where(forward[voted][known], hat_lo, 1.0 - hat_lo)
+    # The judged items no vote is on, once each, oriented to their lower-coded output.
+    first = np.flatnonzero(judged)[np.unique(where, return_index=True)[1]]
+    alone = ~np.isin(items, item[voted])
+    rows = first[alone]
+    ua = np.where(forward[rows], a[rows], b[rows])
+    ub = np.where(forward[rows], b[rows], a[rows])
+    decisive = comparisons.decisive & live & ~judged
+    counted = np.bincount(a[decisive], minlength=len(systems)) + np.bincount(
+        b[decisive], minlength=len(systems)
+    )
+    result = fit.fit_prediction_powered(
+        a[voted],
+        b[voted],
+        y[voted],
+        vote_hat,
+        weights[voted],
+        unlabeled_a=ua,
+        unlabeled_b=ub,
+        unlabeled_y_hat=mean[alone],
+        fixed_a=a[fixed],
+        fixed_b=b[fixed],
+        fixed_y=y[fixed],
+        fixed_w=weights[fixed],
+        cluster=case[voted],
+        unlabeled_cluster=case[rows],
+        fixed_cluster=case[fixed],
+        n_systems=len(systems),
+        penalty=settings.penalty,
+        anchor=index.get(reference) if reference is not None else None,
+        base=settings.base,
+        decisive_votes=counted.astype(np.float64),
+        threshold=settings.threshold,
+        rng=settings.seed,
+    )
+    low, high = result.effective_votes_ci
+    powered = Powered(
+        lam=result.lam,
+        lam_tuned=result.lam_tuned,
+        votes=result.votes,
+        effective_votes=result.effective_votes,
+        effective_votes_ci95=(low, high),
+        intervals={
+            s: [float(result.low[i]), float(result.high[i])]
+            for s, i in index.items()
+            if math.isfinite(result.low[i])
+        },
+    )
+    return _board_fit(result.board, systems, powered)
 
 
 def fallback(

@@ -7,8 +7,9 @@ the region where the interval's coverage was checked in simulation
 board says "uncertainty unavailable" and why. Either way the board records the check.
 
 The bootstrap resamples what the rater judged: the cases, each bringing its votes and the
-comparisons the settling rules gave it (and, in a round pooled with judges, their verdicts
-on it), with the round's seed.
+comparisons the settling rules gave it (and, in a round pooled with people as judges, their
+verdicts on it), with the round's seed. A board with model judges is prediction-powered:
+its intervals are the sandwich ones its fit gives (``scoring.powered_board``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from arena.rounds.scoring import BoardFit, live_games, sides
 # A board's uncertainty record and each ranked system's interval (none outside the region).
 Found = tuple[Uncertainty, dict[SystemId, list[float]]]
 METHOD = "case bootstrap, student_t"
+# A board with model judges: PPI++'s CLT intervals (fitting.fit_prediction_powered).
+POWERED_METHOD = "sandwich, prediction-powered"
 RESAMPLES = 200
 CONFIDENCE = 0.95
 
@@ -134,10 +137,11 @@ def intervals(
         regime_of(comparisons, weights, systems, board), penalty=settings.penalty
     )
     reason = outside(regime)
+    powered = board.powered
     record = Uncertainty(
         available=reason is None,
         reason=reason,
-        method=METHOD,
+        method=METHOD if powered is None else POWERED_METHOD,
         confidence_level=CONFIDENCE,
         resamples=RESAMPLES,
         seed=settings.seed,
@@ -147,6 +151,8 @@ def intervals(
     )
     if reason is not None or not bootstrap:
         return record, {}
+    if powered is not None:  # the sandwich intervals came with the fit
+        return record, dict(powered.intervals)
     index, live, games = live_games(comparisons, weights, systems)
     result = fit.bootstrap_points(
         *games,

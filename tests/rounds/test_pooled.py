@@ -4,6 +4,7 @@ rater's, and the default round untouched by judges in the ledger."""
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 
 import numpy as np
@@ -18,7 +19,7 @@ from arena.ledger import round_store as stored_rounds
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
 from arena.rounds.scoring import fit_battles
-from fitting import POINTS_PER_LOGIT
+from fitting import POINTS_PER_LOGIT, fit_prediction_powered
 from tests.conftest import copy_ledger
 from tests.rounds import pooled_ledger as pl
 
@@ -107,20 +108,80 @@ def test_pooled_points_equal_choix_on_the_votes_and_verdicts_together(judged):
     assert max(abs(_points(found)[n] - _points(rater_only)[n]) for n in expected) > 5
 
 
-def test_a_judge_with_more_verdicts_than_the_rater_weighs_what_the_rater_does(judged):
+def test_a_model_judge_on_no_voted_item_leaves_the_raters_board(judged):
+    # The LLM judged other pairs of each case than the rater voted on: no vote can
+    # correct it, so the prediction-powered board gives it no weight.
     found = close_round(judged, pl.FAMILY, RoundSettings(penalty=0.0, with_judges=("llm",)))
     (entry,) = found.judges
     assert (entry.verdicts, entry.fitted) == (4 * pl.CASES, 4 * pl.CASES)
-    assert entry.weight == pytest.approx(0.25, abs=1e-15)
-    comparisons = list(stored_rounds.items(judged, found.round_id, "comparison"))
-    judged_weight = sum(c["fitted_weight"] for c in comparisons if c["source"] == "judge")
-    votes = sum(c["fitted_weight"] for c in comparisons if c["source"] == "vote")
-    assert judged_weight == pytest.approx(votes, rel=1e-12) and votes == pl.CASES
-    expected = _choix_points(
-        [(v, 1.0) for v in pl.rater_votes()] + [(v, 0.25) for v in pl.llm()],
-        found.anchor.label,
+    assert (entry.method, entry.lam, entry.effective_votes) == ("prediction_powered", 0.0, pl.CASES)
+    rater_only = close_round(judged, pl.FAMILY, RoundSettings(penalty=0.0))
+    assert _points(found) == _points(rater_only)
+    assert found.board.uncertainty.method == "sandwich, prediction-powered"
+
+
+def _echo(seed: int = 5) -> list[pl.Verdict]:
+    """A model judge that judged the rater's own items in both orders and says what the
+    rater said 80% of the time (else a draw of its own)."""
+    rng = random.Random(seed)
+    swap = {"left": "right", "right": "left", "tie": "tie"}
+    found = []
+    for case, left, right, winner in pl.rater_votes():
+        said = winner if rng.random() < 0.8 else pl._draw(rng, left, right)
+        again = winner if rng.random() < 0.8 else pl._draw(rng, left, right)
+        found += [(case, left, right, said), (case, right, left, swap[again])]
+    return found
+
+
+def test_a_model_judge_gives_the_prediction_powered_board(judged, tmp_path):
+    pl.add_judge(judged, tmp_path, "echo", _echo() + pl.llm(), kind="model")
+    found = close_round(judged, pl.FAMILY, RoundSettings(with_judges=("echo",)))
+    (entry,) = found.judges
+    assert entry.method == "prediction_powered" and 0.0 < entry.lam <= 1.0
+    low, high = entry.effective_votes_ci95
+    assert pl.CASES < low < entry.effective_votes < high
+    # The same fit from the verdicts themselves: each vote with the mean of the judge's
+    # two verdicts on its item, the judge's other items unlabeled, at the recorded lam.
+    names = list(pl.STRENGTH)
+    y_of = {"left": 1.0, "right": 0.0, "tie": 0.5}
+    said: dict[tuple[str, str, str], list[float]] = {}
+    for case, left, right, winner in _echo() + pl.llm():
+        first, second = sorted((left, right))
+        y = y_of[winner] if left == first else 1.0 - y_of[winner]
+        said.setdefault((case, first, second), []).append(y)
+    votes = pl.rater_votes()
+    voted = set()
+    a, b, y, y_hat = [], [], [], []
+    for case, left, right, winner in votes:
+        first, second = sorted((left, right))
+        voted.add((case, first, second))
+        mean = float(np.mean(said[(case, first, second)]))
+        a.append(names.index(left))
+        b.append(names.index(right))
+        y.append(y_of[winner])
+        y_hat.append(mean if left == first else 1.0 - mean)
+    others = [(k, float(np.mean(v))) for k, v in said.items() if k not in voted]
+    again = fit_prediction_powered(
+        np.array(a),
+        np.array(b),
+        np.array(y),
+        np.array(y_hat),
+        unlabeled_a=np.array([names.index(k[1]) for k, _ in others]),
+        unlabeled_b=np.array([names.index(k[2]) for k, _ in others]),
+        unlabeled_y_hat=np.array([m for _, m in others]),
+        n_systems=len(names),
+        lam=entry.lam,
+        anchor=names.index(found.anchor.label),
     )
-    assert max(abs(_points(found)[n] - expected[n]) for n in expected) < 0.001
+    points = _points(found)
+    assert max(abs(points[n] - again.board.points[i]) for i, n in enumerate(names)) < 1e-6
+    # Narrower than the rater's board alone, never wider.
+    rater_only = close_round(judged, pl.FAMILY, RoundSettings())
+    alone = {row.label: row.ci95 for row in rater_only.systems}
+    for row in found.systems:
+        if row.label != found.anchor.label:
+            sandwich = row.ci95[1] - row.ci95[0]
+            assert sandwich < alone[row.label][1] - alone[row.label][0]
 
 
 def test_what_stays_the_raters_in_a_pooled_round(judged):
@@ -232,10 +293,12 @@ def test_with_judges_names_at_least_one(tmp_path, capsys):
 
 
 def test_a_pooled_rounds_battles_give_back_its_points(judged, tmp_path):
-    pooled = close_round(judged, pl.FAMILY, RoundSettings(with_judges=("colleague", "llm")))
+    # A person's verdicts are comparisons of the fit (a model's are predictions, which a
+    # battles file cannot carry).
+    pooled = close_round(judged, pl.FAMILY, RoundSettings(with_judges=("colleague",)))
     export_battles(judged, tmp_path / "battles.json", round_id=pooled.round_id)
     battles = json.loads((tmp_path / "battles.json").read_text("utf-8"))
-    assert sum(b["source"] == "judge" for b in battles) == 5 * pl.CASES
+    assert sum(b["source"] == "judge" for b in battles) == pl.CASES
     board = fit_battles(str(tmp_path / "battles.json"), anchor=pooled.anchor.label)
     refit = {s["system"]: s["points"] for s in board["systems"]}
     assert max(abs(refit[n] - p) for n, p in _points(pooled).items()) < 0.01
