@@ -19,7 +19,7 @@ from typing import Any
 from arena.clock import now_iso
 from arena.errors import BadInput
 from arena.judges.verdict_files import BASELINE, READERS, Options, Read
-from arena.ledger import Ledger, catalog, judge_store, soundness
+from arena.ledger import Ledger, catalog, judge_runs, judge_store, soundness
 from arena.ledger.judge_store import VerdictKey
 from arena.records import name_problem
 from arena.texts import counted
@@ -76,6 +76,12 @@ def check_judge(ledger: Ledger, family: str, judge: str, kind: str) -> None:
         raise BadInput(f"a judge's name {problem}", field="--judge")
     if kind not in KINDS:
         raise BadInput(f"expected one of {', '.join(KINDS)}", field="--kind")
+    if judge_runs.stored_judge(ledger, family, judge) is not None:
+        raise BadInput(
+            f"judge {judge!r} is run from Arena (`arena judges run`); imported verdicts take "
+            "another name",
+            field="--judge",
+        )
     known = judge_store.judge_kind(ledger, family, judge)
     if known is not None and known != kind:
         raise BadInput(f"judge {judge!r} is already a {known} judge", field="--kind")

@@ -154,3 +154,20 @@ def test_a_judge_declared_with_flags_and_a_missing_one(family, tmp_path, capsys)
     assert "no judge 'nobody' has run" in err
     with Ledger.open(family, readonly=True) as ledger:
         assert {r.strength for r in judge_runs.replies(ledger, "fam", "flagged")} <= {0, 1, 2}
+
+
+def test_imported_verdicts_never_join_a_run_judge(family, tmp_path, capsys):
+    with FakeEndpoint(default=Judging()) as server:
+        judges = judge_file(tmp_path, server.url)
+        assert _run(family, "--judge", "gpt-judge", "--systems", str(judges), "--sample", "1") == 0
+    verdicts = tmp_path / "v.jsonl"
+    verdicts.write_text('{"case_id": "c000", "left_system": "brief", "right_system": '
+                        '"thorough", "winner": "left"}\n')  # fmt: skip
+    args = ["judges", "import", str(verdicts), "--family", "fam", "--kind", "model"]
+    assert main(["--ledger", str(family), *args, "--judge", "gpt-judge"]) == 2
+    assert "run from Arena" in capsys.readouterr().err
+    assert main(["--ledger", str(family), *args, "--judge", "file-judge"]) == 0
+    with FakeEndpoint(default=Judging()) as server:
+        flags = ["--base-url", server.url, "--model", "m", "--template", "pairwise"]
+        assert _run(family, "--judge", "file-judge", *flags) == 2
+    assert "imported from files" in capsys.readouterr().err
