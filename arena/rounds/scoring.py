@@ -201,13 +201,17 @@ def powered_board(
     judged = live & actor.isin(*predictors)
     voted = live & comparisons.mask("source", "vote")
     fixed = live & ~judged & ~voted
-    lo = np.minimum(comparisons["output_a"].codes, comparisons["output_b"].codes).astype(np.int64)
-    hi = np.maximum(comparisons["output_a"].codes, comparisons["output_b"].codes).astype(np.int64)
+    # Outputs by one numbering for both sides (a bundle's table codes each side apart).
+    side_a, side_b = comparisons["output_a"], comparisons["output_b"]
+    shared = {v: i for i, v in enumerate(dict.fromkeys([*side_a.values, *side_b.values]))}
+    out_a = np.array([shared[v] for v in side_a.values], dtype=np.int64)[side_a.codes]
+    out_b = np.array([shared[v] for v in side_b.values], dtype=np.int64)[side_b.codes]
+    lo, hi = np.minimum(out_a, out_b), np.maximum(out_a, out_b)
     case = comparisons["case_id"].codes.astype(np.int64)
     item = (case * (hi.max(initial=0) + 1) + lo) * (hi.max(initial=0) + 1) + hi
     y = comparisons["y"]
     # Each judged item's mean prediction that its lower-coded output wins.
-    forward = comparisons["output_a"].codes == lo
+    forward = out_a == lo
     toward_lo = np.where(forward, y, 1.0 - y)
     items, where = np.unique(item[judged], return_inverse=True)
     mean = np.bincount(where, weights=toward_lo[judged]) / np.bincount(where)

@@ -197,3 +197,21 @@ def test_a_judge_recorded_otherwise_in_the_manifest_is_reported(bundle):
     assert "manifest.json: judge llm weight: recorded 1.0, judges.jsonl gives 0.25" in (
         _content_problems(bundle)
     )
+
+
+def test_a_prediction_powered_round_verifies_and_its_lam_is_checked(ledger, tmp_path):
+    from tests.rounds.test_pooled import _echo
+
+    pl.build(ledger, tmp_path)
+    pl.add_judge(ledger, tmp_path, "echo", _echo() + pl.llm(), kind="model")
+    found = close_round(ledger, pl.FAMILY, RoundSettings(with_judges=("echo",)))
+    assert found.judges[0].lam > 0
+    out = tmp_path / "powered"
+    export_round(ledger, out, family=pl.FAMILY)
+    report = verify_bundle(out)
+    assert report.ok, report.problems
+    assert report.intervals == 2 * len(pl.STRENGTH)  # the sandwich ones, again
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    manifest["settings"]["with_judges"][0]["lam"] = 0.0
+    (out / "manifest.json").write_text(json.dumps(manifest, sort_keys=True), "utf-8")
+    assert any("judge echo: lam and effective votes" in p for p in _content_problems(out))
