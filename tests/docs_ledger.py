@@ -21,7 +21,7 @@ from tests.conftest import REPO, native_line
 def printed_json(folder: Path) -> dict[str, Any]:
     """Each command's output by name; run with ``HOME`` in ``folder`` (the signing key)."""
     from arena.intake.demo import build_demo
-    from tests.graded.fake_endpoint import Fail, FakeEndpoint
+    from tests.graded.fake_endpoint import Fail, FakeEndpoint, Judging
 
     ledger = folder / "demo.sqlite"
     build_demo(ledger, replace=False)
@@ -110,6 +110,11 @@ def printed_json(folder: Path) -> dict[str, Any]:
     out["status"] = arena("status")
     out["gate"] = arena("gate")
     out["gate list"] = arena("gate", "--list")
+    with FakeEndpoint(default=Judging(unparsed_every=3)) as server:
+        out["judges run"] = arena(
+            "judges", "run", "--family", "prose-en", "--judge", "llm", "--base-url", server.url,
+            "--model", "m", "--template", "pairwise", "--sample", "6",
+        )  # fmt: skip
     out["check"] = arena("check")
     return out
 

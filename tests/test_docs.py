@@ -250,6 +250,7 @@ WHERE: dict[Where, tuple[tuple[str, ...], tuple[str, ...], tuple[Where, ...]]] =
     ("cli.md", "arena fit", 0): (("fit",), (), ()),
     ("cli.md", "arena collect", 0): (("collect",), (), ()),
     ("cli.md", "arena collect", 1): (("collect family",), (), ()),
+    ("cli.md", "arena judges run", 0): (("judges run",), (), ()),
     ("cli.md", "arena systems", 0): (("systems list",), (), ()),
     ("cli.md", "arena grade", 0): (("grade",), (), ()),
     ("cli.md", "arena tasks", 0): (("tasks import",), (), ()),
