@@ -63,10 +63,17 @@ def footer(found: Round) -> list[str]:
 
 
 def pooled_line(judge: PooledJudge) -> str:
-    """One pooled judge: its verdicts, how many were fitted and at what weight."""
+    """One pooled judge: its verdicts, how many were fitted and at what weight (a model
+    judge's: its prediction-powered weight lam and the rater votes the board is worth)."""
     fitted = (
         f"{judge.fitted} fitted at weight {judge.weight:.4g}" if judge.fitted else "none fitted"
     )
+    if judge.lam is not None and judge.effective_votes is not None:
+        low, high = judge.effective_votes_ci95 or (judge.effective_votes, judge.effective_votes)
+        fitted = (
+            f"{judge.fitted} predicting the rater's, prediction-powered at lam {judge.lam:.3g}: "
+            f"worth {judge.effective_votes:,.0f} rater votes (95% {low:,.0f}–{high:,.0f})"
+        )
     left = sum(judge.left_out.values())
     return (
         f"pooled: {judge.judge} ({judge.kind}), {counted(judge.verdicts, 'verdict')}, {fitted}"

@@ -264,7 +264,11 @@ def test_round_show_says_the_round_is_pooled_and_with_whom(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "pooled with judges colleague, llm" in text.splitlines()[0]
     n = 4 * pl.CASES
-    assert f"pooled: llm (model), {n} verdicts, {n} fitted at weight 0.25" in text
+    # A model judge on no voted item: prediction-powered at weight 0, worth no vote more.
+    assert (
+        f"pooled: llm (model), {n} verdicts, {n} predicting the rater's, prediction-powered "
+        f"at lam 0: worth {pl.CASES} rater votes (95% {pl.CASES}–{pl.CASES})" in text
+    )
     assert (
         "settled without a vote: Every fitted comparison is a vote by the rater or a verdict "
         "of a pooled judge (colleague, llm)." in text
