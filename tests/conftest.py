@@ -5,18 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
-import types
 from pathlib import Path
 
 import pytest
-
-# ppi-python (a test dependency) installs a top-level package named ``tests``; a regular
-# package wins over this folder, a namespace one, so ``from tests.conftest import ...``
-# would look in it. This folder is ``tests``, whatever else is installed.
-_TESTS = types.ModuleType("tests")
-_TESTS.__path__ = [str(Path(__file__).resolve().parent)]
-sys.modules["tests"] = _TESTS
 
 # The checkout, and the third-party outputs beside it (absent in a user's clone).
 REPO = Path(__file__).resolve().parents[1]
