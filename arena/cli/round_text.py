@@ -68,12 +68,9 @@ def pooled_line(judge: PooledJudge) -> str:
     fitted = (
         f"{judge.fitted} fitted at weight {judge.weight:.4g}" if judge.fitted else "none fitted"
     )
-    if judge.lam is not None and judge.effective_votes is not None:
-        low, high = judge.effective_votes_ci95 or (judge.effective_votes, judge.effective_votes)
-        fitted = (
-            f"{judge.fitted} predicting the rater's, prediction-powered at lam {judge.lam:.3g}: "
-            f"worth {judge.effective_votes:,.0f} rater votes (95% {low:,.0f}–{high:,.0f})"
-        )
+    worth = summary_text.judge_worth(judge)
+    if worth is not None:
+        fitted = f"{judge.fitted} predicting the rater's, {worth}"
     left = sum(judge.left_out.values())
     return (
         f"pooled: {judge.judge} ({judge.kind}), {counted(judge.verdicts, 'verdict')}, {fitted}"

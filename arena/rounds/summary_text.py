@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.rounds.model import RoundSummary
-from arena.rounds.round_records import RaterFigures
+from arena.rounds.round_records import PooledJudge, RaterFigures
 from arena.texts import counted
 
 
@@ -93,4 +93,16 @@ def rater_figures(figures: RaterFigures) -> str:
     return (
         f"rater agreement {agreement}; split-half τ {tau}; left side {left}; "
         f"length bias {length} points per SD"
+    )
+
+
+def judge_worth(judge: PooledJudge) -> str | None:
+    """A model judge's part in a prediction-powered board: its weight lam and the rater
+    votes the board is worth with it, with its 95% interval; None for a pooled one."""
+    if judge.lam is None or judge.effective_votes is None:
+        return None
+    low, high = judge.effective_votes_ci95 or (judge.effective_votes, judge.effective_votes)
+    return (
+        f"prediction-powered at lam {judge.lam:.3g}: worth {judge.effective_votes:,.0f} "
+        f"rater votes (95% {low:,.0f}–{high:,.0f})"
     )

@@ -27,7 +27,14 @@ def test_a_pooled_round_is_labelled_pooled_and_the_raters_is_not(open_window, tm
     items = {item.title: item for item in summary_items(page.found, page.kind)}
     assert items["Pooled with judges"].figure == "colleague, llm"
     n = 4 * pl.CASES
-    assert f"llm: {n} verdicts, {n} fitted at weight 0.25." in items["Pooled with judges"].sentence
+    sentence = items["Pooled with judges"].sentence
+    # A person is pooled as votes; the model judge, who judged no item the rater voted on,
+    # predicts nothing the votes can check: lam 0, worth the rater's own votes.
+    assert f"colleague: {pl.CASES} verdicts, {pl.CASES} fitted at weight 1." in sentence
+    assert (
+        f"llm: {n} verdicts, prediction-powered at lam 0: worth {pl.CASES} rater votes "
+        f"(95% {pl.CASES}–{pl.CASES})." in sentence
+    )
     page.choose_round(plain.round_id)
     assert "pooled" not in page.board_text().title + page.board_text().subtitle
     assert "Pooled with judges" not in {i.title for i in summary_items(page.found, page.kind)}

@@ -12,6 +12,7 @@ from arena.graded.board_rows import failure_count, failure_text
 from arena.rounds import summary_text
 from arena.rounds.known_limits import known_limits
 from arena.rounds.model import Round, RoundSummary
+from arena.rounds.round_records import PooledJudge
 from arena.rounds.scoring import describe_settled
 from arena.ui.board.split_plot import SplitPlot, split_points
 from arena.ui.keys import NEXT_RATER_KEY
@@ -203,15 +204,22 @@ def _pooled(found: Round) -> list[SummaryItem]:
         SummaryItem(
             "Pooled with judges",
             ", ".join(found.pooled),
-            "The board fits the rater's votes with these judges' verdicts (each judge weighs "
-            "at most what the rater does); the figures below are the rater's alone. "
-            + " ".join(
-                f"{j.judge}: {j.verdicts} verdicts, {j.fitted} fitted"
-                + (f" at weight {j.weight:.4g}." if j.fitted else ".")
-                for j in found.judges
-            ),
+            "The board fits the rater's votes with these judges' verdicts: a person's as "
+            "votes (weighing at most what the rater does), a model's as predictions the "
+            "rater's votes correct (the board estimates the rater's own). The figures below "
+            "are the rater's alone. "
+            + " ".join(f"{j.judge}: {_judge_part(j)}." for j in found.judges),
         )
     ]
+
+
+def _judge_part(judge: PooledJudge) -> str:
+    worth = summary_text.judge_worth(judge)
+    if worth is not None:
+        return f"{judge.verdicts} verdicts, {worth}"
+    return f"{judge.verdicts} verdicts, {judge.fitted} fitted" + (
+        f" at weight {judge.weight:.4g}" if judge.fitted else ""
+    )
 
 
 def _graded_runs(found: Round) -> list[SummaryItem]:
