@@ -23,7 +23,8 @@ from arena.ledger.connection import Ledger
 from arena.ledger.migrations_0013 import FAMILY_SETTINGS
 from arena.ledger.migrations_0015 import REPEAT_SETTINGS
 from arena.ledger.migrations_0021 import PAIR_SETTING
-from arena.ledger.migrations_0024 import CHANGEABLE, MIXED_HARNESS
+from arena.ledger.migrations_0024 import MIXED_HARNESS
+from arena.ledger.migrations_0027 import CHANGEABLE, UNSURE_FIRST
 from arena.ledger.voting import new_id
 from arena.records import MIXED_HARNESS_CHOICES, Family, SystemId
 
@@ -139,6 +140,13 @@ def pair_choice(ledger: Ledger, family: str) -> str | None:
     """The pair choice recorded for ``family`` (the newest), or None when it has none."""
     value = _newest_value(ledger, family, PAIR_SETTING)
     return None if value is None else str(value)
+
+
+def unsure_first(ledger: Ledger, family: str) -> str:
+    """Whether the rater's pairs may favour items a run judge is unsure of (``on``, the
+    default: it applies only when the family has a run judge) or not (``off``)."""
+    value = _newest_value(ledger, family, UNSURE_FIRST)
+    return "on" if value is None else str(value)
 
 
 def mixed_harness(ledger: Ledger, family: str) -> str:

@@ -24,6 +24,7 @@ from arena.ledger.migrations_0022 import JUDGE_TABLES
 from arena.ledger.migrations_0023 import JUDGE_SOURCE_TABLES
 from arena.ledger.migrations_0025 import RATER_KEY_TABLES
 from arena.ledger.migrations_0026 import JUDGE_RUN_TABLES
+from arena.ledger.migrations_0027 import DRAW_TABLES
 from arena.records import SystemDescriptor, output_id
 from arena.texts import text_key
 
@@ -126,6 +127,7 @@ GUARDED = (
     *JUDGE_SOURCE_TABLES,
     *RATER_KEY_TABLES,
     *JUDGE_RUN_TABLES,
+    *DRAW_TABLES,
     "output_keys",
     "round_items",
     "round_comparisons",

@@ -29,13 +29,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0024,
     migrations_0025,
     migrations_0026,
+    migrations_0027,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 26
+SCHEMA_VERSION = 27
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -47,8 +47,10 @@ GRADED = ("suites", "runs", "attempts", "grades")
 VOTES = ("sessions", "votes", "retractions")
 FILL = (*CASES, *SYSTEMS, "outputs", "output_keys")  # adding outputs: collecting, importing
 JUDGE_IMPORT = (*FILL, *JUDGES)
-VOTING = (*CATALOG, *TRIALS, *VOTES, "presentations")
-ROUND = (*CATALOG, *TRIALS, *VOTES, *JUDGES, *GRADED, "rounds", "round_comparisons")
+VOTING = (*CATALOG, *TRIALS, *VOTES, "presentations", "presentation_draws")
+ROUND = (
+    *CATALOG, *TRIALS, *VOTES, *JUDGES, *GRADED, "rounds", "round_comparisons", "presentation_draws"
+)
 EXPORT = (*ROUND, "presentations")  # a bundle's flags show the pair as it was shown
 BATTLES = ("families", *SYSTEMS, "votes", "rounds", "round_comparisons")
 

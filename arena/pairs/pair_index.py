@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -23,6 +23,9 @@ import numpy as np
 
 from arena.pairs.settling import PendingPair, PendingPairs, order_by
 from arena.records import CaseId, OutputId, SystemId
+
+# How many times as likely an unsure item is drawn as a sure one (``arena.pairs.unsure``).
+BOOST = 4.0
 
 # The two outputs of a pair, in sorted order: the same whichever side each was on.
 PairKey = tuple[OutputId, OutputId]
@@ -113,6 +116,8 @@ class PairIndex:
         self.voted_pairs = int(_member(voted, units).sum())
         self.groups: dict[int, dict[SystemPair, Group]] = {}  # by skips, then system pair
         self.open_count = 0
+        # The last choice's probability, candidates and whether it was unsure (``pick``).
+        self.drawn: tuple[float, int, bool] = (1.0, 1, False)
         self._file_open(voted)
 
     def _file_open(self, voted: np.ndarray) -> None:
@@ -259,13 +264,18 @@ class PairIndex:
         rng: np.random.Generator,
         prefer: Callable[[list[SystemPair]], SystemPair] | None = None,
         avoid: SystemPair | None = None,
+        unsure: Mapping[SystemPair, Collection[CaseId]] | None = None,
     ) -> PendingPair | None:
         """The rule's choice among the open pairs, another case than ``last_case`` if any,
         then another system pair than ``avoid`` if any.
 
         ``prefer``: once every system pair with pairs left has a vote, it names the
         system pair to draw from (``arena.pairs.adaptive``) instead of a draw among the
-        least voted."""
+        least voted. ``unsure``: the cases of each system pair a run judge is unsure of;
+        the pair within the system pair is then drawn with ``arena.pairs.unsure``'s
+        probabilities rather than uniformly. ``drawn`` holds the chosen pair's
+        probability, its number of candidates and whether it was unsure."""
+        self.drawn = (1.0, 1, False)
         if not self.open_count:
             return None
         # The open pairs of the last case, then those of ``avoid``, are set aside unless
@@ -287,12 +297,24 @@ class PairIndex:
             drawn = [prefer(pairs)]
         else:
             drawn = [p for p in pairs if self.pair_votes[p] == fewest]
-        group = level[drawn[int(rng.integers(len(drawn)))]]
+        chosen_pair = drawn[int(rng.integers(len(drawn)))]
+        group = level[chosen_pair]
         votes = {c: self.case_votes[self._cases[c]] for c in group.by_case if c != aside}
         lowest = min(votes.values())
         cases = [c for c, n in votes.items() if n == lowest]
         tied = sorted(n for c in cases for n in group.by_case[c])
-        number = tied[int(rng.integers(len(tied)))]
+        doubted = unsure.get(chosen_pair) if unsure else None
+        flags = [self._cases[int(self._case[n])] in doubted for n in tied] if doubted else []
+        if any(flags) and not all(flags):
+            weights = np.where(flags, BOOST, 1.0)
+            total = float(weights.sum())
+            at = int(np.searchsorted(np.cumsum(weights), rng.random() * total, side="right"))
+            at = min(at, len(tied) - 1)
+            number = tied[at]
+            self.drawn = (float(weights[at]) / total, len(tied), bool(flags[at]))
+        else:
+            number = tied[int(rng.integers(len(tied)))]
+            self.drawn = (1.0 / len(tied), len(tied), bool(flags and flags[0]))
         a, b = int(self._a[number]), int(self._b[number])
         systems = self._systems
         return PendingPair(

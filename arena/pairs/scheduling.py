@@ -49,8 +49,8 @@ import hashlib
 import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -119,6 +119,12 @@ class NextPair:
     repeat_of: PresentationId | None = None
     # Set when this is a presentation already recorded but never voted: show it again.
     resume: PresentationId | None = None
+    # How the case was drawn within its system pair (``arena.pairs.unsure``): with this
+    # probability among this many candidates, and whether a run judge was unsure of it;
+    # a repeat is certain (1 of 1). Not part of what the pair is.
+    probability: float = field(default=1.0, compare=False)
+    candidates: int = field(default=1, compare=False)
+    unsure: bool = field(default=False, compare=False)
 
 
 def _unit(text: str) -> float:
@@ -237,6 +243,7 @@ class LiveScheduler:
         once_per_case: bool = False,
         halves: Mapping[SessionId, int] | None = None,
         rater: str | None = None,
+        unsure: Mapping[SystemPair, Collection[CaseId]] | None = None,
     ) -> None:
         """``history``: the family's presentations in order, as rows of their fields
         (what the ledger reads, without a record made per row; the vote's actor last,
@@ -250,7 +257,9 @@ class LiveScheduler:
         its own half alone, so that the odd and the even sessions are two boards each
         chosen from its own votes, as split-half τ compares them (votes of a session
         with no half count in both); ``rater``: whose votes may come back as repeats
-        and are counted as ``own_votes`` (None: every vote, as in a one-rater ledger)."""
+        and are counted as ``own_votes`` (None: every vote, as in a one-rater ledger);
+        ``unsure``: the cases of each system pair a run judge is unsure of, drawn first
+        more often within their system pair (``arena.pairs.unsure``; None: uniformly)."""
         if pair_choice not in PAIR_CHOICES:
             raise ValueError(f"pair_choice must be one of {PAIR_CHOICES}, not {pair_choice!r}")
         self.systems = systems
@@ -259,6 +268,7 @@ class LiveScheduler:
         self.session = session
         self.clock = clock
         self.rater = rater
+        self.unsure = unsure
         self.history = [Entry(*row) for row in history]
         self.position = {e.presentation_id: at for at, e in enumerate(self.history)}
         # Side counts over every vote in force, skips and repeats included.
@@ -480,13 +490,21 @@ class LiveScheduler:
         if repeat is not None:
             return repeat
         chosen = self.index.pick(
-            last_case, rng, self._chooser().best if self.adaptive else None, avoid
+            last_case, rng, self._chooser().best if self.adaptive else None, avoid, self.unsure
         )
         if chosen is None:
             # Nothing else is left: a repeat of the system pair shown twice may come.
             return None if avoid is None else self._due_repeat(last_case, finished=finished)
+        probability, candidates, unsure = self.index.drawn
         left, right = self._sides(chosen.output_a, chosen.output_b, rng)
-        return NextPair(chosen.case_id, left, right)
+        return NextPair(
+            chosen.case_id,
+            left,
+            right,
+            probability=probability,
+            candidates=candidates,
+            unsure=unsure,
+        )
 
     def _run_of_two(self) -> SystemPair | None:
         """The system pair of the last two presentations, if they share one: a third in a

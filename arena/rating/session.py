@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from arena import cycle_gc, family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, events, family_changes, soundness, voting
+from arena.ledger import Ledger, catalog, draws, events, family_changes, soundness, voting
 from arena.ledger.history import family_history
-from arena.pairs import adaptive
+from arena.pairs import adaptive, unsure
 from arena.pairs.scheduling import LiveScheduler, NextPair, RepeatPolicy, Standing
 from arena.pairs.votes_left import Gauge, VotesLeft
 from arena.rating import raters
@@ -149,6 +149,8 @@ class RatingSession:
             # Odd and even sessions, as split-half τ halves them: each steered by its own.
             halves={s.session_id: s.number % 2 for s in voting.sessions(self.ledger, name)},
             rater=self.actor,
+            # A run judge's unsure items, read once: drawn first more often (pairs.unsure).
+            unsure=unsure.for_session(self.ledger, name),
         )
         # Everyone who voted or sat a session in the family, this rater among them.
         self.raters = voting.raters(self.ledger, name)
@@ -231,7 +233,16 @@ class RatingSession:
                 self.wall_clock(),
                 planned.repeat_of,
             )
-            voting.record_presentation(self.ledger, presentation)
+            with self.ledger.atomic():
+                voting.record_presentation(self.ledger, presentation)
+                draws.add_draw(
+                    self.ledger,
+                    self.family.name,
+                    presentation.presentation_id,
+                    planned.probability,
+                    planned.candidates,
+                    planned.unsure,
+                )
             self.scheduler.shown(
                 presentation.presentation_id,
                 presentation.case_id,

@@ -124,7 +124,7 @@ TABLES = [
     "presentations", "votes", "retractions", "events", "rounds", "round_items",
     "round_comparisons", "suites", "runs", "attempts", "grades", "tasks", "trials",
     "output_keys", "family_changes", "case_details", "family_systems", "judge_verdicts",
-    "judge_sources", "rater_keys", "judge_descriptors", "judge_replies",
+    "judge_sources", "rater_keys", "judge_descriptors", "judge_replies", "presentation_draws",
 ]  # fmt: skip
 
 
