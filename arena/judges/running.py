@@ -231,6 +231,7 @@ class JudgeRun:
         self.jobs = tuple(jobs)
         self.unparsed = 0
         self.verdicts = {"left": 0, "right": 0, "tie": 0}
+        self.last = ""  # the verdict of the reply stored last ("" when another run had it)
 
     def record_judge(self) -> None:
         """Record the judge (its descriptor, its template's bytes, its source) if new."""
@@ -282,6 +283,7 @@ class JudgeRun:
             if (job.case_id, job.left, job.right) in judge_runs.asked(
                 self.ledger, self.family, self.judge.name
             ):
+                self.last = ""
                 return  # another run stored it first
             seq = judge_runs.add_reply(self.ledger, self.family, row)
             if verdict.winner != "unparsed":
@@ -307,6 +309,7 @@ class JudgeRun:
             self.unparsed += 1
         else:
             self.verdicts[verdict.winner] += 1
+        self.last = verdict.winner
 
 
 def run_judge(
@@ -318,9 +321,11 @@ def run_judge(
     options: RunOptions | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     stop: threading.Event | None = None,
+    on_stored: Callable[[str], None] | None = None,
 ) -> JudgeRunReport:
     """Ask judge ``name`` of ``family`` (as ``declared``, else as the ledger holds it) for
-    every (item, order) not asked yet; each reply stored as it arrives."""
+    every (item, order) not asked yet; each reply stored as it arrives (``on_stored``
+    hears its verdict, ``unparsed`` included, once committed)."""
     options = options or RunOptions()
     if options.workers < 1:
         raise BadInput("at least 1", field="--workers")
@@ -363,6 +368,8 @@ def run_judge(
                 "redaction; nothing of it was stored, and the run stops"
             )
         work.store(job, reply)
+        if on_stored is not None and work.last:
+            on_stored(work.last)
         return True
 
     try:
