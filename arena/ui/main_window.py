@@ -169,7 +169,7 @@ class MainWindow(QMainWindow):
         return actions
 
     def _build_menus(self) -> None:
-        """File, Vote, Board, View, Settings and Help, their actions made by ``_action``."""
+        """File, Vote, Board, Judges, View, Settings and Help, their actions made by ``_action``."""
         make, bar = self._action, self.menuBar()
         file = bar.addMenu("&File")
         file.addAction(
@@ -195,6 +195,8 @@ class MainWindow(QMainWindow):
         vote.addAction(self.rater_action)
         vote.addAction(self.back_action)
         self.round_actions = RoundActions(self, bar.addMenu("&Board"), make)
+        judges = bar.addMenu("J&udges")
+        judges.addAction(make("&Run a judge…", self.choose_run_judge))
         view = bar.addMenu("V&iew")
         self.dark_action = make(
             "&Dark theme", self.toggle_theme, checkable=True, checked=self.theme.name == "dark"
@@ -525,6 +527,14 @@ class MainWindow(QMainWindow):
         from arena.ui import collect_dialog
 
         self.collecting = collect_dialog.open_collect(
+            self, self.ops, self.ledger, self.current_family()
+        )
+
+    def choose_run_judge(self) -> None:
+        # The judge's client (httpx, the templates) loads on first use, as collect's does.
+        from arena.ui.judges import judge_run_dialog
+
+        self.running_judge = judge_run_dialog.open_run_judge(
             self, self.ops, self.ledger, self.current_family()
         )
 
