@@ -295,6 +295,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         )
     )
     for j in report["judges"]:
+        if "unparsed" in j:  # a run judge: its replies that named no verdict
+            unparsed = counted(j["unparsed"], "reply", "replies")
+            print(f"{j['judge']}: {unparsed} named no verdict (unparsed)")
+    for j in report["judges"]:
         if j["position_consistency"] is not None:
             print(
                 f"{j['judge']}: position consistency {_shown(j['position_consistency'])}, "

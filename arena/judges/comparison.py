@@ -17,7 +17,7 @@ import numpy as np
 from arena import fit
 from arena.judges.between_raters import between_raters
 from arena.judges.items import Answers, Item, answers_of, coded_answer, figure, item_orders
-from arena.ledger import Ledger, catalog, judge_store
+from arena.ledger import Ledger, catalog, judge_runs, judge_store
 from arena.ledger.judge_store import JudgeVerdict
 
 SEED = 0
@@ -246,7 +246,7 @@ def judges_report(
     reference = reference_rater(by_rater, rater)
     if reference is None:
         rater_votes = judge_store.rater_verdicts(ledger, family)
-        return compare(rater_votes, judged, described, family, seed=seed)
+        return _unparsed(ledger, family, compare(rater_votes, judged, described, family, seed=seed))
     others = [
         (judge_store.JudgeSummary(name, RATER_KIND, len(votes), ()), votes)
         for name, votes in by_rater.items()
@@ -255,6 +255,20 @@ def judges_report(
     report = compare(by_rater[reference], others + judged, described, family, seed=seed)
     report["rater"]["name"] = reference
     report["between_raters"] = between_raters(by_rater, seed=seed, reference=reference)
+    return _unparsed(ledger, family, report)
+
+
+def _unparsed(ledger: Ledger, family: str, report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` with each run judge's ``unparsed`` (its replies that named no verdict)
+    after its ``verdicts``; an imported judge has no such count."""
+    counts = judge_runs.unparsed_counts(ledger, family)
+    run = {j.judge for j in judge_runs.run_judges(ledger, family)}
+    for n, row in enumerate(report["judges"]):
+        if row["judge"] in run and row["kind"] == "model":
+            items = list(row.items())
+            at = [k for k, _ in items].index("verdicts") + 1
+            items.insert(at, ("unparsed", counts.get(row["judge"], 0)))
+            report["judges"][n] = dict(items)
     return report
 
 

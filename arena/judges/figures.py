@@ -72,13 +72,15 @@ def tau_shown(figure: dict[str, Any] | None) -> str:
 
 
 def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """The fields of ``rows`` that are a figure, a number or a word in each row (or null),
-    in the first row's order: a table's columns."""
+    """The fields of ``rows`` that are a figure, a number or a word in each row (or null,
+    or absent: a run judge's ``unparsed``), in the order rows first name them: a table's
+    columns."""
 
     def cell(value: Any) -> bool:
         return value is None or is_figure(value) or isinstance(value, (str, int, float))
 
-    return [key for key in rows[0] if all(cell(row.get(key)) for row in rows)] if rows else []
+    named = dict.fromkeys(key for row in rows for key in row)
+    return [key for key in named if all(cell(row.get(key)) for row in rows)]
 
 
 def boards(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
