@@ -1,15 +1,18 @@
 """One disagreement opened side by side: the pair as the rater first saw it, rendered as
 the rating page renders it (its own ``PairView``), under the rater's and the judge's
-answers. Read-only: no key here records anything."""
+answers; for a judge run from Arena, below it the judge's full reply in each order it was
+asked, as plain text (a reply is untrusted: never rendered). Read-only: no key here
+records anything."""
 
 from __future__ import annotations
 
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from arena.judges.disagreements import Disagreement, pair_shown
+from arena.judges.replies import ItemReply, item_replies
 from arena.ledger import Ledger
 from arena.ui.rating.pair_view import PairView
 from arena.ui.rating.render_cache import RenderCache
@@ -43,6 +46,24 @@ def answers_html(d: Disagreement, judge: str) -> str:
     )
 
 
+def replies_text(replies: list[ItemReply], d: Disagreement) -> str:
+    """Each reply under a line naming its order (the systems as the judge saw them) and
+    its verdict, or that it named none: plain text, the replies as sent."""
+    labels = {d.left.system_id: d.left.label, d.right.system_id: d.right.label}
+    parts = []
+    for r in replies:
+        left, right = labels.get(r.left, r.left), labels.get(r.right, r.right)
+        if r.parsed:
+            chosen = {"left": left, "right": right}.get(r.verdict)
+            said = f"{r.verdict} ({chosen})" if chosen else r.verdict
+            said = f"verdict {said}{', much better' if r.strength == 2 else ''}"
+        else:
+            said = "unparsed: the reply named no verdict"
+        order = "as you first saw it" if r.left == d.left.system_id else "sides swapped"
+        parts.append(f"── Game {r.game}: left {left}, right {right} ({order}) · {said}\n\n{r.text}")
+    return "\n\n".join(parts)
+
+
 class JudgePair(QWidget):
     def __init__(self, theme: Theme, point_size: float, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,10 +76,30 @@ class JudgePair(QWidget):
         self.answers.setWordWrap(True)
         self.view = PairView(self.cache, theme, point_size, split=True, sync=True)
         self.shown: Disagreement | None = None
+        self.replies: list[ItemReply] = []
+        # A run judge's replies: plain text always (an endpoint's reply is untrusted).
+        self.reply_text = QPlainTextEdit()
+        self.reply_text.setObjectName("judge-replies")
+        self.reply_text.setReadOnly(True)
+        self.reply_text.setTabChangesFocus(True)
+        self.reply_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.reply_heading = QLabel("The judge's full repl&y in each order (plain text):")
+        self.reply_heading.setBuddy(self.reply_text)
+        self.reply_box = QWidget()
+        box = QVBoxLayout(self.reply_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.reply_heading)
+        box.addWidget(self.reply_text, 1)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.view)
+        self.split.addWidget(self.reply_box)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 1)
+        self.reply_box.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.answers)
-        layout.addWidget(self.view, 1)
+        layout.addWidget(self.split, 1)
         self.setFocusProxy(self.view)
 
     def show_disagreement(self, ledger: Ledger, family: str, d: Disagreement, judge: str) -> bool:
@@ -71,6 +112,11 @@ class JudgePair(QWidget):
         self.view.left.title.setText(f"Left: {d.left.label}")
         self.view.right.title.setText(f"Right: {d.right.label}")
         self.view.show_pair(pair)
+        self.replies = item_replies(
+            ledger, family, judge, d.case_id, (d.left.system_id, d.right.system_id)
+        )
+        self.reply_text.setPlainText(replies_text(self.replies, d))
+        self.reply_box.setVisible(bool(self.replies))
         return True
 
     def set_theme(self, theme: Theme) -> None:
