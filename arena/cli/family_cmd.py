@@ -46,6 +46,15 @@ _SETTINGS: tuple[tuple[str, dict[str, Any], str, str | None], ...] = (
         "adaptive",
     ),
     (
+        "--unsure-first",
+        {"choices": ("on", "off")},
+        "with a run judge (`arena judges run`), draw the case within each system pair more "
+        "often where the judge is unsure (its two orders disagree, or it said tie), with "
+        "recorded probabilities the prediction-powered round uses; from the next rating "
+        "session",
+        "on",
+    ),
+    (
         "--mixed-harness",
         {"choices": MIXED_HARNESS_CHOICES},
         "tests families: systems run under different harnesses or turn budgets are "
@@ -254,6 +263,10 @@ def _show(args: argparse.Namespace) -> int:
     print(f"  repeats: {_repeats_text(shown)}")
     if shown["kind"] in VOTED_KINDS:
         print(f"  pairs: {shown['pairs']} (once every system pair has a vote)")
+        print(
+            f"  unsure first: {shown['unsure_first']} (with a run judge: the cases it is "
+            "unsure of come first more often)"
+        )
     if shown["kind"] in TESTED_KINDS:
         allowed = shown["mixed_harness"] == "allow"
         print(

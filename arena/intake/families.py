@@ -91,12 +91,13 @@ def create_family(ledger: Ledger, name: str, settings: FamilySettings) -> Family
 
 
 def _check_pairs(session: dict[str, Any], kind: str) -> None:
-    if "pairs" in session and kind not in VOTED_KINDS:
-        raise BadInput(
-            f"a {kind} family asks for no votes: a pair choice is for "
-            f"{' and '.join(VOTED_KINDS)} families",
-            field="--pairs",
-        )
+    for key, flag in (("pairs", "--pairs"), ("unsure_first", "--unsure-first")):
+        if key in session and kind not in VOTED_KINDS:
+            raise BadInput(
+                f"a {kind} family asks for no votes: a pair choice is for "
+                f"{' and '.join(VOTED_KINDS)} families",
+                field=flag,
+            )
 
 
 def _check_agents(agents: dict[str, str], kind: str) -> None:
@@ -117,6 +118,7 @@ def session_settings(ledger: Ledger, name: str) -> dict[str, Any]:
         "repeat_gap": policy.gap,
         "repeat_minutes": policy.minutes,
         "pairs": adaptive.choice_of(ledger, name),
+        "unsure_first": family_changes.unsure_first(ledger, name),
     }
 
 
@@ -154,8 +156,8 @@ def set_family(
     if not given and not session and not agents:
         raise BadInput(
             "nothing to change: give --language, --min-chars, --max-chars, --aspect, "
-            "--reference, --kind, --repeat-share, --repeat-gap, --repeat-minutes, --pairs "
-            "or --mixed-harness",
+            "--reference, --kind, --repeat-share, --repeat-gap, --repeat-minutes, --pairs, "
+            "--unsure-first or --mixed-harness",
             field="FAMILY",
         )
     _check_pairs(session, given.get("kind", family.kind))

@@ -16,7 +16,9 @@ from arena.records import KINDS, LANGUAGE_TAG, MIXED_HARNESS_CHOICES, PAIR_CHOIC
 # how the next system pair is chosen (``pairs``, arena.pairs.adaptive): set by `arena family
 # create/set` only, read by the rating session, never by gates or rounds.
 REPEAT_FIELDS = ("repeat_share", "repeat_gap", "repeat_minutes")
-SESSION_FIELDS = (*REPEAT_FIELDS, "pairs")
+SESSION_FIELDS = (*REPEAT_FIELDS, "pairs", "unsure_first")
+# Whether the rater's pairs may favour items a run judge is unsure of (arena.pairs.unsure).
+UNSURE_FIRST_CHOICES = ("on", "off")
 # Whether a tests family's systems may differ in agent (arena.rating.one_agent): set by
 # `arena family create/set` only, read by status and round close, never by the gates.
 AGENT_FIELD = "mixed_harness"
@@ -37,6 +39,7 @@ class FamilySettings:
     repeat_minutes: float | None = None
     pairs: str | None = None
     mixed_harness: str | None = None
+    unsure_first: str | None = None
 
     @classmethod
     def from_options(cls, options: object) -> FamilySettings:
@@ -58,6 +61,8 @@ class FamilySettings:
         check_repeats(given)
         if given.get("pairs", PAIR_CHOICES[0]) not in PAIR_CHOICES:
             raise BadInput(f"expected one of {', '.join(PAIR_CHOICES)}", field="--pairs")
+        if given.get("unsure_first", "on") not in UNSURE_FIRST_CHOICES:
+            raise BadInput("expected on or off", field="--unsure-first")
         return given
 
     def agents_given(self) -> dict[str, str]:
