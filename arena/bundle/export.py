@@ -17,7 +17,10 @@ settle the family again and check every settled comparison and vote status;
 and, when the rater flagged pairs, ``flags.jsonl`` (each flag with its case, the
 pair as seen, its note and what was done about it by the close). A round pooled with
 judges adds ``judges.jsonl``: every verdict of those judges from the sources the round
-records, so that verify can rebuild the judges' comparisons and their weights.
+records, so that verify can rebuild the judges' comparisons and their weights; and, when
+some votes' pairs were drawn first for a run judge's doubt (``arena.pairs.unsure``),
+``draws.jsonl``: each vote's presentation, the probability its case was drawn with and
+among how many candidates, from which verify weighs the votes again.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from arena import __version__, family_state
 from arena.bundle.flag_rows import flag_rows
 from arena.bundle.signing import SIGNATURE, load_or_create_key, sign
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, chain, judge_store, run_store, soundness, verdicts
+from arena.ledger import Ledger, catalog, chain, draws, judge_store, run_store, soundness, verdicts
 from arena.ledger import round_store as stored_rounds
 from arena.records import Output
 from arena.rounds.closing import find_round
@@ -103,6 +106,17 @@ def _pooled_verdicts(ledger: Ledger, found: Round) -> list[dict[str, Any]]:
         for row in judge_store.verdict_rows(ledger, found.family, found.pooled)
         if (row["judge"], row["source_sha256"]) in sources
     ]
+
+
+def _draws(ledger: Ledger, family: str, comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """How the pair of each of the round's votes was drawn (``presentation_draws``), when
+    any was drawn other than uniformly within its system pair (``arena.pairs.unsure``);
+    else none: the fit weighs every vote 1."""
+    voted = {c["vote_id"] for c in comparisons if c["source"] == "vote"}
+    rows = [r for r in draws.vote_draw_rows(ledger, family) if r["vote_id"] in voted]
+    if all(abs(r["probability"] * r["candidates"] - 1.0) < 1e-12 for r in rows):
+        return []
+    return rows
 
 
 def bundle_files(
@@ -196,6 +210,9 @@ def bundle_files(
             files["flags.jsonl"] = _jsonl(flags)
     if found.judges is not None:
         files["judges.jsonl"] = _jsonl(_pooled_verdicts(ledger, found))
+        chosen = _draws(ledger, name, comparisons)
+        if chosen:  # some votes' pairs were drawn first for a judge's doubt
+            files["draws.jsonl"] = _jsonl(chosen)
     if trials:
         files["trials.jsonl"] = _jsonl(dataclasses.asdict(t) for t in trials.values())
     head = ledger.head_digest()

@@ -29,7 +29,7 @@ from arena.rounds.comparisons import (
 from arena.rounds.model import Board, BoardRow, Recorded, RoundSettings
 from arena.rounds.round_records import RoundEvent
 from arena.rounds.round_summary import summary
-from arena.rounds.scoring import BoardFit, fit_board, predictors
+from arena.rounds.scoring import BoardFit, design_weights, fit_board, predictors
 
 POINTS_TOLERANCE = 0.01
 
@@ -348,6 +348,27 @@ def _compare_intervals(
             report.intervals += 1
 
 
+def design(
+    files: dict[str, bytes], votes: list[dict], comparisons: Comparisons, report: VerifyReport
+) -> np.ndarray | None:
+    """The votes' weights for how their pairs were drawn, from ``draws.jsonl`` (none: every
+    vote drawn uniformly within its system pair); each draw must be of its vote's own
+    presentation (``votes.jsonl``), with a probability in (0, 1]."""
+    if "draws.jsonl" not in files:
+        return None
+    shown = {v["vote_id"]: v["presentation_id"] for v in votes}
+    chosen: dict[str, tuple[float, int]] = {}
+    for row in lines(files["draws.jsonl"], "draws.jsonl"):
+        vote, p, m = row["vote_id"], float(row["probability"]), int(row["candidates"])
+        if shown.get(vote) != row["presentation_id"]:
+            report.problems.append(f"draws.jsonl: vote {vote}: not its presentation's draw")
+        elif not (0.0 < p <= 1.0 and m >= 1):
+            report.problems.append(f"draws.jsonl: vote {vote}: no probability of a draw")
+        else:
+            chosen[vote] = (p, m)
+    return design_weights(comparisons, chosen)
+
+
 def refit(
     comparisons: Comparisons,
     weights: np.ndarray,
@@ -355,7 +376,10 @@ def refit(
     manifest: dict,
     settings: RoundSettings,
     report: VerifyReport,
+    design: np.ndarray | None = None,
 ) -> None:
+    """Fit the board again, and each category's; ``design``: the votes' weights for how
+    their pairs were drawn (``design``)."""
     family = Board.from_json(board)
     systems = [r.system for r in sorted(family.systems, key=lambda r: r.label)]
     report.systems = len(systems)
@@ -364,7 +388,13 @@ def refit(
     judges = Recorded.from_json(manifest["settings"]).judges or ()
     predicting = predictors((j.judge, j.kind) for j in judges)
     fit = fit_board(
-        comparisons, weights, systems, reference=reference, settings=settings, predictors=predicting
+        comparisons,
+        weights,
+        systems,
+        reference=reference,
+        settings=settings,
+        predictors=predicting,
+        design=design,
     )
     _compare_board("board.json", family.systems, fit, report)
     _compare_powered(judges, fit, report)
@@ -383,6 +413,7 @@ def refit(
             reference=reference,
             settings=settings,
             predictors=predicting,
+            design=design,
         )
         _compare_board(f"board.json category {category}", view.systems, part, report)
         _compare_anchor(f"board.json category {category}", view, part, report)

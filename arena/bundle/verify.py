@@ -188,4 +188,5 @@ def _verify(files: dict[str, bytes], report: VerifyReport) -> None:
     if "receipts.jsonl" in files:
         recheck.regrade(files, board, settings, report)
     else:
-        recheck.refit(columns, weights, board, manifest, settings, report)
+        design = recheck.design(files, votes, columns, report)
+        recheck.refit(columns, weights, board, manifest, settings, report, design)

@@ -17,7 +17,16 @@ from arena.errors import BadInput, did_you_mean
 from arena.family_state import FamilyState
 from arena.fit import FIT_VERSION
 from arena.gates import screening
-from arena.ledger import Ledger, catalog, chain, family_changes, soundness, voting
+from arena.ledger import (
+    Ledger,
+    catalog,
+    chain,
+    draws,
+    family_changes,
+    judge_runs,
+    soundness,
+    voting,
+)
 from arena.ledger import round_store as stored_rounds
 from arena.ledger.judge_store import as_verdict
 from arena.ledger.voting import new_id
@@ -30,7 +39,7 @@ from arena.rounds.comparisons import family_comparisons
 from arena.rounds.model import Board, BoardRow, Round, RoundSettings, RoundSummary
 from arena.rounds.round_records import FitRecord, PooledJudge, RoundEvent
 from arena.rounds.round_summary import summary
-from arena.rounds.scoring import BoardFit, fit_board, fitted_weights, predictors
+from arena.rounds.scoring import BoardFit, design_weights, fit_board, fitted_weights, predictors
 from arena.rounds.settings_record import AXIS_SPAN
 from arena.rounds.system_columns import output_columns, tested_columns, vote_columns
 
@@ -184,6 +193,7 @@ def _close(
         # The settings in force (they change by recorded changes): what the gates read.
         family_settings=family,
         pairs=adaptive.choice_of(ledger, family.name) if family.kind in VOTED_KINDS else None,
+        unsure_first=_unsure_first(ledger, family),
         judges=result.judges,
         settings_record=record,
         case_ids=None if case_ids is None else tuple(case_ids),
@@ -193,6 +203,14 @@ def _close(
             ledger, closed.to_json(), result.comparisons, result.receipts, inputs=inputs
         )
     return closed
+
+
+def _unsure_first(ledger: Ledger, family: Family) -> str | None:
+    """Whether the family's sessions draw first the cases a run judge is unsure of (``on``
+    or ``off``), for a voted family with a run judge; None otherwise (arena.pairs.unsure)."""
+    if family.kind not in VOTED_KINDS or not judge_runs.run_judges(ledger, family.name):
+        return None
+    return family_changes.unsure_first(ledger, family.name)
 
 
 def family_raters(ledger: Ledger, family: str) -> list[str]:
@@ -352,6 +370,11 @@ def voted_boards(
     }
     # Model judges' verdicts are predictions the rater's votes correct (scoring.predictors).
     predicting = predictors((row["judge"], row["kind"]) for row in pooled)
+    # How each vote's pair was chosen (arena.pairs.unsure): the prediction-powered fit
+    # weighs the votes drawn more often for a judge's doubt back to the rater's board.
+    design = (
+        design_weights(comparisons, draws.vote_draws(ledger, family.name)) if predicting else None
+    )
     fit = fit_board(
         comparisons,
         weights,
@@ -359,6 +382,7 @@ def voted_boards(
         reference=family.reference,
         settings=settings,
         predictors=predicting,
+        design=design,
     )
     tests_only = family.kind == "tests"
     uncertain = uncertainty.for_family(
@@ -375,6 +399,7 @@ def voted_boards(
             reference=family.reference,
             settings=settings,
             predictors=predicting,
+            design=design,
         )
         # Beside the family-wide columns, the votes this category's board rests on.
         own = vote_columns(systems, comparisons, inside)

@@ -390,6 +390,10 @@ class Round:
     # closing: adaptive or coverage); None for a family that asks for no votes, and in
     # rounds closed before it was recorded.
     pairs: str | None = None
+    # Whether the rating sessions drew first the cases a run judge is unsure of (``on`` or
+    # ``off``: arena.pairs.unsure); None for a family with no run judge, and in rounds
+    # closed before it was recorded.
+    unsure_first: str | None = None
     # A pooled round's judges (``settings.with_judges``): each judge's name, kind, verdicts,
     # how many were fitted, left out (by reason) or unmatched, their weight, and the sources
     # they came from. None in a round of the rater's alone.
@@ -427,6 +431,8 @@ class Round:
             recorded["family"] = dict(sorted(dataclasses.asdict(self.family_settings).items()))
         if self.pairs is not None:
             recorded["pairs"] = self.pairs
+        if self.unsure_first is not None:
+            recorded["unsure_first"] = self.unsure_first
         if self.judges is not None:
             recorded["with_judges"] = [j.to_json() for j in self.judges]
         for name in self.absent:
@@ -510,6 +516,7 @@ class Recorded(NamedTuple):
     pairs: str | None
     judges: tuple[PooledJudge, ...] | None
     settings_record: SettingsRecord | None
+    unsure_first: str | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Recorded:
@@ -518,6 +525,7 @@ class Recorded(NamedTuple):
         events = tuple(RoundEvent.from_json(e) for e in recorded.pop("events", ()))
         family = recorded.pop("family", None)
         pairs = recorded.pop("pairs", None)
+        unsure_first = recorded.pop("unsure_first", None)
         pooled = recorded.pop("with_judges", None)
         record = {k: recorded.pop(k) for k in RECORD_KEYS if k in recorded}
         judges = None if pooled is None else tuple(PooledJudge.from_json(j) for j in pooled)
@@ -531,4 +539,5 @@ class Recorded(NamedTuple):
             pairs,
             judges,
             SettingsRecord.from_json(record) if record else None,
+            unsure_first,
         )

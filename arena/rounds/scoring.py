@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,10 +126,12 @@ def fit_board(
     reference: SystemId | None,
     settings: RoundSettings,
     predictors: Collection[str] = (),
+    design: np.ndarray | None = None,
 ) -> BoardFit:
     """Points, ranks and marks of every system from the weighted comparisons; with
     ``predictors`` (actors: ``predictors``), the prediction-powered board whose rater's
-    votes correct those actors' verdicts (``powered_board``)."""
+    votes correct those actors' verdicts (``powered_board``), each vote weighed within its
+    system pair by ``design`` (``design_weights``; None: every vote chosen uniformly)."""
     if predictors:
         return powered_board(
             comparisons,
@@ -138,6 +140,7 @@ def fit_board(
             reference=reference,
             settings=settings,
             predictors=predictors,
+            design=design,
         )
     index, live, games = live_games(comparisons, weights, systems)
     result = fit.fit_points(
@@ -187,6 +190,7 @@ def powered_board(
     reference: SystemId | None,
     settings: RoundSettings,
     predictors: Collection[str],
+    design: np.ndarray | None = None,
 ) -> BoardFit:
     """The prediction-powered board: the rater's fitted votes are the labeled set, each
     with the judges' prediction on its item (case and pair of outputs): the mean of every
@@ -207,7 +211,12 @@ def powered_board(
     out_a = np.array([shared[v] for v in side_a.values], dtype=np.int64)[side_a.codes]
     out_b = np.array([shared[v] for v in side_b.values], dtype=np.int64)[side_b.codes]
     lo, hi = np.minimum(out_a, out_b), np.maximum(out_a, out_b)
-    case = comparisons["case_id"].codes.astype(np.int64)
+    # Cases numbered as their ids sort, not as the column codes them (a bundle's table
+    # codes in its own order): the bootstrap's clusters are then the same wherever it runs.
+    names = comparisons["case_id"].values
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    case = rank[comparisons["case_id"].codes]
     item = (case * (hi.max(initial=0) + 1) + lo) * (hi.max(initial=0) + 1) + hi
     y = comparisons["y"]
     # Each judged item's mean prediction that its lower-coded output wins.
@@ -253,6 +262,7 @@ def powered_board(
         base=settings.base,
         decisive_votes=counted.astype(np.float64),
         threshold=settings.threshold,
+        selection_probability=_selection(design, voted),
         rng=settings.seed,
     )
     low, high = result.effective_votes_ci
@@ -269,6 +279,32 @@ def powered_board(
         },
     )
     return _board_fit(result.board, systems, powered)
+
+
+def design_weights(
+    comparisons: Comparisons, chosen: Mapping[str, tuple[float, int]]
+) -> np.ndarray | None:
+    """Each comparison's weight for how its pair was chosen: a vote whose case was drawn
+    with probability ``pi`` among ``m`` candidates of its system pair (``chosen``, by vote
+    id: ``arena.pairs.unsure``) weighs ``1 / (m * pi)``; every other comparison, and a vote
+    with no draw recorded (cast before draws were, or imported), 1. None when all are 1."""
+    if not chosen:
+        return None
+    weight = [
+        1.0 / (found[0] * found[1]) if (found := chosen.get(vote_id)) is not None else 1.0
+        for vote_id in comparisons["vote_id"]
+    ]
+    design = np.where(comparisons.votes, np.array(weight, dtype=np.float64), 1.0)
+    return None if np.all(design == 1.0) else design
+
+
+def _selection(design: np.ndarray | None, voted: np.ndarray) -> np.ndarray | None:
+    """The votes' selection probabilities, up to one factor (the fit rescales each system
+    pair to keep its weight): the inverse of their design weight over the largest."""
+    if design is None or np.all(design[voted] == 1.0):
+        return None
+    inverse = 1.0 / design[voted]
+    return inverse / inverse.max()
 
 
 def fallback(

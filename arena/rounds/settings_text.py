@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.pairs.unsure import BOOST
 from arena.rating.one_agent import Agents
 from arena.rounds import case_set
 from arena.rounds.anchor_words import anchor_why
@@ -15,6 +16,12 @@ _PAIRS = {
     "adaptive": "adaptive: once every system pair has a vote, the pair whose next vote tells "
     "most about the order",
     "coverage": "coverage: once every system pair has a vote, the least-voted pair",
+}
+
+_UNSURE = {
+    True: "unsure first: within a system pair, the cases a run judge is unsure of drawn "
+    f"{BOOST:g} times as often, with recorded probabilities the fit weighs back",
+    False: "unsure first off: the case within a system pair drawn uniformly",
 }
 
 
@@ -89,7 +96,10 @@ def settings_lines(kind: str | None, found: Round) -> list[tuple[str, str]]:
     if record is not None and kind != "graded":
         lines.append(("coverage", _coverage(record.coverage)))
     if found.pairs:
-        lines.append(("pair design", _PAIRS.get(found.pairs, found.pairs)))
+        design = _PAIRS.get(found.pairs, found.pairs)
+        if found.unsure_first is not None:
+            design += "; " + _UNSURE[found.unsure_first == "on"]
+        lines.append(("pair design", design))
     lines.append(("seeds", _seeds(record.seeds if record else Seeds(found.settings.seed))))
     if record is not None and record.case_set is not None:
         lines.append(("case set", case_set.describe(record.case_set)))
