@@ -86,6 +86,7 @@ class JudgePair(QWidget):
         self.reply_heading = QLabel("The judge's full repl&y in each order (plain text):")
         self.reply_heading.setBuddy(self.reply_text)
         self.reply_box = QWidget()
+        self.reply_box.setMinimumHeight(160)
         box = QVBoxLayout(self.reply_box)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.reply_heading)
@@ -117,6 +118,9 @@ class JudgePair(QWidget):
         )
         self.reply_text.setPlainText(replies_text(self.replies, d))
         self.reply_box.setVisible(bool(self.replies))
+        if self.replies:  # a third of the height for the replies, the rest for the pair
+            height = max(self.split.height(), 600)
+            self.split.setSizes([height - height // 3, height // 3])
         return True
 
     def set_theme(self, theme: Theme) -> None:
