@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from arena.cli import output
 from arena.cli.commands import open_ledger
 from arena.errors import BadInput
-from arena.judges.figures import anchor_text, between_text, boards, tau_shown
+from arena.judges.figures import anchor_text, between_text, boards, tau_shown, worth_text
 from arena.judges.figures import shown as _shown
 from arena.ledger import Ledger
 from arena.texts import counted
@@ -304,6 +304,10 @@ def cmd_show(args: argparse.Namespace) -> int:
                 f"{j['judge']}: position consistency {_shown(j['position_consistency'])}, "
                 f"first position preferred {_shown(j['first_position_preference'])}"
             )
+    for j in report["judges"]:
+        worth = worth_text(j)
+        if worth is not None:
+            print(f"{j['judge']}: {worth}")
     over = "all raters and judges" if report.get("between_raters") else "rater and all judges"
     print(f"Krippendorff's α (ordinal, {over}): {_shown(report['alpha'])}")
     print(f"95% intervals: bootstrap over items, seed {report['seed']}")

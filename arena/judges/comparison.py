@@ -17,6 +17,7 @@ import numpy as np
 from arena import fit
 from arena.judges.between_raters import between_raters
 from arena.judges.items import Answers, Item, answers_of, coded_answer, figure, item_orders
+from arena.judges.worth import judge_worth
 from arena.ledger import Ledger, catalog, judge_runs, judge_store
 from arena.ledger.judge_store import JudgeVerdict
 
@@ -202,6 +203,15 @@ def _judge_row(
         "board_tau": tau,
         "sources": list(summary.sources),
     }
+    if summary.kind == "model":  # a person is a rater, not a predictor (docs/judges.md)
+        row["worth"], row["worth_lam"] = judge_worth(
+            boards.rater_verdicts,
+            verdicts,
+            boards.index,
+            boards.cases,
+            anchor=boards.anchor,
+            seed=seed,
+        )
     return row, anchor
 
 
@@ -213,6 +223,7 @@ class _Boards:
     rater: Any  # the rater's votes, as fit.CaseComparisons
     anchor: int | None  # every board's where it has votes (``_anchor``)
     rater_board: list[dict[str, Any]]
+    rater_verdicts: Sequence[JudgeVerdict]
 
 
 def _fewest_decisive(*boards: list[dict[str, Any]]) -> int:
@@ -310,7 +321,7 @@ def compare(
     on: dict[str, int | None] = {}  # each board shown: the anchor it is on
     if rater_verdicts:
         rater_board, on[RATER] = _board(rater_votes, described, anchor, seed)
-    boards = _Boards(described, index, cases, rater_votes, anchor, rater_board)
+    boards = _Boards(described, index, cases, rater_votes, anchor, rater_board, rater_verdicts)
     rows = []
     for s, v in judged:
         row, on[s.judge] = _judge_row(s, v, answers[s.judge], rater, boards, seed)

@@ -25,6 +25,20 @@ def shown(figure: dict[str, Any] | None, places: int = 3) -> str:
     return f"{value:.{places}f} [{low:.{places}f}, {high:.{places}f}]"
 
 
+def worth_text(judge: dict[str, Any]) -> str | None:
+    """A model judge's worth in a line (``judges_report``'s ``worth``): "worth +140 rater
+    votes [+60, +230] beside the rater's 120 (λ 0.62)"; None for a person."""
+    worth = judge.get("worth")
+    if "worth_lam" not in judge:
+        return None
+    if worth is None:
+        return "worth: nothing to tell (no votes, or no verdicts, to fit)"
+    return (
+        f"worth {worth['value']:+,.0f} rater votes [{worth['low']:+,.0f}, {worth['high']:+,.0f}]"
+        f" beside the rater's {worth['count']:,} (λ {judge['worth_lam']:.2g})"
+    )
+
+
 def number(x: float, digits: int = 3) -> str:
     """``x`` to ``digits`` significant digits (``0.913``, ``0.0770``, ``1.00``, ``-0.700``),
     whole from ``10 ** (digits - 1)`` on (``144``, ``1185``): the window's figures."""

@@ -22,6 +22,8 @@ NAMED = {
     "kappa": "Cohen's κ",
     "board_tau": "τ with your board",
     "length_bias": "Length bias (points/SD)",
+    "worth": "Worth (rater votes)",
+    "worth_lam": "λ",
 }
 
 
