@@ -143,10 +143,11 @@ def pair_choice(ledger: Ledger, family: str) -> str | None:
 
 
 def unsure_first(ledger: Ledger, family: str) -> str:
-    """Whether the rater's pairs may favour items a run judge is unsure of (``on``, the
-    default: it applies only when the family has a run judge) or not (``off``)."""
+    """Whether the rater's pairs may favour items a run judge is unsure of (``on``: it
+    applies only when the family has a run judge) or not (``off``, the default: at 4 times
+    as often the weights cost more rater votes than they save, benchmarks/ppi_simulation.py)."""
     value = _newest_value(ledger, family, UNSURE_FIRST)
-    return "on" if value is None else str(value)
+    return "off" if value is None else str(value)
 
 
 def mixed_harness(ledger: Ledger, family: str) -> str:

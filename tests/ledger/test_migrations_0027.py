@@ -25,10 +25,10 @@ def test_draws_only_grow_and_the_setting_is_recorded(ledger):
 
     with ledger.atomic():
         create_family(ledger, "f", FamilySettings(kind="votes", language="en"))
-    assert session_settings(ledger, "f")["unsure_first"] == "on"
+    assert session_settings(ledger, "f")["unsure_first"] == "off"
     with ledger.atomic():
-        family_changes.add_change(ledger, "f", "unsure_first", "off")
-    assert family_changes.unsure_first(ledger, "f") == "off"
+        family_changes.add_change(ledger, "f", "unsure_first", "on")
+    assert family_changes.unsure_first(ledger, "f") == "on"
     guards = {
         r[0]
         for r in ledger.conn.execute(

@@ -12,7 +12,7 @@ from arena import fit
 from arena.bundle.export import export_round, read_bundle
 from arena.bundle.verify import verify_bundle
 from arena.intake.outputs import import_file
-from arena.ledger import judge_runs
+from arena.ledger import family_changes, judge_runs
 from arena.rating.session import RatingSession
 from arena.rounds.closing import close_round
 from arena.rounds.model import RoundSettings
@@ -136,6 +136,8 @@ def test_verify_fits_again_a_round_closed_with_unsure_first(ledger, tmp_path):
     _family(ledger, tmp_path)
     pl.add_judge(ledger, tmp_path, "llm", pl.llm(), kind="model")
     _run_judge(ledger, set(range(0, pl.CASES, 4)))
+    with ledger.atomic():
+        family_changes.add_change(ledger, pl.FAMILY, "unsure_first", "on")
     session = RatingSession(ledger, pl.FAMILY, seed=3, repeat_share=0.0)
     rng = np.random.default_rng(0)
     for _ in range(150):
