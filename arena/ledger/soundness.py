@@ -49,7 +49,14 @@ FILL = (*CASES, *SYSTEMS, "outputs", "output_keys")  # adding outputs: collectin
 JUDGE_IMPORT = (*FILL, *JUDGES)
 VOTING = (*CATALOG, *TRIALS, *VOTES, "presentations", "presentation_draws")
 ROUND = (
-    *CATALOG, *TRIALS, *VOTES, *JUDGES, *GRADED, "rounds", "round_comparisons", "presentation_draws"
+    *CATALOG,
+    *TRIALS,
+    *VOTES,
+    *JUDGES,
+    *GRADED,
+    "rounds",
+    "round_comparisons",
+    "presentation_draws",
 )
 EXPORT = (*ROUND, "presentations")  # a bundle's flags show the pair as it was shown
 BATTLES = ("families", *SYSTEMS, "votes", "rounds", "round_comparisons")
