@@ -32,6 +32,12 @@ no prediction built from this judge's verdicts lowers a prediction-powered varia
 is the best control variate of the outcome given the verdicts): it keeps the judge's correct
 part and drops the rest.
 
+Told which (the issue's bound: an estimator told which verdicts are wrong): the same
+calibration with, as an extra known feature of each item, whether each of its two verdicts
+is wrong-way (:func:`wrong_way`), i.e. E[outcome | the two verdicts, the two flags, system
+pair]. It is told *which* verdicts are wrong, not what the answer is; "told" below (those
+verdicts replaced by the expected outcome) is told the answer too.
+
     .venv/bin/python benchmarks/ppi_simulation.py [--draws 200] [--jobs 2] [--target 40]
 """
 
@@ -66,9 +72,10 @@ ADAPTIVE_FIRST = 0.25  # share of the adaptive design's votes spent covering
 FAMILY_SEED = 20261207
 DESIGNS = ("coverage", "adaptive", "unsure")
 GRID = (0.7, 1.0)  # vote counts tried, as shares of the rater-only count for the target
-# The fit given: the judge; the calibrated judge (the bound); the judge with its wrong
-# verdicts replaced by the rater's expected outcome; a perfect judge (the expected outcome).
-PREDICTIONS = ("ppi", "bound", "told", "perfect")
+# The fit given: the judge; the calibrated judge (the bound); the calibrated judge told which
+# of its verdicts are wrong-way ("which"); the judge with its wrong verdicts replaced by the
+# rater's expected outcome ("told"); a perfect judge (the expected outcome).
+PREDICTIONS = ("ppi", "bound", "which", "told", "perfect")
 
 
 @dataclass(frozen=True)
@@ -182,10 +189,28 @@ def judge_verdicts(world: World, judge: JudgeTraits, rng) -> tuple[NDArray, NDAr
     return _one_order(world, judge, read, True, rng), _one_order(world, judge, read, False, rng)
 
 
-def calibrated(world: World, forward: NDArray, backward: NDArray) -> NDArray[np.float64]:
-    """The bound's prediction: E[rater's outcome | pair, the two verdicts], from the model."""
+def wrong_way(world: World, verdict: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Verdicts (for the first system) pointing the other way from the rater's expected
+    outcome: the rule "told" applies to the mean of the two verdicts, (verdict - 1/2) *
+    (expected - 1/2) < 0. A tie verdict, or an item the rater expects even, is never
+    wrong-way."""
+    return (verdict - 0.5) * (world.expected - 0.5) < 0.0
+
+
+def told_which(world: World, forward: NDArray, backward: NDArray) -> NDArray[np.intp]:
+    """Which of the item's two verdicts are wrong-way, as 0..3 (forward 1, backward 2)."""
+    return wrong_way(world, forward).astype(np.intp) + 2 * wrong_way(world, backward)
+
+
+def calibrated(
+    world: World, forward: NDArray, backward: NDArray, known: NDArray[np.intp] | None = None
+) -> NDArray[np.float64]:
+    """The bound's prediction: E[rater's outcome | pair, the two verdicts], from the model;
+    with ``known`` (0..3, :func:`told_which`), given that too."""
     cell = world.pair * 9 + (2 * forward).astype(np.intp) * 3 + (2 * backward).astype(np.intp)
     size = world.n_pairs * 9
+    if known is not None:
+        cell, size = cell * 4 + known, size * 4
     total = np.bincount(cell, weights=world.expected, minlength=size)
     count = np.bincount(cell, minlength=size)
     return np.clip(total[cell] / count[cell], 0.0, 1.0)
@@ -310,7 +335,10 @@ def one_draw(world: World, judge: JudgeTraits, design_name: str, n: int, seed) -
     out = {}
     predictions = {"ppi": y_hat, "bound": calibrated(world, forward, backward)}
     if design_name == "coverage":
-        wrong = (y_hat - 0.5) * (world.expected - 0.5) < 0.0
+        predictions["which"] = calibrated(
+            world, forward, backward, told_which(world, forward, backward)
+        )
+        wrong = wrong_way(world, y_hat)
         predictions["told"] = np.where(wrong, world.expected, y_hat)
         predictions["perfect"] = world.expected
     for estimator, prediction in predictions.items():
@@ -506,13 +534,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nRater votes for a mean 95% interval of ±{args.target:.0f} points (log-log "
           "interpolation over the vote counts tried); in brackets the ratio to the rater alone "
           "on the same system-pair design (unsure-first: to coverage). bound: the fit given the "
-          "calibrated judge; told: given the judge with its wrong verdicts replaced by the "
-          "rater's expected outcome; perfect: given the expected outcome itself:\n")  # fmt: skip
+          "calibrated judge; told which: given the judge calibrated knowing which of its "
+          "verdicts are wrong-way (the issue's bound); PPI / which: PPI's votes over told "
+          "which's (within 5% of the bound: ≤ 1.05); told: given the judge with its wrong "
+          "verdicts replaced by the rater's expected outcome; perfect: given the expected "
+          "outcome itself:\n")  # fmt: skip
     print(
-        "| judge | design | rater alone | PPI | bound | PPI − bound | told | perfect "
-        "| coverage: bound, told, perfect |"
+        "| judge | design | rater alone | PPI | bound | PPI − bound | told which | PPI / which "
+        "| told | perfect | coverage: bound, told which, told, perfect |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for j, judge in enumerate(JUDGES):
         for name in DESIGNS:
             base_design = "coverage" if name == "unsure" else name
@@ -526,6 +557,11 @@ def main(argv: list[str] | None = None) -> int:
                 found[estimator] = votes_for(mean_width(j, name, estimator), target)
             row += [f"{found[e]:.0f} ({found[e] / alone:.2f})" for e in ("ppi", "bound")]
             row.append(f"{(found['ppi'] - found['bound']) / alone:+.2f}")
+            if "which" in found:
+                row.append(f"{found['which']:.0f} ({found['which'] / alone:.2f})")
+                row.append(f"{found['ppi'] / found['which']:.2f}")
+            else:
+                row += ["—", "—"]
             row += [
                 f"{found[e]:.0f} ({found[e] / alone:.2f})" if e in found else "—"
                 for e in ("told", "perfect")

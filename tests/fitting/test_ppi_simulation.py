@@ -98,6 +98,26 @@ def test_calibrated_judge_keeps_each_pairs_mean_outcome(ps, world):
     )
 
 
+def test_told_which_calibrates_on_the_wrong_way_flags(ps, world):
+    forward, backward, _ = _unsure(ps, world, seed=4)
+    known = ps.told_which(world, forward, backward)
+    found = ps.calibrated(world, forward, backward, known)
+    assert np.all((found >= 0) & (found <= 1))
+    np.testing.assert_allclose(
+        np.bincount(world.pair, weights=found), np.bincount(world.pair, weights=world.expected)
+    )
+    # A tie verdict is never wrong-way; a decisive verdict is, when it points away.
+    assert not np.any(ps.wrong_way(world, np.full(world.pair.size, 0.5)))
+    away = (forward == 1.0) & (world.expected < 0.5) | (forward == 0.0) & (world.expected > 0.5)
+    np.testing.assert_array_equal(known % 2 == 1, away)
+    # Told which, the prediction sides with the expected outcome wherever a verdict is decisive.
+    decisive = (forward != 0.5) & (world.expected != 0.5)
+    np.testing.assert_array_equal(found[decisive] >= 0.5, world.expected[decisive] > 0.5)
+    # And, given more, it is closer to the expected outcome than the judge calibrated alone.
+    plain = ps.calibrated(world, forward, backward)
+    assert np.mean((found - world.expected) ** 2) < np.mean((plain - world.expected) ** 2)
+
+
 def test_votes_for_interpolates_log_width(ps):
     # width = 80 * sqrt(1000 / n): 80 at n = 1000, whatever the grid around it.
     widths = {n: 80 * np.sqrt(1000 / n) for n in (500, 2000)}
@@ -114,7 +134,7 @@ def test_a_few_draws_end_to_end(ps, world, name):
         assert not out["wider"]  # never wider than the rater alone
         assert 0 <= out["ppi"]["held"] <= 9 and 0.0 <= out["ppi"]["lam"] <= 1.0
         assert out["ppi"]["width"] <= out["rater"]["width"] * (1 + 1e-9)
-        assert ("perfect" in out) == (name == "coverage")
+        assert ("perfect" in out) == ("which" in out) == (name == "coverage")
 
 
 @pytest.mark.slow
