@@ -1,10 +1,13 @@
-"""A 95% interval for a share: Wilson's score interval (SciPy's ``binomtest``)."""
+"""A 95% interval for a share: Wilson's score interval.
+
+Worked out as SciPy's ``binomtest(k, n).proportion_ci(method="wilson")`` does it, step by
+step, so to the last bit the same (the tests check it): ``scipy.stats`` costs most of a
+second to import, formatting the docstrings of its distributions.
+"""
 
 from __future__ import annotations
 
 import math
-
-from scipy.stats import binomtest
 
 
 def proportion_interval(
@@ -31,5 +34,15 @@ def proportion_interval(
         raise ValueError("`confidence_level` must be in (0, 1).")
     if trials == 0:
         return math.nan, math.nan
-    found = binomtest(successes, trials).proportion_ci(confidence_level, method="wilson")
-    return float(found.low), float(found.high)
+    # scipy.special formats no docstrings; a round close has it loaded for its fits.
+    from scipy.special import ndtri
+
+    n, p = trials, successes / trials
+    z = ndtri(0.5 + 0.5 * confidence_level)
+    # Newcombe (1998), as scipy.stats._binomtest._binom_wilson_conf_int.
+    denom = 2 * (n + z**2)
+    center = (2 * n * p + z**2) / denom
+    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z**2)
+    low = 0.0 if successes == 0 else center - delta
+    high = 1.0 if successes == trials else center + delta
+    return float(low), float(high)

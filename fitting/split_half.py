@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import kendalltau
 
+from ._kendall import kendall_tau_b
 from .points import DEFAULT_PENALTY, PointsResult, fit_points
 from .points_interval import bootstrap_points
 
@@ -102,8 +102,7 @@ def split_half_tau(
     tau = null_p = math.nan
     # With one system, or all points equal in a half, tau-b is undefined.
     if x.size >= 2 and np.ptp(x) > 0 and np.ptp(z) > 0:
-        found = kendalltau(x, z, variant="b", alternative="greater")
-        tau, null_p = float(found.statistic), float(found.pvalue)
+        tau, null_p = kendall_tau_b(x, z)
     return SplitHalfResult(
         tau=tau,
         n_systems=int(np.count_nonzero(both)),
