@@ -14,12 +14,12 @@ optimum to rounding level in a handful of steps.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-import scipy.linalg
 from numpy.typing import NDArray
 
 try:  # Optional: a 500x500 Cholesky with two BLAS threads on a busy 2-core
@@ -28,18 +28,19 @@ try:  # Optional: a 500x500 Cholesky with two BLAS threads on a busy 2-core
 except ImportError:  # pragma: no cover - exercised only without threadpoolctl
     ThreadpoolController = None
 
-_controller: Any = None
+# Scanning the loaded libraries costs ~2 ms: once without SciPy's BLAS loaded and once with
+# it (the scheduler's model loads no SciPy; a board's fit does, later in the same process).
+_controllers: dict[bool, Any] = {}
 
 
 def _one_blas_thread() -> Any:
     """Context pinning BLAS to one thread (no-op without threadpoolctl)."""
-    global _controller
     if ThreadpoolController is None:
         return contextlib.nullcontext()
-    if _controller is None:
-        # Scanning the loaded libraries costs ~2 ms; do it once.
-        _controller = ThreadpoolController()
-    return _controller.limit(limits=1, user_api="blas")
+    key = "scipy.linalg" in sys.modules
+    if key not in _controllers:
+        _controllers[key] = ThreadpoolController()
+    return _controllers[key].limit(limits=1, user_api="blas")
 
 
 # Largest number of backtracking halvings of one Newton step.
@@ -149,6 +150,7 @@ def newton(
     tol: float,
     max_iter: int,
     initial: NDArray[np.float64] | None = None,
+    solve: Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]] | None = None,
 ) -> NewtonResult:
     """Minimise ``fcts`` by Newton's method with backtracking.
 
@@ -168,11 +170,20 @@ def newton(
         Largest number of Newton steps.
     initial : array, optional
         Starting parameters (zero by default).
+    solve : callable, optional
+        Solves the Newton system ``(hess, rhs)``: by default SciPy's Cholesky
+        (``cho_solve``), which the boards are fitted with; :func:`solve_numpy`
+        loads no SciPy.
 
     Returns
     -------
     NewtonResult
     """
+    if solve is None:
+        # SciPy's LAPACK is loaded before its BLAS threads are pinned below.
+        import scipy.linalg  # noqa: F401
+
+        solve = _solve
     n = fcts.n_params
     s = np.zeros(n) if initial is None else np.array(initial, dtype=np.float64)
     threshold = tol * max(1.0, fcts.total_weight)
@@ -186,7 +197,7 @@ def newton(
                 # group projectors makes it definite without changing the step
                 # within the groups (the gradient is orthogonal to them).
                 add_gauge(hess, max(float(np.mean(np.diag(hess))), 1.0))
-            step = _solve(hess, -grad)
+            step = solve(hess, -grad)
             moved, s, value, grad, hess = _backtrack(fcts, s, value, grad, hess, step)
             iterations += 1
             if not moved:
@@ -227,12 +238,24 @@ def _group_means(values: NDArray[np.float64], labels: NDArray[np.intp]) -> NDArr
 
 
 def _solve(hess: NDArray[np.float64], rhs: NDArray[np.float64]) -> NDArray[np.float64]:
+    # Loaded on use (by `newton`): the scheduler's model (`arena status`) uses numpy alone.
+    import scipy.linalg
+
     try:
         factor = scipy.linalg.cho_factor(hess, check_finite=False)
         return np.asarray(scipy.linalg.cho_solve(factor, rhs, check_finite=False))
     except np.linalg.LinAlgError:
         # Curvature can underflow for pairs far apart mid-iteration; a
         # least-squares step is still a descent direction there.
+        return np.asarray(np.linalg.lstsq(hess, rhs, rcond=None)[0])
+
+
+def solve_numpy(hess: NDArray[np.float64], rhs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The Newton step with numpy's LAPACK (LU), for a caller that must not load SciPy:
+    the same step up to rounding, not to the bit (the boards keep :func:`_solve`)."""
+    try:
+        return np.asarray(np.linalg.solve(hess, rhs))
+    except np.linalg.LinAlgError:
         return np.asarray(np.linalg.lstsq(hess, rhs, rcond=None)[0])
 
 

@@ -47,10 +47,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.special
 from numpy.typing import NDArray
 
-from fitting.bradley_terry import PairwiseObjective, newton
+from fitting.bradley_terry import PairwiseObjective, newton, solve_numpy
 
 #: The scheduler model's prior on strengths: N(0, 1.5^2) logits, about a system 250
 #: points from the middle. Tighter than the board's (it only decides what to ask next,
@@ -60,6 +59,29 @@ SCHEDULER_PENALTY = 1.0 / 1.5**2
 #: How much more a difference with the current leader (the highest mean) weighs in
 #: ``order_gain`` than any other: its weight is ``1 + LEADER_WEIGHT`` times the rest.
 LEADER_WEIGHT = 1.0
+
+
+# numpy has no erfc: the standard library's, element by element (the scheduler's arrays
+# are a few hundred to a few thousand entries). This module loads no SciPy: `arena status`
+# runs it, and SciPy's import would be most of the command's time.
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def _normal_sf(z: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``P(Z > z)`` of a standard normal, for each ``z`` (SciPy's ``ndtr(-z)``)."""
+    return np.asarray(0.5 * _erfc(np.asarray(z, dtype=np.float64) / math.sqrt(2.0)))
+
+
+def _logistic(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``1 / (1 + exp(-x))`` without overflow (SciPy's ``expit``)."""
+    return np.asarray(np.exp(-np.logaddexp(0.0, -x)))
+
+
+def _poisson_sf(k: int, mean: float) -> float:
+    """``P(X > k)`` of a Poisson count of mean ``mean > 0`` (SciPy's ``pdtrc(k, mean)``)."""
+    log_mean = math.log(mean)
+    below = math.fsum(math.exp(i * log_mean - mean - math.lgamma(i + 1)) for i in range(k + 1))
+    return max(0.0, 1.0 - below)
 
 
 @dataclass(frozen=True)
@@ -80,7 +102,7 @@ class Posterior:
         var = self.difference_variance()
         np.fill_diagonal(var, 1.0)
         gap = np.abs(np.subtract.outer(self.mean, self.mean))
-        q = scipy.special.ndtr(-gap / np.sqrt(var))
+        q = _normal_sf(gap / np.sqrt(var))
         np.fill_diagonal(q, 0.0)
         return q
 
@@ -92,7 +114,7 @@ def posterior(wins: NDArray[np.float64], penalty: float = SCHEDULER_PENALTY) -> 
     if penalty <= 0:
         raise ValueError("`penalty` must be positive: the posterior needs a proper prior.")
     objective = PairwiseObjective(wins, penalty)
-    fitted = newton(objective, gauge=None, tol=1e-10, max_iter=100)
+    fitted = newton(objective, gauge=None, tol=1e-10, max_iter=100, solve=solve_numpy)
     hessian = objective.evaluate(fitted.params)[2]
     return Posterior(fitted.params, np.asarray(np.linalg.inv(hessian), dtype=np.float64))
 
@@ -116,9 +138,7 @@ def order_gain(
     along = spread[first, first] + spread[second, second] - 2.0 * spread[first, second]
     pair_var = var[first, second]
     # The predicted chance that ``first`` wins, its own uncertainty folded in (probit).
-    p = scipy.special.expit(
-        (post.mean[first] - post.mean[second]) / np.sqrt(1.0 + np.pi * pair_var / 8.0)
-    )
+    p = _logistic((post.mean[first] - post.mean[second]) / np.sqrt(1.0 + np.pi * pair_var / 8.0))
     h = p * (1.0 - p)
     return h / (1.0 + h * pair_var) * along
 
@@ -146,9 +166,7 @@ def stop_threshold(n_systems: int, *, tau: float = 0.9, chance: float = 0.05) ->
     low, high = 0.0, float(too_many)  # P(count >= too_many) at mean ``too_many`` is > chance
     for _ in range(60):
         middle = (low + high) / 2
-        low, high = (
-            (middle, high) if scipy.special.pdtrc(too_many - 1, middle) <= chance else (low, middle)
-        )
+        low, high = (middle, high) if _poisson_sf(too_many - 1, middle) <= chance else (low, middle)
     return low / pairs
 
 
@@ -169,9 +187,7 @@ def votes_to_settle(post: Posterior, votes: float, threshold: float) -> float | 
     gap = np.abs(np.subtract.outer(post.mean, post.mean))[upper]
 
     def settled(log_shrink: float) -> bool:  # with var * exp(log_shrink) left
-        return float(scipy.special.ndtr(-gap / np.sqrt(var * math.exp(log_shrink))).mean()) <= (
-            threshold
-        )
+        return float(_normal_sf(gap / np.sqrt(var * math.exp(log_shrink))).mean()) <= threshold
 
     low, high = -math.log(1e6), 0.0  # the variance left: a millionth of today's, and all
     if not settled(low):
