@@ -3,9 +3,9 @@ archive), and checked out again, clean, for each trial.
 
 A git repository is read, never written, and nothing of it runs: every git command goes
 through ``safe_git`` (a git folder of Arena's own that borrows the repository's objects),
-and the checkout goes through a temporary index of its own (``read-tree`` +
-``checkout-index``), so the repository's index, worktree and refs are left as they were,
-and the trial's folder holds no link into it.
+and the checkout goes through a temporary index of its own (``read-tree -u``), so the
+repository's index, worktree and refs are left as they were, and the trial's folder holds
+no link into it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import gzip
 import io
 import os
 import shutil
+import stat
 import tarfile
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -46,24 +47,71 @@ def resolve_commit(repository: Path, ref: str) -> tuple[Path, str]:
     return git_dir, commit.stdout.strip()
 
 
-def checkout_git(git_dir: Path, commit: str, dest: Path, scratch: Path) -> None:
-    """The tree of ``commit`` written into ``dest`` (which has no .git afterwards);
-    ``scratch`` holds the borrowed git folder and the index while it is written."""
-    borrowed, index = scratch / BORROWED, scratch / "checkout.index"
+def checkout_git(
+    git_dir: Path, commit: str, dest: Path, scratch: Path, *, borrowed: dict[str, str] | None = None
+) -> None:
+    """The tree of ``commit`` written into the empty folder ``dest`` (which has no .git
+    afterwards), by one git command; ``scratch`` holds the index while it is written, and
+    the borrowed git folder unless ``borrowed`` (``safe_git.borrowed``'s environment, made
+    once for many checkouts) is given."""
+    own, index = scratch / BORROWED, scratch / "checkout.index"
     try:
-        env = safe_git.borrowed(git_dir, borrowed, refs=False)
+        env = dict(borrowed) if borrowed else safe_git.borrowed(git_dir, own, refs=False)
         env |= {"GIT_INDEX_FILE": str(index), "GIT_WORK_TREE": str(dest)}
-        for step in (["read-tree", commit], ["checkout-index", "--all", "--force"]):
-            done = safe_git.run(step, extra=env)
-            if done.returncode != 0:
-                raise CheckoutFailed(
-                    f"git {step[0]} of {commit[:12]} from {git_dir} failed: {done.stderr.strip()}"
-                )
+        # --reset: from an empty index, every file of the tree is written (-u).
+        done = safe_git.run(["read-tree", "--reset", "-u", commit], extra=env)
+        if done.returncode != 0:
+            raise CheckoutFailed(
+                f"git read-tree of {commit[:12]} from {git_dir} failed: {done.stderr.strip()}"
+            )
     except OSError as exc:
         raise CheckoutFailed(f"the git folder {git_dir} cannot be read: {exc}") from None
     finally:
         index.unlink(missing_ok=True)
-        shutil.rmtree(borrowed, ignore_errors=True)
+        if not borrowed:
+            shutil.rmtree(own, ignore_errors=True)
+
+
+def link_tree(source: Path, dest: Path) -> None:
+    """``source``'s files made to appear in the empty folder ``dest`` as hard links (its
+    folders made anew, its symbolic links copied as links): a checkout in the time it
+    takes to write its folders. Every writer of a trial's checkout replaces a file rather
+    than writing into it (``git apply``, ``patch``, the hidden tests; the test command
+    works on a copy in its sandbox), so the shared files stay as checked out. Where the
+    file system has no hard links, files are copied."""
+    stack = [(os.fspath(source), os.fspath(dest))]
+    while stack:
+        here, there = stack.pop()
+        with os.scandir(here) as entries:
+            for entry in entries:
+                target = os.path.join(there, entry.name)
+                if entry.is_symlink():
+                    os.symlink(os.readlink(entry.path), target)
+                elif entry.is_dir(follow_symlinks=False):
+                    os.mkdir(target)
+                    stack.append((entry.path, target))
+                else:
+                    try:
+                        os.link(entry.path, target, follow_symlinks=False)
+                    except OSError:
+                        shutil.copy2(entry.path, target, follow_symlinks=False)
+
+
+def own_files(folder: Path) -> None:
+    """Every file under ``folder`` that is a hard link shared with another folder made a
+    file of its own, for a step that may write into files (``patch`` in a writable
+    sandbox) rather than replace them."""
+    for current, _, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(current, name)
+            found = os.lstat(path)
+            if stat.S_ISREG(found.st_mode) and found.st_nlink > 1:
+                data = Path(path).read_bytes()
+                os.unlink(path)
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(descriptor, "wb") as written:
+                    written.write(data)
+                os.chmod(path, stat.S_IMODE(found.st_mode))
 
 
 def _normalised(info: tarfile.TarInfo) -> tarfile.TarInfo:

@@ -29,7 +29,7 @@ from arena.ledger.file_store import FileStore
 from arena.pairs.settling import TESTED_KINDS
 from arena.records import TRIAL_RESULTS, Family, Output, Trial, TrialResult
 from arena.tasks import Task
-from arena.trials import protected, reaper, runner, trial_root, view, workspace
+from arena.trials import protected, reaper, runner, shared_code, trial_root, view, workspace
 from arena.trials.checkout import CheckoutFailed
 from arena.trials.limits import Limits
 from arena.trials.sandbox import Sandbox
@@ -60,7 +60,8 @@ class Plan:
 class _Bench:
     """What every trial of one run shares: the sandbox, the file store, the time limit
     that replaces each task's own (None: the task's), the places no trial may see, what
-    takes the signing key out of a log, the run's folder and the signal to stop."""
+    takes the signing key out of a log, the run's folder, the signal to stop, the tasks'
+    code checked out once, and what each test command is shown (by its program)."""
 
     sandbox: Sandbox
     store: FileStore
@@ -69,6 +70,8 @@ class _Bench:
     hide_key: Callable[[str], str]
     folder: Path
     stopping: threading.Event
+    shared: shared_code.SharedCode | None = None
+    views: dict[tuple[Any, ...], view.View | view.Unsafe] = field(default_factory=dict)
 
 
 @dataclass
@@ -169,20 +172,26 @@ def run(
     root = trial_root.base()
     summary.leftovers = trial_root.remove_leftovers(root)
     started = time.monotonic()
+    # The trials of one task's code side by side: its shared checkout lives while they run.
+    jobs = sorted(planned.jobs, key=lambda job: shared_code.key_of(job.task))
     with trial_root.run_folder(root) as folder, reaper.watching(folder.resolve()):
+        store = FileStore.beside(ledger)
         bench = _Bench(
             sandbox,
-            FileStore.beside(ledger),
+            store,
             timeout_s,
             protected.places(Path(ledger.path)),
             protected.key_hider(),
             folder,
             threading.Event(),
+            shared_code.SharedCode(
+                folder / "code", store, (job.task for job in jobs if job.output.text.strip())
+            ),
         )
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena-trial")
         try:
             futures: dict[Future[dict[str, Any]], Job] = {
-                pool.submit(_attempt, job, bench): job for job in planned.jobs
+                pool.submit(_attempt, job, bench): job for job in jobs
             }
             for future in as_completed(futures):
                 fields = future.result()
@@ -255,20 +264,7 @@ def _attempt_once(job: Job, bench: _Bench) -> dict[str, Any]:
         root = Path(made).resolve()
         command = workspace.resolved_command(task.test_command)
         try:
-            seen = (
-                view.view_for(
-                    command,
-                    python=(
-                        workspace.python_program()
-                        if workspace.PYTHON_PLACEHOLDER in task.test_command
-                        else None
-                    ),
-                    read_only_paths=task.read_only_paths,
-                    protected=bench.protected,
-                )
-                if sandbox.confines
-                else None
-            )
+            seen = _view(command, task, bench) if sandbox.confines else None
         except view.Unsafe as exc:
             return _ended("errored", f"unsafe_path: {exc}", str(exc))
         try:
@@ -278,6 +274,7 @@ def _attempt_once(job: Job, bench: _Bench) -> dict[str, Any]:
                 bench.store,
                 root,
                 fuzzy=lambda place: _patch_fuzzily(place, sandbox, seen, bench.stopping),
+                shared=bench.shared,
             )
         except (CheckoutFailed, LedgerError, OSError) as exc:
             return _ended("errored", f"harness: {exc}", str(exc))
@@ -324,6 +321,31 @@ def _attempt_once(job: Job, bench: _Bench) -> dict[str, Any]:
         "log_hash": finished.log_hash,
         "applied_with": prepared,
     }
+
+
+def _view(command: tuple[str, ...], task: Task, bench: _Bench) -> view.View:
+    """What ``command`` is shown, worked out once per run for each program (what a
+    command sees depends only on its program, the interpreter ``{python}`` stands for and
+    ``read_only_paths``). Raises view.Unsafe."""
+    python = (
+        workspace.python_program() if workspace.PYTHON_PLACEHOLDER in task.test_command else None
+    )
+    key = (command[0], python, task.read_only_paths)
+    seen = bench.views.get(key)
+    if seen is None:
+        try:
+            seen = view.view_for(
+                command,
+                python=python,
+                read_only_paths=task.read_only_paths,
+                protected=bench.protected,
+            )
+        except view.Unsafe as exc:
+            seen = exc
+        bench.views[key] = seen
+    if isinstance(seen, view.Unsafe):
+        raise seen
+    return seen
 
 
 def _patch_fuzzily(

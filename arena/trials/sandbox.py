@@ -33,15 +33,15 @@ from arena.trials.view import View, system_view
 TRIAL_FOLDER = Path("/tmp/arena-trial")
 CHECKOUT_SOURCE = Path("/arena/checkout")
 
-# Run first inside bubblewrap: copy the checkout into the private filesystem, set the
-# memory and process limits, run the command in ``workdir`` and, on the report
-# descriptor, say how full the disks were when it ended (a command that failed on a full
-# disk is a resource limit, not a failed test). Arguments: memory in KiB, processes,
-# report descriptor, workdir, then the command.
+# Run first inside bubblewrap: copy the checkout into the private filesystem (bubblewrap
+# made its tmp and home folders), set the memory and process limits, run the command in
+# ``workdir`` and, when it failed, say on the report descriptor how full the disks were
+# (a command that failed on a full disk is a resource limit, not a failed test; the
+# disks of one that passed are not asked, which saves a process). Arguments: memory in
+# KiB, processes, report descriptor, workdir, then the command.
 BWRAP_START = f"""mem=$1 procs=$2 report=$3 workdir=$4; shift 4
 room() {{ stat -f -c '%b %a %S' {" ".join(DISKS)} >"/proc/self/fd/$report" 2>/dev/null; }}
 if [ -d {CHECKOUT_SOURCE} ]; then
-    mkdir -p {TRIAL_FOLDER}/tmp {TRIAL_FOLDER}/home
     if ! cp -a {CHECKOUT_SOURCE} {TRIAL_FOLDER}/repo 2>/dev/null; then
         echo "arena: the checkout does not fit in the trial's disk" >&2; room; exit 125
     fi
@@ -52,7 +52,7 @@ cd "{TRIAL_FOLDER}/$workdir" || exit 125
 unset OLDPWD PWD
 "$@"
 status=$?
-room
+[ "$status" = 0 ] || room
 exit $status
 """
 
@@ -124,7 +124,10 @@ class Sandbox:
             place = (
                 ["--bind", str(root), str(TRIAL_FOLDER)]
                 if in_place
-                else ["--ro-bind", str(root / "repo"), str(CHECKOUT_SOURCE)]
+                else [
+                    *("--dir", str(TRIAL_FOLDER / "tmp"), "--dir", str(TRIAL_FOLDER / "home")),
+                    *("--ro-bind", str(root / "repo"), str(CHECKOUT_SOURCE)),
+                ]
             )
             report = "-" if report_fd is None else str(report_fd)
             start = ["/bin/sh", "-c", BWRAP_START, "arena-trial", memory]

@@ -18,6 +18,7 @@ from arena.ledger.file_store import FileStore
 from arena.records import AppliedWith
 from arena.tasks import Task
 from arena.trials import checkout, safe_git, view
+from arena.trials.shared_code import SharedCode
 
 # An argument of a test command that is exactly this stands for python_program().
 PYTHON_PLACEHOLDER = "{python}"
@@ -43,25 +44,35 @@ class Refused:
 
 
 def prepare(
-    task: Task, diff: str, store: FileStore, root: Path, *, fuzzy: Fuzzy
+    task: Task,
+    diff: str,
+    store: FileStore,
+    root: Path,
+    *,
+    fuzzy: Fuzzy,
+    shared: SharedCode | None = None,
 ) -> Refused | AppliedWith:
     """Fill ``root`` for one trial: how the output's diff was applied, or a Refused when
     the diff is the problem. A diff ``git apply`` refuses goes to ``fuzzy`` (``patch
-    --fuzz``, run in the sandbox), as SWE-bench's harness does.
+    --fuzz``, run in the sandbox), as SWE-bench's harness does. With ``shared``, the
+    task's code comes from the run's shared checkouts (hard links to them).
 
     Raises ``checkout.CheckoutFailed`` (or the file store's LedgerError) when the task's
     code or hidden tests cannot be had: the harness's problem, not the output's.
     """
+    # An empty diff fails whatever the code: no checkout for it.
+    if not diff.strip():
+        return Refused(EMPTY_PATCH, "the output holds no diff")
     repo = root / "repo"
     for folder in (repo, root / "tmp", root / "home"):
         folder.mkdir()
-    kind = task.repo["kind"]
-    if kind == "git":
+    linked = False
+    if shared is not None:
+        linked = shared.fill(task, repo, root)
+    elif task.repo["kind"] == "git":
         checkout.checkout_git(Path(task.repo["path"]), task.repo["base_commit"], repo, root)
     else:
         checkout.extract_archive(store.get(task.repo["archive"]), repo, task.repo.get("root"))
-    if not diff.strip():
-        return Refused(EMPTY_PATCH, "the output holds no diff")
     patch = root / PATCH_FILE
     patch.write_text(diff if diff.endswith("\n") else diff + "\n", "utf-8")
     # Never look above the trial's folder for a repository to apply in.
@@ -77,6 +88,8 @@ def prepare(
             return Refused(
                 PATCH_DID_NOT_APPLY, refusal + "\n(patch is not installed: no fuzzy retry)"
             )
+        if linked:  # patch writes in a writable sandbox: no file shared with others
+            checkout.own_files(repo)
         fuzzed, log = fuzzy(root)
         if not fuzzed:
             return Refused(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -116,3 +117,23 @@ def test_a_process_that_leaves_the_group_does_not_hold_the_run(tmp_path, monkeyp
     os.kill(int((tmp_path / "daemon").read_text()), 9)
     assert finished.returncode == 0 and "left a daemon" in finished.log_tail
     assert time.monotonic() - began < 5
+
+
+def test_the_wait_ends_with_the_command_not_at_a_poll():
+    quick = subprocess.Popen([sys.executable, "-c", "pass"])
+    started = time.monotonic()
+    assert runner._exited_within(quick, 20.0)
+    assert time.monotonic() - started < 10
+    assert quick.wait() == 0
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    started = time.monotonic()
+    assert not runner._exited_within(sleeper, 0.3)
+    assert 0.3 <= time.monotonic() - started < 10
+    sleeper.kill()
+    sleeper.wait()
+
+
+def test_a_command_ending_within_its_limit_is_not_timed_out(tmp_path):
+    finished = run("print('ok')", tmp_path, limit=30.0)
+    assert (finished.returncode, finished.timed_out, finished.log_tail) == (0, False, "ok\n")
+    assert finished.duration_ms < 10_000
