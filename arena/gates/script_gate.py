@@ -22,6 +22,15 @@ def traditional_only() -> frozenset[str]:
     )
 
 
+# Results are frozen records: those with a fixed reason are made once, not per output.
+_NONE_FOUND = GateResult(GATE, True, "Script: no Traditional-only characters outside the prompt")
+
+
+@cache
+def _not_checked(language: str) -> GateResult:
+    return GateResult(GATE, True, f"Script: not checked for family language {language}")
+
+
 def script(output: Output, case: Case, family: Family) -> GateResult:
     """Fail when a Simplified-Chinese answer has Traditional-only characters its prompt lacks.
 
@@ -29,7 +38,7 @@ def script(output: Output, case: Case, family: Family) -> GateResult:
     so they are not judged. Characters the prompt itself uses may be quoted.
     """
     if not is_simplified_chinese(family.language):
-        return GateResult(GATE, True, f"Script: not checked for family language {family.language}")
+        return _not_checked(family.language)
     text = output.text
     suspects = (set(text) & traditional_only()) - set(case.prompt)
     if suspects and KANA.search(text):
@@ -37,7 +46,7 @@ def script(output: Output, case: Case, family: Family) -> GateResult:
         suspects &= set(judged)
         text = judged
     if not suspects:
-        return GateResult(GATE, True, "Script: no Traditional-only characters outside the prompt")
+        return _NONE_FOUND
     # Name them in order of appearance, so the reason points at the first drift.
     ordered = sorted(suspects, key=text.index)
     count = sum(text.count(char) for char in ordered)
