@@ -17,6 +17,13 @@ the pair, so it includes the vote's commit (synchronous=FULL), the scheduler, th
 presentation's commit, rendering and painting. Between votes the event loop runs
 until the idle-time rendering of the likely next pair is done, as it would while
 the rater reads. Target: p95 <= 50 ms.
+
+Beside each key, the floor: what no key can do without, one durable commit (one row
+of a vote's size into a scratch ledger-like file beside it: WAL, synchronous=FULL)
+and the pair on screen shown again from the render cache and repainted; measured
+right after each key, so the machine's pace falls on both alike. Target at 100,000
+past votes: key p50 <= 1.3 x the floor's p50. Head-file writes are counted and
+timed wherever they happen (in the key, or after the paint while the rater reads).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import argparse
 import math
 import os
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -39,7 +47,7 @@ from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
 from arena.intake.outputs import FamilySettings, import_file  # noqa: E402
-from arena.ledger import Ledger  # noqa: E402
+from arena.ledger import Ledger, heads  # noqa: E402
 from benchmarks import large_family  # noqa: E402
 from tests.conftest import native_line  # noqa: E402
 
@@ -118,6 +126,50 @@ def build(path: Path, cases: int, diff_lines: int) -> None:
         )
 
 
+class Floor:
+    """One durable commit of a vote-sized row into a scratch file, then the pair on screen
+    shown again from the render cache and repainted: the least a key can cost."""
+
+    def __init__(self, folder: Path) -> None:
+        self.conn = sqlite3.connect(str(folder / "floor.sqlite"), isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = FULL")
+        self.conn.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, body TEXT)")
+        self.body = "x" * 600  # about a vote row with its hashes
+        self.timings: dict[str, list[float]] = {}
+
+    def once(self, window, family: str) -> None:
+        view = window.rating.pair_view
+        start = time.perf_counter()
+        self.conn.execute("BEGIN")
+        self.conn.execute("INSERT INTO rows (body) VALUES (?)", [self.body])
+        self.conn.execute("COMMIT")
+        view.show_pair(view.pair)
+        view.repaint()
+        self.timings.setdefault(family, []).append((time.perf_counter() - start) * 1000)
+
+
+class HeadWrites:
+    """Every head-file write, counted and timed (``heads.write``), wherever it happens."""
+
+    def __init__(self) -> None:
+        self.timings: list[float] = []
+        self._write = heads.write
+
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return self._write(*args, **kwargs)
+            finally:
+                self.timings.append((time.perf_counter() - start) * 1000)
+
+        heads.write = timed
+
+
+FLOOR: Floor | None = None
+HEADS = HeadWrites()
+
+
 def measure(window, app, family: str, votes: int, *, say_open: bool = False) -> list[float]:
     started = time.perf_counter()
     assert window.open_family(family), window.ops.last_error
@@ -140,6 +192,12 @@ def measure(window, app, family: str, votes: int, *, say_open: bool = False) -> 
         timings.append((time.perf_counter() - start) * 1000)
         if window.ops.last_error:
             raise SystemExit(window.ops.last_error)
+        if FLOOR is not None:
+            app.processEvents()
+            while window.cache.busy():
+                app.processEvents()
+            if window.rating.current_pair() is not None:
+                FLOOR.once(window, family)
     window.escape()
     return timings
 
@@ -172,10 +230,23 @@ def measure_large(window, app, folder: Path, sizes: list[int], votes: int) -> No
             flush=True,
         )
     timings: dict[int, list[float]] = {size: [] for size in sizes}
+    writes_before, keys = len(HEADS.timings), 0
     for turn in range(TURNS):
         for size, family in families.items():
             timings[size] += measure(window, app, family, votes // TURNS, say_open=turn == 0)
+    keys = sum(len(t) for t in timings.values())
     figures = [report(f"large, {size} past", timings[size]) for size in sizes]
+    if FLOOR is not None:
+        for size, family in families.items():
+            p50, _ = report(f"floor, {size} past", FLOOR.timings.get(family, []))
+            key_p50 = statistics.median(timings[size])
+            print(f"{f'key/floor, {size}':>20}: p50 ×{key_p50 / p50:.2f}  (target <= 1.3)")
+    written = HEADS.timings[writes_before:]
+    if written:
+        print(
+            f"{'head-file writes':>20}: {len(written)} for {keys} keys  "
+            f"p50 {statistics.median(written):.1f} ms each (in the key or after its paint)"
+        )
     if len(figures) > 1:
         (p50_low, p95_low), (p50_high, p95_high) = figures[0], figures[-1]
         print(
@@ -197,6 +268,7 @@ def main() -> None:
         help="past votes of each large family, comma-separated; empty: no large family",
     )
     parser.add_argument("--large-votes", type=int, default=400, help="votes on each")
+    parser.add_argument("--no-floor", action="store_true", help="keys alone, no floor beside")
     args = parser.parse_args()
     sizes = [int(n) for n in args.large.split(",") if n.strip()]
 
@@ -218,8 +290,14 @@ def main() -> None:
         if args.no_prefetch:
             window.cache.prefetch = lambda *a, **k: None
         assert window.open_ledger(ledger)
+        if not args.no_floor:
+            global FLOOR
+            FLOOR = Floor(Path(folder))
         for family in ("prose", "diffs") if args.votes else ():
-            report(family, measure(window, app, family, args.votes))
+            key_p50, _ = report(family, measure(window, app, family, args.votes))
+            if FLOOR is not None:
+                p50, _ = report(f"floor, {family}", FLOOR.timings.get(family, []))
+                print(f"{f'key/floor, {family}':>20}: p50 ×{key_p50 / p50:.2f}")
         if sizes:
             measure_large(window, app, Path(folder), sizes, args.large_votes)
         window.close()
