@@ -5,6 +5,13 @@ system is better), ``0`` (a tie) or ``+1`` (the second is better): an ordered sc
 Krippendorff's α is the ordinal one. Every figure comes with a 95% percentile interval
 from one seeded bootstrap over items (each resample draws the items with replacement and
 recomputes every figure on the same draw).
+
+Every figure is a function of how many items of each kind a resample holds, the kind being
+what the figure reads of an item (the two answers of a pair: 9 kinds; an item's count of
+each answer, for α: a few dozen). So a resample is drawn by counts: drawing ``n`` items
+with replacement puts ``Multinomial(n, m_j / n)`` of them in the kinds ``j`` of ``m_j``
+items, the same distribution as drawing each item, at the cost of the kinds, not of the
+items (no resamples × items matrix).
 """
 
 from __future__ import annotations
@@ -18,6 +25,10 @@ from numpy.typing import ArrayLike
 #: How many bootstrap resamples an interval is read from, unless told.
 RESAMPLES = 2000
 _ANSWERS = (-1, 0, 1)
+# Of each cell (first answer + 1) * 3 + (second answer + 1): the same answer; both decisive.
+_FIRST, _SECOND = np.divmod(np.arange(9), 3)
+_SAME_CELL = (_FIRST == _SECOND).astype(float)
+_DECISIVE_CELL = ((_FIRST != 1) & (_SECOND != 1)).astype(float)
 
 
 @dataclass(frozen=True)
@@ -79,14 +90,21 @@ def _answers_iv(values: ArrayLike, name: str) -> np.ndarray:
     return array.astype(int)
 
 
-def _weights(n: int, resamples: int, rng: np.random.Generator | int | None) -> np.ndarray:
-    """How many times each of ``n`` items is drawn in each resample: (resamples, n)."""
+def _by_kind(
+    kind: np.ndarray, resamples: int, rng: np.random.Generator | int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kinds met (sorted) and how many items of each a resample of the items holds:
+    (kinds, (resamples, kinds)), each resample drawing ``kind.size`` items with
+    replacement."""
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise ValueError("`resamples` must be a positive integer")
     generator = np.random.default_rng(rng)
+    kinds, sizes = np.unique(kind, return_counts=True, axis=0)
+    n = int(sizes.sum())
     if n == 0:
-        return np.zeros((resamples, 0))
-    return generator.multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(float)
+        return kinds, np.zeros((resamples, 0))
+    drawn = generator.multinomial(n, sizes / n, size=resamples)
+    return kinds, drawn.astype(float)
 
 
 def _estimate(value: float, draws: np.ndarray, count: int) -> Estimate:
@@ -134,20 +152,23 @@ def pair_agreement(
         raise ValueError("`first` and `second` must have the same length")
     same = (a == b).astype(float)
     decisive = ((a != 0) & (b != 0)).astype(float)
-    cells = np.zeros((a.size, 9))
-    cells[np.arange(a.size), (a + 1) * 3 + (b + 1)] = 1.0
-    weights = _weights(a.size, resamples, rng)
-    ones = np.ones(a.size)
+    cell = (a + 1) * 3 + (b + 1)
+    cells = np.bincount(cell, minlength=9).astype(float)
+    # The figures of a resample, from its count of each cell (the kinds).
+    kinds, weights = _by_kind(cell, resamples, rng)
+    table = weights @ np.eye(9)[kinds]
+    same_k, decisive_k = _SAME_CELL[kinds], _DECISIVE_CELL[kinds]
+    ones = weights.sum(axis=1)
     return PairAgreement(
         with_ties=_estimate(
-            float(_ratio(same.sum(), ones.sum())), _ratio(weights @ same, weights @ ones), a.size
+            float(_ratio(same.sum(), np.asarray(a.size))), _ratio(weights @ same_k, ones), a.size
         ),
         without_ties=_estimate(
             float(_ratio((same * decisive).sum(), decisive.sum())),
-            _ratio(weights @ (same * decisive), weights @ decisive),
+            _ratio(weights @ (same_k * decisive_k), weights @ decisive_k),
             int(decisive.sum()),
         ),
-        kappa=_estimate(float(_kappa(cells.sum(axis=0))[0]), _kappa(weights @ cells), a.size),
+        kappa=_estimate(float(_kappa(cells)[0]), _kappa(table), a.size),
     )
 
 
@@ -176,15 +197,20 @@ def position_bias(
     # Shown first: the first system in the first game (-1), the second in the swapped one (+1).
     for_first = (a == -1).astype(float) + (b == 1)
     decisive = (a != 0).astype(float) + (b != 0)
-    weights = _weights(a.size, resamples, rng)
-    ones = np.ones(a.size)
+    kinds, weights = _by_kind((a + 1) * 3 + (b + 1), resamples, rng)
+    first_a, first_b = kinds // 3 - 1, kinds % 3 - 1
+    same_k = (first_a == first_b).astype(float)
+    for_first_k = (first_a == -1).astype(float) + (first_b == 1)
+    decisive_k = (first_a != 0).astype(float) + (first_b != 0)
     return PositionResult(
         consistency=_estimate(
-            float(_ratio(same.sum(), ones.sum())), _ratio(weights @ same, weights @ ones), a.size
+            float(_ratio(same.sum(), np.asarray(a.size))),
+            _ratio(weights @ same_k, weights.sum(axis=1)),
+            a.size,
         ),
         first_preference=_estimate(
             float(_ratio(for_first.sum(), decisive.sum())),
-            _ratio(weights @ for_first, weights @ decisive),
+            _ratio(weights @ for_first_k, weights @ decisive_k),
             int(decisive.sum()),
         ),
     )
@@ -244,7 +270,10 @@ def krippendorff_alpha(
     # Each item's coincidences: ordered pairs of its answers from different judges.
     per_item = (counts[:, :, None] * counts[:, None, :]) - counts[:, :, None] * np.eye(k)
     per_item = (per_item / (m - 1)[:, None, None]).reshape(-1, k * k)
-    weights = _weights(len(per_item), resamples, rng)
+    # An item's coincidences are its count of each answer's: those counts are its kind.
+    kinds, weights = _by_kind(counts.astype(np.int64).reshape(-1, k), resamples, rng)
+    per_kind = kinds[:, :, None] * kinds[:, None, :] - kinds[:, :, None] * np.eye(k)
+    per_kind = (per_kind / (kinds.sum(axis=1) - 1)[:, None, None]).reshape(-1, k * k)
     value = float(_alpha(per_item.sum(axis=0), k)[0]) if k > 1 else math.nan
-    draws = _alpha(weights @ per_item, k) if k > 1 else np.full(resamples, math.nan)
+    draws = _alpha(weights @ per_kind, k) if k > 1 else np.full(resamples, math.nan)
     return _estimate(value, draws, len(per_item))

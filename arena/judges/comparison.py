@@ -126,26 +126,23 @@ def _board(
 
 
 def _length_bias(
-    verdicts: Sequence[JudgeVerdict],
-    family: Family,
-    index: dict[str, int],
-    cases: dict[str, int],
-    seed: int,
+    verdicts: Sequence[JudgeVerdict], votes: Any, family: Family, seed: int
 ) -> dict[str, Any]:
-    """The rater's estimator on the verdicts whose two outputs are known (one each)."""
-    known = []
-    for v in verdicts:
-        left = family.lengths.get((v.case_id, v.left_system))
-        right = family.lengths.get((v.case_id, v.right_system))
-        if left is not None and right is not None:
-            known.append((v, left, right))
-    if not known:
+    """The rater's estimator on the verdicts (``votes``, as comparisons) whose two outputs
+    are known (one each)."""
+    lengths = family.lengths
+    left = [lengths.get((v.case_id, v.left_system)) for v in verdicts]
+    right = [lengths.get((v.case_id, v.right_system)) for v in verdicts]
+    known = np.array([x is not None and y is not None for x, y in zip(left, right, strict=True)])
+    if not known.any():
         return figure(fit.Estimate(math.nan, math.nan, math.nan, 0))
     return figure(
         fit.length_bias_interval(
-            _votes([v for v, _, _ in known], index, cases),
-            [k[1] for k in known],
-            [k[2] for k in known],
+            fit.CaseComparisons.of(
+                votes.a[known], votes.b[known], votes.y[known], votes.case[known]
+            ),
+            np.array([x for x, k in zip(left, known, strict=True) if k], dtype=float),
+            np.array([x for x, k in zip(right, known, strict=True) if k], dtype=float),
             n_systems=len(family.systems),
             penalty=fit.DEFAULT_PENALTY,
             rng=np.random.default_rng([seed, LENGTH_STREAM]),
@@ -198,19 +195,14 @@ def _judge_row(
         "kappa": figure(agreement.kappa),
         "position_consistency": figure(position.consistency) if position else None,
         "first_position_preference": figure(position.first_preference) if position else None,
-        "length_bias": _length_bias(verdicts, boards.family, boards.index, boards.cases, seed),
+        "length_bias": _length_bias(verdicts, votes, boards.family, seed),
         "board": board,
         "board_tau": tau,
         "sources": list(summary.sources),
     }
     if summary.kind == "model":  # a person is a rater, not a predictor (docs/judges.md)
         row["worth"], row["worth_lam"] = judge_worth(
-            boards.rater_verdicts,
-            verdicts,
-            boards.index,
-            boards.cases,
-            anchor=boards.anchor,
-            seed=seed,
+            boards.rater, votes, len(boards.family.systems), anchor=boards.anchor, seed=seed
         )
     return row, anchor
 
@@ -223,7 +215,6 @@ class _Boards:
     rater: Any  # the rater's votes, as fit.CaseComparisons
     anchor: int | None  # every board's where it has votes (``_anchor``)
     rater_board: list[dict[str, Any]]
-    rater_verdicts: Sequence[JudgeVerdict]
 
 
 def _fewest_decisive(*boards: list[dict[str, Any]]) -> int:
@@ -256,7 +247,9 @@ def judges_report(
     by_rater = judge_store.verdicts_by_rater(ledger, family)
     reference = reference_rater(by_rater, rater)
     if reference is None:
-        rater_votes = judge_store.rater_verdicts(ledger, family)
+        # One rater (or none): its votes are every vote, as ``judge_store.rater_verdicts``
+        # reads them again (only their judge's name differs, which no figure reads).
+        rater_votes = [v for votes in by_rater.values() for v in votes]
         return _unparsed(ledger, family, compare(rater_votes, judged, described, family, seed=seed))
     others = [
         (judge_store.JudgeSummary(name, RATER_KIND, len(votes), ()), votes)
@@ -321,7 +314,7 @@ def compare(
     on: dict[str, int | None] = {}  # each board shown: the anchor it is on
     if rater_verdicts:
         rater_board, on[RATER] = _board(rater_votes, described, anchor, seed)
-    boards = _Boards(described, index, cases, rater_votes, anchor, rater_board, rater_verdicts)
+    boards = _Boards(described, index, cases, rater_votes, anchor, rater_board)
     rows = []
     for s, v in judged:
         row, on[s.judge] = _judge_row(s, v, answers[s.judge], rater, boards, seed)
