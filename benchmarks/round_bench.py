@@ -18,9 +18,19 @@ removed outputs, an overruled verdict). For each size, in a child process each:
   on a fresh copy of the built ledger, and the child's peak memory;
 - a second close with nothing new since (it restates the first).
 
+Then, whole processes as a user runs them (CPU time, user + system, from the start of the
+interpreter to its exit, imports included; bytecode cached as an installed Arena has it):
+
+- process floor: a child that imports only what it needs (sqlite3, numpy, ``fitting``),
+  reads the floor's rows, turns the votes into comparisons and fits the board once;
+- process close: ``python -m arena round close`` on a fresh copy, and what it costs
+  beyond the process floor (startup, imports, checks, settling, summary, storing).
+
 Times are the best of two runs, the peak memory the worst.
 
 Targets (issue 16): close ≤ 2× the floor, peak ≤ 1 GB at 1M, second close ≤ 1.2×.
+Issue 49: the process close ≤ 2× the process floor at 10k and 100k, and under 1 s of CPU
+beyond it at 10k.
 """
 
 from __future__ import annotations
@@ -298,6 +308,74 @@ def _corrections(ledger: Ledger, state: family_state.FamilyState, rng: random.Ra
         )
 
 
+# The process floor's child: only sqlite3, numpy and fitting's fit are imported.
+PROCESS_FLOOR = """
+import sqlite3, sys
+sys.path.insert(0, sys.argv[3])
+import numpy as np
+from fitting.points import fit_points
+
+db = sqlite3.connect(sys.argv[1])
+family = sys.argv[2]
+for sql in {queries!r}:
+    rows = db.execute(sql, {{"f": family}}).fetchall()
+system = dict(db.execute("SELECT output_id, system_id FROM outputs WHERE family = ?", (family,)))
+votes = db.execute(
+    "SELECT left_output, right_output, choice FROM votes WHERE family = ? AND choice != 'skip'",
+    (family,),
+).fetchall()
+codes = {{s: i for i, s in enumerate(sorted(set(system.values())))}}
+a = np.fromiter((codes[system[v[0]]] for v in votes), np.intp, len(votes))
+b = np.fromiter((codes[system[v[1]]] for v in votes), np.intp, len(votes))
+y = np.fromiter(({{"left": 1.0, "right": 0.0}}.get(v[2], 0.5) for v in votes), float, len(votes))
+fit_points(a, b, y, n_systems=len(codes))
+"""
+
+
+def _process_env(folder: Path) -> dict[str, str]:
+    """The children's environment: bytecode cached (in ``folder``), as an installed Arena
+    runs; without it every run compiles Arena's 400 modules again (0.3 s here)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+    return env
+
+
+def _process_cpu(command: list[str], env: dict[str, str]) -> float:
+    """The CPU seconds (user + system) of ``command`` run to its end as a child."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def process_figures(path: Path, folder: Path) -> dict:
+    """The process floor and the process close on ``path``, best of ``REPEATS`` each."""
+    env = _process_env(folder)
+    floor_cmd = [
+        sys.executable,
+        "-c",
+        PROCESS_FLOOR.format(queries=FLOOR_QUERIES),
+        str(path),
+        FAMILY,
+        str(ROOT),
+    ]
+    trial = folder / "trial.sqlite"
+    close_cmd = [sys.executable, "-m", "arena", "--ledger", str(trial), "round", "close"]
+    close_cmd += ["--family", FAMILY]
+    # Warm-up, untimed: the bytecode of everything both import is written once.
+    _process_cpu([sys.executable, "-m", "arena", "--help"], env)
+    _process_cpu(floor_cmd, env)
+    floors, closes = [], []
+    for _ in range(REPEATS + 1):
+        floors.append(_process_cpu(floor_cmd, env))
+        _copy_to_disk(path, trial)
+        closes.append(_process_cpu(close_cmd, env))
+    trial.unlink()
+    # The first close wrote the bytecode of what it loads on use: left out.
+    return {"floor": min(floors), "close": min(closes[1:])}
+
+
 def floor(path: Path, queries: tuple[str, ...] = FLOOR_QUERIES) -> float:
     start = time.perf_counter()
     db = sqlite3.connect(path)
@@ -393,6 +471,7 @@ def measure(base: Path, folder: Path, n_votes: int) -> dict:
         again = _child("close", trial)
     trial.unlink()
     return {
+        **{f"process_{k}": v for k, v in process_figures(path, folder).items()},
         "votes": n_votes,
         "floor": floor_s,
         "narrow": narrow_s,
@@ -422,14 +501,24 @@ def main() -> None:
             f"{'votes':>9} {'floor s':>8} {'close s':>8} {'ratio':>6} {'peak MB':>8} "
             f"{'again s':>8} {'ratio':>6} {'narrow s':>8} {'ratio':>6}"
         )
+        results = []
         for n in sizes:
             r = measure(base, folder, n)
+            results.append(r)
             print(
                 f"{r['votes']:>9,} {r['floor']:>8.2f} {r['close']:>8.2f} "
                 f"{r['close'] / r['floor']:>6.2f} {r['peak_mb']:>8.0f} {r['again']:>8.2f} "
                 f"{r['again'] / r['floor']:>6.2f} {r['narrow']:>8.2f} "
                 f"{r['close'] / r['narrow']:>6.2f}",
                 flush=True,
+            )
+        print("\nwhole processes, CPU seconds (user + system)")
+        print(f"{'votes':>9} {'floor':>8} {'close':>8} {'ratio':>6} {'beyond':>8}")
+        for r in results:
+            floor_s, close_s = r["process_floor"], r["process_close"]
+            print(
+                f"{r['votes']:>9,} {floor_s:>8.2f} {close_s:>8.2f} "
+                f"{close_s / floor_s:>6.2f} {close_s - floor_s:>8.2f}"
             )
 
 

@@ -6,7 +6,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -141,6 +141,12 @@ class Ledger:
         # commit they go into the head file (see heads.py).
         self.pending_heads: list[tuple[str, str, int, str]] = []
         self._heads: heads.Heads | None = None
+        # A head-file write held back (``heads_held``): the commits it covers are made
+        # and ``_heads`` holds them; ``write_heads`` (or the next write, or close) writes it.
+        self._holding = 0
+        self._heads_due = False
+        # ``_written_mark`` after this connection's last commit (None: none yet, or failed).
+        self._quiet: tuple[int, int] | None = None
         # How far each table's rows are sealed (seals.py), read at the first write; and
         # why the ledger is behind its head file (empty: it is not), read then too.
         self._sealed: dict[str, int] | None = None
@@ -266,6 +272,12 @@ class Ledger:
     @contextmanager
     def atomic(self) -> Iterator[None]:
         """One transaction: everything inside commits together, sealed, or not at all."""
+        if self._depth == 0 and self._heads_due:
+            # The head file follows each commit before the next one starts: never more
+            # than one commit behind. Should it fail now, this commit's write says so.
+            with suppress(HeadFileNotUpdated):
+                self.write_heads()
+        outermost = self._depth == 0 and not self.conn.in_transaction
         self._depth += 1
         sealed = None
         try:
@@ -278,14 +290,28 @@ class Ledger:
         except BaseException:
             if self._depth == 1:
                 # Re-read at the next write: the commit that moved them may not have happened.
-                self.pending_heads, self._sealed = [], None
+                self.pending_heads, self._sealed, self._quiet = [], None, None
             raise
         finally:
             self._depth -= 1
+        if outermost and not self.readonly:
+            self._quiet = self._written_mark()
         if self._depth == 0 and (self.pending_heads or sealed is not None):
             self._record_heads(sealed)
 
+    def _written_mark(self) -> tuple[int, int]:
+        """What changes when anyone adds a row: another connection's commit moves
+        ``data_version``, a statement of this one moves ``total_changes``."""
+        version, changes = self.conn.execute(
+            "SELECT data_version, total_changes() FROM pragma_data_version"
+        ).fetchone()
+        return int(version), int(changes)
+
     def _refuse_unsealed(self) -> None:
+        if self._sealed is not None and self._quiet == self._written_mark():
+            # Nothing was written since this connection's own last commit, which sealed
+            # all it added: no row can be past the seals (a key saves a read of every table).
+            return
         if self._sealed is None:
             self._sealed = seals.marks(self.conn)
         found = seals.unsealed(self.conn, self._sealed)
@@ -324,8 +350,36 @@ class Ledger:
             self._heads.setdefault(table, {})[family] = {"seq": seq, "hash": digest}
         if sealed is not None:
             self._heads[heads.COMMITS] = {heads.LEDGER: {"seq": sealed.seq, "hash": sealed.hash}}
+        self._heads_due = True
+        if not self._holding:
+            self.write_heads()
+
+    @contextmanager
+    def heads_held(self) -> Iterator[None]:
+        """Inside, a commit's head-file write waits for ``write_heads``: the window writes
+        it once the next pair is painted, so a key costs one durable commit before the
+        pair shows, and the head file (synced, as ever) follows while the rater reads.
+        The head file may lag the ledger, never lead it (heads.py): a crash before the
+        write leaves it one commit behind, as a crash between a commit and its head-file
+        write always could. The next write, ``beside`` and ``close`` write it first."""
+        self._holding += 1
+        try:
+            yield
+        finally:
+            self._holding -= 1
+
+    def write_heads(self) -> None:
+        """Write the head file a held commit left due (nothing when none is)."""
+        if not self._heads_due or self.path == MEMORY:
+            self._heads_due = False
+            return
+        if self._heads is None:  # ``beside`` dropped them: the ledger's committed state
+            if self.conn.in_transaction:
+                return  # rows not committed must not reach the head file: later
+            self._heads = heads.current(self.conn)
         try:
             heads.write(self.path, self._heads)
+            self._heads_due = False
         except OSError as exc:
             # The transaction is committed: say so, so nobody records it a second time.
             raise HeadFileNotUpdated(
@@ -344,6 +398,8 @@ class Ledger:
         other moved them."""
         if self.path == MEMORY or self.readonly:
             raise LedgerError(f"{self.path}: only a ledger file open for writing has two writers")
+        with suppress(HeadFileNotUpdated):  # the other writer's head file follows ours
+            self.write_heads()
         conn = sqlite3.connect(self.path)
         try:
             _apply_pragmas(conn, readonly=False)
@@ -371,6 +427,7 @@ class Ledger:
             sealed = seals.seal(self.conn, self._sealed, kind="accepted_loss", note=note)
         assert sealed is not None  # an accepted_loss commit is written even with no rows
         self._behind, self._heads, self.pending_heads = [], None, []
+        self._heads_due = False
         self._record_heads(sealed)
         return sealed
 
@@ -395,6 +452,10 @@ class Ledger:
         return self.conn.execute(f"PRAGMA {name}").fetchone()[0]
 
     def close(self) -> None:
+        if self._heads_due and not self.conn.in_transaction:
+            # Not written now, the head file stays one commit behind: allowed (heads.py).
+            with suppress(HeadFileNotUpdated):
+                self.write_heads()
         self.conn.close()
         if self._lock is not None:
             _unlock(self._inode_lock, self._lock)

@@ -8,6 +8,9 @@ extends a chain, the ledger writes ``<ledger>.heads.json`` beside it, and
 
 The file is written after the commit, so it may lag the database (a crash
 in between), never lead it: a database ahead of its head file is fine. The
+window holds a vote key's write until the next pair is painted
+(``Ledger.heads_held``), and any later write writes it first: it lags by one
+commit at most, for that long (docs/reliability.md, "One durable commit a key"). The
 new version is synced before it replaces the old one, so a power cut leaves
 the old or the new file, never an empty one: an unreadable head file is a
 problem `arena check` reports.

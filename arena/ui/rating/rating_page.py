@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction
@@ -30,6 +31,7 @@ from arena.ui.rating.pair_view import PairView
 from arena.ui.rating.render_cache import RenderCache
 from arena.ui.theme import Theme
 
+Result = TypeVar("Result")
 IDLE_SECONDS = 15 * 60
 VOTE_BUTTONS = (
     ("left", "Left is better"),
@@ -296,6 +298,9 @@ class RatingPage(QWidget):
         self.after_paint.request()
 
     def _after_paint(self) -> None:
+        if self.ledger is not None:
+            # The key's head-file write, held until the pair was on screen (``_key``).
+            self.ops.run(Changes(), self.ledger.write_heads)
         session = self.session
         if session is None:
             return
@@ -332,10 +337,22 @@ class RatingPage(QWidget):
             return None
         return session
 
+    def _key(self, op: Callable[[], Result]) -> Callable[[], Result]:
+        """``op`` with its commit's head-file write held until the next pair is painted
+        (``_after_paint``): before the pair shows, a key costs its one durable commit."""
+        ledger = self.ledger
+        assert ledger is not None
+
+        def held() -> Result:
+            with ledger.heads_held():
+                return op()
+
+        return held
+
     def vote(self, choice: Choice) -> None:
         session = self._ready()
         if session is not None:
-            self.ops.run(self._own, lambda: session.vote(choice), self._voted)
+            self.ops.run(self._own, self._key(lambda: session.vote(choice)), self._voted)
 
     def skip(self) -> None:
         session = self._ready()
@@ -343,7 +360,7 @@ class RatingPage(QWidget):
             return
         comment = dialogs.ask_text(self, "Skip this pair", "Why skip? (optional)")
         if comment is not None:
-            self.ops.run(self._own, lambda: session.skip(comment), self._voted)
+            self.ops.run(self._own, self._key(lambda: session.skip(comment)), self._voted)
 
     def _voted(self, vote: Vote) -> None:
         if vote.choice != "skip":
@@ -373,7 +390,7 @@ class RatingPage(QWidget):
                 pair=again,
             )
 
-        self.ops.run(self._own, session.undo, undone)
+        self.ops.run(self._own, self._key(session.undo), undone)
 
     def flag(self) -> None:
         session = self._ready()

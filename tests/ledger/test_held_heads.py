@@ -1,0 +1,81 @@
+"""A key's head-file write held until its pair is painted, and the read of every table a
+key no longer makes: neither weakens what the head file and the seals catch."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from arena.errors import UnsealedRows
+from arena.ledger import chain, heads
+from arena.rating.session import RatingSession
+
+
+def newest_commit(path) -> int:
+    recorded = heads.read(str(path))
+    assert recorded is not None
+    return recorded[heads.COMMITS][heads.LEDGER]["seq"]
+
+
+def test_a_held_head_file_lags_one_commit_and_is_written_first_by_the_next(
+    small_family, ledger_path
+):
+    ledger = small_family
+    session = RatingSession(ledger, "small", seed=1)
+    session.current()
+    with ledger.heads_held():
+        session.vote("left")
+    # Held: one commit behind the ledger, never ahead of it, and nothing is wrong.
+    assert newest_commit(ledger_path) == ledger.head_digest().seq - 1
+    assert ledger.behind() == []
+    with ledger.heads_held():
+        session.vote("right")  # the head file of the key before is written first
+    assert newest_commit(ledger_path) == ledger.head_digest().seq - 1
+    ledger.write_heads()
+    assert newest_commit(ledger_path) == ledger.head_digest().seq
+    with ledger.heads_held():
+        session.skip()
+    newest = ledger.head_digest().seq
+    ledger.close()  # closing writes the one still due
+    assert newest_commit(ledger_path) == newest
+
+
+def test_without_holding_the_head_file_follows_each_commit(small_family, ledger_path):
+    session = RatingSession(small_family, "small", seed=1)
+    session.current()
+    session.vote("tie")
+    assert newest_commit(ledger_path) == small_family.head_digest().seq
+
+
+def _slip_a_presentation(conn: sqlite3.Connection) -> None:
+    conn.row_factory = sqlite3.Row
+    shown = dict(conn.execute("SELECT * FROM presentations ORDER BY seq DESC LIMIT 1").fetchone())
+    forged = {**shown, "presentation_id": "f" * 32, "prev_hash": shown["hash"]}
+    del forged["seq"]
+    forged["hash"] = chain.row_hash(shown["hash"], forged)
+    conn.execute(
+        f"INSERT INTO presentations ({', '.join(forged)}) VALUES ({', '.join('?' * len(forged))})",
+        list(forged.values()),
+    )
+    conn.row_factory = None
+
+
+def test_a_row_slipped_in_by_another_connection_between_keys_is_refused(small_family, ledger_path):
+    session = RatingSession(small_family, "small", seed=1)
+    session.current()
+    session.vote("left")  # this connection has written: its next write may skip the read
+    other = sqlite3.connect(ledger_path, isolation_level=None)
+    _slip_a_presentation(other)
+    other.close()
+    with pytest.raises(UnsealedRows, match="presentations"):
+        session.vote("right")
+
+
+def test_a_row_slipped_in_on_the_writers_own_connection_is_refused(small_family):
+    session = RatingSession(small_family, "small", seed=1)
+    session.current()
+    session.vote("left")
+    _slip_a_presentation(small_family.conn)  # outside any transaction of Arena's
+    with pytest.raises(UnsealedRows, match="presentations"):
+        session.vote("right")
