@@ -102,3 +102,18 @@ def test_round_close_loads_no_scipy_stats(families: Path) -> None:
     )
     assert {"fitting.split_half", "fitting.agreement"} <= loaded  # the summary was worked out
     assert [m for m in _scipy(loaded) if m.startswith("scipy.stats")] == []
+
+
+def test_verify_loads_neither_the_gates_nor_scipy_stats(families: Path, tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle"
+    subprocess.run(
+        [sys.executable, "-m", "arena", "--ledger", str(families), "export"]
+        + ["--family", "cover", "--out", str(bundle)],
+        capture_output=True,
+        check=True,
+    )
+    loaded = _loaded("verify", str(bundle))
+    assert "fitting.points" in loaded  # the board was refitted
+    gates = sorted(m for m in loaded if m.startswith(("arena.gates", "markdown_it", "pygments")))
+    assert gates == []
+    assert [m for m in _scipy(loaded) if m.startswith("scipy.stats")] == []

@@ -46,7 +46,6 @@ from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, chain, draws, judge_store, run_store, soundness, verdicts
 from arena.ledger import round_store as stored_rounds
 from arena.records import Output
-from arena.rounds.closing import find_round
 from arena.rounds.model import Round
 
 # A bundle's files are named like these: no folders, no "..", nothing hidden.
@@ -123,6 +122,9 @@ def bundle_files(
     ledger: Ledger, round_id: str | None, family: str | None, key: Ed25519PrivateKey
 ) -> tuple[Round, dict[str, bytes]]:
     """The round and the bytes of every file of its bundle, the manifest signed with ``key``."""
+    # Loaded on use: verify reads this module's names, and needs no closing (nor gates).
+    from arena.rounds.closing import find_round
+
     found = find_round(ledger, round_id, family)
     if found is None:
         raise BadInput("no such round; close one with `arena round close`", field="round")

@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from arena.ledger import Ledger
-from arena.rating.flags import flags_of
 from arena.records import Event
 
 
 def flag_rows(ledger: Ledger, family: str, event_rows: list[dict[str, Any]]) -> list[dict]:
     """The flags among a family's events chain (up to a round's close), one row each."""
+    # Loaded on use: the rating side (and through it the gates) is export's, not verify's.
+    from arena.rating.flags import flags_of
+
     return [f.as_json() for f in flags_of(ledger, family, [Event.from_row(r) for r in event_rows])]
 
 
