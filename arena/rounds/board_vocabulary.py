@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.graded.board_rows import failure_count, interval_text
 from arena.rounds.model import BoardRow
 from arena.rounds.settings_record import AXIS_SPAN
 from arena.rounds.system_columns import cost_text
@@ -188,6 +187,16 @@ LATENCY = Column(
     _latency,
     family_wide=True,
 )
+
+
+def _interval_text(ci: Sequence[float] | None) -> str:
+    # The graded side (its suites and graders) is loaded by a graded board's cells only:
+    # a votes round's close and `arena status` go without.
+    from arena.graded.board_rows import interval_text
+
+    return interval_text(ci)
+
+
 HEADLINE = Column(
     "headline",
     "Score",
@@ -200,7 +209,7 @@ CI95 = Column(
     "Seeded stratified bootstrap interval of the score: tasks resampled within their "
     "categories, each with its weight, smoothed, rescaled and t-calibrated for suites "
     "of a few tasks (docs/graded.md).",
-    interval_text,
+    _interval_text,
 )
 GRADED_RANK = Column(
     "rank",
@@ -220,6 +229,8 @@ COVERAGE = Column(
 
 
 def _failures(row: BoardRow) -> str | None:
+    from arena.graded.board_rows import failure_count
+
     count = failure_count(row.to_json())
     return None if count is None else str(count)
 
