@@ -150,13 +150,21 @@ class Log:
         self.events.append(("ack", kind, ident))
 
 
-def _role(filename: str) -> str | None:
+def _role(filename: str, flags: int | None = None) -> str | None:
+    """What a file is to the crash images: the database, its WAL or its rollback journal;
+    None for the rest (shared memory, rebuilt from the WAL after a crash; a statement
+    journal or a temporary table, gone after a crash, which would otherwise be taken for
+    the database: a trigger's statement journal wrote over page 1 of the images)."""
+    if flags is not None and not flags & (
+        apsw.SQLITE_OPEN_MAIN_DB | apsw.SQLITE_OPEN_WAL | apsw.SQLITE_OPEN_MAIN_JOURNAL
+    ):
+        return None
     if filename.endswith("-wal"):
         return "wal"
     if filename.endswith("-journal"):
         return "journal"
     if filename.endswith("-shm"):
-        return None  # shared memory: never durable, rebuilt from the WAL after a crash
+        return None
     return "db"
 
 
@@ -164,7 +172,7 @@ class _File(apsw.VFSFile):
     def __init__(self, log: Log, name: Any, flags: list[int]) -> None:
         super().__init__("", name, flags)
         filename = name.filename() if hasattr(name, "filename") else str(name)
-        self.role = _role(filename)
+        self.role = _role(filename, flags[0])
         self.log = log
 
     def xWrite(self, data: bytes, offset: int) -> None:
