@@ -42,6 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(needs --reason)",
     )
     p.add_argument("--reason", help="why the loss is accepted (with --accept-loss)")
+    p.add_argument(
+        "--recount",
+        action="store_true",
+        help="count the vote tallies (what status and a rating session read) again from "
+        "the votes and write them anew, then check",
+    )
     p.set_defaults(handler=cmd_check)
 
 
@@ -68,6 +74,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise BadInput("--accept-loss and --reason go together", field="--reason")
     if args.accept_loss:
         return _accept_loss(args)
+    if args.recount:
+        from arena.ledger import summaries
+
+        with open_ledger(args) as ledger:
+            summaries.write_tallies_anew(ledger)
     digests, problems = _bundle_digests(args.bundle)
     with open_ledger(args, readonly=True) as ledger:
         problems = check(ledger, (*args.head, *digests)) + problems

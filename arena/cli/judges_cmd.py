@@ -335,7 +335,7 @@ def _reference(ledger: Ledger, args: argparse.Namespace) -> str:
     """Whose votes the others are compared with: ``--rater`` (any rater of the family, a
     colleague whose votes came in a bundle too: it names whose votes are read, not who
     votes here), else the one at the keyboard."""
-    from arena.ledger import catalog, voting
+    from arena.ledger import catalog, tallies
     from arena.rating import raters
 
     if args.rater is None:
@@ -343,7 +343,7 @@ def _reference(ledger: Ledger, args: argparse.Namespace) -> str:
     name = raters.checked(args.rater)
     if catalog.get_family(ledger, args.family) is None:
         raise catalog.no_such_family(ledger, args.family)
-    voted = [actor for actor in voting.votes_by_actor(ledger, args.family) if actor != "settler"]
+    voted = [actor for actor in tallies.votes_by_actor(ledger, args.family) if actor != "settler"]
     if name not in voted:
         raise BadInput(
             f"no votes by {name!r} in {args.family} (raters: {', '.join(voted) or 'none'})",

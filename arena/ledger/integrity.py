@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Collection
 
 from arena.canonical import sha256_hex
-from arena.ledger import chain, heads, seal_spans, seals
+from arena.ledger import chain, heads, seal_spans, seals, summaries
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import (
     APPEND_ONLY,
@@ -47,6 +47,7 @@ def check(ledger: Ledger, anchors: tuple[str, ...] = ()) -> list[str]:
         problems += _unbound_content(ledger)
         problems += _pairs_across_cases(ledger)
         problems += missing_guards(ledger)
+        problems += summaries.stale_tallies(ledger)
         problems += heads.behind(ledger.db, ledger.path)
         problems += [_not_held(ledger, digest) for digest in anchors if not _holds(ledger, digest)]
     except sqlite3.DatabaseError as exc:

@@ -30,13 +30,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0025,
     migrations_0026,
     migrations_0027,
+    migrations_0028,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 27
+SCHEMA_VERSION = 28
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -28,6 +28,7 @@ from arena.canonical import canonical_json, sha256_hex
 from arena.clock import now_iso
 from arena.errors import UnsealedRows
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
+from arena.ledger.migrations_0028 import TALLY_TABLES
 
 if TYPE_CHECKING:
     import sqlite3
@@ -42,7 +43,8 @@ TABLE = "commits"
 # A table without rowids is sealed with the parent rows added in the same commit:
 # table -> (parent table, the key they share, the order of its rows).
 CHILDREN = {"round_items": ("rounds", "round_id", "round_id, kind, seq")}
-_NOT_SEALED = {TABLE, "_sqlite_migrations"}
+# The tallies are counts kept in place, derived from sealed rows (``summaries``).
+_NOT_SEALED = {TABLE, "_sqlite_migrations", *TALLY_TABLES}
 HASHED = ("seq", "at", "kind", "note", "tables", "prev_hash")
 
 

@@ -35,13 +35,18 @@ class Steps:
         return register
 
     def names(self) -> list[str]:
-        return [name for name, _ in self._steps]
+        return [name for name, _ in self._ordered()]
+
+    def _ordered(self) -> list[tuple[str, Step]]:
+        # By name ("0028_..."), not by registration: a module that imports a later
+        # migration's constants registers it before ``schema`` imports the earlier ones.
+        return sorted(self._steps, key=lambda step: step[0])
 
     def as_set(self) -> Migrations:
         from arena.ledger.database import Migrations
 
         found = Migrations("arena")
-        for name, step in self._steps:
+        for name, step in self._ordered():
             found(name=name)(step)
         return found
 
@@ -53,7 +58,7 @@ def set_version(db: Database, version: int) -> None:
     db.execute(f"PRAGMA user_version = {int(version)}")
 
 
-def run_script(db: Database, script: str) -> None:
+def run_script(db: Database | sqlite3.Connection, script: str) -> None:
     """Run a script statement by statement inside the caller's transaction.
 
     ``sqlite3.executescript`` would COMMIT first and break the migration's

@@ -74,26 +74,39 @@ _IN_FORCE = (
 def voted_pairs(ledger: Ledger, family: str) -> tuple[int, int]:
     """How many votes in force ``family`` has (``voting.votes_in_force``: skips apart,
     repeats included), and on how many pairs (each once, whichever side each output was
-    shown on): counted by SQLite in one pass over the index of the votes by pair."""
-    votes, pairs = ledger.conn.execute(
-        "SELECT coalesce(sum(n), 0), count(*) FROM (SELECT count(*) AS n FROM votes "
-        f"WHERE {_IN_FORCE} GROUP BY {_FIRST}, {_SECOND})",
+    shown on): read from the tallies SQLite keeps vote by vote (migration 0028)."""
+    (votes,) = ledger.conn.execute(
+        "SELECT coalesce(sum(votes), 0) FROM vote_tallies WHERE family = ? AND choice != 'skip'",
         [family],
     ).fetchone()
-    return int(votes), int(pairs)
+    pairs = ledger.conn.execute(
+        "SELECT voted_pairs FROM family_tallies WHERE family = ?", [family]
+    ).fetchone()
+    return int(votes), 0 if pairs is None else int(pairs[0])
 
 
-def system_votes(ledger: Ledger, family: str) -> tuple[list[SystemId], list[SystemId], list[str]]:
-    """The left system, the right system and the choice of each vote in force in
-    ``family`` on a first showing (skips and repeats apart): what the scheduler's model
-    of the order counts (``arena.pairs.adaptive.OrderModel``)."""
+def votes_by_actor(ledger: Ledger, family: str) -> dict[str, int]:
+    """How many votes in force each actor has in ``family`` (skips apart, repeats
+    included), in the order the actors first voted (a first vote since retracted
+    included), from the tallies."""
     rows = ledger.conn.execute(
-        "SELECT (SELECT system_id FROM outputs WHERE output_id = left_output), "
-        "(SELECT system_id FROM outputs WHERE output_id = right_output), choice "
-        f"FROM votes WHERE {_IN_FORCE} AND repeat_of IS NULL",
+        "SELECT actor, sum(votes) FROM vote_tallies WHERE family = ? AND choice != 'skip' "
+        "GROUP BY actor HAVING sum(votes) > 0 ORDER BY min(first_seq)",
         [family],
     ).fetchall()
-    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+    return {actor: int(n) for actor, n in rows}
+
+
+def system_votes(ledger: Ledger, family: str) -> list[tuple[SystemId, SystemId, str, int]]:
+    """(left system, right system, choice, how many) of the votes in force in ``family`` on
+    a first showing (skips and repeats apart): what the scheduler's model of the order
+    counts (``arena.pairs.adaptive.OrderModel``), from the tallies."""
+    return ledger.conn.execute(
+        "SELECT left_system, right_system, choice, sum(votes) FROM vote_tallies "
+        "WHERE family = ? AND first_showing AND choice != 'skip' "
+        "GROUP BY left_system, right_system, choice HAVING sum(votes) > 0",
+        [family],
+    ).fetchall()
 
 
 def votes_on(

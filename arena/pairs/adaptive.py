@@ -96,13 +96,15 @@ class OrderModel:
         lefts: Sequence[SystemId],
         rights: Sequence[SystemId],
         choices: Sequence[str | None],
-        sign: int = 1,
+        times: Sequence[int] | int = 1,
     ) -> None:
-        """``count`` each of many votes at once (a history read when a session starts):
-        a win is one to the winner, a tie or "both bad" half to each, a skip nothing."""
+        """``count`` each of many votes at once (a history read when a session starts),
+        each ``times`` times (a tally's count; -1 uncounts): a win is one to the winner,
+        a tie or "both bad" half to each, a skip nothing."""
         i = np.array([self.at[s] for s in lefts], dtype=np.intp)
         j = np.array([self.at[s] for s in rights], dtype=np.intp)
         chose = np.array(choices, dtype=object)
+        n = np.broadcast_to(np.asarray(times, dtype=np.int64), i.shape)
         left, right = chose == "left", chose == "right"
         even = (chose == "tie") | (chose == "both_bad")
         # Halves and wholes add up exactly in any order: the same matrix as one by one.
@@ -112,10 +114,10 @@ class OrderModel:
             (i, j, even, 0.5),
             (j, i, even, 0.5),
         ):
-            np.add.at(self.wins, (won[where], lost[where]), share * sign)
-        np.add.at(self.even, (i[even], j[even]), sign)
-        np.add.at(self.even, (j[even], i[even]), sign)
-        self.votes += sign * int(left.sum() + right.sum() + even.sum())
+            np.add.at(self.wins, (won[where], lost[where]), share * n[where])
+        np.add.at(self.even, (i[even], j[even]), n[even])
+        np.add.at(self.even, (j[even], i[even]), n[even])
+        self.votes += int(n[left | right | even].sum())
 
     def _posterior(self) -> Any:  # a fitting.information.Posterior, loaded on use
         key = self.wins.tobytes()

@@ -101,7 +101,7 @@ def _counted_row(ledger: Ledger, family: Family) -> dict[str, Any]:
         "outputs": sum(plain.values()) + len(outputs.ids),
         "gate_failures": int(np.count_nonzero(outputs.failing)),
         "votes": votes,
-        "votes_by_rater": voting.votes_by_actor(ledger, name),
+        "votes_by_rater": tallies.votes_by_actor(ledger, name),
         "settled_pairs": settled,
         "pending_pairs": unvoted_pairs,
         "votes_to_settle": votes_to_settle(ledger, family, systems, unvoted_pairs),
@@ -137,10 +137,11 @@ def votes_to_settle(
     that look alike to the rater, more votes than the pairs left, or no pair left."""
     if family.kind not in VOTED_KINDS:
         return None
-    lefts, rights, choices = tallies.system_votes(ledger, family.name)
+    counted = tallies.system_votes(ledger, family.name)
+    lefts, rights, choices, times = zip(*counted, strict=True) if counted else ((),) * 4
     model = OrderModel({*systems, *lefts, *rights})
-    if lefts:
-        model.count_all(lefts, rights, choices)
+    if counted:
+        model.count_all(lefts, rights, choices, times)
     shown = Gauge().update(model.outlook(model.every_pair_voted(), pairs_left))
     return 0 if shown.kind == SETTLED else shown.votes
 
@@ -164,7 +165,7 @@ def full_status_row(ledger: Ledger, name: str) -> dict[str, Any]:
         "outputs": len(outputs),
         "gate_failures": sum(state.fails_gate(o.output_id) for o in outputs),
         "votes": len(votes),
-        "votes_by_rater": voting.votes_by_actor(ledger, family.name),
+        "votes_by_rater": tallies.votes_by_actor(ledger, family.name),
         "settled_pairs": len(settlement.settled),
         "pending_pairs": pending,
         "votes_to_settle": votes_to_settle(ledger, family, {o.system_id for o in outputs}, pending),

@@ -1,0 +1,64 @@
+"""The vote tallies checked against the votes, and written anew where they differ.
+
+SQLite keeps the tallies (migration 0028) in the transaction of each vote and
+retraction; nothing in Arena writes them otherwise. They can still differ from the
+votes if the file was edited by hand, or its triggers dropped: `arena check` counts
+them again from the votes, says which differ, and writes them anew. They are derived
+counts, so writing them anew loses nothing.
+"""
+
+from __future__ import annotations
+
+from arena.ledger.connection import Ledger
+from arena.ledger.migrations_0028 import TALLY_TABLES, TRIGGERS, fill
+from arena.ledger.steps import run_script
+
+_TRIGGERS = ("votes_tally", "retractions_tally")
+
+
+def stale_tallies(ledger: Ledger) -> list[str]:
+    """The tally tables whose rows are not what the votes count now (a dropped trigger
+    included), each named with how many of its rows differ; [] when all agree."""
+    conn = ledger.conn
+    present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    problems = [
+        f"the trigger {name} that keeps the vote tallies is missing; "
+        "`arena check --recount` puts it back"
+        for name in _TRIGGERS
+        if name not in present
+    ]
+    conn.execute("SAVEPOINT recount")
+    try:
+        # The same fill the migration ran, into empty tables of the same shape.
+        for table in TALLY_TABLES:
+            conn.execute(f"CREATE TEMP TABLE recount_{table} AS SELECT * FROM {table} LIMIT 0")
+        for statement in fill("temp.recount_"):
+            conn.execute(statement)
+        for table in TALLY_TABLES:
+            (differ,) = conn.execute(
+                f"SELECT count(*) FROM (SELECT * FROM (SELECT * FROM {table} EXCEPT "
+                f"SELECT * FROM temp.recount_{table}) UNION ALL SELECT * FROM (SELECT * "
+                f"FROM temp.recount_{table} EXCEPT SELECT * FROM {table}))"
+            ).fetchone()
+            if differ:
+                problems.append(
+                    f"{table}: does not match the votes it counts ({differ} rows differ); "
+                    "`arena check --recount` writes the tallies anew"
+                )
+    finally:
+        conn.execute("ROLLBACK TO recount")
+        conn.execute("RELEASE recount")
+    return problems
+
+
+def write_tallies_anew(ledger: Ledger) -> None:
+    """Count every tally again from the votes, and put back the triggers that keep them."""
+    conn = ledger.conn
+    with ledger.atomic():
+        for name in _TRIGGERS:
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+        for table in TALLY_TABLES:
+            conn.execute(f"DELETE FROM {table}")
+        for statement in fill():
+            conn.execute(statement)
+        run_script(conn, TRIGGERS)

@@ -1,0 +1,152 @@
+"""The vote tallies SQLite keeps vote by vote equal the votes counted from scratch, and
+`arena check` says when they do not (an edited file, a dropped trigger) and writes them anew."""
+
+import random
+import sqlite3
+
+import pytest
+
+from arena.cli import main as cli
+from arena.errors import BadInput
+from arena.ledger import Ledger, catalog, integrity, summaries, tallies, voting
+from arena.records import CHOICES
+from tests.votes_helpers import show_and_vote
+
+# The counts as they were read from every vote before the tallies (the reference).
+_IN_FORCE = "family = ? AND vote_id NOT IN (SELECT vote_id FROM retractions)"
+
+
+def _from_votes(ledger: Ledger, family: str) -> tuple:
+    db = ledger.conn
+    votes, pairs = db.execute(
+        "SELECT coalesce(sum(n), 0), count(*) FROM (SELECT count(*) AS n FROM votes "
+        f"WHERE {_IN_FORCE} AND choice != 'skip' "
+        "GROUP BY min(left_output, right_output), max(left_output, right_output))",
+        [family],
+    ).fetchone()
+    actors = db.execute(
+        f"SELECT actor, count(*) FROM votes WHERE {_IN_FORCE} AND choice != 'skip' "
+        "GROUP BY actor ORDER BY actor",
+        [family],
+    ).fetchall()
+    systems = db.execute(
+        "SELECT lo.system_id, ro.system_id, v.choice, count(*) FROM votes v "
+        "JOIN outputs lo ON lo.output_id = v.left_output "
+        "JOIN outputs ro ON ro.output_id = v.right_output "
+        f"WHERE v.{_IN_FORCE} AND v.repeat_of IS NULL AND v.choice != 'skip' "
+        "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+        [family],
+    ).fetchall()
+    raters = [
+        actor
+        for actor, _ in db.execute(
+            "SELECT actor, MIN(at) FROM (SELECT actor, started_at AS at FROM sessions "
+            "UNION ALL SELECT actor, voted_at FROM votes) WHERE actor != 'settler' "
+            "GROUP BY actor ORDER BY MIN(at), actor"
+        )
+    ]
+    return votes, pairs, actors, systems, raters
+
+
+def _from_tallies(ledger: Ledger, family: str) -> tuple:
+    votes, pairs = tallies.voted_pairs(ledger, family)
+    actors = sorted(tallies.votes_by_actor(ledger, family).items())
+    systems = sorted(tallies.system_votes(ledger, family))
+    return votes, pairs, actors, systems, voting.raters(ledger)
+
+
+def _random_history(ledger: Ledger, rng: random.Random, steps: int) -> None:
+    """Votes of every choice by two raters over several sessions, on the same pairs either
+    way round, repeats, retractions (some retracted twice over: refused) and re-votes."""
+    outputs = catalog.outputs(ledger, "small")
+    by_case: dict[str, list] = {}
+    for o in outputs:
+        by_case.setdefault(o.case_id, []).append(o)
+    sessions = [
+        voting.start_session(ledger, "small", seed=n, actor=actor)
+        for n, actor in enumerate(["ann", "bo", "ann"])
+    ]
+    cast = []
+    for _ in range(steps):
+        if cast and rng.random() < 0.25:
+            vote = rng.choice(cast)
+            try:
+                voting.retract(ledger, vote.vote_id)
+            except BadInput:  # already retracted: refused, nothing written
+                pass
+            continue
+        session = rng.choice(sessions)
+        left, right = rng.sample(by_case[rng.choice(sorted(by_case))], 2)
+        repeat = rng.choice(cast) if cast and rng.random() < 0.2 else None
+        if repeat is not None:
+            left, right = (
+                next(o for o in outputs if o.output_id == repeat.right_output),
+                next(o for o in outputs if o.output_id == repeat.left_output),
+            )
+        cast.append(
+            show_and_vote(ledger, session, left, right, rng.choice(CHOICES), repeat_of=repeat)
+        )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_tallies_count_what_the_votes_say(small_family, seed):
+    _random_history(small_family, random.Random(seed), 60)
+    assert _from_tallies(small_family, "small") == _from_votes(small_family, "small")
+    assert summaries.stale_tallies(small_family) == []
+
+
+def test_a_ledger_upgraded_from_before_the_tallies_has_them_counted(tmp_path, small_family):
+    _random_history(small_family, random.Random(9), 40)
+    expected = _from_votes(small_family, "small")
+    path = small_family.path
+    small_family.close()
+    conn = sqlite3.connect(path)
+    for name in ("votes_tally", "retractions_tally"):
+        conn.execute(f"DROP TRIGGER {name}")
+    for table in ("vote_tallies", "pair_tallies", "family_tallies"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = '0028_vote_tallies'")
+    conn.execute("PRAGMA user_version = 27")
+    conn.commit()
+    conn.close()
+    with Ledger.open(path) as upgraded:
+        assert _from_tallies(upgraded, "small") == expected
+        assert summaries.stale_tallies(upgraded) == []
+
+
+def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
+    _random_history(small_family, random.Random(3), 30)
+    expected = _from_votes(small_family, "small")
+    path = small_family.path
+    small_family.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE vote_tallies SET votes = votes + 5 WHERE rowid = 1")
+    conn.execute("DELETE FROM pair_tallies WHERE rowid = 2")
+    conn.execute("DROP TRIGGER votes_tally")
+    conn.commit()
+    conn.close()
+    with Ledger.open(path, readonly=True) as edited:
+        problems = integrity.check(edited)
+    assert any("vote_tallies: does not match" in p for p in problems), problems
+    assert any("pair_tallies: does not match" in p for p in problems), problems
+    assert any("votes_tally" in p and "missing" in p for p in problems), problems
+    assert cli.main(["--ledger", path, "check"]) != 0
+    capsys.readouterr()
+    assert cli.main(["--ledger", path, "check", "--recount"]) == 0
+    with Ledger.open(path) as mended:
+        assert integrity.check(mended) == []
+        assert _from_tallies(mended, "small") == expected
+        # The trigger is back: the next vote is counted.
+        _random_history(mended, random.Random(4), 10)
+        assert _from_tallies(mended, "small") == _from_votes(mended, "small")
+
+
+def test_a_failed_vote_leaves_the_tallies_as_they_were(small_family):
+    _random_history(small_family, random.Random(5), 20)
+    before = _from_tallies(small_family, "small")
+    outputs = catalog.outputs(small_family, "small")
+    session = voting.start_session(small_family, "small", seed=99)
+    with pytest.raises(RuntimeError), small_family.atomic():
+        show_and_vote(small_family, session, outputs[0], outputs[1], "left")
+        raise RuntimeError("the disk filled")
+    assert _from_tallies(small_family, "small") == before
