@@ -4,6 +4,7 @@
     python benchmarks/open_bench.py --repeats 9 --only status,window
     python benchmarks/open_bench.py --keep /tmp/ob     # keep the ledger there (and reuse it)
     python benchmarks/open_bench.py --profile window   # cProfile one run of a child
+    python benchmarks/open_bench.py --sizes            # the first pair at each family size
 
 The ledger (built once and kept, by default in the temporary folder) holds five
 families of 20 systems × 1,000 cases (100,000 outputs, imported through the real
@@ -28,6 +29,11 @@ warm-up, the median wall (and CPU) time from starting the child to its end:
   ``ui_app.run``; only its event loop is replaced, by one that ends at that paint;
 - the same without ``--family`` (as ``arena-gui`` opens a ledger): until the
   family list shows its counts.
+
+With ``--sizes``, a second ledger (built once and kept beside the first) holds a 20 ×
+1,000 family at 0, 10,000 and 100,000 past votes and a family of 100,000 outputs (20 ×
+5,000) with none; the window is opened on each until its first pair is painted (targets:
+≤ 2× the empty window at every size, and 100k votes / 0 votes ≤ 1.1).
 
 Each child runs with its own empty settings folder (no remembered geometry), and
 with its bytecode compiled once beforehand, as an installed Arena has it.
@@ -59,6 +65,14 @@ VOTES_PER_FAMILY = 20_000
 LEDGER = "open-bench.sqlite"
 # Bump when the built ledger changes, so a kept one is built again.
 VERSION = "1"
+# --sizes: each family's (systems, cases, past votes), in a ledger of their own.
+SIZES = {
+    "votes0": (SYSTEMS, CASES, 0),
+    "votes10k": (SYSTEMS, CASES, 10_000),
+    "votes100k": (SYSTEMS, CASES, 100_000),
+    "outputs100k": (SYSTEMS, 5 * CASES, 0),
+}
+SIZES_LEDGER = "open-bench-sizes.sqlite"
 
 BARE_PYTHON = "pass"
 # What every window child starts with: ``finish`` ends it at once (no teardown), writing
@@ -153,6 +167,71 @@ def build(path: Path) -> None:
                     events.add_event(ledger, family, "remove_output", output_id=o.output_id)
             print(f"{family}: built ({time.perf_counter() - started:.0f} s)", flush=True)
     path.with_suffix(".version").write_text(VERSION)
+
+
+def build_sizes(path: Path) -> None:
+    from arena.ledger import Ledger
+    from benchmarks import large_family
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder, Ledger.open(path) as ledger:
+        for family, (systems, cases, votes) in SIZES.items():
+            large_family.build(Path(folder), ledger, family, systems, cases)
+            if votes:
+                large_family.add_past_votes(ledger, family, votes, seed=1)
+            print(f"{family}: built ({time.perf_counter() - started:.0f} s)", flush=True)
+    path.with_suffix(".version").write_text(VERSION)
+
+
+def measure_sizes(folder: Path, repeats: int, rebuild: bool) -> None:
+    """The window on each family of ``SIZES`` until its first pair is painted, against
+    the empty window, in one rotation."""
+    from arena.ledger import Ledger
+
+    built = folder / SIZES_LEDGER
+    stamp = built.with_suffix(".version")
+    if rebuild or not stamp.exists() or stamp.read_text() != VERSION:
+        for leftover in folder.glob(SIZES_LEDGER + "*"):
+            leftover.unlink()
+        build_sizes(built)
+    upgraded, work = folder / "sizes-upgraded.sqlite", folder / "sizes-work.sqlite"
+    fresh_copy(built, upgraded)
+    Ledger.open(upgraded).close()
+    py = sys.executable
+    children = {"empty": Child([py, "-c", EMPTY_WINDOW])} | {
+        family: Child(
+            [py, "-c", WINDOW, "--ledger", str(work), "vote", "--family", family],
+            lambda: fresh_copy(upgraded, work),
+        )
+        for family in SIZES
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        env = _env(Path(scratch))
+        for child in children.values():
+            timed(child, env)  # warms the file cache and compiles the bytecode
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in children}
+        for _ in range(repeats):  # a rotation: load falls alike on each
+            for name, child in children.items():
+                runs[name].append(timed(child, env))
+    got = {
+        name: (statistics.median(w for w, _ in r), statistics.median(c for _, c in r))
+        for name, r in runs.items()
+    }
+    empty = got["empty"][0]
+    print(f"medians of {repeats} rotations, each run in a fresh process (wall, CPU):")
+    print(f"  {'empty QMainWindow':<38} {empty:6.3f} s  (CPU {got['empty'][1]:5.3f} s)")
+    for family, (systems, cases, votes) in SIZES.items():
+        wall, cpu = got[family]
+        label = f"first pair, {systems} × {cases:,}, {votes:,} votes"
+        verdict = "met" if wall <= 2 * empty else "NOT met"
+        print(
+            f"  {label:<38} {wall:6.3f} s  (CPU {cpu:5.3f} s)   ×{wall / empty:4.1f} empty "
+            f"window (CPU ×{cpu / got['empty'][1]:4.1f})   target ≤ 2×: {verdict}"
+        )
+    ratio = got["votes100k"][0] / got["votes0"][0]
+    cpu_ratio = got["votes100k"][1] / got["votes0"][1]
+    verdict = "met" if ratio <= 1.1 else "NOT met"
+    print(f"  100k votes / 0 votes: ×{ratio:.2f} (CPU ×{cpu_ratio:.2f})   target ≤ 1.1: {verdict}")
 
 
 def _env(scratch: Path) -> dict[str, str]:
@@ -252,12 +331,20 @@ def main() -> None:
         "--only",
         help="measure only these children (comma-separated: status,first,after-vote,window,list)",
     )
+    parser.add_argument(
+        "--sizes",
+        action="store_true",
+        help="the window's first pair on families of each size instead (its own ledger)",
+    )
     args = parser.parse_args()
     from arena.ledger import Ledger
     from arena.rating import status_cache
 
     folder = args.keep or Path(tempfile.gettempdir()) / "arena-open-bench"
     folder.mkdir(parents=True, exist_ok=True)
+    if args.sizes:
+        measure_sizes(folder, args.repeats, args.rebuild)
+        return
     built = folder / LEDGER
     stamp = built.with_suffix(".version")
     if args.rebuild or not stamp.exists() or stamp.read_text() != VERSION:
