@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import BadInput
-from arena.intake.readers import ParsedOutput
 from arena.ledger import Ledger, catalog
 from arena.records import KINDS, LANGUAGE_TAG, MIXED_HARNESS_CHOICES, PAIR_CHOICES, Family
+
+if TYPE_CHECKING:  # the readers load JSON Schema: not on the way to the window's first pair
+    from arena.intake.readers import ParsedOutput
 
 # How often and how far apart repeats come back (arena.pairs.scheduling.RepeatPolicy), and
 # how the next system pair is chosen (``pairs``, arena.pairs.adaptive): set by `arena family
