@@ -30,7 +30,7 @@ if TYPE_CHECKING:
         pair_agreement,
         position_bias,
     )
-    from .judge_board import CaseComparisons, board_tau, length_bias_interval
+    from .judge_board import CaseComparisons, board_tau, board_taus, length_bias_interval
     from .length_bias import LengthBiasResult, length_bias
     from .points import PointsResult, fit_points
     from .points_interval import PointsInterval, bootstrap_points
@@ -53,6 +53,7 @@ _MODULES = {
     "position_bias": "judge_agreement",
     "CaseComparisons": "judge_board",
     "board_tau": "judge_board",
+    "board_taus": "judge_board",
     "length_bias_interval": "judge_board",
     "LengthBiasResult": "length_bias",
     "length_bias": "length_bias",
@@ -86,6 +87,7 @@ __all__ = [
     "PredictionPoweredResult",
     "SplitHalfResult",
     "board_tau",
+    "board_taus",
     "bootstrap_macro_score",
     "bootstrap_points",
     "fit_points",

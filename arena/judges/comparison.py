@@ -157,8 +157,11 @@ def _judge_row(
     rater: Answers,
     boards: _Boards,
     seed: int,
+    votes: Any,
+    tau_found: Any,
 ) -> tuple[dict[str, Any], int | None]:
-    """The judge's row of the report, and the anchor its board is on."""
+    """The judge's row of the report (``votes``, its verdicts as comparisons; ``tau_found``,
+    τ between its board and the rater's), and the anchor its board is on."""
     shared = sorted(set(answers.by_item) & set(rater.by_item))
     agreement = fit.pair_agreement(
         [rater.by_item[i] for i in shared], [answers.by_item[i] for i in shared], rng=seed
@@ -171,17 +174,8 @@ def _judge_row(
         if both
         else None
     )
-    votes = _votes(verdicts, boards.index, boards.cases)
     board, anchor = _board(votes, boards.family, boards.anchor, seed)
-    tau = figure(
-        fit.board_tau(
-            boards.rater,
-            votes,
-            n_systems=len(boards.family.systems),
-            penalty=fit.DEFAULT_PENALTY,
-            rng=np.random.default_rng([seed, TAU_STREAM]),
-        )
-    )
+    tau = figure(tau_found)
     if _fewest_decisive(boards.rater_board, board) < TAU_MIN_DECISIVE:
         tau["low"] = tau["high"] = None
     row = {
@@ -315,9 +309,18 @@ def compare(
     if rater_verdicts:
         rater_board, on[RATER] = _board(rater_votes, described, anchor, seed)
     boards = _Boards(described, index, cases, rater_votes, anchor, rater_board)
+    votes = [_votes(v, index, cases) for _, v in judged]
+    # Each judge's τ from the seed's own stream, as if alone; the rater's refits made once.
+    taus = fit.board_taus(
+        rater_votes,
+        votes,
+        n_systems=len(described.systems),
+        penalty=fit.DEFAULT_PENALTY,
+        rng=[seed, TAU_STREAM],
+    )
     rows = []
-    for s, v in judged:
-        row, on[s.judge] = _judge_row(s, v, answers[s.judge], rater, boards, seed)
+    for (s, v), judge_votes, tau in zip(judged, votes, taus, strict=True):
+        row, on[s.judge] = _judge_row(s, v, answers[s.judge], rater, boards, seed, judge_votes, tau)
         rows.append(row)
     if chosen is not None:
         chosen["elsewhere"] = [

@@ -27,8 +27,8 @@ class Answers:
 
 
 def _key(verdict: JudgeVerdict) -> Item:
-    first, second = sorted((verdict.left_system, verdict.right_system))
-    return verdict.case_id, first, second
+    left, right = verdict.left_system, verdict.right_system
+    return (verdict.case_id, left, right) if left <= right else (verdict.case_id, right, left)
 
 
 def item_orders(rater: Iterable[JudgeVerdict]) -> dict[Item, Item]:

@@ -140,3 +140,25 @@ def test_no_resamples_by_items_matrix():
     votes, len_a, len_b = _length_votes(rng, 10, 50_000, 1000)
     # 200 resamples × 50,000 comparisons would be 80 MB a matrix, and several are needed.
     assert _peak_mb(lambda: length_bias_interval(votes, len_a, len_b, n_systems=10, rng=0)) < 80
+
+
+def test_board_taus_is_board_tau_for_each_judge():
+    """The rater's refits made once for judges over the same cases: each τ as alone."""
+    from fitting import board_tau, board_taus
+
+    rng = np.random.default_rng(9)
+    strengths = np.linspace(-1, 1, 5)
+
+    def votes(order, n):
+        a = rng.integers(0, 5, n)
+        b = (a + rng.integers(1, 5, n)) % 5
+        s = strengths[order]
+        y = (rng.random(n) < 1 / (1 + np.exp(s[b] - s[a]))).astype(float)
+        return CaseComparisons.of(a, b, y, rng.integers(0, 80, n))
+
+    rater = votes([0, 1, 2, 3, 4], 600)
+    judges = [votes([0, 2, 1, 3, 4], 500), votes([4, 3, 2, 1, 0], 500), votes([0, 1, 2, 3, 4], 40)]
+    together = board_taus(rater, judges, n_systems=5, rng=[3, 3], resamples=300)
+    alone = [board_tau(rater, j, n_systems=5, rng=[3, 3], resamples=300) for j in judges]
+    assert together == alone
+    assert together[0].low < together[0].high
