@@ -398,8 +398,9 @@ class Ledger:
         other moved them."""
         if self.path == MEMORY or self.readonly:
             raise LedgerError(f"{self.path}: only a ledger file open for writing has two writers")
-        with suppress(HeadFileNotUpdated):  # the other writer's head file follows ours
-            self.write_heads()
+        if self._heads is not None:  # made here: nothing to read on the caller's thread
+            with suppress(HeadFileNotUpdated):  # the other writer's head file follows ours
+                self.write_heads()
         conn = sqlite3.connect(self.path)
         try:
             _apply_pragmas(conn, readonly=False)

@@ -79,3 +79,30 @@ def test_a_row_slipped_in_on_the_writers_own_connection_is_refused(small_family)
     _slip_a_presentation(small_family.conn)  # outside any transaction of Arena's
     with pytest.raises(UnsealedRows, match="presentations"):
         session.vote("right")
+
+
+def test_a_long_operation_on_its_own_thread_writes_a_held_head_file_first(
+    small_family, ledger_path
+):
+    """``LedgerOps.run_long`` opens ``beside`` on a thread of its own: the held head file is
+    written before the other connection writes, and nothing is read on the wrong thread."""
+    import threading
+
+    session = RatingSession(small_family, "small", seed=1)
+    session.current()
+    with small_family.heads_held():
+        session.vote("left")
+    newest = small_family.head_digest().seq
+    seen: list[object] = []
+
+    def long_operation() -> None:
+        try:
+            with small_family.beside():
+                seen.append(newest_commit(ledger_path))
+        except BaseException as exc:
+            seen.append(exc)
+
+    worker = threading.Thread(target=long_operation)
+    worker.start()
+    worker.join()
+    assert seen == [newest]
