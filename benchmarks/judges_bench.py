@@ -13,25 +13,29 @@ imported through `arena judges import`: each judge orders the systems by a hidde
 (with its own noise, a pull to the left and a 15% tie rate); half its items are items the
 rater voted, the other half not; the first judge asks each of its items in both orders.
 
-Each measured command runs as a whole child process, ``--repeats`` times after a warm-up,
-and the median wall and CPU time and the peak RSS (``ru_maxrss`` of the children) are
-printed beside two floors measured in the same run: ``python -c pass`` and the SQL read
-of the votes and verdicts alone (``judge_store``: what the report reads before any figure).
-Target at the full size: `arena judges show` ≤ 10 s wall and ≤ 500 MB peak RSS.
+Each command runs as a whole child process, ``--repeats`` times after a warm-up: the
+median wall and CPU time (``RUSAGE_CHILDREN``), and the peak RSS of one more run
+(``ru_maxrss`` of RUSAGE_CHILDREN, read by a child of its own that runs it), beside two
+floors measured in the same run: ``python -c pass`` and the SQL read of the votes and
+verdicts alone (``judge_store``, what the report reads before any figure; the wall ratio
+is against it). Measured: `arena judges show` (target at the full size: ≤ 10 s wall and
+≤ 500 MB peak RSS) and `arena round close --with-judges` of the three judges (the pooled,
+prediction-powered board), each run on a fresh copy of the ledger.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +45,7 @@ SYSTEMS, CASES = 20, 1_000
 JUDGES = ("judge-a", "judge-b", "judge-c")
 # Bump when the built ledger changes, so a kept one is built again.
 VERSION = "1"
+FLOOR = "SQL read of votes and verdicts"
 FLOOR_READ = """
 import sys
 from arena.ledger import Ledger, judge_store
@@ -110,24 +115,28 @@ def build(
             raise SystemExit(f"importing {file} failed")
 
 
-def measure(argv: list[str], repeats: int) -> tuple[float, float, float, str]:
-    """Median wall and CPU seconds of ``argv`` as a child, its peak RSS (MB) and last line."""
-    walls, cpus, peak, last = [], [], 0.0, ""
-    for _ in range(repeats + 1):  # the first run warms up
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def measure(
+    argv: list[str], repeats: int, before: Callable[[], object] = lambda: None
+) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``argv`` run as a child ``repeats`` times after a
+    warm-up (``before`` runs ahead of each, untimed)."""
+    walls, cpus = [], []
+    for _ in range(repeats + 1):
+        before()
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        # A fresh process for each run: RUSAGE_CHILDREN's ru_maxrss is the largest child so
-        # far, so each is measured in a child of its own that reports its children's peak.
-        done = subprocess.run(argv, check=True, capture_output=True, text=True, cwd=ROOT)
+        subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)
         walls.append(time.perf_counter() - started)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-        last = (done.stdout.strip().splitlines() or [""])[-1][:60]
-    return statistics.median(walls[1:]), statistics.median(cpus[1:]), peak, last
+        cpus.append(after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime)
+    return statistics.median(walls[1:]), statistics.median(cpus[1:])
 
 
-def peak_of(argv: list[str]) -> float:
-    """Peak RSS in MB of ``argv`` run once, as a grandchild measured by a child of its own."""
+def peak_mb(argv: list[str], before: Callable[[], object] = lambda: None) -> float:
+    """Peak RSS in MB of ``argv`` run once: ``ru_maxrss`` of RUSAGE_CHILDREN, read in a
+    child of its own that runs it (this process's children's maximum would include the
+    others')."""
+    before()
     probe = (
         "import resource, subprocess, sys; "
         "subprocess.run(sys.argv[1:], check=True, capture_output=True); "
@@ -146,6 +155,8 @@ def main() -> None:
     parser.add_argument("--verdicts", type=int, default=50_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    from arena.ledger import Ledger
+
     folder = args.keep / f"v{VERSION}-{args.votes}-{args.verdicts}"
     path = folder / "judges-bench.sqlite"
     if not path.exists():
@@ -153,47 +164,42 @@ def main() -> None:
         started = time.perf_counter()
         build(path, args.votes, args.verdicts)
         print(f"built {path} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    python = [sys.executable]
-    runs = {
-        "python -c pass": [*python, "-c", "pass"],
-        "SQL read of votes and verdicts": [*python, "-c", FLOOR_READ, str(path)],
-        "arena judges show": [
-            *python,
-            "-m",
-            "arena",
-            "--ledger",
-            str(path),
-            "judges",
-            "show",
-            "--family",
-            "big",
-        ],  # fmt: skip
-        "arena judges show --json": [
-            *python,
-            "-m",
-            "arena",
-            "--ledger",
-            str(path),
-            "judges",
-            "show",
-            "--family",
-            "big",
-            "--json",
-        ],  # fmt: skip
-    }
-    print(f"{args.votes:,} rater votes, {len(JUDGES)} judges × {args.verdicts:,} verdicts, "
-          f"median of {args.repeats} after a warm-up")  # fmt: skip
-    print(f"{'command':<34} {'wall s':>8} {'CPU s':>8} {'peak MB':>8} {'× read':>7}")
+    with Ledger.open(path):  # a kept ledger is brought to this tree's schema once
+        pass
+    closed = folder / "closed.sqlite"
+
+    def fresh_copy() -> None:  # a round close writes: each run closes the same ledger
+        for suffix in ("", ".heads.json"):
+            source = Path(f"{path}{suffix}")
+            if source.exists():
+                shutil.copyfile(source, f"{closed}{suffix}")
+
+    arena = [sys.executable, "-m", "arena", "--ledger"]
+    judges = ",".join(JUDGES)
+    runs: dict[str, tuple[list[str], Callable[[], object]]] = {
+        "python -c pass": ([sys.executable, "-c", "pass"], lambda: None),
+        FLOOR: ([sys.executable, "-c", FLOOR_READ, str(path)], lambda: None),
+        "arena judges show": ([*arena, str(path), "judges", "show", "--family", "big"],
+                              lambda: None),
+        "arena round close --with-judges": ([*arena, str(closed), "round", "close", "--family",
+                                             "big", "--with-judges", judges], fresh_copy),
+    }  # fmt: skip
+    print(
+        f"{args.votes:,} rater votes, {len(JUDGES)} model judges × {args.verdicts:,} verdicts "
+        f"({SYSTEMS} systems × {CASES:,} cases); median of {args.repeats} after a warm-up"
+    )
+    print(f"| {'command':<32} | wall s | CPU s | peak RSS MB | wall × floor |")
+    print(f"|{'-' * 34}|-------:|------:|------------:|-------------:|")
     floor = None
-    for what, argv in runs.items():
-        wall, cpu, _, _ = measure(argv, args.repeats)
-        peak = peak_of(argv)
-        if what.startswith("SQL"):
+    for what, (argv, before) in runs.items():
+        wall, cpu = measure(argv, args.repeats, before)
+        peak = peak_mb(argv, before)
+        if what == FLOOR:
             floor = wall
-        ratio = f"{wall / floor:7.1f}" if floor else f"{'':>7}"
-        print(f"{what:<34} {wall:8.2f} {cpu:8.2f} {peak:8.0f} {ratio}", flush=True)
+        ratio = f"{wall / floor:12.1f}" if floor else f"{'':>12}"
+        print(f"| {what:<32} | {wall:6.2f} | {cpu:5.2f} | {peak:11.0f} | {ratio} |", flush=True)
+    print(f"floor: {FLOOR}")
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     main()

@@ -123,9 +123,11 @@ class _CovariateStack:
         self.y_col, self.d_col, self.d2 = y[:, None], d[:, None], d * d
         self.pair = a * n + b
 
-    def _hessians(self, curvature: NDArray[np.float64]) -> NDArray[np.float64]:
+    def _hessians(
+        self, curvature: NDArray[np.float64], scratch: NDArray[np.float64] | None = None
+    ) -> NDArray[np.float64]:
         """The Hessian of each column of ``curvature`` (comparisons × resamples), penalty
-        included: (resamples, n + 1, n + 1)."""
+        included: (resamples, n + 1, n + 1); ``scratch``, an array of its shape to use."""
         n = self.n
         per_pair = (self.pairs @ curvature).T.reshape(-1, n, n)
         per_pair += per_pair.transpose(0, 2, 1)
@@ -133,7 +135,7 @@ class _CovariateStack:
         hess[:, :n, :n] = -per_pair
         diagonal = np.arange(n)
         hess[:, diagonal, diagonal] = per_pair.sum(axis=2) + self.penalty
-        cross = (self.sides @ (curvature * self.d_col)).T
+        cross = (self.sides @ np.multiply(curvature, self.d_col, out=scratch)).T
         hess[:, :n, n] = cross
         hess[:, n, :n] = cross
         hess[:, n, n] = self.d2 @ curvature
@@ -197,14 +199,23 @@ class _CovariateStack:
         if value:
             objective = np.einsum("mr,mr->r", w, np.logaddexp(0.0, eta) - self.y_col * eta)
             objective += 0.5 * self.penalty * np.einsum("ri,ri->r", params[:, :n], params[:, :n])
-        prob = expit(eta)
-        grad = (self.design @ (w * (prob - self.y_col))).T
+        # In place from here: these are comparisons × resamples each.
+        prob = expit(eta, out=eta)
+        residual = np.subtract(prob, self.y_col)
+        residual *= w
+        grad = (self.design @ residual).T
         grad[:, :n] += self.penalty * params[:, :n]
-        return objective, grad, self._hessians(w * prob * (1.0 - prob))
+        curvature = np.subtract(1.0, prob, out=residual)
+        curvature *= prob
+        curvature *= w
+        return objective, grad, self._hessians(curvature, scratch=prob)
 
     def gradient(self, w: NDArray[np.float64], params: NDArray[np.float64]) -> NDArray[np.float64]:
         """The gradient of each resample's objective."""
-        grad = (self.design @ (w * (expit(self._eta(params)) - self.y_col))).T
+        residual = expit(self._eta(params))
+        residual -= self.y_col
+        residual *= w
+        grad = (self.design @ residual).T
         grad[:, : self.n] += self.penalty * params[:, : self.n]
         return np.asarray(grad)
 

@@ -301,7 +301,8 @@ def compare(
     cases = {case: i for i, case in enumerate(sorted(every))}
     rater_votes = _votes(rater_verdicts, index, cases)
     shown = {RATER: rater_votes} if rater_verdicts else {}
-    shown |= {s.judge: _votes(v, index, cases) for s, v in judged if v}
+    votes = [_votes(v, index, cases) for _, v in judged]
+    shown |= {s.judge: c for (s, v), c in zip(judged, votes, strict=True) if v}
     chosen = _anchor(described, shown)
     anchor = None if chosen is None else index[chosen["system"]]
     rater_board: list[dict[str, Any]] = []
@@ -309,7 +310,6 @@ def compare(
     if rater_verdicts:
         rater_board, on[RATER] = _board(rater_votes, described, anchor, seed)
     boards = _Boards(described, index, cases, rater_votes, anchor, rater_board)
-    votes = [_votes(v, index, cases) for _, v in judged]
     # Each judge's τ from the seed's own stream, as if alone; the rater's refits made once.
     taus = fit.board_taus(
         rater_votes,
