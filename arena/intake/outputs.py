@@ -301,9 +301,10 @@ class _Import:
                 raise self._at(exc, parsed.line) from None
             stored[output.output_id] = output
             self.with_results += parsed.test_result is not None or parsed.trial_result is not None
-            new_outputs.append((output, output.content_hash))
+            digest = output.content_hash  # a property that hashes the text: once, not twice
+            new_outputs.append((output, digest))
             to_gate.append((output, case))
-            self.marks[output.output_id] = self.fingerprint(output, case)
+            self.marks[output.output_id] = self.fingerprint(output, case, digest)
         bulk.add_cases(self.ledger, new_cases)
         bulk.add_outputs(self.ledger, new_outputs, self.import_id)
         self.trials.add(tried)
