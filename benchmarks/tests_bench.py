@@ -4,11 +4,14 @@ bubblewrap.
     python benchmarks/tests_bench.py                 # 20 tasks, plain-script hidden tests
     python benchmarks/tests_bench.py --pytest        # the hidden tests run under pytest
     python benchmarks/tests_bench.py --tasks 40 --repeats 5
+    python benchmarks/tests_bench.py --own-commits   # no two tasks share their code
 
 Builds, in a temporary folder, a git repository of ``--tasks`` small modules, one task
 per module (a hidden test that imports it and checks one function) and one diff per task
 (every other one fixes the bug; the others are empty), and imports them into a fresh
-ledger. Then times, each ``--repeats`` times, the rows interleaved (median shown):
+ledger. The tasks share one base commit (Arena checks it out once and links each trial's
+checkout to it: ``arena.trials.shared_code``); with ``--own-commits`` each has its own.
+Then times, each ``--repeats`` times, the rows interleaved (median shown):
 
 * by hand, no sandbox: one bash script that, per task, unpacks the base commit (``git
   archive | tar``), ``git apply``-s the diff, copies the hidden test in and runs the test
@@ -76,8 +79,11 @@ def _test(index: int, pytest: bool) -> str:
     return head + f"def main():\n{body}\n\nmain()\n"
 
 
-def build(folder: Path, tasks: int, pytest: bool) -> tuple[Path, Path, Path, list[dict]]:
-    """The repository, the task file, the outputs file, and each task's pieces."""
+def build(
+    folder: Path, tasks: int, pytest: bool, own_commits: bool = False
+) -> tuple[Path, Path, Path, list[dict]]:
+    """The repository, the task file, the outputs file, and each task's pieces; with
+    ``own_commits`` each task is on a commit of its own (no two share their code)."""
     repo = folder / "repo"
     repo.mkdir()
     subprocess.run([*GIT, "init", "-q"], cwd=repo, check=True)
@@ -85,9 +91,13 @@ def build(folder: Path, tasks: int, pytest: bool) -> tuple[Path, Path, Path, lis
         (repo / f"mod_{i}.py").write_text(_module(i, fixed=False))
     subprocess.run([*GIT, "add", "-A"], cwd=repo, check=True)
     subprocess.run([*GIT, "commit", "-qm", "base"], cwd=repo, check=True)
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
-    ).stdout.strip()
+    commits = [_head(repo)] * tasks
+    if own_commits:
+        for i in range(tasks):
+            (repo / "TASK").write_text(f"{i}\n")
+            subprocess.run([*GIT, "add", "TASK"], cwd=repo, check=True)
+            subprocess.run([*GIT, "commit", "-qm", f"task {i}"], cwd=repo, check=True)
+            commits[i] = _head(repo)
     (folder / "hidden").mkdir()
     records, outputs, pieces = [], [], []
     for i in range(tasks):
@@ -100,7 +110,7 @@ def build(folder: Path, tasks: int, pytest: bool) -> tuple[Path, Path, Path, lis
             {
                 "id": f"task-{i}",
                 "prompt": f"combine_{i} subtracts; it should add.",
-                "repository": {"git": "repo", "base_commit": commit},
+                "repository": {"git": "repo", "base_commit": commits[i]},
                 "hidden_tests": [{"file": f"hidden/test_{i}.py", "to": f"tests/test_{i}.py"}],
                 "test_command": command,
                 "time_limit_s": 60,
@@ -121,7 +131,7 @@ def build(folder: Path, tasks: int, pytest: bool) -> tuple[Path, Path, Path, lis
                 "is_diff": True,
             }
         )
-        pieces.append({"index": i, "commit": commit, "command": command})
+        pieces.append({"index": i, "commit": commits[i], "command": command})
     task_file = folder / "tasks.jsonl"
     task_file.write_text("".join(json.dumps(r) + "\n" for r in records))
     outputs_file = folder / "outputs.jsonl"
@@ -150,6 +160,13 @@ def bare_bwrap(program: str, work: Path, argv: list[str]) -> list[str]:
         *("--unshare-all", "--die-with-parent", "--"),
         *argv,
     ]
+
+
+def _head(repo: Path) -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
 
 
 def loop_script(
@@ -260,6 +277,11 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--pytest", action="store_true", help="run the hidden tests under pytest")
+    parser.add_argument(
+        "--own-commits",
+        action="store_true",
+        help="each task on a commit of its own (Arena then checks out every trial's code)",
+    )
     args = parser.parse_args()
     sandbox = bubblewrap()
     if sandbox is None or shutil.which("git") is None:
@@ -285,7 +307,9 @@ def measure(
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="arena-tests-bench-") as made:
         folder = Path(made)
-        repo, task_file, outputs_file, pieces = build(folder, args.tasks, args.pytest)
+        repo, task_file, outputs_file, pieces = build(
+            folder, args.tasks, args.pytest, args.own_commits
+        )
         # In a folder of its own: a task may name nothing inside the ledger's folder.
         ledger = folder / "ledger" / "bench.sqlite"
         arena = [sys.executable, "-m", "arena", "--ledger", str(ledger)]
@@ -332,7 +356,11 @@ def report(
     passes: dict[str, str],
 ) -> None:
     mode = "pytest" if args.pytest else "plain-script"
-    print(f"{args.tasks} tasks, {mode} hidden tests, {sandbox.label}, {os.cpu_count()} cores")
+    code = "a commit each" if args.own_commits else "one commit"
+    print(
+        f"{args.tasks} tasks on {code}, {mode} hidden tests, {sandbox.label}, "
+        f"{os.cpu_count()} cores"
+    )
     if not meter.exact:
         print("CPU: no control group could be made; what runs in bwrap is not counted")
     hand, bwrapped = statistics.median(wall[PLAIN]), statistics.median(wall[BWRAP])
