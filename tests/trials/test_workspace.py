@@ -3,6 +3,7 @@ hidden tests, and nothing written through a link the diff planted."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -69,6 +70,13 @@ def test_an_empty_diff_is_a_failed_trial(project):
     project.load([("add", "lazy", "")], [project.task("add", TEST_ADD)])
     trial = only_trial(project)
     assert (trial.result, trial.reason, trial.exit_code) == ("failed", "empty_patch", None)
+
+
+def test_an_empty_diff_fails_before_any_checkout(project):
+    project.load([("add", "lazy", "")], [project.task("add", TEST_ADD)])
+    shutil.rmtree(project.repo)  # the code cannot be had: no matter, nothing is checked out
+    trial = only_trial(project)
+    assert (trial.result, trial.reason) == ("failed", "empty_patch")
 
 
 def test_no_hidden_test_is_written_through_a_link_the_diff_made(project):
