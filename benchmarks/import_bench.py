@@ -179,11 +179,14 @@ with open(sys.argv[1], "rb") as handle:
 
 def _process_cpu(command: list[str]) -> float:
     """CPU seconds (user + system) of ``command`` and every process it waited for."""
-    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode:
-        sys.exit(child.stderr.read().decode() if child.stderr else "failed")
+    # stderr to a file, not a pipe: a progress bar could fill a pipe nobody reads yet.
+    with tempfile.TemporaryFile() as errors:
+        child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode:
+            errors.seek(0)
+            sys.exit(errors.read().decode(errors="replace")[-2000:])
     return usage.ru_utime + usage.ru_stime
 
 
