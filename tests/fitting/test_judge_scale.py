@@ -162,3 +162,19 @@ def test_board_taus_is_board_tau_for_each_judge():
     alone = [board_tau(rater, j, n_systems=5, rng=[3, 3], resamples=300) for j in judges]
     assert together == alone
     assert together[0].low < together[0].high
+
+
+def test_figures_at_scale_match_independent_implementations():
+    """κ against scikit-learn, α against the krippendorff package, on 60,000 items."""
+    from krippendorff import alpha
+    from sklearn.metrics import cohen_kappa_score
+
+    rng = np.random.default_rng(13)
+    a, b = _answers(rng, 60_000)
+    found = pair_agreement(a, b, rng=0)
+    assert found.kappa.value == pytest.approx(cohen_kappa_score(a, b), abs=1e-12)
+    assert found.kappa.low < found.kappa.value < found.kappa.high
+    table = np.array([a, b, np.where(rng.random(60_000) < 0.8, a, -a)], float)
+    table[rng.random(table.shape) < 0.2] = np.nan
+    expected = alpha(reliability_data=table, level_of_measurement="ordinal")
+    assert krippendorff_alpha(table, rng=0).value == pytest.approx(expected, abs=1e-12)
