@@ -72,9 +72,14 @@ def _blob(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a column value")
 
 
+# What ``json.dumps(value, ensure_ascii=False, default=_blob)`` writes, made once: called
+# with those arguments, json.dumps builds a new encoder for every row it seals.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, default=_blob).encode
+
+
 def value_json(value: Any) -> str:
     """One value as a seal line writes it."""
-    return json.dumps(value, ensure_ascii=False, default=_blob)
+    return _ENCODE(value)
 
 
 def _lines(cursor: Any, chained: bool) -> Iterator[tuple[Any, str]]:
@@ -89,7 +94,7 @@ def _lines(cursor: Any, chained: bool) -> Iterator[tuple[Any, str]]:
         # Python, independent of any Unicode table. NULL columns are left out, so a column
         # a later migration adds (NULL in the rows before it) keeps their seals valid.
         shown = {name: value for name, value in zip(names, row, strict=True) if value is not None}
-        yield row[0], json.dumps(shown, ensure_ascii=False, default=_blob) + "\n"
+        yield row[0], _ENCODE(shown) + "\n"
 
 
 def lines_digest(lines: Iterator[tuple[Any, str]]) -> tuple[int, str, Any]:
