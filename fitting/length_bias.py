@@ -9,7 +9,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import linprog
 
 from . import _graph
 from ._comparisons import Comparisons, aggregate, comparisons_iv, solver_settings_iv
@@ -277,6 +276,10 @@ def _separable(comparisons: Comparisons, d: NDArray[np.float64], penalty: float)
             return False
         sign = (2.0 * y[~tie] - 1.0) * np.sign(z[~tie])
         return bool(np.all(sign >= 0) or np.all(sign <= 0))
+    # Only an unpenalised fit asks a linear program: scipy.optimize (with scipy.fft,
+    # spatial, constants: about 80 ms) is loaded then, not by every close and verify.
+    from scipy.optimize import linprog
+
     n = comparisons.n_systems
     rows = np.zeros((a.size, n))
     rows[np.arange(a.size), a] += 1.0
