@@ -186,17 +186,10 @@ def build_sizes(path: Path) -> None:
 def measure_sizes(folder: Path, repeats: int, rebuild: bool) -> None:
     """The window on each family of ``SIZES`` until its first pair is painted, against
     the empty window, in one rotation."""
-    from arena.ledger import Ledger
 
-    built = folder / SIZES_LEDGER
-    stamp = built.with_suffix(".version")
-    if rebuild or not stamp.exists() or stamp.read_text() != VERSION:
-        for leftover in folder.glob(SIZES_LEDGER + "*"):
-            leftover.unlink()
-        build_sizes(built)
+    built = kept(folder / SIZES_LEDGER, build_sizes, rebuild)
     upgraded, work = folder / "sizes-upgraded.sqlite", folder / "sizes-work.sqlite"
-    fresh_copy(built, upgraded)
-    Ledger.open(upgraded).close()
+    upgraded_copy(built, upgraded)
     py = sys.executable
     children = {"empty": Child([py, "-c", EMPTY_WINDOW])} | {
         family: Child(
@@ -304,6 +297,25 @@ def fresh_copy(built: Path, work: Path) -> None:
                 os.fsync(copied.fileno())
 
 
+def kept(built: Path, build_it: Callable[[Path], None], rebuild: bool) -> Path:
+    """``built``, built again when asked, missing or made for another ``VERSION``."""
+    stamp = built.with_suffix(".version")
+    if rebuild or not stamp.exists() or stamp.read_text() != VERSION:
+        for leftover in built.parent.glob(built.name + "*"):
+            leftover.unlink()
+        build_it(built)
+    return built
+
+
+def upgraded_copy(built: Path, upgraded: Path) -> None:
+    """The copy the children work on, brought to the current schema once (opening it for
+    writing migrates it)."""
+    from arena.ledger import Ledger
+
+    fresh_copy(built, upgraded)
+    Ledger.open(upgraded).close()
+
+
 def voted_copy(built: Path, work: Path, family: str) -> None:
     """``work``: a fresh copy of ``built`` with its status rows kept, then one vote in
     ``family`` recorded as the window records it (a pair shown, then the vote)."""
@@ -337,7 +349,6 @@ def main() -> None:
         help="the window's first pair on families of each size instead (its own ledger)",
     )
     args = parser.parse_args()
-    from arena.ledger import Ledger
     from arena.rating import status_cache
 
     folder = args.keep or Path(tempfile.gettempdir()) / "arena-open-bench"
@@ -345,18 +356,11 @@ def main() -> None:
     if args.sizes:
         measure_sizes(folder, args.repeats, args.rebuild)
         return
-    built = folder / LEDGER
-    stamp = built.with_suffix(".version")
-    if args.rebuild or not stamp.exists() or stamp.read_text() != VERSION:
-        for leftover in folder.glob(LEDGER + "*"):
-            leftover.unlink()
-        build(built)
-    # The children work on copies, brought to the current schema once (opening it
-    # for writing migrates it); the window gets a fresh copy before each run, since
-    # it records a session and the pair it shows.
+    built = kept(folder / LEDGER, build, args.rebuild)
+    # The window gets a fresh copy before each run, since it records a session and the
+    # pair it shows.
     upgraded, work = folder / "upgraded.sqlite", folder / "work.sqlite"
-    fresh_copy(built, upgraded)
-    Ledger.open(upgraded).close()
+    upgraded_copy(built, upgraded)
     with closing(sqlite3.connect(upgraded)) as db:
         votes = dict(db.execute("SELECT family, COUNT(*) FROM votes GROUP BY family"))
         (outputs,) = db.execute("SELECT COUNT(*) FROM outputs").fetchone()

@@ -88,6 +88,18 @@ def _random_history(ledger: Ledger, rng: random.Random, steps: int) -> None:
         )
 
 
+def _edited(ledger: Ledger, *statements: str) -> str:
+    """Close ``ledger`` and edit its file by hand, as a person with SQLite would: its path."""
+    path = ledger.path
+    ledger.close()
+    conn = sqlite3.connect(path)
+    for statement in statements:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    return path
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_tallies_count_what_the_votes_say(small_family, seed):
     _random_history(small_family, random.Random(seed), 60)
@@ -98,17 +110,16 @@ def test_the_tallies_count_what_the_votes_say(small_family, seed):
 def test_a_ledger_upgraded_from_before_the_tallies_has_them_counted(tmp_path, small_family):
     _random_history(small_family, random.Random(9), 40)
     expected = _from_votes(small_family, "small")
-    path = small_family.path
-    small_family.close()
-    conn = sqlite3.connect(path)
-    for name in ("votes_tally", "retractions_tally"):
-        conn.execute(f"DROP TRIGGER {name}")
-    for table in ("vote_tallies", "pair_tallies", "family_tallies"):
-        conn.execute(f"DROP TABLE {table}")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = '0028_vote_tallies'")
-    conn.execute("PRAGMA user_version = 27")
-    conn.commit()
-    conn.close()
+    path = _edited(
+        small_family,
+        "DROP TRIGGER votes_tally",
+        "DROP TRIGGER retractions_tally",
+        "DROP TABLE vote_tallies",
+        "DROP TABLE pair_tallies",
+        "DROP TABLE family_tallies",
+        "DELETE FROM _sqlite_migrations WHERE name = '0028_vote_tallies'",
+        "PRAGMA user_version = 27",
+    )
     with Ledger.open(path) as upgraded:
         assert _from_tallies(upgraded, "small") == expected
         assert summaries.stale_tallies(upgraded) == []
@@ -117,14 +128,12 @@ def test_a_ledger_upgraded_from_before_the_tallies_has_them_counted(tmp_path, sm
 def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
     _random_history(small_family, random.Random(3), 30)
     expected = _from_votes(small_family, "small")
-    path = small_family.path
-    small_family.close()
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE vote_tallies SET votes = votes + 5 WHERE rowid = 1")
-    conn.execute("DELETE FROM pair_tallies WHERE rowid = 2")
-    conn.execute("DROP TRIGGER votes_tally")
-    conn.commit()
-    conn.close()
+    path = _edited(
+        small_family,
+        "UPDATE vote_tallies SET votes = votes + 5 WHERE rowid = 1",
+        "DELETE FROM pair_tallies WHERE rowid = 2",
+        "DROP TRIGGER votes_tally",
+    )
     with Ledger.open(path, readonly=True) as edited:
         problems = integrity.check(edited)
     assert any("vote_tallies: does not match" in p for p in problems), problems
