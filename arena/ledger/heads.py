@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,15 +60,22 @@ def current(db: Connection) -> Heads:
     return heads
 
 
+# One writer of a head file at a time in this process: the window's connection (after a
+# key's pair is painted) and a long operation's (``Ledger.beside``, on its thread) share
+# the temporary name; only one process writes a ledger.
+_WRITING = threading.Lock()
+
+
 def write(ledger_path: str, heads: Heads) -> None:
     target = path_for(ledger_path)
     temporary = target.with_name(target.name + ".tmp")
-    first = not target.exists()
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(heads, sort_keys=True, indent=1))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, target)
+    with _WRITING:
+        first = not target.exists()
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(heads, sort_keys=True, indent=1))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
     # A power cut that undid the rename would leave the head file before: behind the
     # ledger, which is allowed. Only the first one must not vanish (a missing head file
     # with sealed writes reads as a deleted one), so only its rename is made durable:

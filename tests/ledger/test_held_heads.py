@@ -3,7 +3,9 @@ key no longer makes: neither weakens what the head file and the seals catch."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import threading
 
 import pytest
 
@@ -106,3 +108,25 @@ def test_a_long_operation_on_its_own_thread_writes_a_held_head_file_first(
     worker.start()
     worker.join()
     assert seen == [newest]
+
+
+def test_two_threads_write_the_head_file_at_once(tmp_path):
+    """The window's connection (after a paint) and a long operation's (``beside``) write the
+    head file from two threads: neither may find the other's temporary file gone."""
+    path = str(tmp_path / "l.sqlite")
+    failures: list[BaseException] = []
+
+    def writing(n: int) -> None:
+        try:
+            for i in range(150):
+                heads.write(path, {"commits": {"ledger": {"seq": n * 1000 + i, "hash": "h"}}})
+        except BaseException as exc:  # reported below, from the test's thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=writing, args=(n,)) for n in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert json.loads(heads.path_for(path).read_text())["commits"]["ledger"]["hash"] == "h"
