@@ -53,7 +53,7 @@ def _kill_and_resume(ledger_path: Path, tmp_path: Path, monkeypatch, *, cases: i
     after_kills = []
     with FakeEndpoint(default=Judging(delay=0.03, unparsed_every=7)) as server:
         judges = judge_file(tmp_path, server.url)
-        for kill in range(kills):
+        for _ in range(kills):
             run = _judge(ledger_path, judges)
             stored = _stored(ledger_path)
             left = orders - stored
