@@ -41,7 +41,6 @@ CREATE TABLE vote_tallies (
     half INTEGER NOT NULL,
     votes INTEGER NOT NULL,
     first_seq INTEGER NOT NULL,
-    first_at TEXT NOT NULL,
     PRIMARY KEY (family, left_system, right_system, choice, first_showing, actor, half)
 );
 CREATE TABLE pair_tallies (
@@ -72,12 +71,12 @@ _PAIR_COLUMNS = "(family, first_output, second_output)"
 def fill(prefix: str = "") -> list[str]:
     """Every tally counted at once from the votes, as the triggers leave them, into the
     tally tables (their names after ``prefix``): a key or a pair once counted keeps its row
-    when its votes are retracted (at 0), and ``first_seq`` and ``first_at`` are the least
-    seq and the earliest time of the votes ever counted there."""
+    when its votes are retracted (at 0), and ``first_seq`` is the least seq of the votes
+    ever counted there."""
     votes, pairs, families = (prefix + table for table in TALLY_TABLES)
     return [
         f"INSERT INTO {votes} SELECT {_KEY}, "
-        "sum(v.vote_id NOT IN (SELECT vote_id FROM retractions)), min(v.seq), min(v.voted_at) "
+        "sum(v.vote_id NOT IN (SELECT vote_id FROM retractions)), min(v.seq) "
         "FROM votes v GROUP BY 1, 2, 3, 4, 5, 6, 7",
         f"INSERT INTO {pairs} SELECT {_PAIR}, "
         "sum(v.vote_id NOT IN (SELECT vote_id FROM retractions)) FROM votes v "
@@ -90,10 +89,8 @@ def fill(prefix: str = "") -> list[str]:
 # second one retracts nothing) uncounts it.
 TRIGGERS = f"""
 CREATE TRIGGER votes_tally AFTER INSERT ON votes BEGIN
-    INSERT INTO vote_tallies SELECT {_KEY}, 1, v.seq, v.voted_at FROM votes v
-    WHERE v.seq = NEW.seq
-    ON CONFLICT DO UPDATE SET votes = votes + 1, first_seq = min(first_seq, excluded.first_seq),
-        first_at = min(first_at, excluded.first_at);
+    INSERT INTO vote_tallies SELECT {_KEY}, 1, v.seq FROM votes v WHERE v.seq = NEW.seq
+    ON CONFLICT DO UPDATE SET votes = votes + 1, first_seq = min(first_seq, excluded.first_seq);
     INSERT INTO pair_tallies SELECT {_PAIR}, 1 FROM votes v
     WHERE v.seq = NEW.seq AND v.choice != 'skip'
     ON CONFLICT DO UPDATE SET votes = votes + 1;

@@ -268,11 +268,10 @@ def raters(ledger: Ledger, family: str | None = None) -> list[str]:
     """Everyone who voted or sat a session (in ``family``, or in any), in the order they
     first appear; the settler, which votes on nothing, is no rater."""
     where, params = ("WHERE family = ?", [family]) if family is not None else ("", [])
-    # The votes' first times from their tallies (migration 0028), kept vote by vote.
     rows = ledger.conn.execute(
         f"SELECT actor, MIN(at) FROM (SELECT actor, started_at AS at FROM sessions {where} "
-        f"UNION ALL SELECT actor, first_at FROM vote_tallies {where}) "
-        "WHERE actor != 'settler' GROUP BY actor ORDER BY MIN(at), actor",
+        f"UNION ALL SELECT actor, voted_at FROM votes {where}) WHERE actor != 'settler' "
+        "GROUP BY actor ORDER BY MIN(at), actor",
         params + params,
     ).fetchall()
     return [actor for actor, _ in rows]

@@ -37,22 +37,14 @@ def _from_votes(ledger: Ledger, family: str) -> tuple:
         "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
         [family],
     ).fetchall()
-    raters = [
-        actor
-        for actor, _ in db.execute(
-            "SELECT actor, MIN(at) FROM (SELECT actor, started_at AS at FROM sessions "
-            "UNION ALL SELECT actor, voted_at FROM votes) WHERE actor != 'settler' "
-            "GROUP BY actor ORDER BY MIN(at), actor"
-        )
-    ]
-    return votes, pairs, actors, systems, raters
+    return votes, pairs, actors, systems
 
 
 def _from_tallies(ledger: Ledger, family: str) -> tuple:
     votes, pairs = tallies.voted_pairs(ledger, family)
     actors = sorted(tallies.votes_by_actor(ledger, family).items())
     systems = sorted(tallies.system_votes(ledger, family))
-    return votes, pairs, actors, systems, voting.raters(ledger)
+    return votes, pairs, actors, systems
 
 
 def _random_history(ledger: Ledger, rng: random.Random, steps: int) -> None:
