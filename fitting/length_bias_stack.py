@@ -19,7 +19,7 @@ from scipy.special import expit
 
 from .bradley_terry import _one_blas_thread
 from .defaults import MIN_LENGTH_COMPARISONS, POINTS_PER_LOGIT
-from .points_interval import _MAX_HALVINGS
+from .points_interval import backtrack
 
 
 def length_bias_refits(
@@ -269,19 +269,10 @@ class _CovariateStack:
             active = np.flatnonzero(np.max(np.abs(grad * scale), axis=1) > threshold)
             if not active.size:
                 break
-            step = _steps(hess[active], grad[active])
-            slope = np.einsum("ki,ki->k", grad[active], step)
-            slack = 1e-12 * np.maximum(1.0, np.abs(value[active]))
-            t, pending = 1.0, np.arange(active.size)
-            for _ in range(_MAX_HALVINGS):
-                rows = active[pending]
-                candidate = s[rows] + t * step[pending]
-                v, g, h = self.evaluate(w[:, rows], candidate)
-                ok = v <= value[rows] + 1e-4 * t * slope[pending] + slack[pending]
-                done = rows[ok]
-                s[done], value[done], grad[done], hess[done] = candidate[ok], v[ok], g[ok], h[ok]
-                pending = pending[~ok]
-                if not pending.size:
-                    break
-                t *= 0.5
+            backtrack(
+                (s, value, grad, hess),
+                active,
+                _steps(hess[active], grad[active]),
+                lambda rows, candidate: self.evaluate(w[:, rows], candidate),
+            )
         return s, np.max(np.abs(grad * scale), axis=1) <= threshold

@@ -21,6 +21,7 @@ is also far steadier than their 2.5% and 97.5% quantiles.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -241,19 +242,42 @@ def _newton_stack(
         if not active.size:
             return s, True
         step = np.linalg.solve(hess[active], -grad[active][:, :, None])[:, :, 0]
-        slope = np.einsum("ki,ki->k", grad[active], step)
-        slack = 1e-12 * np.maximum(1.0, np.abs(value[active]))
-        t = 1.0
-        pending = np.arange(active.size)
-        for _ in range(_MAX_HALVINGS):
-            rows = active[pending]
-            candidate = s[rows] + t * step[pending]
-            v, g, h = _evaluate(wins[rows], total[rows], penalty, candidate)
-            ok = v <= value[rows] + 1e-4 * t * slope[pending] + slack[pending]
-            done = rows[ok]
-            s[done], value[done], grad[done], hess[done] = candidate[ok], v[ok], g[ok], h[ok]
-            pending = pending[~ok]
-            if not pending.size:
-                break
-            t *= 0.5
+        backtrack(
+            (s, value, grad, hess),
+            active,
+            step,
+            lambda rows, candidate: _evaluate(wins[rows], total[rows], penalty, candidate),
+        )
     return s, bool(np.all(np.max(np.abs(grad), axis=1) <= threshold))
+
+
+Floats = NDArray[np.float64]
+# The objective, gradient and Hessian of some problems of a stack (their rows) at points.
+Evaluate = Callable[[NDArray[np.intp], Floats], tuple[Floats, Floats, Floats]]
+
+
+def backtrack(
+    state: tuple[Floats, Floats, Floats, Floats],
+    active: NDArray[np.intp],
+    step: NDArray[np.floating],
+    evaluate: Evaluate,
+) -> None:
+    """One Newton step of each ``active`` problem of a stack, halved until its objective
+    falls enough (Armijo): ``state`` (points, objective, gradient, Hessian of every problem)
+    is updated in place. ``evaluate(rows, points)`` gives the objective, gradient and
+    Hessian of those problems at those points."""
+    s, value, grad, hess = state
+    slope = np.einsum("ki,ki->k", grad[active], step)
+    slack = 1e-12 * np.maximum(1.0, np.abs(value[active]))
+    t, pending = 1.0, np.arange(active.size)
+    for _ in range(_MAX_HALVINGS):
+        rows = active[pending]
+        candidate = s[rows] + t * step[pending]
+        v, g, h = evaluate(rows, candidate)
+        ok = v <= value[rows] + 1e-4 * t * slope[pending] + slack[pending]
+        done = rows[ok]
+        s[done], value[done], grad[done], hess[done] = candidate[ok], v[ok], g[ok], h[ok]
+        pending = pending[~ok]
+        if not pending.size:
+            break
+        t *= 0.5
