@@ -33,6 +33,22 @@ def choix_points(items: list[dict], columns: tuple[str, ...]) -> dict[str, float
     return {n: 1000 + POINTS_PER_LOGIT * (s - top) for n, s in zip(names, strengths, strict=True)}
 
 
+def pandalm_ledger(testset: Path, folder: Path) -> str:
+    """A ledger in ``folder`` of family ``p``: PandaLM's items, annotator 1's labels as
+    the rater's votes and annotators 2 and 3 imported as human judges; its path."""
+    from arena.cli.main import main
+
+    ledger = str(folder / "ledger.sqlite")
+    outputs, votes = write_files(testset, folder / "files")
+    assert main(["--ledger", ledger, "import", str(outputs), "--family", "p", "--create"]) == 0
+    assert main(["--ledger", ledger, "import-votes", str(votes), "--family", "p"]) == 0
+    for n in (2, 3):
+        args = ["--family", "p", "--judge", f"annotator{n}", "--kind", "human"]
+        args += ["--format", "pandalm", "--column", f"annotator{n}"]
+        assert main(["--ledger", ledger, "judges", "import", str(testset), *args]) == 0
+    return ledger
+
+
 def write_files(testset: Path, out: Path, annotator: int = 1) -> tuple[Path, Path]:
     """Write ``outputs.jsonl`` and ``votes.jsonl`` (annotator ``annotator``) into ``out``."""
     items = json.loads(testset.read_text(encoding="utf-8"))

@@ -15,13 +15,12 @@ from pathlib import Path
 import pytest
 
 from arena import fit
-from arena.cli.main import main
 from arena.judges import comparison
 from arena.ledger import Ledger, catalog, judge_store
 from tests.conftest import REALDATA
 from tests.fitting import reference_judge_agreement, reference_judge_board
 from tests.judges import reference_worth
-from tests.judges.pandalm_files import write_files
+from tests.judges.pandalm_files import pandalm_ledger
 
 TESTSET = REALDATA / "pandalm" / "testset-v1.json"
 # The figures whose intervals come from the bootstrap over items (drawn by counts now).
@@ -104,14 +103,7 @@ def _worth_as_before(ledger: Ledger, family: str, report: dict) -> dict[str, dic
 
 @pytest.mark.skipif(not TESTSET.is_file(), reason="no ../shared/realdata/pandalm")
 def test_pandalm_figures_equal_the_old_computation(tmp_path, monkeypatch):
-    ledger = str(tmp_path / "ledger.sqlite")
-    outputs, votes = write_files(TESTSET, tmp_path / "files")
-    assert main(["--ledger", ledger, "import", str(outputs), "--family", "p", "--create"]) == 0
-    assert main(["--ledger", ledger, "import-votes", str(votes), "--family", "p"]) == 0
-    for n in (2, 3):
-        args = ["--family", "p", "--judge", f"annotator{n}", "--kind", "human"]
-        args += ["--format", "pandalm", "--column", f"annotator{n}"]
-        assert main(["--ledger", ledger, "judges", "import", str(TESTSET), *args]) == 0
+    ledger = pandalm_ledger(TESTSET, tmp_path)
     with Ledger.open(Path(ledger)) as opened:
         new = comparison.judges_report(opened, "p")
         old = _old_report(opened, "p", monkeypatch)

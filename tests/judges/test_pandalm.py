@@ -12,7 +12,7 @@ import pytest
 from arena.cli.main import main
 from fitting import length_bias
 from tests.conftest import REALDATA
-from tests.judges.pandalm_files import choix_points, write_files
+from tests.judges.pandalm_files import choix_points, pandalm_ledger
 
 TESTSET = REALDATA / "pandalm" / "testset-v1.json"
 pytestmark = pytest.mark.skipif(not TESTSET.is_file(), reason="no ../shared/realdata/pandalm")
@@ -21,16 +21,7 @@ CODE = {0: 0, 1: -1, 2: 1}  # tie, response1 better, response2 better
 
 @pytest.fixture(scope="module")
 def shown(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("pandalm")
-    ledger = str(folder / "ledger.sqlite")
-    outputs, votes = write_files(TESTSET, folder / "files")
-    assert main(["--ledger", ledger, "import", str(outputs), "--family", "p", "--create"]) == 0
-    assert main(["--ledger", ledger, "import-votes", str(votes), "--family", "p"]) == 0
-    for n in (2, 3):
-        args = ["--family", "p", "--judge", f"annotator{n}", "--kind", "human"]
-        args += ["--format", "pandalm", "--column", f"annotator{n}"]
-        assert main(["--ledger", ledger, "judges", "import", str(TESTSET), *args]) == 0
-    return ledger
+    return pandalm_ledger(TESTSET, tmp_path_factory.mktemp("pandalm"))
 
 
 def _report(ledger, capsys):
