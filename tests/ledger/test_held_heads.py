@@ -10,8 +10,9 @@ import threading
 import pytest
 
 from arena.errors import UnsealedRows
-from arena.ledger import chain, heads
+from arena.ledger import heads
 from arena.rating.session import RatingSession
+from tests.reliability.helpers import slip_a_presentation
 
 
 def newest_commit(path) -> int:
@@ -50,25 +51,12 @@ def test_without_holding_the_head_file_follows_each_commit(small_family, ledger_
     assert newest_commit(ledger_path) == small_family.head_digest().seq
 
 
-def _slip_a_presentation(conn: sqlite3.Connection) -> None:
-    conn.row_factory = sqlite3.Row
-    shown = dict(conn.execute("SELECT * FROM presentations ORDER BY seq DESC LIMIT 1").fetchone())
-    forged = {**shown, "presentation_id": "f" * 32, "prev_hash": shown["hash"]}
-    del forged["seq"]
-    forged["hash"] = chain.row_hash(shown["hash"], forged)
-    conn.execute(
-        f"INSERT INTO presentations ({', '.join(forged)}) VALUES ({', '.join('?' * len(forged))})",
-        list(forged.values()),
-    )
-    conn.row_factory = None
-
-
 def test_a_row_slipped_in_by_another_connection_between_keys_is_refused(small_family, ledger_path):
     session = RatingSession(small_family, "small", seed=1)
     session.current()
     session.vote("left")  # this connection has written: its next write may skip the read
     other = sqlite3.connect(ledger_path, isolation_level=None)
-    _slip_a_presentation(other)
+    slip_a_presentation(other)
     other.close()
     with pytest.raises(UnsealedRows, match="presentations"):
         session.vote("right")
@@ -78,7 +66,7 @@ def test_a_row_slipped_in_on_the_writers_own_connection_is_refused(small_family)
     session = RatingSession(small_family, "small", seed=1)
     session.current()
     session.vote("left")
-    _slip_a_presentation(small_family.conn)  # outside any transaction of Arena's
+    slip_a_presentation(small_family.conn)  # outside any transaction of Arena's
     with pytest.raises(UnsealedRows, match="presentations"):
         session.vote("right")
 

@@ -78,3 +78,20 @@ def file_digest(ledger_path: Path) -> str:
     if wal.exists():
         digest.update(wal.read_bytes())
     return digest.hexdigest()
+
+
+def slip_a_presentation(conn: sqlite3.Connection) -> None:
+    """Insert, with the guards in place, a forged pair shown that continues its family's
+    chain (its hash worked out as Arena works it out): every trigger passes it."""
+    from arena.ledger import chain
+
+    conn.row_factory = sqlite3.Row
+    shown = dict(conn.execute("SELECT * FROM presentations ORDER BY seq DESC LIMIT 1").fetchone())
+    forged = {**shown, "presentation_id": "f" * 32, "prev_hash": shown["hash"]}
+    del forged["seq"]
+    forged["hash"] = chain.row_hash(shown["hash"], forged)
+    conn.execute(
+        f"INSERT INTO presentations ({', '.join(forged)}) VALUES ({', '.join('?' * len(forged))})",
+        list(forged.values()),
+    )
+    conn.row_factory = None

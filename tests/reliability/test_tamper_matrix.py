@@ -48,6 +48,7 @@ from tests.collecting.helpers import cases_file, systems_file
 from tests.conftest import copy_ledger
 from tests.graded.fake_endpoint import FakeEndpoint, Judging, Reply
 from tests.graded.test_graded import _settings
+from tests.reliability.helpers import slip_a_presentation
 from tests.tested_helpers import TASK, add_trial, make_tests_family
 
 
@@ -389,15 +390,7 @@ def test_a_row_slipped_in_with_the_guards_in_place_is_never_sealed_by_the_next_w
     """A forged pair shown, continuing its chain, passes every trigger; the next write must
     not seal it as Arena's own."""
     conn = sqlite3.connect(full)
-    conn.row_factory = sqlite3.Row
-    shown = dict(conn.execute("SELECT * FROM presentations ORDER BY seq DESC LIMIT 1").fetchone())
-    forged = {**shown, "presentation_id": "f" * 32, "prev_hash": shown["hash"]}
-    del forged["seq"]
-    forged["hash"] = chain.row_hash(shown["hash"], forged)
-    conn.execute(
-        f"INSERT INTO presentations ({', '.join(forged)}) VALUES ({', '.join('?' * len(forged))})",
-        list(forged.values()),
-    )
+    slip_a_presentation(conn)
     conn.commit()
     conn.close()
     with Ledger.open(full) as ledger:
