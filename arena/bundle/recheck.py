@@ -461,9 +461,14 @@ def _compare_powered(judges: Any, fit: BoardFit, report: VerifyReport) -> None:
 
 
 def _same_figure(published: Any, value: Any, tolerance: float) -> bool:
-    """A number, or a list of numbers (an interval), the same within ``tolerance``."""
+    """A number, or a list (an interval) or mapping (each half's points) of them, the same
+    within ``tolerance``: a refit on another processor differs in its last bits."""
     if isinstance(published, list) and isinstance(value, list) and len(published) == len(value):
         return all(_same_figure(p, v, tolerance) for p, v in zip(published, value, strict=True))
+    if isinstance(published, dict) and isinstance(value, dict):
+        return published.keys() == value.keys() and all(
+            _same_figure(published[k], value[k], tolerance) for k in published
+        )
     if isinstance(published, (int, float)) and isinstance(value, (int, float)):
         return _same(float(published), float(value), tolerance)
     return bool(published == value)
