@@ -36,6 +36,32 @@ ShownRow = tuple[
     str | None,
 ]
 
+
+@dataclass(frozen=True)
+class HistorySummary:
+    """What a family's scheduler starts from (``arena.pairs.scheduling``): counts of every
+    vote in force and the few presentations it must know one by one, with their places.
+    ``arena.ledger.history`` reads it from the ledger's kept counts without reading the
+    whole history; ``scheduling.summarize`` counts it from a whole history."""
+
+    # How many presentations the family holds.
+    presentations: int
+    # (place in the family's presentations, row): the presentations at the end of the
+    # history, those whose votes wait for their repeat, and the originals of their repeats
+    # with the repeats of those, in order. A place below the end's only keeps the order.
+    rows: tuple[tuple[int, ShownRow], ...]
+    # Votes in force (skips and repeats included) by (left system, right system).
+    sides: tuple[tuple[SystemId, SystemId, int], ...]
+    # Votes in force on a first showing (skips apart) by (left system, right system,
+    # choice, half of its session: the parity of the session's number, -1 for none).
+    first_showings: tuple[tuple[SystemId, SystemId, str, int, int], ...]
+    # Votes in force (skips apart, repeats included) by actor.
+    by_actor: tuple[tuple[str, int], ...]
+    # Each pair of outputs (in sorted order) with its case, votes in force on a first
+    # showing (skips apart) and skips in force; pairs with neither may be left out.
+    pairs: tuple[tuple[OutputId, OutputId, CaseId, int, int], ...]
+
+
 Kind = Literal["votes", "tests", "tests_then_votes", "graded"]
 KINDS: tuple[str, ...] = ("votes", "tests", "tests_then_votes", "graded")
 # The kinds whose boards rest on the rater's votes.

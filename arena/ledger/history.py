@@ -5,8 +5,10 @@ presentation's newest vote)."""
 
 from __future__ import annotations
 
+import json
+
 from arena.ledger.connection import Ledger
-from arena.records import ShownRow
+from arena.records import HistorySummary, ShownRow
 
 _PRESENTATIONS = """
 SELECT presentation_id, case_id, left_output, right_output, repeat_of
@@ -43,3 +45,106 @@ def family_history(ledger: Ledger, family: str) -> list[ShownRow]:
     return [
         shown + in_force.get(shown[0], _NO_VOTE) for shown in db.execute(_PRESENTATIONS, [family])
     ]
+
+
+# The newest vote in force on presentation ``p``: a later vote on it replaces an earlier.
+_IN_FORCE = (
+    "(SELECT vote_id FROM votes WHERE presentation_id = p.presentation_id AND family = p.family "
+    "AND vote_id NOT IN (SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1)"
+)
+_COLUMNS = (
+    "SELECT p.seq, p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of, "
+    "v.vote_id, v.choice, v.session_id, v.voted_at, v.actor "
+)
+_SHOWN = _COLUMNS + f"FROM presentations p LEFT JOIN votes v ON v.vote_id = {_IN_FORCE} "
+# Votes in force on an original showing whose draw falls under the share, by the rater (or
+# anyone), with no vote in force on any repeat of their presentation: waiting for it.
+# From the index of the draws of presentations not repeated, a few lookups for each.
+_WAITING = (
+    _COLUMNS + "FROM repeat_draws d INDEXED BY repeat_draws_waiting "
+    "CROSS JOIN votes v CROSS JOIN presentations p "
+    "WHERE d.family = ? AND d.draw < ? AND d.repeats = 0 AND v.vote_id = d.vote_id "
+    "AND p.presentation_id = v.presentation_id AND p.seq < ? "
+    f"AND (? IS NULL OR v.actor = ?) AND v.vote_id = {_IN_FORCE}"
+)
+
+
+def family_summary(
+    ledger: Ledger,
+    family: str,
+    *,
+    share: float,
+    rater: str | None,
+    since: int | None = None,
+) -> tuple[HistorySummary, int]:
+    """What a rating session's scheduler starts from, read without reading the whole
+    history: the kept counts (migrations 0028, 0029) and the presentations it must know.
+
+    Those are the presentations at the end (back to the one before the last with no
+    vote in force, two at least, and every one from ``since``, the ``seq`` of the first
+    read before), the votes waiting for their repeat (``share``: the family's repeat
+    share; ``rater``: whose votes come back, None: anyone's) and the originals of the
+    repeats at the end, with their repeats. Returns it with the ``seq`` of the first
+    presentation at the end, to pass as ``since`` when reading again."""
+    db = ledger.conn
+    (total,) = db.execute(
+        "SELECT count(*) FROM presentations WHERE family = ?", [family]
+    ).fetchone()
+    end: list[tuple] = []
+    for row in db.execute(_SHOWN + "WHERE p.family = ? ORDER BY p.seq DESC", [family]):
+        end.append(row)
+        if len(end) >= 2 and row[6] is not None and (since is None or row[0] <= since):
+            break
+    end.reverse()
+    start = end[0][0] if end else 0
+    older = db.execute(
+        _WAITING + " ORDER BY p.seq", [family, share, start, rater, rater]
+    ).fetchall()
+    known = {row[1] for row in end} | {row[1] for row in older}
+    originals = sorted({row[5] for row in end if row[5] is not None} - known)
+    if originals:
+        older += db.execute(
+            _SHOWN + "WHERE p.family = ? AND p.seq < ? AND (p.presentation_id IN "
+            "(SELECT value FROM json_each(?)) OR p.repeat_of IN (SELECT value FROM json_each(?)))",
+            [family, start, json.dumps(originals), json.dumps(originals)],
+        ).fetchall()
+    older = sorted({row[1]: row for row in older}.values())
+    first = total - len(end)
+    rows = [(first - len(older) + at, row[1:]) for at, row in enumerate(older)]
+    rows += [(first + at, row[1:]) for at, row in enumerate(end)]
+    return (
+        HistorySummary(
+            presentations=total,
+            rows=tuple(rows),
+            sides=tuple(
+                db.execute(
+                    "SELECT left_system, right_system, sum(votes) FROM vote_tallies "
+                    "WHERE family = ? GROUP BY 1, 2 HAVING sum(votes) > 0",
+                    [family],
+                )
+            ),
+            first_showings=tuple(
+                db.execute(
+                    "SELECT left_system, right_system, choice, half, sum(votes) FROM vote_tallies "
+                    "WHERE family = ? AND first_showing AND choice != 'skip' "
+                    "GROUP BY 1, 2, 3, 4 HAVING sum(votes) > 0",
+                    [family],
+                )
+            ),
+            by_actor=tuple(
+                db.execute(
+                    "SELECT actor, sum(votes) FROM vote_tallies WHERE family = ? "
+                    "AND choice != 'skip' GROUP BY actor HAVING sum(votes) > 0",
+                    [family],
+                )
+            ),
+            pairs=tuple(
+                db.execute(
+                    "SELECT first_output, second_output, case_id, votes, skips "
+                    "FROM pair_showings WHERE family = ? AND (votes OR skips)",
+                    [family],
+                )
+            ),
+        ),
+        start,
+    )

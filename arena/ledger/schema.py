@@ -31,13 +31,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0026,
     migrations_0027,
     migrations_0028,
+    migrations_0029,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 28
+SCHEMA_VERSION = 29
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

@@ -28,7 +28,7 @@ from arena.canonical import canonical_json, sha256_hex
 from arena.clock import now_iso
 from arena.errors import UnsealedRows
 from arena.ledger.guards import APPEND_ONLY, GENESIS_HASH
-from arena.ledger.migrations_0028 import TALLY_TABLES
+from arena.ledger.migrations_0029 import DERIVED_TABLES
 
 if TYPE_CHECKING:
     import sqlite3
@@ -44,7 +44,7 @@ TABLE = "commits"
 # table -> (parent table, the key they share, the order of its rows).
 CHILDREN = {"round_items": ("rounds", "round_id", "round_id, kind, seq")}
 # The tallies are counts kept in place, derived from sealed rows (``summaries``).
-_NOT_SEALED = {TABLE, "_sqlite_migrations", *TALLY_TABLES}
+_NOT_SEALED = {TABLE, "_sqlite_migrations", *DERIVED_TABLES}
 HASHED = ("seq", "at", "kind", "note", "tables", "prev_hash")
 
 

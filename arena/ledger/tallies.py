@@ -97,6 +97,21 @@ def votes_by_actor(ledger: Ledger, family: str) -> dict[str, int]:
     return {actor: int(n) for actor, n in rows}
 
 
+def raters(ledger: Ledger, family: str) -> list[str]:
+    """Everyone who voted (a vote since retracted included) or sat a session in
+    ``family``: those who voted in the order they first did, then the others by name;
+    the settler, which votes on nothing, is no rater. From the tallies and the sessions,
+    not from every vote: what a rating session counts of its family's raters."""
+    rows = ledger.conn.execute(
+        "SELECT actor FROM (SELECT actor, min(first_seq) AS first FROM vote_tallies "
+        "WHERE family = ? GROUP BY actor UNION ALL SELECT actor, NULL FROM sessions "
+        "WHERE family = ?) WHERE actor != 'settler' GROUP BY actor "
+        "ORDER BY min(first) IS NULL, min(first), actor",
+        [family, family],
+    ).fetchall()
+    return [actor for (actor,) in rows]
+
+
 def system_votes(ledger: Ledger, family: str) -> list[tuple[SystemId, SystemId, str, int]]:
     """(left system, right system, choice, how many) of the votes in force in ``family`` on
     a first showing (skips and repeats apart): what the scheduler's model of the order

@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from arena.errors import ArenaError, BadInput
-from arena.ledger import chain
+from arena.ledger import chain, repeat_draws
 from arena.ledger.bulk import import_cache
 from arena.ledger.connection import Ledger
 from arena.ledger.guards import GENESIS_HASH
@@ -98,6 +98,13 @@ def record_many(ledger: Ledger, shown: Sequence[tuple[Presentation, Vote]]) -> i
                 raise Refused(index, exc) from None
         _append_rows(ledger, "presentations", new_p)
         _append_rows(ledger, "votes", new_v)
+        repeat_draws.add(
+            ledger.conn,
+            [
+                (v["vote_id"], v["family"], v["presentation_id"], v["repeat_of"], v["choice"])
+                for v in new_v
+            ],
+        )
     return len(new_v)
 
 

@@ -15,7 +15,7 @@ from typing import Literal
 
 from arena.clock import now_iso
 from arena.errors import ArenaError, BadInput
-from arena.ledger import chain
+from arena.ledger import chain, repeat_draws
 from arena.ledger.connection import Ledger
 from arena.records import Presentation, PresentationId, Session, SessionId, Vote, VoteId
 
@@ -127,7 +127,13 @@ def record_vote(ledger: Ledger, vote: Vote) -> Written:
             standing = vote_on(ledger, vote.presentation_id)
             if standing is not None:
                 raise AlreadyVoted(standing)
-        return _write_once(ledger, "votes", "vote_id", _vote_row(vote))
+        written = _write_once(ledger, "votes", "vote_id", _vote_row(vote))
+        if written == "recorded":
+            repeat_draws.add(
+                ledger.conn,
+                [(vote.vote_id, vote.family, vote.presentation_id, vote.repeat_of, vote.choice)],
+            )
+        return written
 
 
 def _vote(row: dict) -> Vote:

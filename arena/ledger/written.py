@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.ledger.connection import Ledger
-from arena.ledger.migrations_0028 import TALLY_TABLES
+from arena.ledger.migrations_0029 import DERIVED_TABLES
 from arena.ledger.seals import CHILDREN
 
 # The seal: a row with every write, counting nothing; the chain of them is checked apart
@@ -83,7 +83,7 @@ def mark(ledger: Ledger) -> Mark:
         name
         for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         # Not counted by rowid: rows that come with their parent's, or counts kept in place.
-        if name not in CHILDREN and name not in TALLY_TABLES
+        if name not in CHILDREN and name not in DERIVED_TABLES
     )
     (schema,) = conn.execute("PRAGMA schema_version").fetchone()
     (version,) = conn.execute("PRAGMA user_version").fetchone()

@@ -43,15 +43,16 @@ class PairIndex:
     def __init__(
         self,
         pending: PendingPairs,
-        votes: Iterable[tuple[PairKey, SystemPair, CaseId]] = (),
-        skips: Iterable[PairKey] = (),
+        counted: Sequence[tuple[OutputId, OutputId, CaseId, int, int]] = (),
+        pair_votes: Mapping[SystemPair, int] | None = None,
         *,
         once_per_case: bool = False,
     ) -> None:
-        """``votes`` and ``skips``: the history's votes in force (skips and repeats
-        apart) and its skips, counted in one pass however long the history.
-        ``once_per_case``: a vote on one pair of a case and system pair closes the
-        others (a ``tests_then_votes`` family: one vote per task and system pair)."""
+        """``counted``: each pair of outputs with its case, its votes in force on a first
+        showing (skips apart) and its skips in force (``HistorySummary.pairs``);
+        ``pair_votes``: those votes by system pair. ``once_per_case``: a vote on one pair
+        of a case and system pair closes the others (a ``tests_then_votes`` family: one
+        vote per task and system pair)."""
         self._cases, self._outputs, self._systems = pending.cases, pending.outputs, pending.systems
         # Outputs, systems and cases ranked as their ids sort, so that sorting numbers
         # sorts as the ids do.
@@ -92,24 +93,32 @@ class PairIndex:
         self._unit = case * (width * width) + pair if once_per_case else key
         # Tallies of the votes in force (skips apart), over the whole history, by unit;
         # pair keys of no pending pair are not kept (nothing reads them). Counted in bulk,
-        # for a long history: ``_number_key`` of every vote at once.
-        votes = list(votes)
-        self.pair_votes: Counter[SystemPair] = Counter([pair for _, pair, _ in votes])
-        self.case_votes: Counter[CaseId] = Counter([case_id for _, _, case_id in votes])
-        rank, width = self._rank, self._width
+        # for a long history: every pair's number at once.
+        self.pair_votes: Counter[SystemPair] = Counter(pair_votes or {})
+        columns = zip(*counted, strict=True) if counted else [()] * 5
+        firsts, seconds, cases, counts, skip_counts = columns
+        self.case_votes: Counter[CaseId] = Counter()
+        for case_id, n in zip(cases, counts, strict=True):
+            if n:
+                self.case_votes[case_id] += n
+        rank, width, size = self._rank, self._width, len(counted)
         ra, rb = (
-            np.fromiter(map(rank.get, outputs, repeat(-1)), dtype=np.int64, count=len(votes))
-            for outputs in ([a for (a, _), _, _ in votes], [b for (_, b), _, _ in votes])
+            np.fromiter(map(rank.get, outputs, repeat(-1)), dtype=np.int64, count=size)
+            for outputs in (firsts, seconds)
         )
+        votes = np.fromiter(counts, dtype=np.int64, count=size)
+        skipped = np.fromiter(skip_counts, dtype=np.int64, count=size)
         known = (ra >= 0) & (rb >= 0)
-        ra, rb = ra[known], rb[known]
-        units_voted = self._units_of(_unordered(ra, rb, width))
-        self.voted: Counter[int] = Counter(units_voted[units_voted >= 0].tolist())
-        self.skips: Counter[int] = Counter()
-        for pair_key_ in skips:
-            number_key = self._number_key(pair_key_)
-            if number_key is not None:
-                self.skips[number_key] += 1
+        keys = _unordered(ra[known], rb[known], width)
+        votes, skipped = votes[known], skipped[known]
+        units_voted = self._units_of(keys)
+        has = (units_voted >= 0) & (votes > 0)
+        self.voted: Counter[int] = Counter()
+        for unit, n in zip(units_voted[has].tolist(), votes[has].tolist(), strict=True):
+            self.voted[unit] += n
+        self.skips: Counter[int] = Counter(
+            dict(zip(keys[skipped > 0].tolist(), skipped[skipped > 0].tolist(), strict=True))
+        )
         units = _distinct(self._unit)
         self.pairs_total = len(units)
         voted = np.array([u for u, n in self.voted.items() if n], dtype=np.int64)

@@ -35,21 +35,25 @@ recorded seed, so a restart (or a crash) resumes exactly where it stopped:
   few minutes ago: a repeat that soon measures memory, not consistency
   (``tests/pairs/test_repeat_memory.py`` simulates one).
 
-``LiveScheduler`` keeps this rule up to date vote by vote: the rating session reads the
-family's history once and then tells it what it shows, what is voted and what is undone;
-each of those, and each choice, costs the same at 100 or 100,000 past votes. A restart
-reads the same rows into the same state, so it resumes exactly. The tests state the rule
-again from scratch over the whole history (``tests/pairs/reference_scheduler.py``) and
-hold the two to the same choices on random histories.
+``LiveScheduler`` keeps this rule up to date vote by vote: it starts from a summary of
+the family's history (``HistorySummary``: the counts of every vote in force, and one by one
+only the presentations at the end and those whose votes wait for their repeat), which the
+rating session reads from the ledger's kept counts (``arena.ledger.history``), and then
+the session tells it what it shows, what is voted and what is undone; each of those, and
+each choice, costs the same at 100 or 100,000 past votes. A restart reads the same
+summary into the same state, so it resumes exactly. The tests state the rule again from
+scratch over the whole history (``tests/pairs/reference_scheduler.py``) and hold the two
+to the same choices on random histories, and hold a scheduler started from the ledger's
+summary to the choices of one that read every presentation
+(``tests/rating/test_summary_start.py``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -57,6 +61,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from arena.clock import now_iso
+from arena.ledger import repeat_draws
 from arena.pairs.adaptive import (
     ADAPTIVE,
     DEFAULT_PAIR_CHOICE,
@@ -68,6 +73,7 @@ from arena.pairs.settling import PendingPair, PendingPairs
 from arena.pairs.votes_left import VotesLeft
 from arena.records import (
     CaseId,
+    HistorySummary,
     OutputId,
     PresentationId,
     SessionId,
@@ -127,19 +133,14 @@ class NextPair:
     unsure: bool = field(default=False, compare=False)
 
 
-def _unit(text: str) -> float:
-    """A number in [0, 1) fixed by ``text``: the same on every machine and every run."""
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") / 2**64
-
-
 def is_repeat_chosen(vote_id: str, share: float) -> bool:
-    return _unit("repeat:" + vote_id) < share
+    return repeat_draws.draw(vote_id) < share
 
 
 def repeat_gap(vote_id: str, least: int = DEFAULT_REPEAT_GAP) -> int:
     """Presentations from a vote to its repeat within a session: ``least`` other pairs in
     between, and up to a third more (fixed by the vote id), so the spacing is no rhythm."""
-    return least + 1 + int(_unit("gap:" + vote_id) * (least // 3 + 1))
+    return least + 1 + int(repeat_draws.unit("gap:" + vote_id) * (least // 3 + 1))
 
 
 def seconds(time: str | None) -> float | None:
@@ -171,16 +172,17 @@ def repeat_due(
     return finished or earlier_session or since >= gap
 
 
-def resumed(history: Sequence[Entry]) -> NextPair | None:
+def resumed(history: Mapping[int, Entry], count: int) -> NextPair | None:
     """The oldest of the presentations at the end with no vote in force, shown again.
 
-    They were cut short by a crash or undone: showing them again, oldest first,
+    ``history``: the presentations known by their places, the last ``count`` - 1 among
+    them. They were cut short by a crash or undone: showing them again, oldest first,
     makes undo walk back step by step.
     """
-    start = len(history)
-    while start > 0 and history[start - 1].vote_id is None:
+    start = count
+    while start > 0 and (before := history.get(start - 1)) is not None and before.vote_id is None:
         start -= 1
-    if start == len(history):
+    if start == count:
         return None
     again = history[start]
     return NextPair(
@@ -226,6 +228,45 @@ class Entry:
     cast: float | None = math.nan
 
 
+def summarize(
+    history: Iterable[ShownRow],
+    systems: Mapping[OutputId, SystemId],
+    halves: Mapping[SessionId, int] | None = None,
+) -> HistorySummary:
+    """A whole history counted as ``arena.ledger.history`` reads its summary from the
+    ledger's kept counts: every presentation kept as a row. ``halves``: each session's
+    half (the parity of its number)."""
+    rows = tuple(enumerate(history))
+    halves = halves or {}
+    sides: Counter[tuple[SystemId, SystemId]] = Counter()
+    first: Counter[tuple[SystemId, SystemId, str, int]] = Counter()
+    by_actor: Counter[str] = Counter()
+    pairs: dict[PairKey, list] = {}
+    for _, row in rows:
+        _, case_id, left, right, repeat_of, vote_id, choice, session_id = row[:8]
+        actor = row[9] if len(row) > 9 else None
+        if vote_id is None or choice is None:
+            continue
+        sides[(systems[left], systems[right])] += 1
+        key = pair_key(left, right)
+        if choice == "skip":
+            pairs.setdefault(key, [*key, case_id, 0, 0])[4] += 1
+            continue
+        by_actor[actor or ""] += 1
+        if repeat_of is None:
+            half = -1 if session_id is None else halves.get(session_id, -1)
+            first[(systems[left], systems[right], choice, half)] += 1
+            pairs.setdefault(key, [*key, case_id, 0, 0])[3] += 1
+    return HistorySummary(
+        presentations=len(rows),
+        rows=rows,
+        sides=tuple((*k, n) for k, n in sides.items()),
+        first_showings=tuple((*k, n) for k, n in first.items()),
+        by_actor=tuple(by_actor.items()),
+        pairs=tuple(tuple(p) for p in pairs.values()),  # type: ignore[misc]
+    )
+
+
 class LiveScheduler:
     """Plans the next presentation of one family from a history kept in memory."""
 
@@ -233,7 +274,7 @@ class LiveScheduler:
         self,
         candidates: Iterable[PendingPair] | PendingPairs,
         systems: Mapping[OutputId, SystemId],
-        history: Iterable[ShownRow],
+        history: Iterable[ShownRow] | HistorySummary,
         *,
         seed: int,
         repeats: RepeatPolicy | None = None,
@@ -245,9 +286,9 @@ class LiveScheduler:
         rater: str | None = None,
         unsure: Mapping[SystemPair, Collection[CaseId]] | None = None,
     ) -> None:
-        """``history``: the family's presentations in order, as rows of their fields
-        (what the ledger reads, without a record made per row; the vote's actor last,
-        where it is known).
+        """``history``: a summary of the family's history (what a rating session reads,
+        ``arena.ledger.history.family_summary``), or its presentations in order, as rows
+        of their fields (the vote's actor last, where it is known), summarised here.
         ``session``: the session showing the pairs now; ``clock``: the time now, as
         ISO 8601 (how long ago a vote waiting for its repeat was cast); ``pair_choice``:
         after the coverage phase, the system pair of most use to the board's order
@@ -269,13 +310,31 @@ class LiveScheduler:
         self.clock = clock
         self.rater = rater
         self.unsure = unsure
-        self.history = [Entry(*row) for row in history]
-        self.position = {e.presentation_id: at for at, e in enumerate(self.history)}
+        summary = (
+            history if isinstance(history, HistorySummary) else summarize(history, systems, halves)
+        )
+        # The presentations it knows, by their places in the family's, and how many
+        # the family holds: the next one's place.
+        self.history = {at: Entry(*row) for at, row in summary.rows}
+        self.position = {e.presentation_id: at for at, e in self.history.items()}
+        self.count = summary.presentations
+        # The first of the presentations at the end it knows every one of.
+        self.first = self.count
+        while self.first - 1 in self.history:
+            self.first -= 1
         # Side counts over every vote in force, skips and repeats included.
         self.in_pair: Counter[tuple[SystemPair, SystemId]] = Counter()
         self.overall: Counter[SystemId] = Counter()
-        # Votes in force on repeats of each presentation.
-        self.repeated: Counter[PresentationId] = Counter()
+        for left, right, n in summary.sides:
+            self.in_pair[(system_pair(left, right), left)] += n
+            self.overall[left] += n
+            self.overall[right] -= n
+        # Votes in force on repeats of each presentation it knows.
+        self.repeated: Counter[PresentationId] = Counter(
+            e.repeat_of
+            for e in self.history.values()
+            if e.vote_id is not None and e.repeat_of is not None
+        )
         # Kept in both modes: it also tells when the order has settled (``order_settled``).
         self.model = OrderModel(systems.values())
         self.adaptive = pair_choice == ADAPTIVE
@@ -287,45 +346,35 @@ class LiveScheduler:
         if halves is not None and self.adaptive:
             self.halves = halves
             self.steer = {half: OrderModel(systems.values()) for half in (0, 1)}
-        # The history's votes counted in bulk, what ``_count`` does vote by vote: side
-        # counts over every one, skips and ordinary votes (not on a repeat) for the index.
-        cast = [e for e in self.history if e.vote_id is not None]
-        lefts = [systems[e.left_output] for e in cast]
-        rights = [systems[e.right_output] for e in cast]
-        # A family has a few hundred sides at most: each is made a system pair once.
-        sides = list(zip(lefts, rights, strict=True))
-        pair_of = {side: system_pair(*side) for side in set(sides)}
-        pairs = list(map(pair_of.__getitem__, sides))
-        self.in_pair.update(zip(pairs, lefts, strict=True))
-        self.overall.update(lefts)
-        self.overall.subtract(rights)
-        self.repeated.update(e.repeat_of for e in cast if e.repeat_of is not None)
         # The rater's votes in force (skips apart, repeats included): "your votes".
-        rater = self.rater
-        self.own_votes = sum(e.choice != "skip" and rater in (None, e.actor) for e in cast)
-        ordinary = [at for at, e in enumerate(cast) if e.choice != "skip" and e.repeat_of is None]
-        for at in ordinary:
-            cast[at].gap = self._gap(cast[at])
-        for model, counted in [(self.model, ordinary)] + [
-            (model, [at for at in ordinary if self._in_half(cast[at], half)])
+        self.own_votes = sum(n for actor, n in summary.by_actor if rater in (None, actor))
+        counted = summary.first_showings
+        for model, votes in [(self.model, counted)] + [
+            (model, [v for v in counted if v[3] in (-1, half)])
             for half, model in self.steer.items()
         ]:
             model.count_all(
-                [lefts[at] for at in counted],
-                [rights[at] for at in counted],
-                [cast[at].choice for at in counted],
+                [v[0] for v in votes],
+                [v[1] for v in votes],
+                [v[2] for v in votes],
+                [v[4] for v in votes],
             )
+        pair_votes: Counter[SystemPair] = Counter()
+        for left, right, _, _, n in counted:
+            pair_votes[system_pair(left, right)] += n
         self.index = PairIndex(
             candidates if isinstance(candidates, PendingPairs) else PendingPairs.of(candidates),
-            votes=[(_key(cast[at]), pairs[at], cast[at].case_id) for at in ordinary],
-            skips=[_key(e) for e in cast if e.choice == "skip"],
+            summary.pairs,
+            pair_votes,
             once_per_case=once_per_case,
         )
-        # Positions of voted pairs chosen for a repeat and not repeated yet, in order.
+        for entry in self.history.values():
+            entry.gap = self._gap(entry)
+        # Places of voted pairs chosen for a repeat and not repeated yet, in order.
         # (Most entries have no gap: that test first.)
-        self.repeats = [
-            at for at, e in enumerate(self.history) if e.gap is not None and self._waiting(e)
-        ]
+        self.repeats = sorted(
+            at for at, e in self.history.items() if e.gap is not None and self._waiting(e)
+        )
 
     # -- what the session tells it --------------------------------------------
 
@@ -337,8 +386,9 @@ class LiveScheduler:
         right: OutputId,
         repeat_of: PresentationId | None,
     ) -> None:
-        self.position[presentation_id] = len(self.history)
-        self.history.append(Entry(presentation_id, case_id, left, right, repeat_of))
+        self.position[presentation_id] = self.count
+        self.history[self.count] = Entry(presentation_id, case_id, left, right, repeat_of)
+        self.count += 1
 
     def voted(
         self,
@@ -365,6 +415,15 @@ class LiveScheduler:
 
     def knows(self, presentation_id: PresentationId) -> bool:
         return presentation_id in self.position
+
+    def short_of_history(self) -> bool:
+        """Whether the presentations at the end with no vote in force (shown again first)
+        may reach back past the ones it knows: read the history again (an undo past
+        them)."""
+        start = self.count
+        while start > self.first and self.history[start - 1].vote_id is None:
+            start -= 1
+        return 0 < self.first == start
 
     def progress(self) -> tuple[int, int]:
         """(pairs with a vote in force, pairs for the rater) of this family."""
@@ -479,11 +538,11 @@ class LiveScheduler:
 
     def next(self) -> NextPair | None:
         """The next pair to show, or None when nothing is left."""
-        again = resumed(self.history)
+        again = resumed(self.history, self.count)
         if again is not None:
             return again
-        rng = np.random.default_rng([self.seed, len(self.history)])
-        last_case = self.history[-1].case_id if self.history else None
+        rng = np.random.default_rng([self.seed, self.count])
+        last_case = self.history[self.count - 1].case_id if self.count else None
         avoid = self._run_of_two()
         finished = not self.index.open_count
         repeat = self._due_repeat(last_case, finished=finished, avoid=avoid)
@@ -509,9 +568,9 @@ class LiveScheduler:
     def _run_of_two(self) -> SystemPair | None:
         """The system pair of the last two presentations, if they share one: a third in a
         row comes only when nothing else is left."""
-        if len(self.history) < 2:
+        if self.count < 2:
             return None
-        last, before = self._pair(self.history[-1]), self._pair(self.history[-2])
+        last, before = (self._pair(self.history[self.count - at]) for at in (1, 2))
         return last if last == before else None
 
     def peek_after(self, presentation_id: PresentationId) -> list[NextPair]:
@@ -564,7 +623,7 @@ class LiveScheduler:
     ) -> NextPair | None:
         # The oldest due repeat of another case (and not of the system pair ``avoid``);
         # only the recent ones are not due yet.
-        now = len(self.history)
+        now = self.count
         first_due: Entry | None = None
         time_now = seconds(self.clock()) if self.repeats else None
         for position in self.repeats:

@@ -3,10 +3,12 @@
 Each presentation is recorded as it is first shown: the first when the session
 asks for it, each after it in the commit of the vote before it, so a vote is
 durable before the next pair is handed out, with one commit a key. A write that
-fails raises and leaves the session on the same pair. The family's history is
-read once and kept in memory, told of every presentation, vote and undo, so a
-key costs the same at 100 or 100,000 past votes; ``refresh`` re-reads it after
-changes made elsewhere (an import, a correction).
+fails raises and leaves the session on the same pair. The scheduler starts from a
+summary of the family's history (its kept counts and the presentations at the end,
+``arena.ledger.history.family_summary``), not from every vote, and is told of every
+presentation, vote and undo, so that opening a family and a key cost about the same at
+100 or 100,000 past votes; ``refresh`` reads it again after changes made elsewhere (an
+import, a correction) or an undo back past what it read.
 """
 
 from __future__ import annotations
@@ -21,8 +23,17 @@ from dataclasses import dataclass
 from arena import cycle_gc, family_state
 from arena.clock import now_iso
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, draws, events, family_changes, soundness, voting
-from arena.ledger.history import family_history
+from arena.ledger import (
+    Ledger,
+    catalog,
+    draws,
+    events,
+    family_changes,
+    soundness,
+    tallies,
+    voting,
+)
+from arena.ledger.history import family_summary
 from arena.pairs import adaptive, unsure
 from arena.pairs.scheduling import LiveScheduler, NextPair, RepeatPolicy, Standing
 from arena.pairs.votes_left import Gauge, VotesLeft
@@ -109,6 +120,8 @@ class RatingSession:
         self.actor = raters.checked(actor)
         self.clock = clock
         self.wall_clock = wall_clock
+        # The first presentation the scheduler read one by one: read again from there.
+        self._since: int | None = None
         with cycle_gc.paused():
             state = family_state.for_rating(ledger, family)
             self.session: Session = voting.start_session(
@@ -136,10 +149,17 @@ class RatingSession:
         self.cases = state.cases
         self.untested = state.untested
         self._recent: OrderedDict[OutputId, Output] = OrderedDict()
+        summary, self._since = family_summary(
+            self.ledger,
+            name,
+            share=self.repeats.share,
+            rater=self.actor,
+            since=self._since,
+        )
         self.scheduler = LiveScheduler(
             state.pending,
             state.systems,
-            family_history(self.ledger, name),
+            summary,
             seed=self.session.seed,
             repeats=self.repeats,
             session=self.session.session_id,
@@ -153,7 +173,7 @@ class RatingSession:
             unsure=unsure.for_session(self.ledger, name),
         )
         # Everyone who voted or sat a session in the family, this rater among them.
-        self.raters = voting.raters(self.ledger, name)
+        self.raters = tallies.raters(self.ledger, name)
         self.find_leak = LeakFinder.for_systems(catalog.systems(self.ledger, name))
 
     def progress(self) -> tuple[int, int]:
@@ -340,7 +360,9 @@ class RatingSession:
                 if standing
                 else None,
             )
-        else:  # a vote this session never read: written by someone else since
+        if not self.scheduler.knows(undone.presentation_id) or (self.scheduler.short_of_history()):
+            # A vote this session never read (written by someone else since), or an undo
+            # back past the presentations it read.
             self.refresh()
         return undone
 

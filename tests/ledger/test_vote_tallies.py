@@ -37,14 +37,14 @@ def _from_votes(ledger: Ledger, family: str) -> tuple:
         "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
         [family],
     ).fetchall()
-    return votes, pairs, actors, systems
+    return votes, pairs, actors, systems, sorted(voting.raters(ledger, family))
 
 
 def _from_tallies(ledger: Ledger, family: str) -> tuple:
     votes, pairs = tallies.voted_pairs(ledger, family)
     actors = sorted(tallies.votes_by_actor(ledger, family).items())
     systems = sorted(tallies.system_votes(ledger, family))
-    return votes, pairs, actors, systems
+    return votes, pairs, actors, systems, sorted(tallies.raters(ledger, family))
 
 
 def _random_history(ledger: Ledger, rng: random.Random, steps: int) -> None:
@@ -104,6 +104,12 @@ def test_a_ledger_upgraded_from_before_the_tallies_has_them_counted(tmp_path, sm
     expected = _from_votes(small_family, "small")
     path = _edited(
         small_family,
+        "DROP TRIGGER votes_showings",
+        "DROP TRIGGER retractions_showings",
+        "DROP TABLE pair_showings",
+        "DROP TABLE repeat_draws",
+        "DROP INDEX presentations_by_original",
+        "DELETE FROM _sqlite_migrations WHERE name = '0029_pair_showings'",
         "DROP TRIGGER votes_tally",
         "DROP TRIGGER retractions_tally",
         "DROP TABLE vote_tallies",
@@ -125,12 +131,19 @@ def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
         "UPDATE vote_tallies SET votes = votes + 5 WHERE rowid = 1",
         "DELETE FROM pair_tallies WHERE rowid = 2",
         "DROP TRIGGER votes_tally",
+        "UPDATE pair_showings SET skips = skips + 1 WHERE rowid = 1",
+        "UPDATE repeat_draws SET repeats = repeats + 1 "
+        "WHERE vote_id = (SELECT min(vote_id) FROM repeat_draws)",
+        "DROP TRIGGER retractions_showings",
     )
     with Ledger.open(path, readonly=True) as edited:
         problems = integrity.check(edited)
     assert any("vote_tallies: does not match" in p for p in problems), problems
     assert any("pair_tallies: does not match" in p for p in problems), problems
     assert any("votes_tally" in p and "missing" in p for p in problems), problems
+    assert any("pair_showings: does not match" in p for p in problems), problems
+    assert any("repeat_draws: does not match" in p for p in problems), problems
+    assert any("retractions_showings" in p and "missing" in p for p in problems), problems
     assert cli.main(["--ledger", path, "check"]) != 0
     capsys.readouterr()
     assert cli.main(["--ledger", path, "check", "--recount"]) == 0
@@ -140,6 +153,7 @@ def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
         # The trigger is back: the next vote is counted.
         _random_history(mended, random.Random(4), 10)
         assert _from_tallies(mended, "small") == _from_votes(mended, "small")
+        assert summaries.stale_tallies(mended) == []
 
 
 def test_a_failed_vote_leaves_the_tallies_as_they_were(small_family):

@@ -124,7 +124,7 @@ class Scheduler:
 
     def next(self) -> NextPair | None:
         """The next pair to show, or None when nothing is left."""
-        again = resumed([Entry(*s) for s in self.history])
+        again = resumed(dict(enumerate(Entry(*s) for s in self.history)), len(self.history))
         if again is not None:
             return again
         rng = np.random.default_rng([self.seed, len(self.history)])

@@ -117,7 +117,7 @@ def _history(scheduler: LiveScheduler) -> list[Shown]:
             e.choice,
             e.session_id,
         )
-        for e in scheduler.history
+        for e in scheduler.history.values()
     ]
 
 

@@ -112,7 +112,7 @@ def test_an_index_of_numbers_chooses_as_one_of_records(family, seed):
 def test_an_index_counts_votes_on_pairs_it_does_not_hold():
     systems = {"a": "s1", "b": "s2", "c": "s3"}
     pairs = [PendingPair("c", a, b, systems[a], systems[b]) for a, b in combinations("abc", 2)]
-    index = PairIndex(PendingPairs.of(pairs[:2]), votes=[(("b", "c"), ("s2", "s3"), "c")])
+    index = PairIndex(PendingPairs.of(pairs[:2]), [("b", "c", "c", 1, 0)], {("s2", "s3"): 1})
     assert index.progress() == (0, 2)
     assert index.pair_votes[("s2", "s3")] == 1 and index.case_votes["c"] == 1
 

@@ -1,0 +1,109 @@
+"""Migration 0029: what a rating session starts from, kept vote by vote.
+
+A rating session read every presentation and vote of its family when it opened: time
+that grew with the family's history. Two derived tables now hold what its scheduler
+needs of the old votes, so that it reads only the presentations at the end of the
+history (``arena.ledger.history``):
+
+- ``pair_showings``: each pair of outputs' votes in force on a first showing (skips
+  apart) and its skips in force (any showing), with its case; kept by triggers in the
+  transaction of each vote and retraction, as the tallies of migration 0028 are;
+- ``repeat_draws``: the repeat draw of each vote that may come back as a repeat, a hash
+  of its id (``arena.ledger.repeat_draws``), written by Arena with the vote (SQLite has
+  no hash to compute it in a trigger), with the votes in force on its presentation's
+  repeats (kept by triggers): indexed so that the votes waiting for their repeat are
+  found without the others.
+
+An index of the presentations by the one they repeat finds a pair's repeats.
+
+Like the tallies they are derived, not recorded: not sealed, not chained, not in
+bundles. `arena check` counts them again and writes them anew where they differ.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from arena.ledger import repeat_draws
+from arena.ledger.migrations_0028 import TALLY_TABLES
+from arena.ledger.steps import migrations, run_script, set_version
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+SHOWING_TABLES = ("pair_showings", "repeat_draws")
+# Counts and draws kept in place, derived from the votes: never sealed or chained.
+DERIVED_TABLES = (*TALLY_TABLES, *SHOWING_TABLES)
+
+TABLES = """
+CREATE TABLE pair_showings (
+    family TEXT NOT NULL,
+    first_output TEXT NOT NULL,
+    second_output TEXT NOT NULL,
+    case_id TEXT NOT NULL,
+    votes INTEGER NOT NULL,
+    skips INTEGER NOT NULL,
+    PRIMARY KEY (family, first_output, second_output)
+);
+CREATE TABLE repeat_draws (
+    vote_id TEXT PRIMARY KEY,
+    family TEXT NOT NULL,
+    presentation_id TEXT NOT NULL,
+    draw REAL NOT NULL,
+    repeats INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX repeat_draws_waiting ON repeat_draws(family, draw) WHERE repeats = 0;
+CREATE INDEX repeat_draws_by_presentation ON repeat_draws(presentation_id);
+CREATE INDEX presentations_by_original ON presentations(repeat_of) WHERE repeat_of IS NOT NULL;
+"""
+
+_PAIR = "v.family, min(v.left_output, v.right_output), max(v.left_output, v.right_output)"
+# A vote's counts: a vote on a first showing, a skip on any.
+_VOTE, _SKIP = "v.choice != 'skip' AND v.repeat_of IS NULL", "v.choice = 'skip'"
+_COUNTED = "(v.choice = 'skip' OR v.repeat_of IS NULL)"
+
+
+def fill(prefix: str = "") -> list[str]:
+    """``pair_showings`` counted at once from the votes, as its triggers leave it (a pair
+    once counted keeps its row at 0 when its votes are retracted)."""
+    in_force = "(v.vote_id NOT IN (SELECT vote_id FROM retractions))"
+    return [
+        f"INSERT INTO {prefix}pair_showings SELECT {_PAIR}, min(v.case_id), "
+        f"sum(({_VOTE}) * {in_force}), sum(({_SKIP}) * {in_force}) "
+        f"FROM votes v WHERE {_COUNTED} GROUP BY 1, 2, 3"
+    ]
+
+
+# A vote counted on its pair; its first retraction uncounts it.
+TRIGGERS = f"""
+CREATE TRIGGER votes_showings AFTER INSERT ON votes BEGIN
+    INSERT INTO pair_showings SELECT {_PAIR}, v.case_id, {_VOTE}, {_SKIP}
+    FROM votes v WHERE v.seq = NEW.seq AND {_COUNTED}
+    ON CONFLICT DO UPDATE SET votes = votes + excluded.votes, skips = skips + excluded.skips;
+    UPDATE repeat_draws SET repeats = repeats + 1 WHERE presentation_id = (
+        SELECT repeat_of FROM presentations WHERE presentation_id = NEW.presentation_id);
+END;
+CREATE TRIGGER retractions_showings AFTER INSERT ON retractions
+WHEN NOT EXISTS (SELECT 1 FROM retractions WHERE vote_id = NEW.vote_id AND seq != NEW.seq)
+BEGIN
+    UPDATE pair_showings
+    SET votes = votes - (SELECT {_VOTE} FROM votes v WHERE v.vote_id = NEW.vote_id),
+        skips = skips - (SELECT {_SKIP} FROM votes v WHERE v.vote_id = NEW.vote_id)
+    WHERE (family, first_output, second_output) = (
+        SELECT {_PAIR} FROM votes v WHERE v.vote_id = NEW.vote_id AND {_COUNTED});
+    UPDATE repeat_draws SET repeats = repeats - 1 WHERE presentation_id = (
+        SELECT p.repeat_of FROM votes v JOIN presentations p
+        ON p.presentation_id = v.presentation_id WHERE v.vote_id = NEW.vote_id);
+END;
+"""
+TRIGGER_NAMES = ("votes_showings", "retractions_showings")
+
+
+@migrations(name="0029_pair_showings")
+def _pair_showings(db: Database) -> None:
+    run_script(db, TABLES)
+    for statement in fill():
+        db.execute(statement)
+    repeat_draws.fill(db.conn)
+    run_script(db, TRIGGERS)
+    set_version(db, 29)
