@@ -44,7 +44,7 @@ CREATE TABLE pair_showings (
     votes INTEGER NOT NULL,
     skips INTEGER NOT NULL,
     PRIMARY KEY (family, first_output, second_output)
-);
+) WITHOUT ROWID;
 CREATE TABLE repeat_draws (
     vote_id TEXT PRIMARY KEY,
     family TEXT NOT NULL,

@@ -97,31 +97,36 @@ class PairIndex:
         self.pair_votes: Counter[SystemPair] = Counter(pair_votes or {})
         columns = zip(*counted, strict=True) if counted else [()] * 5
         firsts, seconds, cases, counts, skip_counts = columns
-        self.case_votes: Counter[CaseId] = Counter()
-        for case_id, n in zip(cases, counts, strict=True):
-            if n:
-                self.case_votes[case_id] += n
-        rank, width, size = self._rank, self._width, len(counted)
+        size = len(counted)
+        votes = np.fromiter(counts, dtype=np.int64, count=size)
+        skipped = np.fromiter(skip_counts, dtype=np.int64, count=size)
+        # Votes by case: only the cases of pending pairs are ever read (a choice looks at
+        # the cases of one group).
+        case_at = self._case_number
+        on_case = np.fromiter(map(case_at.get, cases, repeat(-1)), dtype=np.int64, count=size)
+        by_case = np.bincount(on_case[on_case >= 0], votes[on_case >= 0], len(self._cases))
+        self.case_votes: Counter[CaseId] = Counter(
+            {self._cases[c]: int(by_case[c]) for c in np.flatnonzero(by_case).tolist()}
+        )
+        rank = self._rank
         ra, rb = (
             np.fromiter(map(rank.get, outputs, repeat(-1)), dtype=np.int64, count=size)
             for outputs in (firsts, seconds)
         )
-        votes = np.fromiter(counts, dtype=np.int64, count=size)
-        skipped = np.fromiter(skip_counts, dtype=np.int64, count=size)
         known = (ra >= 0) & (rb >= 0)
-        keys = _unordered(ra[known], rb[known], width)
+        keys = _unordered(ra[known], rb[known], self._width)
         votes, skipped = votes[known], skipped[known]
         units_voted = self._units_of(keys)
         has = (units_voted >= 0) & (votes > 0)
-        self.voted: Counter[int] = Counter()
-        for unit, n in zip(units_voted[has].tolist(), votes[has].tolist(), strict=True):
-            self.voted[unit] += n
+        # A unit holds several pairs with ``once_per_case``: its votes are summed.
+        voted, at = np.unique(units_voted[has], return_inverse=True)
+        sums = np.bincount(at, votes[has], len(voted)).astype(np.int64)
+        self.voted: Counter[int] = Counter(dict(zip(voted.tolist(), sums.tolist(), strict=True)))
         self.skips: Counter[int] = Counter(
             dict(zip(keys[skipped > 0].tolist(), skipped[skipped > 0].tolist(), strict=True))
         )
         units = _distinct(self._unit)
         self.pairs_total = len(units)
-        voted = np.array([u for u, n in self.voted.items() if n], dtype=np.int64)
         self.voted_pairs = int(_member(voted, units).sum())
         self.groups: dict[int, dict[SystemPair, Group]] = {}  # by skips, then system pair
         self.open_count = 0

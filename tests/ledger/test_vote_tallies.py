@@ -131,7 +131,8 @@ def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
         "UPDATE vote_tallies SET votes = votes + 5 WHERE rowid = 1",
         "DELETE FROM pair_tallies WHERE rowid = 2",
         "DROP TRIGGER votes_tally",
-        "UPDATE pair_showings SET skips = skips + 1 WHERE rowid = 1",
+        "UPDATE pair_showings SET skips = skips + 1 "
+        "WHERE first_output = (SELECT min(first_output) FROM pair_showings)",
         "UPDATE repeat_draws SET repeats = repeats + 1 "
         "WHERE vote_id = (SELECT min(vote_id) FROM repeat_draws)",
         "DROP TRIGGER retractions_showings",

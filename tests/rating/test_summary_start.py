@@ -37,17 +37,18 @@ def family(ledger: Ledger, tmp_path: Path) -> Ledger:
 
 def _whole(session: RatingSession) -> LiveScheduler:
     """The scheduler of ``session`` built from every presentation and vote instead."""
-    state = family_state.for_rating(session.ledger, "f")
+    name = session.family.name
+    state = family_state.for_rating(session.ledger, name)
     return LiveScheduler(
         state.pending,
         state.systems,
-        family_history(session.ledger, "f"),
+        family_history(session.ledger, name),
         seed=session.session.seed,
         repeats=session.repeats,
         session=session.session.session_id,
         clock=session.wall_clock,
         pair_choice=session.pair_choice,
-        halves={s.session_id: s.number % 2 for s in voting.sessions(session.ledger, "f")},
+        halves={s.session_id: s.number % 2 for s in voting.sessions(session.ledger, name)},
         rater=session.actor,
     )
 
