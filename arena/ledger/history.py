@@ -64,7 +64,7 @@ _WAITING = (
     _COLUMNS + "FROM repeat_draws d INDEXED BY repeat_draws_waiting "
     "CROSS JOIN votes v CROSS JOIN presentations p "
     "WHERE d.family = ? AND d.draw < ? AND d.repeats = 0 AND v.vote_id = d.vote_id "
-    "AND p.presentation_id = v.presentation_id AND p.seq < ? "
+    "AND p.presentation_id = v.presentation_id AND p.seq < ? AND p.repeat_of IS NULL "
     f"AND (? IS NULL OR v.actor = ?) AND v.vote_id = {_IN_FORCE}"
 )
 
@@ -125,9 +125,8 @@ def family_summary(
             ),
             first_showings=tuple(
                 db.execute(
-                    "SELECT left_system, right_system, choice, half, sum(votes) FROM vote_tallies "
-                    "WHERE family = ? AND first_showing AND choice != 'skip' "
-                    "GROUP BY 1, 2, 3, 4 HAVING sum(votes) > 0",
+                    "SELECT left_system, right_system, choice, half, votes FROM showing_tallies "
+                    "WHERE family = ? AND votes > 0",
                     [family],
                 )
             ),

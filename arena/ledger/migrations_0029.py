@@ -6,8 +6,12 @@ needs of the old votes, so that it reads only the presentations at the end of th
 history (``arena.ledger.history``):
 
 - ``pair_showings``: each pair of outputs' votes in force on a first showing (skips
-  apart) and its skips in force (any showing), with its case; kept by triggers in the
-  transaction of each vote and retraction, as the tallies of migration 0028 are;
+  apart) and its skips in force (any showing), with its case; ``showing_tallies``: the
+  votes in force on a first showing by systems, choice and session half (what the
+  scheduler's model of the order counts); both kept by triggers in the transaction of
+  each vote and retraction, as the tallies of migration 0028 are. A first showing is a
+  presentation that repeats none (a vote on a repeat whose original vote was retracted
+  records no original, but was shown as a repeat);
 - ``repeat_draws``: the repeat draw of each vote that may come back as a repeat, a hash
   of its id (``arena.ledger.repeat_draws``), written by Arena with the vote (SQLite has
   no hash to compute it in a trigger), with the votes in force on its presentation's
@@ -31,7 +35,7 @@ from arena.ledger.steps import migrations, run_script, set_version
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SHOWING_TABLES = ("pair_showings", "repeat_draws")
+SHOWING_TABLES = ("pair_showings", "showing_tallies", "repeat_draws")
 # Counts and draws kept in place, derived from the votes: never sealed or chained.
 DERIVED_TABLES = (*TALLY_TABLES, *SHOWING_TABLES)
 
@@ -44,6 +48,15 @@ CREATE TABLE pair_showings (
     votes INTEGER NOT NULL,
     skips INTEGER NOT NULL,
     PRIMARY KEY (family, first_output, second_output)
+) WITHOUT ROWID;
+CREATE TABLE showing_tallies (
+    family TEXT NOT NULL,
+    left_system TEXT NOT NULL,
+    right_system TEXT NOT NULL,
+    choice TEXT NOT NULL,
+    half INTEGER NOT NULL,
+    votes INTEGER NOT NULL,
+    PRIMARY KEY (family, left_system, right_system, choice, half)
 ) WITHOUT ROWID;
 CREATE TABLE repeat_draws (
     vote_id TEXT PRIMARY KEY,
@@ -58,9 +71,20 @@ CREATE INDEX presentations_by_original ON presentations(repeat_of) WHERE repeat_
 """
 
 _PAIR = "v.family, min(v.left_output, v.right_output), max(v.left_output, v.right_output)"
+# A first showing is a presentation that repeats none, whatever its vote records: a vote
+# on a repeat whose original vote was retracted records no original, yet the scheduler
+# showed it as a repeat.
+_FIRST = "(SELECT repeat_of FROM presentations WHERE presentation_id = v.presentation_id) IS NULL"
 # A vote's counts: a vote on a first showing, a skip on any.
-_VOTE, _SKIP = "v.choice != 'skip' AND v.repeat_of IS NULL", "v.choice = 'skip'"
-_COUNTED = "(v.choice = 'skip' OR v.repeat_of IS NULL)"
+_VOTE, _SKIP = f"v.choice != 'skip' AND {_FIRST}", "v.choice = 'skip'"
+_COUNTED = f"(v.choice = 'skip' OR {_FIRST})"
+# A vote's key in showing_tallies, from its row ``v``: counted only when it is a _VOTE.
+_SHOWING = (
+    "v.family, (SELECT system_id FROM outputs WHERE output_id = v.left_output), "
+    "(SELECT system_id FROM outputs WHERE output_id = v.right_output), v.choice, "
+    "coalesce((SELECT number % 2 FROM sessions WHERE session_id = v.session_id), -1)"
+)
+_SHOWING_COLUMNS = "(family, left_system, right_system, choice, half)"
 
 
 def fill(prefix: str = "") -> list[str]:
@@ -70,7 +94,9 @@ def fill(prefix: str = "") -> list[str]:
     return [
         f"INSERT INTO {prefix}pair_showings SELECT {_PAIR}, min(v.case_id), "
         f"sum(({_VOTE}) * {in_force}), sum(({_SKIP}) * {in_force}) "
-        f"FROM votes v WHERE {_COUNTED} GROUP BY 1, 2, 3"
+        f"FROM votes v WHERE {_COUNTED} GROUP BY 1, 2, 3",
+        f"INSERT INTO {prefix}showing_tallies SELECT {_SHOWING}, sum({in_force}) "
+        f"FROM votes v WHERE {_VOTE} GROUP BY 1, 2, 3, 4, 5",
     ]
 
 
@@ -80,6 +106,9 @@ CREATE TRIGGER votes_showings AFTER INSERT ON votes BEGIN
     INSERT INTO pair_showings SELECT {_PAIR}, v.case_id, {_VOTE}, {_SKIP}
     FROM votes v WHERE v.seq = NEW.seq AND {_COUNTED}
     ON CONFLICT DO UPDATE SET votes = votes + excluded.votes, skips = skips + excluded.skips;
+    INSERT INTO showing_tallies SELECT {_SHOWING}, 1 FROM votes v
+    WHERE v.seq = NEW.seq AND {_VOTE}
+    ON CONFLICT DO UPDATE SET votes = votes + 1;
     UPDATE repeat_draws SET repeats = repeats + 1 WHERE presentation_id = (
         SELECT repeat_of FROM presentations WHERE presentation_id = NEW.presentation_id);
 END;
@@ -91,6 +120,8 @@ BEGIN
         skips = skips - (SELECT {_SKIP} FROM votes v WHERE v.vote_id = NEW.vote_id)
     WHERE (family, first_output, second_output) = (
         SELECT {_PAIR} FROM votes v WHERE v.vote_id = NEW.vote_id AND {_COUNTED});
+    UPDATE showing_tallies SET votes = votes - 1 WHERE {_SHOWING_COLUMNS} = (
+        SELECT {_SHOWING} FROM votes v WHERE v.vote_id = NEW.vote_id AND {_VOTE});
     UPDATE repeat_draws SET repeats = repeats - 1 WHERE presentation_id = (
         SELECT p.repeat_of FROM votes v JOIN presentations p
         ON p.presentation_id = v.presentation_id WHERE v.vote_id = NEW.vote_id);

@@ -175,8 +175,8 @@ def repeat_due(
 def resumed(history: Mapping[int, Entry], count: int) -> NextPair | None:
     """The oldest of the presentations at the end with no vote in force, shown again.
 
-    ``history``: the presentations known by their places, the last ``count`` - 1 among
-    them. They were cut short by a crash or undone: showing them again, oldest first,
+    ``history``: the presentations known, by their places; ``count``: how many the family
+    holds. They were cut short by a crash or undone: showing them again, oldest first,
     makes undo walk back step by step.
     """
     start = count
@@ -318,7 +318,7 @@ class LiveScheduler:
         self.history = {at: Entry(*row) for at, row in summary.rows}
         self.position = {e.presentation_id: at for at, e in self.history.items()}
         self.count = summary.presentations
-        # The first of the presentations at the end it knows every one of.
+        # The place from which it knows every presentation to the end.
         self.first = self.count
         while self.first - 1 in self.history:
             self.first -= 1

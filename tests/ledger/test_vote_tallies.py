@@ -107,6 +107,7 @@ def test_a_ledger_upgraded_from_before_the_tallies_has_them_counted(tmp_path, sm
         "DROP TRIGGER votes_showings",
         "DROP TRIGGER retractions_showings",
         "DROP TABLE pair_showings",
+        "DROP TABLE showing_tallies",
         "DROP TABLE repeat_draws",
         "DROP INDEX presentations_by_original",
         "DELETE FROM _sqlite_migrations WHERE name = '0029_pair_showings'",
@@ -133,6 +134,8 @@ def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
         "DROP TRIGGER votes_tally",
         "UPDATE pair_showings SET skips = skips + 1 "
         "WHERE first_output = (SELECT min(first_output) FROM pair_showings)",
+        "UPDATE showing_tallies SET votes = votes + 2 "
+        "WHERE choice = (SELECT min(choice) FROM showing_tallies)",
         "UPDATE repeat_draws SET repeats = repeats + 1 "
         "WHERE vote_id = (SELECT min(vote_id) FROM repeat_draws)",
         "DROP TRIGGER retractions_showings",
@@ -144,6 +147,7 @@ def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
     assert any("votes_tally" in p and "missing" in p for p in problems), problems
     assert any("pair_showings: does not match" in p for p in problems), problems
     assert any("repeat_draws: does not match" in p for p in problems), problems
+    assert any("showing_tallies: does not match" in p for p in problems), problems
     assert any("retractions_showings" in p and "missing" in p for p in problems), problems
     assert cli.main(["--ledger", path, "check"]) != 0
     capsys.readouterr()

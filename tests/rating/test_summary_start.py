@@ -3,6 +3,7 @@ exactly as a scheduler that read every presentation and vote."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from pathlib import Path
@@ -11,12 +12,13 @@ import pytest
 
 from arena import family_state
 from arena.intake.outputs import import_file
-from arena.ledger import Ledger, summaries, voting
+from arena.ledger import Ledger, catalog, summaries, voting
 from arena.ledger.history import family_history, family_summary
 from arena.pairs.scheduling import LiveScheduler, RepeatPolicy, summarize
 from arena.rating.session import RatingSession
 from tests.conftest import native_line
 from tests.pairs.fake_clock import FakeClock
+from tests.votes_helpers import show_and_vote
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta")
 RATERS = ("ana", "ben")
@@ -132,3 +134,40 @@ def test_undoing_back_past_the_end_it_read_reads_further(family: Ledger) -> None
         # The pair undone is the one shown again, as when every presentation was read.
         assert second.current().presentation.presentation_id == undone.presentation_id
         _same_choices(second.scheduler, _whole(second))
+
+
+def test_a_vote_on_a_repeat_whose_original_vote_was_retracted_counts_as_the_whole_history_does(
+    family: Ledger,
+) -> None:
+    # Shown as a repeat, but its original vote was retracted before it was voted: the vote
+    # records no original. The summary counts its presentation as the history reads it.
+    outputs = [o for o in catalog.outputs(family, "f") if o.case_id == "c1"]
+    session = voting.start_session(family, "f", seed=1, actor="ana")
+    original = show_and_vote(family, session, outputs[0], outputs[1], "left")
+    voting.retract(family, original.vote_id)
+    again = dataclasses.replace(
+        voting.get_presentation(family, original.presentation_id),
+        presentation_id=voting.new_id(),
+        left_output=original.right_output,
+        right_output=original.left_output,
+        repeat_of=original.presentation_id,
+    )
+    voting.record_presentation(family, again)
+    voting.record_vote(
+        family,
+        dataclasses.replace(
+            original,
+            vote_id=voting.new_id(),
+            presentation_id=again.presentation_id,
+            left_output=again.left_output,
+            right_output=again.right_output,
+            repeat_of=None,
+        ),
+    )
+    rater = RatingSession(family, "f", actor="ana", seed=3)
+    summary, _ = family_summary(family, "f", share=1.0, rater="ana")
+    halves = {s.session_id: s.number % 2 for s in voting.sessions(family, "f")}
+    counted = summarize(family_history(family, "f"), rater.scheduler.systems, halves)
+    assert _counts(summary) == _counts(counted)
+    _same_choices(rater.scheduler, _whole(rater))
+    assert summaries.stale_tallies(family) == []
