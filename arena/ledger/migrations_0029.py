@@ -1,7 +1,7 @@
 """Migration 0029: what a rating session starts from, kept vote by vote.
 
 A rating session read every presentation and vote of its family when it opened: time
-that grew with the family's history. Two derived tables now hold what its scheduler
+that grew with the family's history. Three derived tables now hold what its scheduler
 needs of the old votes, so that it reads only the presentations at the end of the
 history (``arena.ledger.history``):
 
@@ -88,8 +88,8 @@ _SHOWING_COLUMNS = "(family, left_system, right_system, choice, half)"
 
 
 def fill(prefix: str = "") -> list[str]:
-    """``pair_showings`` counted at once from the votes, as its triggers leave it (a pair
-    once counted keeps its row at 0 when its votes are retracted)."""
+    """``pair_showings`` and ``showing_tallies`` counted at once from the votes, as their
+    triggers leave them (a row once counted stays, at 0, when its votes are retracted)."""
     in_force = "(v.vote_id NOT IN (SELECT vote_id FROM retractions))"
     return [
         f"INSERT INTO {prefix}pair_showings SELECT {_PAIR}, min(v.case_id), "
