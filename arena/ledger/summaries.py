@@ -1,7 +1,8 @@
 """The derived tables checked against the votes, and written anew where they differ.
 
-SQLite keeps the tallies (migration 0028) and the pair showings (migration 0029) in the
-transaction of each vote and retraction; Arena writes each vote's repeat draw with it.
+SQLite keeps the tallies (migration 0028), the pair showings and showing tallies
+(migration 0029) in the transaction of each vote and retraction; Arena writes each vote's
+repeat draw with it.
 They can still differ from the votes if the file was edited by hand, or its triggers
 dropped: `arena check` counts them again from the votes, says which differ, and writes
 them anew. They are derived, so writing them anew loses nothing.
