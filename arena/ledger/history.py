@@ -1,7 +1,11 @@
-"""A family's presentations in order, each with the vote in force on it: what a rating
-session reads once when it starts (``voting.history``, read as two passes in order, one
-over the family's presentations and one over its votes, instead of looking up each
-presentation's newest vote)."""
+"""A family's history as its scheduler reads it.
+
+``family_summary`` is what a rating session starts from: the counts the ledger keeps vote
+by vote and only the presentations the scheduler must know one by one. ``family_history``
+is the whole of it, each presentation in order with the vote in force on it (``voting.
+history``, read as two passes in order, one over the presentations and one over the votes,
+instead of looking up each presentation's newest vote): what the tests and the large-family
+benchmark hold the summary to."""
 
 from __future__ import annotations
 
@@ -52,9 +56,12 @@ _IN_FORCE = (
     "(SELECT vote_id FROM votes WHERE presentation_id = p.presentation_id AND family = p.family "
     "AND vote_id NOT IN (SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1)"
 )
+# A presentation ``p``'s seq and then its row as ``family_history`` gives it, with the vote
+# ``v`` in force on it.
 _COLUMNS = (
-    "SELECT p.seq, p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of, "
-    "v.vote_id, v.choice, v.session_id, v.voted_at, v.actor "
+    "SELECT p.seq, "
+    + ", ".join([*(f"p.{c}" for c in COLUMNS[:5]), *(f"v.{c}" for c in COLUMNS[5:])])
+    + " "
 )
 _SHOWN = _COLUMNS + f"FROM presentations p LEFT JOIN votes v ON v.vote_id = {_IN_FORCE} "
 # Votes in force on an original showing whose draw falls under the share, by the rater (or
