@@ -150,6 +150,8 @@ class ForRating:
     pending: PendingPairs
     # Tested families: outputs in force without a test result (settled as failing).
     untested: int = 0
+    # A ``votes`` family: every output where it sits, numbered (``OutputPlace.number``).
+    places: tuple[OutputPlace, ...] | None = None
 
 
 def for_rating(ledger: Ledger, name: str) -> ForRating:
@@ -166,7 +168,7 @@ def for_rating(ledger: Ledger, name: str) -> ForRating:
     places = catalog.output_places(ledger, name)
     systems = {o.output_id: o.system_id for o in places}
     pairs = Pairs.of("votes", output_columns(ledger, name, places, decided))
-    return ForRating(family, cases, systems, pairs.pending())
+    return ForRating(family, cases, systems, pairs.pending(), places=tuple(places))
 
 
 def output_columns(

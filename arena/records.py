@@ -9,9 +9,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import KW_ONLY, dataclass, field, fields
-from typing import Any, Literal, NamedTuple, NewType
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NewType
 
 from arena.canonical import content_hash, sha256_hex
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SystemId = NewType("SystemId", str)
 OutputId = NewType("OutputId", str)
@@ -38,6 +41,22 @@ ShownRow = tuple[
 
 
 @dataclass(frozen=True)
+class PairShowings:
+    """Each pair of outputs' votes in force on a first showing (skips apart) and skips in
+    force, as columns: a pair names its two outputs by their numbers here (places in
+    ``outputs``); pairs with neither may be left out."""
+
+    # The outputs the pairs name, and the case of each.
+    outputs: tuple[OutputId, ...]
+    cases: tuple[CaseId, ...]
+    # Per pair (int64 arrays): its two outputs' numbers, its votes and its skips.
+    first: np.ndarray
+    second: np.ndarray
+    votes: np.ndarray
+    skips: np.ndarray
+
+
+@dataclass(frozen=True)
 class HistorySummary:
     """What a family's scheduler starts from (``arena.pairs.scheduling``): counts of every
     vote in force and the few presentations it must know one by one, with their places.
@@ -57,9 +76,8 @@ class HistorySummary:
     first_showings: tuple[tuple[SystemId, SystemId, str, int, int], ...]
     # Votes in force (skips apart, repeats included) by actor.
     by_actor: tuple[tuple[str, int], ...]
-    # Each pair of outputs (in sorted order) with its case, votes in force on a first
-    # showing (skips apart) and skips in force; pairs with neither may be left out.
-    pairs: tuple[tuple[OutputId, OutputId, CaseId, int, int], ...]
+    # Each pair of outputs' votes and skips in force.
+    pairs: PairShowings
 
 
 Kind = Literal["votes", "tests", "tests_then_votes", "graded"]
@@ -274,12 +292,14 @@ class Output(OutputDetails):
 
 class OutputPlace(NamedTuple):
     """An output without its text: its case, its system and its text key
-    (``arena.texts.text_key``), all that choosing pairs reads of it."""
+    (``arena.texts.text_key``), all that choosing pairs reads of it, and its number in the
+    ledger (its ``output_keys`` rowid, what the pair showings name it by; -1: not read)."""
 
     output_id: OutputId
     case_id: CaseId
     system_id: SystemId
     text_key: str
+    number: int = -1
 
 
 @dataclass(frozen=True)

@@ -319,11 +319,15 @@ def outputs(ledger: Ledger, family: str, *, up_to: int | None = None) -> list[Ou
     return [_output(r) for r in rows]
 
 
+# An ``OutputPlace``'s columns in ``output_keys``: its rowid is the output's number.
+PLACE_COLUMNS = "output_id, case_id, system_id, text_key, rowid"
+
+
 def output_places(ledger: Ledger, family: str) -> list[OutputPlace]:
     """Every output of ``family`` without its text, in no set order: one pass over a
     covering index, where reading the outputs whole makes a record of every text."""
     rows = ledger.conn.execute(
-        "SELECT output_id, case_id, system_id, text_key FROM output_keys WHERE family = ?",
+        f"SELECT {PLACE_COLUMNS} FROM output_keys WHERE family = ?",
         [family],
     )
     return list(map(OutputPlace._make, rows))

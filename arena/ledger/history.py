@@ -10,9 +10,15 @@ benchmark hold the summary to."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from operator import attrgetter
 
+import numpy as np
+
+from arena.ledger import catalog
 from arena.ledger.connection import Ledger
-from arena.records import HistorySummary, ShownRow
+from arena.ledger.migrations_0030 import SHIFT
+from arena.records import HistorySummary, OutputPlace, PairShowings, ShownRow
 
 _PRESENTATIONS = """
 SELECT presentation_id, case_id, left_output, right_output, repeat_of
@@ -83,16 +89,19 @@ def family_summary(
     share: float,
     rater: str | None,
     since: int | None = None,
+    places: Sequence[OutputPlace] | None = None,
 ) -> tuple[HistorySummary, int]:
     """What a rating session's scheduler starts from, read without reading the whole
-    history: the kept counts (migrations 0028, 0029) and the presentations it must know.
+    history: the kept counts (migrations 0028 to 0030) and the presentations it must know.
 
     Those are the presentations at the end (back to the one before the last with no
     vote in force, two at least, and every one from ``since``, the ``seq`` of the first
     read before), the votes waiting for their repeat (``share``: the family's repeat
     share; ``rater``: whose votes come back, None: anyone's) and the originals of the
     repeats at the end, with their repeats. Returns it with the ``seq`` of the first
-    presentation at the end, to pass as ``since`` when reading again."""
+    presentation at the end, to pass as ``since`` when reading again. ``places``: every
+    output of the family, numbered (``catalog.output_places``), when the caller has read
+    them."""
     db = ledger.conn
     (total,) = db.execute(
         "SELECT count(*) FROM presentations WHERE family = ?", [family]
@@ -144,13 +153,45 @@ def family_summary(
                     [family],
                 )
             ),
-            pairs=tuple(
-                db.execute(
-                    "SELECT first_output, second_output, case_id, votes, skips "
-                    "FROM pair_showings WHERE family = ? AND (votes OR skips)",
-                    [family],
-                )
-            ),
+            pairs=_pair_showings(ledger, family, places),
         ),
         start,
+    )
+
+
+def _pair_showings(
+    ledger: Ledger, family: str, places: Sequence[OutputPlace] | None
+) -> PairShowings:
+    """The family's pairs with a vote or a skip in force (migration 0030), their outputs
+    named by their places in the family's numbered outputs. Each column is read as one
+    text, which numpy parses: no Python object per pair."""
+    columns = ledger.conn.execute(
+        "SELECT group_concat(pair), group_concat(votes), group_concat(skips) "
+        "FROM pair_showings WHERE family = ? AND (votes OR skips)",
+        [family],
+    ).fetchone()
+    pair, votes, skips = (np.fromstring(c or "", sep=",", dtype=np.int64) for c in columns)
+    if not len(pair):
+        places = ()
+    elif places is None:
+        places = catalog.output_places(ledger, family)
+    numbered = sorted(places, key=attrgetter("number"))
+    numbers = np.array([o.number for o in numbered], dtype=np.int64)
+    first, second = (
+        np.searchsorted(numbers, n).clip(0, max(len(numbers) - 1, 0))
+        for n in (pair // SHIFT, pair % SHIFT)
+    )
+    # A vote on another family's outputs (none is written so) is left out.
+    mine = (
+        (numbers[first] == pair // SHIFT) & (numbers[second] == pair % SHIFT)
+        if len(numbers)
+        else np.zeros(len(pair), dtype=bool)
+    )
+    return PairShowings(
+        outputs=tuple(o.output_id for o in numbered),
+        cases=tuple(o.case_id for o in numbered),
+        first=first[mine],
+        second=second[mine],
+        votes=votes[mine],
+        skips=skips[mine],
     )

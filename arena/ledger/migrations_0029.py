@@ -75,10 +75,11 @@ _PAIR = "v.family, min(v.left_output, v.right_output), max(v.left_output, v.righ
 # on a repeat whose original vote was retracted records no original, yet the scheduler
 # showed it as a repeat.
 _FIRST = "(SELECT repeat_of FROM presentations WHERE presentation_id = v.presentation_id) IS NULL"
-# A vote's counts: a vote on a first showing, a skip on any.
-_VOTE, _SKIP = f"v.choice != 'skip' AND {_FIRST}", "v.choice = 'skip'"
-_COUNTED = f"(v.choice = 'skip' OR {_FIRST})"
-# A vote's key in showing_tallies, from its row ``v``: counted only when it is a _VOTE.
+# A vote's counts: a vote on a first showing, a skip on any; whether it is in force.
+VOTE, SKIP = f"v.choice != 'skip' AND {_FIRST}", "v.choice = 'skip'"
+COUNTED = f"(v.choice = 'skip' OR {_FIRST})"
+IN_FORCE = "(v.vote_id NOT IN (SELECT vote_id FROM retractions))"
+# A vote's key in showing_tallies, from its row ``v``: counted only when it is a VOTE.
 _SHOWING = (
     "v.family, (SELECT system_id FROM outputs WHERE output_id = v.left_output), "
     "(SELECT system_id FROM outputs WHERE output_id = v.right_output), v.choice, "
@@ -90,43 +91,63 @@ _SHOWING_COLUMNS = "(family, left_system, right_system, choice, half)"
 def fill(prefix: str = "") -> list[str]:
     """``pair_showings`` and ``showing_tallies`` counted at once from the votes, as their
     triggers leave them (a row once counted stays, at 0, when its votes are retracted)."""
-    in_force = "(v.vote_id NOT IN (SELECT vote_id FROM retractions))"
     return [
         f"INSERT INTO {prefix}pair_showings SELECT {_PAIR}, min(v.case_id), "
-        f"sum(({_VOTE}) * {in_force}), sum(({_SKIP}) * {in_force}) "
-        f"FROM votes v WHERE {_COUNTED} GROUP BY 1, 2, 3",
-        f"INSERT INTO {prefix}showing_tallies SELECT {_SHOWING}, sum({in_force}) "
-        f"FROM votes v WHERE {_VOTE} GROUP BY 1, 2, 3, 4, 5",
+        f"sum(({VOTE}) * {IN_FORCE}), sum(({SKIP}) * {IN_FORCE}) "
+        f"FROM votes v WHERE {COUNTED} GROUP BY 1, 2, 3",
+        showings_fill(prefix),
     ]
 
 
-# A vote counted on its pair; its first retraction uncounts it.
-TRIGGERS = f"""
-CREATE TRIGGER votes_showings AFTER INSERT ON votes BEGIN
-    INSERT INTO pair_showings SELECT {_PAIR}, v.case_id, {_VOTE}, {_SKIP}
-    FROM votes v WHERE v.seq = NEW.seq AND {_COUNTED}
-    ON CONFLICT DO UPDATE SET votes = votes + excluded.votes, skips = skips + excluded.skips;
-    INSERT INTO showing_tallies SELECT {_SHOWING}, 1 FROM votes v
-    WHERE v.seq = NEW.seq AND {_VOTE}
+def showings_fill(prefix: str = "") -> str:
+    """``showing_tallies`` counted at once from the votes."""
+    return (
+        f"INSERT INTO {prefix}showing_tallies SELECT {_SHOWING}, sum({IN_FORCE}) "
+        f"FROM votes v WHERE {VOTE} GROUP BY 1, 2, 3, 4, 5"
+    )
+
+
+# What each trigger does to pair_showings, to showing_tallies and to repeat_draws.
+# A vote is counted on its pair; its first retraction uncounts it.
+_PAIR_ON_VOTE = f"""INSERT INTO pair_showings SELECT {_PAIR}, v.case_id, {VOTE}, {SKIP}
+    FROM votes v WHERE v.seq = NEW.seq AND {COUNTED}
+    ON CONFLICT DO UPDATE SET votes = votes + excluded.votes, skips = skips + excluded.skips;"""
+SHOWINGS_ON_VOTE = f"""INSERT INTO showing_tallies SELECT {_SHOWING}, 1 FROM votes v
+    WHERE v.seq = NEW.seq AND {VOTE}
     ON CONFLICT DO UPDATE SET votes = votes + 1;
     UPDATE repeat_draws SET repeats = repeats + 1 WHERE presentation_id = (
-        SELECT repeat_of FROM presentations WHERE presentation_id = NEW.presentation_id);
+        SELECT repeat_of FROM presentations WHERE presentation_id = NEW.presentation_id);"""
+_PAIR_ON_RETRACTION = f"""UPDATE pair_showings
+    SET votes = votes - (SELECT {VOTE} FROM votes v WHERE v.vote_id = NEW.vote_id),
+        skips = skips - (SELECT {SKIP} FROM votes v WHERE v.vote_id = NEW.vote_id)
+    WHERE (family, first_output, second_output) = (
+        SELECT {_PAIR} FROM votes v WHERE v.vote_id = NEW.vote_id AND {COUNTED});"""
+SHOWINGS_ON_RETRACTION = f"""UPDATE showing_tallies SET votes = votes - 1
+    WHERE {_SHOWING_COLUMNS} = (
+        SELECT {_SHOWING} FROM votes v WHERE v.vote_id = NEW.vote_id AND {VOTE});
+    UPDATE repeat_draws SET repeats = repeats - 1 WHERE presentation_id = (
+        SELECT p.repeat_of FROM votes v JOIN presentations p
+        ON p.presentation_id = v.presentation_id WHERE v.vote_id = NEW.vote_id);"""
+
+
+def triggers(on_vote: str, on_retraction: str) -> str:
+    """The two triggers that keep the derived tables: ``on_vote`` and ``on_retraction``
+    are what they do to ``pair_showings`` (migration 0030 keys it anew)."""
+    return f"""
+CREATE TRIGGER votes_showings AFTER INSERT ON votes BEGIN
+    {on_vote}
+    {SHOWINGS_ON_VOTE}
 END;
 CREATE TRIGGER retractions_showings AFTER INSERT ON retractions
 WHEN NOT EXISTS (SELECT 1 FROM retractions WHERE vote_id = NEW.vote_id AND seq != NEW.seq)
 BEGIN
-    UPDATE pair_showings
-    SET votes = votes - (SELECT {_VOTE} FROM votes v WHERE v.vote_id = NEW.vote_id),
-        skips = skips - (SELECT {_SKIP} FROM votes v WHERE v.vote_id = NEW.vote_id)
-    WHERE (family, first_output, second_output) = (
-        SELECT {_PAIR} FROM votes v WHERE v.vote_id = NEW.vote_id AND {_COUNTED});
-    UPDATE showing_tallies SET votes = votes - 1 WHERE {_SHOWING_COLUMNS} = (
-        SELECT {_SHOWING} FROM votes v WHERE v.vote_id = NEW.vote_id AND {_VOTE});
-    UPDATE repeat_draws SET repeats = repeats - 1 WHERE presentation_id = (
-        SELECT p.repeat_of FROM votes v JOIN presentations p
-        ON p.presentation_id = v.presentation_id WHERE v.vote_id = NEW.vote_id);
+    {on_retraction}
+    {SHOWINGS_ON_RETRACTION}
 END;
 """
+
+
+TRIGGERS = triggers(_PAIR_ON_VOTE, _PAIR_ON_RETRACTION)
 TRIGGER_NAMES = ("votes_showings", "retractions_showings")
 
 

@@ -32,13 +32,14 @@ from arena.ledger import (  # noqa: F401
     migrations_0027,
     migrations_0028,
     migrations_0029,
+    migrations_0030,
 )
 from arena.ledger.steps import migrations
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-SCHEMA_VERSION = 29
+SCHEMA_VERSION = 30
 
 
 def migrate(db: Database, *, stop_before: str | None = None) -> None:

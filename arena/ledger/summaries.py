@@ -1,7 +1,7 @@
 """The derived tables checked against the votes, and written anew where they differ.
 
 SQLite keeps the tallies (migration 0028), the pair showings and showing tallies
-(migration 0029) in the transaction of each vote and retraction; Arena writes each vote's
+(migrations 0029, 0030) in the transaction of each vote and retraction; Arena writes each vote's
 repeat draw with it.
 They can still differ from the votes if the file was edited by hand, or its triggers
 dropped: `arena check` counts them again from the votes, says which differ, and writes
@@ -10,7 +10,7 @@ them anew. They are derived, so writing them anew loses nothing.
 
 from __future__ import annotations
 
-from arena.ledger import migrations_0028, migrations_0029, repeat_draws
+from arena.ledger import migrations_0028, migrations_0029, migrations_0030, repeat_draws
 from arena.ledger.connection import Ledger
 from arena.ledger.steps import run_script
 
@@ -33,7 +33,7 @@ def stale_tallies(ledger: Ledger) -> list[str]:
         # The same fills the migrations ran, into empty tables of the same shape.
         for table in migrations_0029.DERIVED_TABLES:
             conn.execute(f"CREATE TEMP TABLE recount_{table} AS SELECT * FROM {table} LIMIT 0")
-        for statement in migrations_0028.fill("temp.recount_") + migrations_0029.fill(
+        for statement in migrations_0028.fill("temp.recount_") + migrations_0030.fill(
             "temp.recount_"
         ):
             conn.execute(statement)
@@ -64,8 +64,8 @@ def write_tallies_anew(ledger: Ledger) -> None:
             conn.execute(f"DROP TRIGGER IF EXISTS {name}")
         for table in migrations_0029.DERIVED_TABLES:
             conn.execute(f"DELETE FROM {table}")
-        for statement in migrations_0028.fill() + migrations_0029.fill():
+        for statement in migrations_0028.fill() + migrations_0030.fill():
             conn.execute(statement)
         repeat_draws.fill(conn)
         run_script(conn, migrations_0028.TRIGGERS)
-        run_script(conn, migrations_0029.TRIGGERS)
+        run_script(conn, migrations_0030.TRIGGERS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection
 
+from arena.ledger import catalog
 from arena.ledger.connection import Ledger
 from arena.records import CHOICES, CaseId, OutputId, OutputPlace, SystemId
 
@@ -39,7 +40,7 @@ def case_tallies(ledger: Ledger, family: str) -> list[tuple[CaseId, int, int, st
 def case_outputs(ledger: Ledger, family: str, cases: Collection[CaseId]) -> list[OutputPlace]:
     """The outputs of ``cases`` of ``family`` (in or out of force), without their texts."""
     rows = ledger.conn.execute(
-        "SELECT output_id, case_id, system_id, text_key FROM output_keys WHERE family = ? "
+        f"SELECT {catalog.PLACE_COLUMNS} FROM output_keys WHERE family = ? "
         "AND case_id IN (SELECT value FROM json_each(?))",
         [family, json.dumps(sorted(cases))],
     )
@@ -97,17 +98,18 @@ def votes_by_actor(ledger: Ledger, family: str) -> dict[str, int]:
     return {actor: int(n) for actor, n in rows}
 
 
-def raters(ledger: Ledger, family: str) -> list[str]:
+def raters(ledger: Ledger, family: str | None = None) -> list[str]:
     """Everyone who voted (a vote since retracted included) or sat a session in
-    ``family``: those who voted in the order they first did, then the others by name;
-    the settler, which votes on nothing, is no rater. From the tallies and the sessions,
-    not from every vote: what a rating session counts of its family's raters."""
+    ``family`` (or in any): those who voted in the order they first did, then the others
+    by name; the settler, which votes on nothing, is no rater. From the tallies and the
+    sessions, not from every vote: what a rating session counts of its family's raters."""
+    where, params = ("WHERE family = ?", [family]) if family is not None else ("", [])
     rows = ledger.conn.execute(
         "SELECT actor FROM (SELECT actor, min(first_seq) AS first FROM vote_tallies "
-        "WHERE family = ? GROUP BY actor UNION ALL SELECT actor, NULL FROM sessions "
-        "WHERE family = ?) WHERE actor != 'settler' GROUP BY actor "
+        f"{where} GROUP BY actor UNION ALL SELECT actor, NULL FROM sessions {where}) "
+        "WHERE actor != 'settler' GROUP BY actor "
         "ORDER BY min(first) IS NULL, min(first), actor",
-        [family, family],
+        params + params,
     ).fetchall()
     return [actor for (actor,) in rows]
 

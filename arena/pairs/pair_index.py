@@ -18,11 +18,12 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from typing import TypeVar
 
 import numpy as np
 
 from arena.pairs.settling import PendingPair, PendingPairs, order_by
-from arena.records import CaseId, OutputId, SystemId
+from arena.records import CaseId, OutputId, PairShowings, SystemId
 
 # How many times as likely an unsure item is drawn as a sure one (``arena.pairs.unsure``).
 BOOST = 4.0
@@ -30,6 +31,7 @@ BOOST = 4.0
 # The two outputs of a pair, in sorted order: the same whichever side each was on.
 PairKey = tuple[OutputId, OutputId]
 SystemPair = tuple[SystemId, SystemId]
+Name = TypeVar("Name", bound=str)
 
 
 class PairIndex:
@@ -43,16 +45,16 @@ class PairIndex:
     def __init__(
         self,
         pending: PendingPairs,
-        counted: Sequence[tuple[OutputId, OutputId, CaseId, int, int]] = (),
+        counted: PairShowings | None = None,
         pair_votes: Mapping[SystemPair, int] | None = None,
         *,
         once_per_case: bool = False,
     ) -> None:
-        """``counted``: each pair of outputs with its case, its votes in force on a first
-        showing (skips apart) and its skips in force (``HistorySummary.pairs``);
-        ``pair_votes``: those votes by system pair. ``once_per_case``: a vote on one pair
-        of a case and system pair closes the others (a ``tests_then_votes`` family: one
-        vote per task and system pair)."""
+        """``counted``: each pair of outputs' votes in force on a first showing (skips
+        apart) and skips in force (``HistorySummary.pairs``); ``pair_votes``: those votes
+        by system pair. ``once_per_case``: a vote on one pair of a case and system pair
+        closes the others (a ``tests_then_votes`` family: one vote per task and system
+        pair)."""
         self._cases, self._outputs, self._systems = pending.cases, pending.outputs, pending.systems
         # Outputs, systems and cases ranked as their ids sort, so that sorting numbers
         # sorts as the ids do.
@@ -95,33 +97,32 @@ class PairIndex:
         # pair keys of no pending pair are not kept (nothing reads them). Counted in bulk,
         # for a long history: every pair's number at once.
         self.pair_votes: Counter[SystemPair] = Counter(pair_votes or {})
-        columns = zip(*counted, strict=True) if counted else [()] * 5
-        firsts, seconds, cases, counts, skip_counts = columns
-        size = len(counted)
-        votes = np.fromiter(counts, dtype=np.int64, count=size)
-        skipped = np.fromiter(skip_counts, dtype=np.int64, count=size)
+        counted = counted or _NONE
+        # Each output the counts name: its rank here and its case's number (-1: none).
+        rank_of = _looked_up(self._rank, counted.outputs)
+        case_of = _looked_up(self._case_number, counted.cases)
+        votes, skipped = counted.votes, counted.skips
         # Votes by case: only the cases of pending pairs are ever read (a choice looks at
         # the cases of one group).
-        case_at = self._case_number
-        on_case = np.fromiter(map(case_at.get, cases, repeat(-1)), dtype=np.int64, count=size)
+        on_case = case_of[counted.first]
         by_case = np.bincount(on_case[on_case >= 0], votes[on_case >= 0], len(self._cases))
         self.case_votes: Counter[CaseId] = Counter(
             {self._cases[c]: int(by_case[c]) for c in np.flatnonzero(by_case).tolist()}
         )
-        rank = self._rank
-        ra, rb = (
-            np.fromiter(map(rank.get, outputs, repeat(-1)), dtype=np.int64, count=size)
-            for outputs in (firsts, seconds)
-        )
+        ra, rb = rank_of[counted.first], rank_of[counted.second]
         known = (ra >= 0) & (rb >= 0)
         keys = _unordered(ra[known], rb[known], self._width)
-        votes, skipped = votes[known], skipped[known]
+        # In order (each pair once, so each key once): numpy's search is quickest so.
+        order = np.argsort(keys)
+        keys, votes, skipped = keys[order], votes[known][order], skipped[known][order]
         units_voted = self._units_of(keys)
         has = (units_voted >= 0) & (votes > 0)
-        # A unit holds several pairs with ``once_per_case``: its votes are summed.
-        voted, at = np.unique(units_voted[has], return_inverse=True)
-        sums = np.bincount(at, votes[has], len(voted)).astype(np.int64)
-        self.voted: Counter[int] = Counter(dict(zip(voted.tolist(), sums.tolist(), strict=True)))
+        if once_per_case:  # a unit holds several pairs: its votes are summed
+            voted, at = np.unique(units_voted[has], return_inverse=True)
+            sums = np.bincount(at, votes[has], len(voted)).astype(np.int64)
+        else:  # a unit is its pair's key
+            voted, sums = units_voted[has], votes[has]
+        self.voted = Tally(voted, sums)
         self.skips: Counter[int] = Counter(
             dict(zip(keys[skipped > 0].tolist(), skipped[skipped > 0].tolist(), strict=True))
         )
@@ -135,9 +136,10 @@ class PairIndex:
         self._file_open(voted)
 
     def _file_open(self, voted: np.ndarray) -> None:
-        """Put every open pair in its group, in one sort."""
+        """Put every open pair in its group, in one sort (``voted``: the units with votes,
+        sorted)."""
         key, case, pair = self._key, self._case, self._pair
-        numbers = np.flatnonzero(~_member(self._unit, _distinct(voted)))
+        numbers = np.flatnonzero(~self._closed(voted))
         level = np.zeros(len(numbers), dtype=np.int64)
         if self.skips:
             skipped = np.array([k for k, n in self.skips.items() if n], dtype=np.int64)
@@ -160,6 +162,17 @@ class PairIndex:
             group = Group(Runs(run_cases, bounds, listed, first, last))
             at = starts[first]
             self.groups.setdefault(int(level[at]), {})[self._pair_names[int(codes[at])]] = group
+
+    def _closed(self, voted: np.ndarray) -> np.ndarray:
+        """Whether each number's unit is among ``voted`` (sorted, distinct)."""
+        if self._once_per_case:  # a unit of several numbers
+            return _member(self._unit, voted)
+        # A unit is a pair key, of one number: those of the voted keys are closed.
+        closed = np.zeros(len(self._key), dtype=bool)
+        if len(self._sorted_keys):
+            at = np.searchsorted(self._sorted_keys, voted).clip(0, len(self._sorted_keys) - 1)
+            closed[self._key_order[at[self._sorted_keys[at] == voted]]] = True
+        return closed
 
     # -- keeping up with the votes -------------------------------------------
 
@@ -340,6 +353,16 @@ class PairIndex:
         )
 
 
+_NOTHING = np.zeros(0, dtype=np.int64)
+# No pair counted yet.
+_NONE = PairShowings((), (), _NOTHING, _NOTHING, _NOTHING, _NOTHING)
+
+
+def _looked_up(numbers: Mapping[Name, int], names: Sequence[Name]) -> np.ndarray:
+    """The number of each of ``names`` (-1: none)."""
+    return np.fromiter(map(numbers.get, names, repeat(-1)), dtype=np.int64, count=len(names))
+
+
 def _unordered(a: np.ndarray, b: np.ndarray, width: int) -> np.ndarray:
     """One number for each pair of numbers below ``width``, whichever comes first."""
     return np.minimum(a, b) * width + np.maximum(a, b)
@@ -371,6 +394,35 @@ def _ranks(names: Sequence[str]) -> np.ndarray:
 
 def pair_key(a: OutputId, b: OutputId) -> PairKey:
     return (a, b) if a <= b else (b, a)
+
+
+class Tally:
+    """Votes by unit: those of the history as two arrays (the units, sorted, and their
+    votes), and those told since in a dictionary, so that a long history is not made
+    into a dictionary of 90,000 entries."""
+
+    __slots__ = ("_counts", "_told", "_units")
+
+    def __init__(self, units: np.ndarray, counts: np.ndarray) -> None:
+        self._units, self._counts = units, counts
+        self._told: dict[int, int] = {}
+
+    def __getitem__(self, unit: int) -> int:
+        told = self._told.get(unit)
+        if told is not None:
+            return told
+        at = int(np.searchsorted(self._units, unit))
+        found = at < len(self._units) and self._units[at] == unit
+        return int(self._counts[at]) if found else 0
+
+    def __setitem__(self, unit: int, votes: int) -> None:
+        self._told[unit] = votes
+
+    def with_votes(self) -> dict[int, int]:
+        """Every unit with votes, and its votes."""
+        merged = dict(zip(self._units.tolist(), self._counts.tolist(), strict=True))
+        merged.update(self._told)
+        return {unit: votes for unit, votes in merged.items() if votes}
 
 
 # The groups a ``PairIndex`` files its open pairs in.

@@ -75,6 +75,7 @@ from arena.records import (
     CaseId,
     HistorySummary,
     OutputId,
+    PairShowings,
     PresentationId,
     SessionId,
     ShownRow,
@@ -241,29 +242,43 @@ def summarize(
     sides: Counter[tuple[SystemId, SystemId]] = Counter()
     first: Counter[tuple[SystemId, SystemId, str, int]] = Counter()
     by_actor: Counter[str] = Counter()
-    pairs: dict[PairKey, list] = {}
+    # Each pair's [votes, skips], its outputs numbered as they come.
+    pairs: dict[tuple[int, int], list[int]] = {}
+    numbers: dict[OutputId, int] = {}
+    cases: list[CaseId] = []
     for _, row in rows:
         _, case_id, left, right, repeat_of, vote_id, choice, session_id = row[:8]
         actor = row[9] if len(row) > 9 else None
         if vote_id is None or choice is None:
             continue
         sides[(systems[left], systems[right])] += 1
-        key = pair_key(left, right)
+        a, b = (numbers.setdefault(o, len(numbers)) for o in pair_key(left, right))
+        cases += [case_id] * (len(numbers) - len(cases))  # the case of each output numbered
+        counts = pairs.setdefault((a, b), [0, 0])
         if choice == "skip":
-            pairs.setdefault(key, [*key, case_id, 0, 0])[4] += 1
+            counts[1] += 1
             continue
         by_actor[actor or ""] += 1
         if repeat_of is None:
             half = -1 if session_id is None else halves.get(session_id, -1)
             first[(systems[left], systems[right], choice, half)] += 1
-            pairs.setdefault(key, [*key, case_id, 0, 0])[3] += 1
+            counts[0] += 1
+    keys = np.array(list(pairs), dtype=np.int64).reshape(-1, 2)
+    tallied = np.array(list(pairs.values()), dtype=np.int64).reshape(-1, 2)
     return HistorySummary(
         presentations=len(rows),
         rows=rows,
         sides=tuple((*k, n) for k, n in sides.items()),
         first_showings=tuple((*k, n) for k, n in first.items()),
         by_actor=tuple(by_actor.items()),
-        pairs=tuple(tuple(p) for p in pairs.values()),  # type: ignore[misc]
+        pairs=PairShowings(
+            outputs=tuple(numbers),
+            cases=tuple(cases),
+            first=keys[:, 0],
+            second=keys[:, 1],
+            votes=tallied[:, 0],
+            skips=tallied[:, 1],
+        ),
     )
 
 

@@ -276,7 +276,7 @@ class Columns:
     @classmethod
     def of_places(cls, places: Sequence[OutputPlace], failing: Collection[OutputId]) -> Columns:
         """Columns of a votes family's outputs, read without their texts."""
-        ids, case_ids, system_ids, keys = zip(*places, strict=True) if places else ([],) * 4
+        ids, case_ids, system_ids, keys, _ = zip(*places, strict=True) if places else ([],) * 5
         return cls.of(ids, case_ids, system_ids, keys, failing)
 
 

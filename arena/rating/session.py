@@ -155,6 +155,7 @@ class RatingSession:
             share=self.repeats.share,
             rater=self.actor,
             since=self._since,
+            places=state.places,
         )
         self.scheduler = LiveScheduler(
             state.pending,

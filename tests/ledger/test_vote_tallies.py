@@ -8,7 +8,8 @@ import pytest
 
 from arena.cli import main as cli
 from arena.errors import BadInput
-from arena.ledger import Ledger, catalog, integrity, summaries, tallies, voting
+from arena.ledger import Ledger, catalog, integrity, migrations_0029, summaries, tallies, voting
+from arena.ledger.history import family_summary
 from arena.records import CHOICES
 from tests.votes_helpers import show_and_vote
 
@@ -111,6 +112,7 @@ def test_a_ledger_upgraded_from_before_the_tallies_has_them_counted(tmp_path, sm
         "DROP TABLE repeat_draws",
         "DROP INDEX presentations_by_original",
         "DELETE FROM _sqlite_migrations WHERE name = '0029_pair_showings'",
+        "DELETE FROM _sqlite_migrations WHERE name = '0030_numbered_pair_showings'",
         "DROP TRIGGER votes_tally",
         "DROP TRIGGER retractions_tally",
         "DROP TABLE vote_tallies",
@@ -124,6 +126,56 @@ def test_a_ledger_upgraded_from_before_the_tallies_has_them_counted(tmp_path, sm
         assert summaries.stale_tallies(upgraded) == []
 
 
+def test_pair_showings_keyed_by_output_ids_are_keyed_anew_by_their_numbers(small_family):
+    """A ledger from migration 0029 (pairs keyed by their outputs' ids) upgraded: the same
+    pairs, counted, and its later votes counted too."""
+    _random_history(small_family, random.Random(5), 40)
+    before = _showings(small_family)
+    path = _edited(
+        small_family,
+        "DROP TRIGGER votes_showings",
+        "DROP TRIGGER retractions_showings",
+        "DROP TABLE pair_showings",
+        "CREATE TABLE pair_showings (family TEXT NOT NULL, first_output TEXT NOT NULL, "
+        "second_output TEXT NOT NULL, case_id TEXT NOT NULL, votes INTEGER NOT NULL, "
+        "skips INTEGER NOT NULL, PRIMARY KEY (family, first_output, second_output)) "
+        "WITHOUT ROWID",
+        migrations_0029.fill()[0],
+        *(trigger + "END;" for trigger in migrations_0029.TRIGGERS.split("END;")[:2]),
+        "DELETE FROM _sqlite_migrations WHERE name = '0030_numbered_pair_showings'",
+        "PRAGMA user_version = 29",
+    )
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM pair_showings").fetchone()[0] > 10
+    conn.close()
+    with Ledger.open(path) as upgraded:
+        assert _showings(upgraded) == before
+        assert summaries.stale_tallies(upgraded) == []
+        _random_history(upgraded, random.Random(6), 20)
+        assert summaries.stale_tallies(upgraded) == []
+
+
+def test_pair_showings_name_the_same_outputs_after_a_vacuum(small_family):
+    """A pair is named by its outputs' rowids in ``output_keys``: SQLite's VACUUM keeps
+    them, as the seals (which name rows by rowid) need it to."""
+    _random_history(small_family, random.Random(8), 30)
+    before = _showings(small_family)
+    with Ledger.open(_edited(small_family, "VACUUM")) as vacuumed:
+        assert _showings(vacuumed) == before
+        assert summaries.stale_tallies(vacuumed) == []
+        assert integrity.check(vacuumed) == []
+
+
+def _showings(ledger: Ledger) -> set[tuple]:
+    """The pair showings of ``small`` by their outputs' ids (``family_summary``'s read)."""
+    pairs = family_summary(ledger, "small", share=0.1, rater=None)[0].pairs
+    columns = (pairs.first, pairs.second, pairs.votes, pairs.skips)
+    return {
+        (*sorted((pairs.outputs[a], pairs.outputs[b])), pairs.cases[a], votes, skips)
+        for a, b, votes, skips in zip(*(c.tolist() for c in columns), strict=True)
+    }
+
+
 def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
     _random_history(small_family, random.Random(3), 30)
     expected = _from_votes(small_family, "small")
@@ -133,7 +185,7 @@ def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
         "DELETE FROM pair_tallies WHERE rowid = 2",
         "DROP TRIGGER votes_tally",
         "UPDATE pair_showings SET skips = skips + 1 "
-        "WHERE first_output = (SELECT min(first_output) FROM pair_showings)",
+        "WHERE pair = (SELECT min(pair) FROM pair_showings)",
         "UPDATE showing_tallies SET votes = votes + 2 "
         "WHERE choice = (SELECT min(choice) FROM showing_tallies)",
         "UPDATE repeat_draws SET repeats = repeats + 1 "
