@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from arena.errors import BadInput
-from arena.ledger import Ledger, voting
+from arena.ledger import Ledger, tallies, voting
 from arena.ledger.rater_keys import rater_keys
 from arena.paths import APP_NAME
 from arena.records import name_problem
@@ -95,5 +95,5 @@ def at_keyboard(ledger: Ledger, given: str | None = None) -> str | None:
     remembered_name = remembered(ledger.path)
     if remembered_name is not None:
         return remembered_name
-    others = [r for r in voting.raters(ledger) if r != DEFAULT_RATER and r not in colleagues]
+    others = [r for r in tallies.raters(ledger) if r != DEFAULT_RATER and r not in colleagues]
     return DEFAULT_RATER if not others else None
