@@ -90,6 +90,10 @@ class PairIndex:
         self._case_starts = np.searchsorted(case[self._case_order], np.arange(len(self._cases) + 1))
         self._case_number = {c: n for n, c in enumerate(self._cases)}
         self.single_case = bool(np.count_nonzero(np.diff(self._case_starts)) <= 1)
+        # The most pairs one case has in one system pair (one, with a sample a system):
+        # a group holding more keeps some, whatever case a choice sets aside.
+        runs = np.flatnonzero(np.diff(pair * len(self._cases) + case))
+        self._most_per_case = int(np.diff(runs, prepend=-1, append=len(key) - 1).max(initial=0))
         # What one vote closes, per number: its pair key, or its case and system pair.
         self._once_per_case = once_per_case
         self._unit = case * (width * width) + pair if once_per_case else key
@@ -237,6 +241,10 @@ class PairIndex:
 
         self._moving(self._numbers(number_key), count)
 
+    def _left(self, group: Group, aside: int | None) -> bool:
+        """Whether ``group`` has pairs of another case than ``aside``."""
+        return group.size > self._most_per_case or group.left(aside) > 0
+
     def system_pairs(self) -> list[SystemPair]:
         """The system pairs of the pending pairs."""
         return list(self._pair_names.values())
@@ -312,13 +320,13 @@ class PairIndex:
             levels = [
                 s
                 for s, level in self.groups.items()
-                if any(g.left(aside) for p, g in level.items() if p != shunned)
+                if any(self._left(g, aside) for p, g in level.items() if p != shunned)
             ]
             if levels:
                 break
         skips = min(levels)
         level = self.groups[skips]
-        pairs = sorted(p for p, g in level.items() if g.left(aside) and p != shunned)
+        pairs = sorted(p for p, g in level.items() if p != shunned and self._left(g, aside))
         fewest = min(self.pair_votes[p] for p in pairs)
         if prefer is not None and fewest:
             drawn = [prefer(pairs)]
@@ -326,7 +334,9 @@ class PairIndex:
             drawn = [p for p in pairs if self.pair_votes[p] == fewest]
         chosen_pair = drawn[int(rng.integers(len(drawn)))]
         group = level[chosen_pair]
-        votes = {c: self.case_votes[self._cases[c]] for c in group.by_case if c != aside}
+        # ``get``: a Counter's own lookup of a case with no votes runs ``__missing__``.
+        counted, names = self.case_votes.get, self._cases
+        votes = {c: counted(names[c], 0) for c in group.by_case if c != aside}
         lowest = min(votes.values())
         cases = [c for c, n in votes.items() if n == lowest]
         tied = sorted(n for c in cases for n in group.by_case[c])
