@@ -151,6 +151,7 @@ def newton(
     max_iter: int,
     initial: NDArray[np.float64] | None = None,
     solve: Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]] | None = None,
+    pinned: bool = True,
 ) -> NewtonResult:
     """Minimise ``fcts`` by Newton's method with backtracking.
 
@@ -174,6 +175,10 @@ def newton(
         Solves the Newton system ``(hess, rhs)``: by default SciPy's Cholesky
         (``cho_solve``), which the boards are fitted with; :func:`solve_numpy`
         loads no SciPy.
+    pinned : bool
+        Run BLAS on one thread meanwhile (default). A small objective (the
+        scheduler's model of n x n counts) is too small for BLAS to thread:
+        it may leave it, and the ~14 ms of finding the BLAS libraries.
 
     Returns
     -------
@@ -188,7 +193,7 @@ def newton(
     s = np.zeros(n) if initial is None else np.array(initial, dtype=np.float64)
     threshold = tol * max(1.0, fcts.total_weight)
     add_gauge = None if gauge is None else _gauge(gauge)
-    with _one_blas_thread():
+    with _one_blas_thread() if pinned else contextlib.nullcontext():
         value, grad, hess = fcts.evaluate(s)
         iterations = 0
         while float(np.max(np.abs(grad), initial=0.0)) > threshold and iterations < max_iter:

@@ -114,7 +114,7 @@ def posterior(wins: NDArray[np.float64], penalty: float = SCHEDULER_PENALTY) -> 
     if penalty <= 0:
         raise ValueError("`penalty` must be positive: the posterior needs a proper prior.")
     objective = PairwiseObjective(wins, penalty)
-    fitted = newton(objective, gauge=None, tol=1e-10, max_iter=100, solve=solve_numpy)
+    fitted = newton(objective, gauge=None, tol=1e-10, max_iter=100, solve=solve_numpy, pinned=False)
     hessian = objective.evaluate(fitted.params)[2]
     return Posterior(fitted.params, np.asarray(np.linalg.inv(hessian), dtype=np.float64))
 

@@ -151,3 +151,31 @@ def test_the_stop_threshold_gives_a_5_percent_chance_of_tau_under_0_9():
 def test_the_posterior_needs_a_proper_prior():
     with pytest.raises(ValueError, match="penalty"):
         posterior(np.zeros((2, 2)), penalty=0.0)
+
+
+def test_the_posterior_leaves_blas_unpinned_and_fits_as_a_pinned_fit(monkeypatch):
+    """The scheduler's model is n × n counts: too small for BLAS to thread, so its fit
+    skips pinning BLAS (finding the libraries costs the first pair ~14 ms), bit for bit
+    the fit pinned."""
+    from fitting import bradley_terry
+    from fitting.bradley_terry import PairwiseObjective, newton, solve_numpy
+
+    rng = np.random.default_rng(4)
+    cases = [_wins(rng, n) for n in (2, 5, 20, 40)]
+    pinned = [
+        newton(
+            PairwiseObjective(w, SCHEDULER_PENALTY),
+            gauge=None,
+            tol=1e-10,
+            max_iter=100,
+            solve=solve_numpy,
+        ).params
+        for w in cases
+    ]
+
+    def no_pinning():
+        raise AssertionError("the scheduler's model pinned BLAS")
+
+    monkeypatch.setattr(bradley_terry, "_one_blas_thread", no_pinning)
+    for wins, expected in zip(cases, pinned, strict=True):
+        assert (posterior(wins).mean == expected).all()
