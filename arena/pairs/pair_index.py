@@ -13,7 +13,7 @@ pair), and within a group by case, so that:
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -86,7 +86,7 @@ class PairIndex:
         # The numbers of each pair key, and of each case, in increasing order.
         self._key_order = np.argsort(key, kind="stable")
         self._sorted_keys = key[self._key_order]
-        self._case_order = np.argsort(case, kind="stable")
+        self._case_order = order_by(case)
         self._case_starts = np.searchsorted(case[self._case_order], np.arange(len(self._cases) + 1))
         self._case_number = {c: n for n, c in enumerate(self._cases)}
         self.single_case = bool(np.count_nonzero(np.diff(self._case_starts)) <= 1)
@@ -159,11 +159,10 @@ class PairIndex:
         # Runs of one case in one group (skips, system pair), and the runs starting one.
         new_group = np.concatenate(([True], (np.diff(level) != 0) | (np.diff(codes) != 0)))
         starts = np.flatnonzero(new_group | np.concatenate(([True], np.diff(cases) != 0)))
-        bounds = [*starts.tolist(), len(numbers)]
-        listed, run_cases = numbers.tolist(), cases[starts].tolist()
+        bounds, run_cases = np.append(starts, len(numbers)), cases[starts]
         firsts = np.flatnonzero(new_group[starts]).tolist()
         for first, last in zip(firsts, [*firsts[1:], len(run_cases)], strict=True):
-            group = Group(Runs(run_cases, bounds, listed, first, last))
+            group = Group(Runs(run_cases, bounds, numbers, first, last))
             at = starts[first]
             self.groups.setdefault(int(level[at]), {})[self._pair_names[int(codes[at])]] = group
 
@@ -484,27 +483,29 @@ class Group:
 @dataclass(frozen=True, slots=True)
 class Runs:
     """Runs ``first`` to ``last`` of the index's runs: run ``r`` holds the pair numbers
-    ``numbers[bounds[r]:bounds[r + 1]]``, of case ``cases[r]``, in increasing case order."""
+    ``numbers[bounds[r]:bounds[r + 1]]``, of case ``cases[r]``, in increasing case order.
+    Arrays shared by every group: made into lists only for a group a key touches."""
 
-    cases: list[int]
-    bounds: list[int]
-    numbers: list[int]
+    cases: np.ndarray
+    bounds: np.ndarray
+    numbers: np.ndarray
     first: int
     last: int
 
     @property
     def size(self) -> int:
-        return self.bounds[self.last] - self.bounds[self.first]
+        return int(self.bounds[self.last] - self.bounds[self.first])
 
     def count(self, case: int) -> int:
-        at = bisect_left(self.cases, case, self.first, self.last)
+        at = self.first + int(np.searchsorted(self.cases[self.first : self.last], case))
         if at == self.last or self.cases[at] != case:
             return 0
-        return self.bounds[at + 1] - self.bounds[at]
+        return int(self.bounds[at + 1] - self.bounds[at])
 
     def by_case(self) -> dict[int, list[int]]:
-        numbers, bounds = self.numbers, self.bounds
+        bounds = self.bounds[self.first : self.last + 1].tolist()
+        numbers, start = self.numbers[bounds[0] : bounds[-1]].tolist(), bounds[0]
         return {
-            case: numbers[bounds[r] : bounds[r + 1]]
-            for r, case in enumerate(self.cases[self.first : self.last], self.first)
+            case: numbers[bounds[at] - start : bounds[at + 1] - start]
+            for at, case in enumerate(self.cases[self.first : self.last].tolist())
         }
