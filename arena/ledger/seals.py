@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -78,7 +79,11 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, default=_blob).encode
 
 
 def value_json(value: Any) -> str:
-    """One value as a seal line writes it."""
+    """One value as a seal line writes it. A finite float is its repr, as json writes it,
+    without an encoder made for it (SQLite hands every float of a row it writes to this:
+    two an output)."""
+    if type(value) is float and math.isfinite(value):
+        return float.__repr__(value)
     return _ENCODE(value)
 
 
