@@ -80,8 +80,8 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, default=_blob).encode
 
 def value_json(value: Any) -> str:
     """One value as a seal line writes it. A finite float is its repr, as json writes it,
-    without an encoder made for it (SQLite hands every float of a row it writes to this:
-    two an output)."""
+    without an encoder made for it: SQLite hands each float of the lines it writes to
+    this (an output has two)."""
     if type(value) is float and math.isfinite(value):
         return float.__repr__(value)
     return _ENCODE(value)
