@@ -166,7 +166,10 @@ def _pair_showings(
     named by their places in the family's numbered outputs. Each column is read as one
     text, which numpy parses: no Python object per pair."""
     columns = ledger.conn.execute(
-        "SELECT group_concat(pair), group_concat(votes), group_concat(skips) "
+        # Cast: a value edited into another type still reads as one number (the check
+        # finds the edit), so that the three columns stay as long as each other.
+        "SELECT group_concat(CAST(pair AS INTEGER)), group_concat(CAST(votes AS INTEGER)), "
+        "group_concat(CAST(skips AS INTEGER)) "
         "FROM pair_showings WHERE family = ? AND (votes OR skips)",
         [family],
     ).fetchone()

@@ -10,6 +10,7 @@ from arena.cli import main as cli
 from arena.errors import BadInput
 from arena.ledger import Ledger, catalog, integrity, migrations_0029, summaries, tallies, voting
 from arena.ledger.history import family_summary
+from arena.rating.session import RatingSession
 from arena.records import CHOICES
 from tests.votes_helpers import show_and_vote
 
@@ -174,6 +175,22 @@ def _showings(ledger: Ledger) -> set[tuple]:
         (*sorted((pairs.outputs[a], pairs.outputs[b])), pairs.cases[a], votes, skips)
         for a, b, votes, skips in zip(*(c.tolist() for c in columns), strict=True)
     }
+
+
+def test_pair_showings_edited_into_text_still_open_a_session_and_are_found(small_family):
+    """A hand edit that puts text where a pair's numbers are: the window still opens the
+    family (the edited row names no pair), and `arena check` names the table."""
+    _random_history(small_family, random.Random(11), 30)
+    path = _edited(
+        small_family,
+        "UPDATE pair_showings SET pair = 'edited', skips = '1 or so' "
+        "WHERE pair = (SELECT min(pair) FROM pair_showings)",
+    )
+    with Ledger.open(path) as edited:
+        pairs = family_summary(edited, "small", share=0.1, rater=None)[0].pairs
+        assert len(pairs.first) == len(pairs.votes) == len(pairs.skips)
+        assert RatingSession(edited, "small", actor="ann").current() is not None
+        assert any("pair_showings: does not match" in p for p in integrity.check(edited))
 
 
 def test_an_edited_tally_is_found_and_written_anew(small_family, capsys):
