@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from arena.ledger import Ledger, catalog, voting
-from arena.records import Output, Presentation, PresentationId, Vote, VoteId
+from arena.records import Output, PairShowings, Presentation, PresentationId, Vote, VoteId
 
 
 def cast(
@@ -62,3 +62,15 @@ def show_and_vote(
     )
     voting.record_vote(ledger, vote)
     return vote
+
+
+def named_showings(showings: PairShowings) -> set[tuple]:
+    """Each pair with a vote or a skip: its outputs' ids (sorted), its case, its votes and
+    its skips, however the summary numbered its outputs."""
+    named, cases = showings.outputs, showings.cases
+    columns = (showings.first, showings.second, showings.votes, showings.skips)
+    return {
+        (*sorted((named[a], named[b])), cases[a], votes, skips)
+        for a, b, votes, skips in zip(*(c.tolist() for c in columns), strict=True)
+        if votes or skips
+    }

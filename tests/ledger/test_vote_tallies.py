@@ -12,7 +12,7 @@ from arena.ledger import Ledger, catalog, integrity, migrations_0029, summaries,
 from arena.ledger.history import family_summary
 from arena.rating.session import RatingSession
 from arena.records import CHOICES
-from tests.votes_helpers import show_and_vote
+from tests.votes_helpers import named_showings, show_and_vote
 
 # The counts as they were read from every vote before the tallies (the reference).
 _IN_FORCE = "family = ? AND vote_id NOT IN (SELECT vote_id FROM retractions)"
@@ -169,12 +169,7 @@ def test_pair_showings_name_the_same_outputs_after_a_vacuum(small_family):
 
 def _showings(ledger: Ledger) -> set[tuple]:
     """The pair showings of ``small`` by their outputs' ids (``family_summary``'s read)."""
-    pairs = family_summary(ledger, "small", share=0.1, rater=None)[0].pairs
-    columns = (pairs.first, pairs.second, pairs.votes, pairs.skips)
-    return {
-        (*sorted((pairs.outputs[a], pairs.outputs[b])), pairs.cases[a], votes, skips)
-        for a, b, votes, skips in zip(*(c.tolist() for c in columns), strict=True)
-    }
+    return named_showings(family_summary(ledger, "small", share=0.1, rater=None)[0].pairs)
 
 
 def test_pair_showings_edited_into_text_still_open_a_session_and_are_found(small_family):

@@ -16,10 +16,9 @@ from arena.ledger import Ledger, catalog, summaries, voting
 from arena.ledger.history import family_history, family_summary
 from arena.pairs.scheduling import LiveScheduler, RepeatPolicy, summarize
 from arena.rating.session import RatingSession
-from arena.records import PairShowings
 from tests.conftest import native_line
 from tests.pairs.fake_clock import FakeClock
-from tests.votes_helpers import show_and_vote
+from tests.votes_helpers import named_showings, show_and_vote
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta")
 RATERS = ("ana", "ben")
@@ -63,19 +62,8 @@ def _counts(summary) -> tuple:
         Counter({k[:-1]: k[-1] for k in summary.sides if k[-1]}),
         Counter({k[:-1]: k[-1] for k in summary.first_showings if k[-1]}),
         Counter({k: n for k, n in summary.by_actor if n}),
-        _pairs(summary.pairs),
+        named_showings(summary.pairs),
     )
-
-
-def _pairs(showings: PairShowings) -> set[tuple]:
-    """Each pair with a vote or a skip: its outputs (sorted) and case, votes and skips."""
-    named, cases = showings.outputs, showings.cases
-    columns = (showings.first, showings.second, showings.votes, showings.skips)
-    return {
-        (*sorted((named[a], named[b])), cases[a], votes, skips)
-        for a, b, votes, skips in zip(*(c.tolist() for c in columns), strict=True)
-        if votes or skips
-    }
 
 
 def _same_choices(kept: LiveScheduler, whole: LiveScheduler) -> None:
