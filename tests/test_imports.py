@@ -10,6 +10,7 @@ that print one).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tarfile
@@ -117,3 +118,26 @@ def test_verify_loads_neither_the_gates_nor_scipy_stats(families: Path, tmp_path
     gates = sorted(m for m in loaded if m.startswith(("arena.gates", "markdown_it", "pygments")))
     assert gates == []
     assert [m for m in _scipy(loaded) if m.startswith("scipy.stats")] == []
+
+
+def test_arena_runs_blas_on_one_thread_unless_told_otherwise() -> None:
+    """Imported before numpy (as every command and the window are), Arena leaves the BLAS
+    numpy loads one thread; a number the user set stands."""
+    probe = (
+        "import arena, numpy, threadpoolctl\n"
+        "print(sorted({i['num_threads'] for i in threadpoolctl.threadpool_info()"
+        " if i['user_api'] == 'blas'}))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    alone = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(alone.stdout) == [1]
+    told = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**env, "OPENBLAS_NUM_THREADS": "2"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(told.stdout) == [2]
