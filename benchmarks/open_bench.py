@@ -33,7 +33,9 @@ warm-up, the median wall (and CPU) time from starting the child to its end:
 With ``--sizes``, a second ledger (built once and kept beside the first) holds a 20 ×
 1,000 family at 0, 10,000 and 100,000 past votes and a family of 100,000 outputs (20 ×
 5,000) with none; the window is opened on each until its first pair is painted (targets:
-≤ 2× the empty window at every size, and 100k votes / 0 votes ≤ 1.1).
+≤ 2× the empty window at every size, and 100k votes / 0 votes ≤ 1.1), beside the empty
+window shown after loading only the libraries the first pair needs (numpy, markdown-it,
+Pygments): the least a first pair costs before Arena reads anything.
 
 Each child runs with its own empty settings folder (no remembered geometry), and
 with its bytecode compiled once beforehand, as an installed Arena has it.
@@ -103,6 +105,19 @@ app.processEvents()
 window.repaint()
 finish()
 """
+)
+# The empty window after loading the libraries the first pair needs beside Qt (the
+# scheduler's numpy, the Markdown renderer and the highlighter), and no Arena: a bound
+# on the first pair that no arrangement of Arena's own modules or reads can go under.
+LIBRARIES_WINDOW = (
+    PRELUDE
+    + """
+import numpy, sqlite3
+from markdown_it import MarkdownIt
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+"""
+    + EMPTY_WINDOW[len(PRELUDE) :]
 )
 # `arena vote` / `arena-gui` through the CLI's main and the real ``ui_app.run``, with the
 # window's event loop replaced by one that ends once the first pair (or the family list)
@@ -191,7 +206,10 @@ def measure_sizes(folder: Path, repeats: int, rebuild: bool) -> None:
     upgraded, work = folder / "sizes-upgraded.sqlite", folder / "sizes-work.sqlite"
     upgraded_copy(built, upgraded)
     py = sys.executable
-    children = {"empty": Child([py, "-c", EMPTY_WINDOW])} | {
+    children = {
+        "empty": Child([py, "-c", EMPTY_WINDOW]),
+        "libraries": Child([py, "-c", LIBRARIES_WINDOW]),
+    } | {
         family: Child(
             [py, "-c", WINDOW, "--ledger", str(work), "vote", "--family", family],
             lambda: fresh_copy(upgraded, work),
@@ -213,6 +231,11 @@ def measure_sizes(folder: Path, repeats: int, rebuild: bool) -> None:
     empty = got["empty"][0]
     print(f"medians of {repeats} rotations, each run in a fresh process (wall, CPU):")
     print(f"  {'empty QMainWindow':<38} {empty:6.3f} s  (CPU {got['empty'][1]:5.3f} s)")
+    wall, cpu = got["libraries"]
+    print(
+        f"  {'empty window + the libraries alone':<38} {wall:6.3f} s  (CPU {cpu:5.3f} s)   "
+        f"×{wall / empty:4.1f} empty window (CPU ×{cpu / got['empty'][1]:4.1f})"
+    )
     for family, (systems, cases, votes) in SIZES.items():
         wall, cpu = got[family]
         label = f"first pair, {systems} × {cases:,}, {votes:,} votes"

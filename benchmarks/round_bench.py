@@ -24,7 +24,13 @@ interpreter to its exit, imports included; bytecode cached as an installed Arena
 - process floor: a child that imports only what it needs (sqlite3, numpy, ``fitting``),
   reads the floor's rows, turns the votes into comparisons and fits the board once;
 - process close: ``python -m arena round close`` on a fresh copy, and what it costs
-  beyond the process floor (startup, imports, checks, settling, summary, storing).
+  beyond the process floor (startup, imports, checks, settling, summary, storing);
+- floor + check: the process floor, then the soundness check a close makes before
+  anything else (the family's rows against their chains and seals): the least a sound
+  close costs, with its ratio to the floor.
+
+The children inherit Arena's one BLAS thread (``OPENBLAS_NUM_THREADS``, set when this
+script imports Arena), so the floor's numpy is loaded as the close's is.
 
 Times are the best of two runs, the peak memory the worst.
 
@@ -330,6 +336,16 @@ b = np.fromiter((codes[system[v[1]]] for v in votes), np.intp, len(votes))
 y = np.fromiter(({{"left": 1.0, "right": 0.0}}.get(v[2], 0.5) for v in votes), float, len(votes))
 fit_points(a, b, y, n_systems=len(codes))
 """
+# The process floor, then the soundness check every close makes first (SPEC, Trust): what
+# no sound close can do without, whatever its own work costs.
+PROCESS_CHECKED = (
+    PROCESS_FLOOR
+    + """
+from arena.ledger import Ledger, soundness
+with Ledger.open(sys.argv[1], readonly=True) as ledger:
+    assert not soundness.problems(ledger, family, soundness.ROUND)
+"""
+)
 
 
 def _process_env(folder: Path) -> dict[str, str]:
@@ -351,30 +367,29 @@ def _process_cpu(command: list[str], env: dict[str, str]) -> float:
 
 
 def process_figures(path: Path, folder: Path) -> dict:
-    """The process floor and the process close on ``path``, best of ``REPEATS`` each."""
+    """The process floor, the floor with the soundness check and the process close on
+    ``path``, best of ``REPEATS`` each."""
     env = _process_env(folder)
-    floor_cmd = [
-        sys.executable,
-        "-c",
-        PROCESS_FLOOR.format(queries=FLOOR_QUERIES),
-        str(path),
-        FAMILY,
-        str(ROOT),
-    ]
+    floor_cmd, checked_cmd = (
+        [sys.executable, "-c", child.format(queries=FLOOR_QUERIES), str(path), FAMILY, str(ROOT)]
+        for child in (PROCESS_FLOOR, PROCESS_CHECKED)
+    )
     trial = folder / "trial.sqlite"
     close_cmd = [sys.executable, "-m", "arena", "--ledger", str(trial), "round", "close"]
     close_cmd += ["--family", FAMILY]
     # Warm-up, untimed: the bytecode of everything both import is written once.
     _process_cpu([sys.executable, "-m", "arena", "--help"], env)
     _process_cpu(floor_cmd, env)
-    floors, closes = [], []
+    _process_cpu(checked_cmd, env)
+    floors, checked, closes = [], [], []
     for _ in range(REPEATS + 1):
         floors.append(_process_cpu(floor_cmd, env))
+        checked.append(_process_cpu(checked_cmd, env))
         _copy_to_disk(path, trial)
         closes.append(_process_cpu(close_cmd, env))
     trial.unlink()
     # The first close wrote the bytecode of what it loads on use: left out.
-    return {"floor": min(floors), "close": min(closes[1:])}
+    return {"floor": min(floors), "checked": min(checked), "close": min(closes[1:])}
 
 
 def floor(path: Path, queries: tuple[str, ...] = FLOOR_QUERIES) -> float:
@@ -514,12 +529,17 @@ def main() -> None:
                 flush=True,
             )
         print("\nwhole processes, CPU seconds (user + system)")
-        print(f"{'votes':>9} {'floor':>8} {'close':>8} {'ratio':>6} {'beyond':>8}")
+        print(
+            f"{'votes':>9} {'floor':>8} {'close':>8} {'ratio':>6} {'beyond':>8} "
+            f"{'floor+check':>12} {'ratio':>6}"
+        )
         for r in results:
             floor_s, close_s = r["process_floor"], r["process_close"]
+            checked_s = r["process_checked"]
             print(
                 f"{r['votes']:>9,} {floor_s:>8.2f} {close_s:>8.2f} "
-                f"{close_s / floor_s:>6.2f} {close_s - floor_s:>8.2f}"
+                f"{close_s / floor_s:>6.2f} {close_s - floor_s:>8.2f} "
+                f"{checked_s:>12.2f} {checked_s / floor_s:>6.2f}"
             )
 
 

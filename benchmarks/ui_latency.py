@@ -22,8 +22,11 @@ Beside each key, the floor: what no key can do without, one durable commit (one 
 of a vote's size into a scratch ledger-like file beside it: WAL, synchronous=FULL)
 and the pair on screen shown again from the render cache and repainted; measured
 right after each key, so the machine's pace falls on both alike. Target at 100,000
-past votes: key p50 <= 1.3 x the floor's p50. Head-file writes are counted and
-timed wherever they happen (in the key, or after the paint while the rater reads).
+past votes: key p50 <= 1.3 x the floor's p50. Beside it, the key's own writes alone
+(``KeyWrites``: the vote and the next presentation through ``arena.ledger`` into a small
+ledger of their own, then the same repaint): what a key costs before any choice is made.
+Head-file writes are counted and timed wherever they happen (in the key, or after the
+paint while the rater reads).
 """
 
 from __future__ import annotations
@@ -149,6 +152,86 @@ class Floor:
         self.timings.setdefault(family, []).append((time.perf_counter() - start) * 1000)
 
 
+class KeyWrites:
+    """The key's own writes alone: the vote on the pair shown and the next pair's
+    presentation with its draw, in one ``atomic`` through ``arena.ledger`` (chains,
+    tallies' triggers, seal, head file), into a small ledger of its own; then the pair on
+    screen shown again from the render cache and repainted, as the floor does. What a key
+    costs with no choice to make and no session around it: a bound under the key."""
+
+    def __init__(self, folder: Path) -> None:
+        from arena import family_state
+        from arena.ledger import voting
+
+        self.ledger = Ledger.open(folder / "writes.sqlite")
+        source = folder / "writes.jsonl"
+        lines = [native_line(f"w{c}", s, f"Answer {c} of {s}.") for c in range(20) for s in SYSTEMS]
+        source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        import_file(self.ledger, source, family="writes", fmt="native")
+        state = family_state.load(self.ledger, "writes")
+        self.pairs = [(p.case_id, p.output_a, p.output_b) for p in state.settlement.pending]
+        self.session = voting.start_session(self.ledger, "writes", seed=1)
+        self.turn = 0
+        with self.ledger.atomic():
+            self.shown = self._present()
+        self.timings: dict[str, list[float]] = {}
+
+    def _present(self):
+        from arena.clock import now_iso
+        from arena.ledger import draws, voting
+        from arena.records import Presentation, PresentationId
+
+        case, left, right = self.pairs[self.turn % len(self.pairs)]
+        self.turn += 1
+        shown = Presentation(
+            PresentationId(voting.new_id()),
+            self.session.session_id,
+            "writes",
+            case,
+            left,
+            right,
+            now_iso(),
+            None,
+        )
+        voting.record_presentation(self.ledger, shown)
+        draws.add_draw(self.ledger, "writes", shown.presentation_id, 0.5, 2, False)
+        return shown
+
+    def once(self, window, family: str) -> None:
+        from arena.clock import now_iso
+        from arena.ledger import voting
+        from arena.records import Vote, VoteId
+
+        view = window.rating.pair_view
+        p = self.shown
+        start = time.perf_counter()
+        vote = Vote(
+            VoteId(voting.new_id()),
+            p.presentation_id,
+            p.session_id,
+            "writes",
+            p.case_id,
+            p.left_output,
+            p.right_output,
+            "left",
+            p.shown_at,
+            now_iso(),
+            4000,
+            "rater",
+            None,
+            "",
+            False,
+        )
+        written = len(HEADS.timings)
+        with self.ledger.atomic():
+            voting.record_vote(self.ledger, vote)
+            self.shown = self._present()
+        view.show_pair(view.pair)
+        view.repaint()
+        self.timings.setdefault(family, []).append((time.perf_counter() - start) * 1000)
+        del HEADS.timings[written:]  # its own ledger's head file: not a key's
+
+
 class HeadWrites:
     """Every head-file write, counted and timed (``heads.write``), wherever it happens."""
 
@@ -167,6 +250,7 @@ class HeadWrites:
 
 
 FLOOR: Floor | None = None
+WRITES: KeyWrites | None = None
 HEADS = HeadWrites()
 
 
@@ -198,6 +282,8 @@ def measure(window, app, family: str, votes: int, *, say_open: bool = False) -> 
                 app.processEvents()
             if window.rating.current_pair() is not None:
                 FLOOR.once(window, family)
+                if WRITES is not None:
+                    WRITES.once(window, family)
     window.escape()
     return timings
 
@@ -241,6 +327,9 @@ def measure_large(window, app, folder: Path, sizes: list[int], votes: int) -> No
             p50, _ = report(f"floor, {size} past", FLOOR.timings.get(family, []))
             key_p50 = statistics.median(timings[size])
             print(f"{f'key/floor, {size}':>20}: p50 ×{key_p50 / p50:.2f}  (target <= 1.3)")
+            if WRITES is not None:
+                writes_p50, _ = report(f"key writes, {size}", WRITES.timings.get(family, []))
+                print(f"{f'writes/floor, {size}':>20}: p50 ×{writes_p50 / p50:.2f}")
     written = HEADS.timings[writes_before:]
     if written:
         print(
@@ -291,8 +380,9 @@ def main() -> None:
             window.cache.prefetch = lambda *a, **k: None
         assert window.open_ledger(ledger)
         if not args.no_floor:
-            global FLOOR
+            global FLOOR, WRITES
             FLOOR = Floor(Path(folder))
+            WRITES = KeyWrites(Path(folder))
         for family in ("prose", "diffs") if args.votes else ():
             key_p50, _ = report(family, measure(window, app, family, args.votes))
             if FLOOR is not None:
