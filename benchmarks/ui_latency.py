@@ -155,7 +155,8 @@ class Floor:
 class KeyWrites:
     """The key's own writes alone: the vote on the pair shown and the next pair's
     presentation with its draw, in one ``atomic`` through ``arena.ledger`` (chains,
-    tallies' triggers, seal, head file), into a small ledger of its own; then the pair on
+    tallies' triggers, seal; the head file after the paint, as the window writes it),
+    into a small ledger of its own; then the pair on
     screen shown again from the render cache and repainted, as the floor does. What a key
     costs with no choice to make and no session around it: a bound under the key."""
 
@@ -222,13 +223,15 @@ class KeyWrites:
             "",
             False,
         )
-        written = len(HEADS.timings)
-        with self.ledger.atomic():
+        # As the window does: the head file follows once the pair is painted.
+        with self.ledger.heads_held(), self.ledger.atomic():
             voting.record_vote(self.ledger, vote)
             self.shown = self._present()
         view.show_pair(view.pair)
         view.repaint()
         self.timings.setdefault(family, []).append((time.perf_counter() - start) * 1000)
+        written = len(HEADS.timings)
+        self.ledger.write_heads()
         del HEADS.timings[written:]  # its own ledger's head file: not a key's
 
 
