@@ -17,6 +17,7 @@ import numpy as np
 
 from arena.ledger import catalog
 from arena.ledger.connection import Ledger
+from arena.ledger.in_force import not_retracted, standing_vote
 from arena.ledger.migrations_0030 import SHIFT
 from arena.records import HistorySummary, OutputPlace, PairShowings, ShownRow
 
@@ -25,9 +26,9 @@ SELECT presentation_id, case_id, left_output, right_output, repeat_of
 FROM presentations WHERE family = ? ORDER BY seq
 """
 # In order, so that a later vote on a presentation (a correction) replaces an earlier one.
-_VOTES = """
+_VOTES = f"""
 SELECT presentation_id, vote_id, choice, session_id, voted_at, actor
-FROM votes WHERE family = ? AND vote_id NOT IN (SELECT vote_id FROM retractions)
+FROM votes WHERE family = ? AND {not_retracted()}
 ORDER BY seq
 """
 COLUMNS = (
@@ -57,11 +58,8 @@ def family_history(ledger: Ledger, family: str) -> list[ShownRow]:
     ]
 
 
-# The newest vote in force on presentation ``p``: a later vote on it replaces an earlier.
-_IN_FORCE = (
-    "(SELECT vote_id FROM votes WHERE presentation_id = p.presentation_id AND family = p.family "
-    "AND vote_id NOT IN (SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1)"
-)
+# The vote that stands on presentation ``p``.
+_IN_FORCE = standing_vote("p.presentation_id", also="family = p.family")
 # A presentation ``p``'s seq and then its row as ``family_history`` gives it, with the vote
 # ``v`` in force on it.
 _COLUMNS = (

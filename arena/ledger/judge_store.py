@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.ledger.connection import Ledger
+from arena.ledger.in_force import not_retracted
 
 # The rater's choices read as a verdict: `both_bad` prefers neither side.
 _RATER_WINNER = {"left": "left", "right": "right", "tie": "tie", "both_bad": "tie"}
@@ -178,7 +179,7 @@ def _votes_as_verdicts(
         "JOIN outputs l ON l.output_id = v.left_output "
         "JOIN outputs r ON r.output_id = v.right_output "
         "WHERE v.family = ? AND v.choice != 'skip' AND v.actor != 'settler' "
-        "AND v.vote_id NOT IN (SELECT vote_id FROM retractions) ORDER BY v.seq",
+        f"AND {not_retracted('v')} ORDER BY v.seq",
         [family],
     )
     return [

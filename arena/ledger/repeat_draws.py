@@ -17,15 +17,22 @@ import hashlib
 import sqlite3
 from collections.abc import Iterable
 
-# Votes in force on the repeats of presentation ``?``.
-_REPEATED = (
-    "(SELECT count(*) FROM presentations r JOIN votes rv ON rv.presentation_id = "
-    "r.presentation_id WHERE r.repeat_of = {} "
-    "AND rv.vote_id NOT IN (SELECT vote_id FROM retractions))"
-)
+from arena.ledger.in_force import not_retracted
+
+
+def _on_repeats(originals: str) -> str:
+    """FROM and WHERE of the votes in force on the repeats (``r``) of the presentations
+    that the condition ``originals`` on ``r.repeat_of`` picks: what a draw's ``repeats``
+    counts."""
+    return (
+        "presentations r JOIN votes rv ON rv.presentation_id = r.presentation_id "
+        f"WHERE r.repeat_of {originals} AND {not_retracted('rv')}"
+    )
+
+
 _INSERT = (
     "INSERT OR REPLACE INTO {}repeat_draws (vote_id, family, presentation_id, draw, repeats) "
-    f"VALUES (?, ?, ?, ?, {_REPEATED.format('?3')})"
+    f"VALUES (?, ?, ?, ?, (SELECT count(*) FROM {_on_repeats('= ?3')}))"
 )
 
 
@@ -63,9 +70,7 @@ def fill(conn: sqlite3.Connection, prefix: str = "") -> None:
     rows written in key order: a ledger's worth at once."""
     repeated = dict(
         conn.execute(
-            "SELECT r.repeat_of, count(*) FROM presentations r JOIN votes rv "
-            "ON rv.presentation_id = r.presentation_id WHERE r.repeat_of IS NOT NULL "
-            "AND rv.vote_id NOT IN (SELECT vote_id FROM retractions) GROUP BY r.repeat_of"
+            f"SELECT r.repeat_of, count(*) FROM {_on_repeats('IS NOT NULL')} GROUP BY r.repeat_of"
         )
     )
     rows = conn.execute(

@@ -12,6 +12,7 @@ from collections.abc import Collection
 
 from arena.ledger import catalog
 from arena.ledger.connection import Ledger
+from arena.ledger.in_force import not_retracted
 from arena.records import CHOICES, CaseId, OutputId, OutputPlace, SystemId
 
 
@@ -68,7 +69,7 @@ _FIRST, _SECOND = "min(left_output, right_output)", "max(left_output, right_outp
 # but 'skip' (the table's CHECK allows no other; read from the index).
 _IN_FORCE = (
     f"family = ? AND choice IN ({', '.join(repr(c) for c in CHOICES if c != 'skip')}) "
-    "AND vote_id NOT IN (SELECT vote_id FROM retractions)"
+    f"AND {not_retracted()}"
 )
 
 

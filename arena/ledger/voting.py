@@ -17,6 +17,7 @@ from arena.clock import now_iso
 from arena.errors import ArenaError, BadInput
 from arena.ledger import chain, repeat_draws
 from arena.ledger.connection import Ledger
+from arena.ledger.in_force import not_retracted, standing_vote
 from arena.records import Presentation, PresentationId, Session, SessionId, Vote, VoteId
 
 Written = Literal["recorded", "already_recorded"]
@@ -188,8 +189,8 @@ def undo_last(
     unlimited and reaches back across sessions.
     """
     rows = ledger.rows(
-        "SELECT * FROM votes WHERE family = ? AND actor = ? AND vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1",
+        f"SELECT * FROM votes WHERE family = ? AND actor = ? AND {not_retracted()} "
+        "ORDER BY seq DESC LIMIT 1",
         [family, actor],
     )
     if not rows:
@@ -203,8 +204,7 @@ def votes_in_force(ledger: Ledger, family: str, *, include_skips: bool = False) 
     """Votes not retracted, oldest first; repeats included, skips only on request."""
     skip = "" if include_skips else "AND choice != 'skip'"
     rows = ledger.rows(
-        f"SELECT * FROM votes WHERE family = ? {skip} AND vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY seq",
+        f"SELECT * FROM votes WHERE family = ? {skip} AND {not_retracted()} ORDER BY seq",
         [family],
     )
     return [_vote(r) for r in rows]
@@ -218,8 +218,7 @@ def vote_batches(ledger: Ledger, family: str, size: int = 50_000) -> Iterator[li
     number is in ``sessions``: reading either here costs a look-up per vote."""
     cursor = ledger.conn.execute(
         "SELECT vote_id, left_output, right_output, choice, actor, repeat_of, session_id "
-        "FROM votes WHERE family = ? AND choice != 'skip' AND vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY seq",
+        f"FROM votes WHERE family = ? AND choice != 'skip' AND {not_retracted()} ORDER BY seq",
         [family],
     )
     while batch := cursor.fetchmany(size):
@@ -229,16 +228,11 @@ def vote_batches(ledger: Ledger, family: str, size: int = 50_000) -> Iterator[li
 def history(ledger: Ledger, family: str) -> list[dict]:
     """Every presentation of ``family`` in order, with the vote in force on it (if any)."""
     return ledger.rows(
-        """
+        f"""
         SELECT p.presentation_id, p.case_id, p.left_output, p.right_output, p.repeat_of,
                v.vote_id, v.choice, v.session_id, v.voted_at, v.actor
         FROM presentations p
-        LEFT JOIN (
-            SELECT presentation_id, vote_id, choice, session_id, voted_at, actor, MAX(seq)
-            FROM votes
-            WHERE vote_id NOT IN (SELECT vote_id FROM retractions)
-            GROUP BY presentation_id
-        ) v ON v.presentation_id = p.presentation_id
+        LEFT JOIN votes v ON v.vote_id = {standing_vote("p.presentation_id")}
         WHERE p.family = ?
         ORDER BY p.seq
         """,
@@ -249,9 +243,7 @@ def history(ledger: Ledger, family: str) -> list[dict]:
 def vote_on(ledger: Ledger, presentation_id: PresentationId) -> Vote | None:
     """The vote in force on a presentation, if any."""
     rows = ledger.rows(
-        "SELECT * FROM votes WHERE presentation_id = ? AND vote_id NOT IN "
-        "(SELECT vote_id FROM retractions) ORDER BY seq DESC LIMIT 1",
-        [presentation_id],
+        f"SELECT * FROM votes WHERE vote_id = {standing_vote('?')}", [presentation_id]
     )
     return _vote(rows[0]) if rows else None
 
@@ -287,8 +279,8 @@ def votes_by_actor(ledger: Ledger, family: str) -> dict[str, int]:
     """How many votes in force each actor has in ``family`` (as ``votes_in_force`` counts
     them: skips apart, repeats included), in the order the actors first voted."""
     rows = ledger.conn.execute(
-        "SELECT actor, count(*) FROM votes WHERE family = ? AND choice != 'skip' AND vote_id "
-        "NOT IN (SELECT vote_id FROM retractions) GROUP BY actor ORDER BY MIN(seq)",
+        f"SELECT actor, count(*) FROM votes WHERE family = ? AND choice != 'skip' AND "
+        f"{not_retracted()} GROUP BY actor ORDER BY MIN(seq)",
         [family],
     ).fetchall()
     return {actor: n for actor, n in rows}
