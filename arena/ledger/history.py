@@ -161,33 +161,36 @@ def _pair_showings(
     ledger: Ledger, family: str, places: Sequence[OutputPlace] | None
 ) -> PairShowings:
     """The family's pairs with a vote or a skip in force (migration 0030), their outputs
-    named by their places in the family's numbered outputs. Each column is read as one
-    text, which numpy parses: no Python object per pair."""
-    columns = ledger.conn.execute(
-        # Cast: a value edited into another type still reads as one number (the check
-        # finds the edit), so that the three columns stay as long as each other.
+    named by their places in the family's numbered outputs. The pairs are read as one
+    text, which numpy parses (no Python object per pair); their counts likewise, but only
+    where they are not the common one vote and no skip."""
+    # Cast: a value edited into another type still reads as one number (the check finds
+    # the edit), so that the pairs and their counts stay as long as each other.
+    where = "FROM pair_showings WHERE family = ? AND (votes OR skips)"
+    (listed,) = ledger.conn.execute(
+        f"SELECT group_concat(CAST(pair AS INTEGER)) {where}", [family]
+    ).fetchone()
+    others = ledger.conn.execute(
         "SELECT group_concat(CAST(pair AS INTEGER)), group_concat(CAST(votes AS INTEGER)), "
-        "group_concat(CAST(skips AS INTEGER)) "
-        "FROM pair_showings WHERE family = ? AND (votes OR skips)",
+        f"group_concat(CAST(skips AS INTEGER)) {where} AND (votes != 1 OR skips != 0)",
         [family],
     ).fetchone()
-    pair, votes, skips = (np.fromstring(c or "", sep=",", dtype=np.int64) for c in columns)
+    pair = np.sort(_numbers(listed))
+    votes, skips = np.ones(len(pair), dtype=np.int64), np.zeros(len(pair), dtype=np.int64)
+    if len(pair):
+        odd, odd_votes, odd_skips = (_numbers(c) for c in others)
+        at = np.searchsorted(pair, odd).clip(0, len(pair) - 1)
+        found = pair[at] == odd
+        votes[at[found]], skips[at[found]] = odd_votes[found], odd_skips[found]
     if not len(pair):
         places = ()
     elif places is None:
         places = catalog.output_places(ledger, family)
     numbered = sorted(places, key=attrgetter("number"))
     numbers = np.array([o.number for o in numbered], dtype=np.int64)
-    first, second = (
-        np.searchsorted(numbers, n).clip(0, max(len(numbers) - 1, 0))
-        for n in (pair // SHIFT, pair % SHIFT)
-    )
+    first, second = (_place_of(numbers, n) for n in (pair // SHIFT, pair % SHIFT))
     # A vote on another family's outputs (none is written so) is left out.
-    mine = (
-        (numbers[first] == pair // SHIFT) & (numbers[second] == pair % SHIFT)
-        if len(numbers)
-        else np.zeros(len(pair), dtype=bool)
-    )
+    mine = (first >= 0) & (second >= 0)
     return PairShowings(
         outputs=tuple(o.output_id for o in numbered),
         cases=tuple(o.case_id for o in numbered),
@@ -196,3 +199,27 @@ def _pair_showings(
         votes=votes[mine],
         skips=skips[mine],
     )
+
+
+def _numbers(joined: str | None) -> np.ndarray:
+    """The integers of a ``group_concat`` text."""
+    return np.fromstring(joined or "", sep=",", dtype=np.int64)
+
+
+def _place_of(numbers: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The place of each of ``wanted`` among ``numbers`` (ascending, distinct), -1 where it
+    is not there. A family's outputs are mostly imported together, so their numbers span
+    little more than their count: a table indexed by number finds them faster than a
+    search does."""
+    if not len(numbers):
+        return np.full(len(wanted), -1, dtype=np.int64)
+    low, high = int(numbers[0]), int(numbers[-1])
+    if high - low < 4 * len(numbers) + 1024:
+        table = np.full(high - low + 1, -1, dtype=np.int64)
+        table[numbers - low] = np.arange(len(numbers))
+        inside = (wanted >= low) & (wanted <= high)
+        found = np.full(len(wanted), -1, dtype=np.int64)
+        found[inside] = table[wanted[inside] - low]
+        return found
+    at = np.searchsorted(numbers, wanted).clip(0, len(numbers) - 1)
+    return np.where(numbers[at] == wanted, at, -1)
